@@ -1,0 +1,92 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/zcode-fence/zcode-fence/core/hookio"
+)
+
+// hookMode is the agent host's entry point. Whatever happens it writes
+// nothing or the exact ask line, nothing on stderr, and returns 0.
+func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
+	j := newJudgement("hook", time.Now())
+	defer func() {
+		if p := recover(); p != nil {
+			j.recovered(p)
+			j.log()
+			code = 0
+		}
+	}()
+	p, raw, err := hookio.ReadPayload(stdin, stdinWait)
+	if err != nil {
+		j.failInput(fmt.Errorf("stdin: %w", err), raw)
+		j.log()
+		return 0
+	}
+	j.run(p)
+	if line := j.answer(); line != nil {
+		_, _ = stdout.Write(line)
+	}
+	j.log()
+	return 0
+}
+
+// evalMode judges a payload built from the command line, exactly as hook
+// mode would, and prints a summary for people on stderr.
+func evalMode(p hookio.Payload, stdout, stderr io.Writer) (code int) {
+	j := newJudgement("eval", time.Now())
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "[zcode-fence] decision=error: %v\n", j.recovered(r))
+			j.log()
+			code = 0
+		}
+	}()
+	j.run(p)
+	if line := j.answer(); line != nil {
+		_, _ = stdout.Write(line)
+	}
+	j.log()
+	switch {
+	case j.inputErr != nil:
+		fmt.Fprintf(stderr, "[zcode-fence] decision=error (fails open): %v\n", j.inputErr)
+	case j.ask():
+		fmt.Fprintln(stderr, "[zcode-fence] decision=ask")
+		for _, r := range j.out.Verdict.Reasons {
+			fmt.Fprintf(stderr, "  - %s (%s, %s)\n", r.Message, r.Layer, r.Rule)
+		}
+	default:
+		fmt.Fprintln(stderr, "[zcode-fence] decision=silent (no output: the agent host decides)")
+	}
+	for _, l := range j.out.Layers {
+		if l.Err != nil {
+			fmt.Fprintf(stderr, "  ! %v\n", l.Err)
+		}
+	}
+	return 0
+}
+
+// bashPayload is the payload --eval judges. Its cwd is the current
+// directory, so without ZCODE_PROJECT_DIR the project is where you stand.
+func bashPayload(command string) hookio.Payload {
+	input, _ := json.Marshal(map[string]string{"command": command})
+	return hookio.Payload{ToolName: "Bash", ToolInput: input, Cwd: cwd()}
+}
+
+// filePayload is the payload --eval-write / --eval-edit judge.
+func filePayload(tool, path string) hookio.Payload {
+	input, _ := json.Marshal(map[string]string{"file_path": path})
+	return hookio.Payload{ToolName: tool, ToolInput: input, Cwd: cwd()}
+}
+
+func cwd() string {
+	d, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	return d
+}

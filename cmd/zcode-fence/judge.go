@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"time"
+
+	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/config"
+	"github.com/zcode-fence/zcode-fence/core/decisionlog"
+	"github.com/zcode-fence/zcode-fence/core/hookio"
+	"github.com/zcode-fence/zcode-fence/core/host"
+	"github.com/zcode-fence/zcode-fence/core/paths"
+)
+
+// stdinWait bounds how long hook mode waits for a complete payload.
+const stdinWait = 3 * time.Second
+
+// judgement is everything one call produced, for the answer and the log.
+type judgement struct {
+	start   time.Time
+	source  string
+	env     config.Env
+	cfg     config.Config
+	dataDir string
+	payload hookio.Payload
+	prep    host.Prepared
+	out     host.Outcome
+	// inputErr is why the input could not be judged (the call fails open).
+	inputErr error
+	stdin    []byte
+}
+
+// newJudgement loads the configuration for a call that began at start.
+func newJudgement(source string, start time.Time) *judgement {
+	env := config.OSEnv()
+	return &judgement{start: start, source: source, env: env, cfg: config.Load(env), dataDir: config.DataDir(env)}
+}
+
+// newHost is the chain with this binary as the process-isolation target.
+func newHost() *host.Host {
+	h := &host.Host{Builtins: builtins, Launch: launchLayer}
+	if exe, err := os.Executable(); err == nil {
+		h.Self = exe
+	}
+	return h
+}
+
+// run judges p.
+func (j *judgement) run(p hookio.Payload) {
+	j.payload = p
+	prep, err := host.Prepare(p, j.env, paths.Native(), j.cfg, j.dataDir, j.start)
+	j.prep = prep
+	if err != nil {
+		j.inputErr = err
+		return
+	}
+	if prep.Skip {
+		return
+	}
+	j.out = newHost().Run(context.Background(), prep.Call, j.cfg, j.start)
+}
+
+// ask reports whether the answer is ask.
+func (j *judgement) ask() bool { return j.out.Verdict.Decision == core.Ask }
+
+// answer is the hook's stdout: the ask line or nothing.
+func (j *judgement) answer() []byte {
+	if !j.ask() {
+		return nil
+	}
+	return hookio.AskLine(j.out.Text)
+}
+
+// record builds the decision-log record (redacted by decisionlog).
+func (j *judgement) record() decisionlog.Record {
+	r := decisionlog.Record{
+		Platform: runtime.GOOS, Source: j.source, Level: "info", Verdict: j.out.Verdict.Decision.String(),
+		Tool: j.payload.ToolName, Session: j.payload.SessionID,
+		Isolation: j.cfg.Get(config.KeyLayerIsolation),
+		Ms:        ms(time.Since(j.start)),
+	}
+	if c := j.prep.Call; c != nil {
+		r.Tool, r.ProjectDir, r.Cwd = c.Tool, c.ProjectRoot, c.Cwd
+		r.Detail = detail(c)
+	}
+	r.Notes = append(append(append(r.Notes, j.cfg.Notes...), j.prep.Notes...), j.out.Notes...)
+	if j.inputErr != nil {
+		r.Level, r.Verdict = "error", "error"
+		r.Errors = append(r.Errors, j.inputErr.Error())
+		r.Stdin = string(j.stdin)
+	}
+	rules := map[string]bool{}
+	for _, reason := range j.out.Verdict.Reasons {
+		r.Reasons = append(r.Reasons, reason.Message)
+		if reason.Rule != "" && !rules[reason.Rule] {
+			rules[reason.Rule] = true
+			r.Rules = append(r.Rules, reason.Rule)
+		}
+	}
+	for _, l := range j.out.Layers {
+		lr := decisionlog.LayerRecord{Name: l.Name, Mode: l.Mode, Verdict: l.Verdict.Decision.String(),
+			Ms: ms(l.Launch + l.Decide), Annotations: l.Verdict.Annotations}
+		for _, reason := range l.Verdict.Reasons {
+			lr.Rules = append(lr.Rules, reason.Rule)
+		}
+		if l.Err != nil {
+			lr.Verdict, lr.Error = "error", l.Err.Error()
+			r.Level = "error"
+			r.Errors = append(r.Errors, l.Err.Error())
+		}
+		r.Layers = append(r.Layers, lr)
+	}
+	return r
+}
+
+// log appends the record unless it is a plain silent call with enable_log
+// off (asks and failures are always recorded).
+func (j *judgement) log() {
+	r := j.record()
+	if r.Level == "info" && r.Verdict == "silent" && !j.cfg.Bool(config.KeyEnableLog) {
+		return
+	}
+	_ = decisionlog.Append(j.dataDir, r) // logging never changes the answer
+}
+
+// failInput records input that could not be judged.
+func (j *judgement) failInput(err error, raw []byte) {
+	j.inputErr, j.stdin = err, raw
+}
+
+// recovered turns a panic into a logged error; it returns the error.
+func (j *judgement) recovered(p any) error {
+	err := fmt.Errorf("internal error: %v", p)
+	j.inputErr = errors.Join(j.inputErr, err)
+	j.out = host.Outcome{}
+	return err
+}
+
+func detail(c *core.Call) string {
+	if c.Kind == core.KindShell {
+		return c.Command
+	}
+	if len(c.Paths) > 0 {
+		s := c.Paths[0]
+		for _, p := range c.Paths[1:] {
+			s += " " + p
+		}
+		return s
+	}
+	return ""
+}
+
+func ms(d time.Duration) float64 {
+	return float64(d.Microseconds()) / 1000
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

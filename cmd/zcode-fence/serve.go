@@ -1,0 +1,20 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/zcode-fence/zcode-fence/core/layerproto"
+)
+
+// serveMode serves one built-in layer over the plugin protocol; the host
+// starts it as `zcode-fence layer serve NAME` under layer_isolation=process.
+func serveMode(name string, stderr io.Writer) int {
+	b, ok := builtin(name)
+	if !ok {
+		fmt.Fprintf(stderr, "zcode-fence: no built-in layer %q (have danger, fence, decisionmodel)\n", name)
+		return 2
+	}
+	layerproto.Serve(b.New())
+	return 0
+}

@@ -1,0 +1,384 @@
+// Package config loads zcode-fence's settings. It is read afresh on every
+// call (a hook process lives for one tool call), from, later wins:
+//
+//  1. built-in defaults;
+//  2. the ZCode config file (~/.zcode/cli/config.json, or ZCODE_FENCE_CONFIG),
+//     object plugins.options["zcode-fence@<market>"] (or bare "zcode-fence");
+//  3. Claude Code's CLAUDE_PLUGIN_OPTION_<KEY> environment variables (and
+//     ZCODE_PLUGIN_OPTION_<KEY>, should a ZCode build export them);
+//  4. explicit overrides ZCODE_FENCE_<KEY> (for example
+//     ZCODE_FENCE_ENABLE_FENCE=false, ZCODE_FENCE_DECISION_MODEL_API_KEY).
+//
+// A bad value never fails: it falls back to the default and leaves a note
+// that the decision log records. Loading costs one small file read.
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Key names, exactly as they appear in the plugin manifests' userConfig.
+const (
+	KeyEnableDangerGate       = "enable_danger_gate"
+	KeyEnableFence            = "enable_fence"
+	KeyLockSessionRoot        = "lock_session_root"
+	KeyCustomRules            = "custom_rules"
+	KeyExtraWritableRoots     = "extra_writable_roots"
+	KeyEnableLog              = "enable_log"
+	KeyLanguage               = "language"
+	KeyLayerIsolation         = "layer_isolation"
+	KeyExternalLayers         = "external_layers"
+	KeyLayerOptions           = "layer_options"
+	KeyEnableDecisionModel    = "enable_decision_model"
+	KeyDecisionModelEndpoint  = "decision_model_endpoint"
+	KeyDecisionModelModel     = "decision_model_model"
+	KeyDecisionModelAPIKey    = "decision_model_api_key"
+	KeyDecisionModelStrict    = "decision_model_strictness"
+	KeyDecisionModelTimeoutMs = "decision_model_timeout_ms"
+	KeyDecisionModelHeaders   = "decision_model_headers"
+	KeyDecisionModelProxy     = "decision_model_proxy"
+	KeyDecisionModelPrompt    = "decision_model_prompt"
+	KeyDecisionModelCache     = "decision_model_cache"
+)
+
+// kind is the type of a setting's value.
+type kind int
+
+const (
+	kindBool kind = iota
+	kindString
+	kindEnum
+	kindInt
+)
+
+// Spec describes one setting: its default and how a value is validated.
+type Spec struct {
+	Key     string
+	Default string
+	kind    kind
+	choices []string // kindEnum
+	min     int      // kindInt
+	max     int      // kindInt; values above are capped
+	// Sensitive settings are never logged.
+	Sensitive bool
+}
+
+// Specs lists every setting in manifest order.
+var Specs = []Spec{
+	{Key: KeyEnableDangerGate, Default: "true", kind: kindBool},
+	{Key: KeyEnableFence, Default: "true", kind: kindBool},
+	{Key: KeyLockSessionRoot, Default: "true", kind: kindBool},
+	{Key: KeyCustomRules, Default: "", kind: kindString},
+	{Key: KeyExtraWritableRoots, Default: "", kind: kindString},
+	{Key: KeyEnableLog, Default: "true", kind: kindBool},
+	{Key: KeyLanguage, Default: "zh", kind: kindEnum, choices: []string{"zh", "en"}},
+	{Key: KeyLayerIsolation, Default: "process", kind: kindEnum, choices: []string{"process", "inprocess"}},
+	{Key: KeyExternalLayers, Default: "", kind: kindString},
+	{Key: KeyLayerOptions, Default: "", kind: kindString},
+	{Key: KeyEnableDecisionModel, Default: "false", kind: kindBool},
+	{Key: KeyDecisionModelEndpoint, Default: "", kind: kindString},
+	{Key: KeyDecisionModelModel, Default: "", kind: kindString},
+	{Key: KeyDecisionModelAPIKey, Default: "", kind: kindString, Sensitive: true},
+	{Key: KeyDecisionModelStrict, Default: "1", kind: kindEnum, choices: []string{"0", "1", "2"}},
+	{Key: KeyDecisionModelTimeoutMs, Default: "3500", kind: kindInt, min: 1, max: 4000},
+	{Key: KeyDecisionModelHeaders, Default: "", kind: kindString, Sensitive: true},
+	{Key: KeyDecisionModelProxy, Default: "", kind: kindString},
+	{Key: KeyDecisionModelPrompt, Default: "", kind: kindString},
+	{Key: KeyDecisionModelCache, Default: "true", kind: kindBool},
+}
+
+// Env is the environment the loader reads. Lookup returns a variable's
+// value; Home is the user's home directory.
+type Env struct {
+	Lookup func(string) (string, bool)
+	Home   string
+}
+
+// OSEnv is the process environment, with home resolved as ZCODE_FENCE_HOME,
+// then HOME, then USERPROFILE, then the OS's idea of home.
+func OSEnv() Env {
+	return Env{Lookup: os.LookupEnv, Home: HomeDir(os.LookupEnv)}
+}
+
+// HomeDir resolves the home directory from an environment.
+func HomeDir(lookup func(string) (string, bool)) string {
+	for _, k := range []string{"ZCODE_FENCE_HOME", "HOME", "USERPROFILE"} {
+		if v, ok := lookup(k); ok && v != "" {
+			return v
+		}
+	}
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+func (e Env) get(k string) (string, bool) {
+	if e.Lookup == nil {
+		return "", false
+	}
+	v, ok := e.Lookup(k)
+	return v, ok && v != ""
+}
+
+// Config is the effective configuration of one call.
+type Config struct {
+	values map[string]string
+	// Notes explain every fallback and choice the loader made ("config:
+	// enable_fence: \"yes\" is not a boolean, using true").
+	Notes []string
+	// Source names where options came from, e.g. the file and key used.
+	Source string
+}
+
+// Get returns the effective string value of key ("" for unknown keys).
+func (c Config) Get(key string) string { return c.values[key] }
+
+// Bool returns the effective value of a boolean key.
+func (c Config) Bool(key string) bool { return c.values[key] == "true" }
+
+// Int returns the effective value of an integer key.
+func (c Config) Int(key string) int {
+	n, _ := strconv.Atoi(c.values[key])
+	return n
+}
+
+// Subset returns the effective values of keys, for a layer's Options.
+func (c Config) Subset(keys ...string) map[string]string {
+	m := make(map[string]string, len(keys))
+	for _, k := range keys {
+		if v, ok := c.values[k]; ok {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+// Public returns every non-sensitive value, for explain and logs.
+func (c Config) Public() map[string]string {
+	m := map[string]string{}
+	for _, s := range Specs {
+		if !s.Sensitive {
+			m[s.Key] = c.values[s.Key]
+		}
+	}
+	return m
+}
+
+// List splits a ;-separated setting into trimmed, non-empty items.
+func List(v string) []string {
+	var out []string
+	for _, p := range strings.Split(v, ";") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Defaults returns the configuration with every setting at its default.
+func Defaults() Config {
+	c := Config{values: map[string]string{}, Source: "defaults"}
+	for _, s := range Specs {
+		c.values[s.Key] = s.Default
+	}
+	return c
+}
+
+// Load builds the effective configuration from env.
+func Load(env Env) Config {
+	c := Defaults()
+	c.fromFile(env)
+	for _, s := range Specs {
+		up := strings.ToUpper(s.Key)
+		for _, prefix := range []string{"CLAUDE_PLUGIN_OPTION_", "ZCODE_PLUGIN_OPTION_", "ZCODE_FENCE_"} {
+			if v, ok := env.get(prefix + up); ok {
+				c.set(s, v, prefix+up)
+			}
+		}
+	}
+	return c
+}
+
+// FilePath is the ZCode config file the loader reads.
+func FilePath(env Env) string {
+	if p, ok := env.get("ZCODE_FENCE_CONFIG"); ok {
+		return p
+	}
+	return filepath.Join(env.Home, ".zcode", "cli", "config.json")
+}
+
+func (c *Config) fromFile(env Env) {
+	path := FilePath(env)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return // no file: defaults, nothing to note
+	}
+	var doc struct {
+		Plugins struct {
+			Options map[string]json.RawMessage `json:"options"`
+		} `json:"plugins"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		c.note("config: %s does not parse (%v), using defaults", path, err)
+		return
+	}
+	key, ok := pickKey(doc.Plugins.Options, env)
+	if !ok {
+		return
+	}
+	if n := countCandidates(doc.Plugins.Options); n > 1 {
+		c.note("config: %d zcode-fence entries in %s, using %q", n, path, key)
+	}
+	var opts map[string]any
+	if err := json.Unmarshal(doc.Plugins.Options[key], &opts); err != nil {
+		c.note("config: plugins.options[%q] is not an object, using defaults", key)
+		return
+	}
+	c.Source = path + " " + key
+	for _, s := range Specs {
+		raw, present := opts[s.Key]
+		if !present || raw == nil {
+			continue
+		}
+		switch v := raw.(type) {
+		case string:
+			c.set(s, v, s.Key)
+		case bool:
+			c.set(s, strconv.FormatBool(v), s.Key)
+		case float64:
+			c.set(s, strconv.FormatFloat(v, 'f', -1, 64), s.Key)
+		default:
+			c.note("config: %s has an unusable value, using %q", s.Key, display(s, s.Default))
+		}
+	}
+}
+
+// pickKey chooses the options entry: the host's plugin id when it names one
+// that exists, else bare "zcode-fence", else the first "zcode-fence@..." in
+// sorted order.
+func pickKey(opts map[string]json.RawMessage, env Env) (string, bool) {
+	if id, ok := env.get("ZCODE_PLUGIN_ID"); ok {
+		if _, exists := opts[id]; exists {
+			return id, true
+		}
+	}
+	if _, ok := opts["zcode-fence"]; ok {
+		return "zcode-fence", true
+	}
+	var keys []string
+	for k := range opts {
+		if strings.HasPrefix(k, "zcode-fence@") {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return "", false
+	}
+	sort.Strings(keys)
+	return keys[0], true
+}
+
+func countCandidates(opts map[string]json.RawMessage) int {
+	n := 0
+	for k := range opts {
+		if k == "zcode-fence" || strings.HasPrefix(k, "zcode-fence@") {
+			n++
+		}
+	}
+	return n
+}
+
+func (c *Config) note(format string, args ...any) {
+	c.Notes = append(c.Notes, fmt.Sprintf(format, args...))
+}
+
+func display(s Spec, v string) string {
+	if s.Sensitive && v != "" {
+		return "<hidden>"
+	}
+	return v
+}
+
+// set validates v for s and stores it, or keeps the current value and notes
+// why. from names the source for the note.
+func (c *Config) set(s Spec, v, from string) {
+	norm, ok := normalise(s, v)
+	if !ok {
+		c.note("config: %s=%q is not valid for %s, using %q", from, display(s, v), s.Key, display(s, s.Default))
+		c.values[s.Key] = s.Default
+		return
+	}
+	if s.kind == kindInt && norm != strings.TrimSpace(v) {
+		c.note("config: %s=%q capped to %s", from, v, norm)
+	}
+	c.values[s.Key] = norm
+}
+
+func normalise(s Spec, v string) (string, bool) {
+	t := strings.TrimSpace(v)
+	switch s.kind {
+	case kindBool:
+		switch strings.ToLower(t) {
+		case "true", "1":
+			return "true", true
+		case "false", "0":
+			return "false", true
+		}
+		return "", false
+	case kindEnum:
+		l := strings.ToLower(t)
+		if s.Key == KeyLanguage {
+			// "zh-CN", "en_US" and the like name a language too.
+			if i := strings.IndexAny(l, "-_"); i > 0 {
+				l = l[:i]
+			}
+		}
+		if s.Key == KeyDecisionModelStrict {
+			// 1.0 from a JSON number is 1.
+			if f, err := strconv.ParseFloat(l, 64); err == nil && f == float64(int(f)) {
+				l = strconv.Itoa(int(f))
+			}
+		}
+		for _, ch := range s.choices {
+			if l == ch {
+				return ch, true
+			}
+		}
+		return "", false
+	case kindInt:
+		n, err := strconv.Atoi(t)
+		if err != nil {
+			f, ferr := strconv.ParseFloat(t, 64)
+			if ferr != nil || f != float64(int(f)) {
+				return "", false
+			}
+			n = int(f)
+		}
+		if n < s.min {
+			return "", false
+		}
+		if n > s.max {
+			n = s.max
+		}
+		return strconv.Itoa(n), true
+	default:
+		return v, true
+	}
+}
+
+// DataDir is where zcode-fence keeps its log and state: ZCODE_FENCE_DATA_DIR,
+// else the host-injected ZCODE_PLUGIN_DATA, else CLAUDE_PLUGIN_DATA, else
+// ~/.zcode/cli/plugins/data/zcode-fence.
+func DataDir(env Env) string {
+	for _, k := range []string{"ZCODE_FENCE_DATA_DIR", "ZCODE_PLUGIN_DATA", "CLAUDE_PLUGIN_DATA"} {
+		if v, ok := env.get(k); ok {
+			return v
+		}
+	}
+	return filepath.Join(env.Home, ".zcode", "cli", "plugins", "data", "zcode-fence")
+}

@@ -1,0 +1,98 @@
+package host
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/config"
+	"github.com/zcode-fence/zcode-fence/core/hookio"
+	"github.com/zcode-fence/zcode-fence/core/paths"
+	"github.com/zcode-fence/zcode-fence/core/session"
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
+
+// Prepared is a call ready for the chain, with what the host noticed while
+// building it.
+type Prepared struct {
+	Call  *core.Call
+	Notes []string
+	// Skip is set for tools the guard does not judge.
+	Skip bool
+}
+
+// Prepare builds the Call for payload p: normalised tool, command or
+// target paths, project root (ZCODE_PROJECT_DIR, else CLAUDE_PROJECT_DIR,
+// else the payload cwd; after the session-root lock), cwd, writable roots
+// and the shell analysis. A tool_input that cannot be read is an error (the
+// caller fails open and logs it).
+//
+// plat gives the path rules (paths.Native() in the binary; tests inject).
+func Prepare(p hookio.Payload, env config.Env, plat paths.Platform, cfg config.Config, dataDir string, now time.Time) (Prepared, error) {
+	tool, kind := hookio.NormaliseTool(p.ToolName)
+	call := &core.Call{Tool: tool, Kind: kind, Input: json.RawMessage(p.ToolInput), SessionID: p.SessionID,
+		Platform: plat.OS, DataDir: dataDir}
+	out := Prepared{Call: call}
+	if kind == core.KindOther {
+		out.Skip = true
+		return out, nil
+	}
+	args, err := hookio.ParseToolInput(tool, kind, p.ToolInput)
+	if err != nil {
+		return out, err
+	}
+	call.Command, call.Paths = args.Command, args.Paths
+
+	root := projectRoot(env, plat, p.Cwd)
+	if root != "" && cfg.Bool(config.KeyLockSessionRoot) && p.SessionID != "" {
+		locked, note, err := session.Resolve(dataDir, p.SessionID, root, now)
+		if err != nil {
+			out.Notes = append(out.Notes, err.Error())
+		}
+		if note != "" {
+			out.Notes = append(out.Notes, note)
+		}
+		root = locked
+	}
+	call.ProjectRoot = root
+	call.Cwd = root
+	if c := plat.Clean(strings.TrimSpace(p.Cwd)); c.IsAbs() {
+		call.Cwd = c.Norm
+	}
+	if root != "" {
+		for _, r := range plat.WritableRoots(root, cfg.Get(config.KeyExtraWritableRoots)) {
+			call.WritableRoots = append(call.WritableRoots, r.Norm)
+		}
+	}
+	if kind == core.KindShell {
+		dialect := shell.Bash
+		if tool == "PowerShell" {
+			dialect = shell.PowerShell
+		}
+		call.Script = shell.Analyze(call.Command, shell.Options{Dialect: dialect, Cwd: call.Cwd, Home: plat.Home, Lookup: plat.Lookup})
+	}
+	return out, nil
+}
+
+// projectRoot is ZCODE_PROJECT_DIR, else CLAUDE_PROJECT_DIR, else the
+// payload cwd, as a clean absolute real path; "" when none is usable (a
+// variable that is set but not absolute turns the fence off rather than
+// letting it guess).
+func projectRoot(env config.Env, plat paths.Platform, payloadCwd string) string {
+	raw := ""
+	for _, k := range []string{"ZCODE_PROJECT_DIR", "CLAUDE_PROJECT_DIR"} {
+		if v, ok := env.Lookup(k); ok && strings.TrimSpace(v) != "" {
+			raw = v
+			break
+		}
+	}
+	if raw == "" {
+		raw = payloadCwd
+	}
+	r := plat.Clean(strings.TrimSpace(raw))
+	if !r.IsAbs() {
+		return ""
+	}
+	return plat.RealPath(r).Norm
+}

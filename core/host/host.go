@@ -1,0 +1,474 @@
+// Package host runs the chain of layers for one tool call. It decodes
+// nothing and prints nothing itself: cmd/zcode-fence hands it a decoded
+// payload and gets back an Outcome to print and log.
+//
+// Chain (order is data, see Host.Builtins): every deterministic layer —
+// the built-ins that are switched on and every external layer — runs
+// concurrently; if any asks, the answer is ask; otherwise, when a deferred
+// layer (the decision model) is switched on, it runs alone; then every
+// plugin process is killed and its socket removed, on every path.
+//
+// Time: one global budget (Budget, about 4.5 s from the hook's start, inside
+// the host's 5 s hook timeout). Deterministic layers get DeterministicBudget
+// of it; a deferred layer gets what its own timeout asks for, capped by what
+// is left minus AnswerMargin. A layer that overruns is abandoned and counts
+// as silent, with an error in the log.
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/config"
+)
+
+// Budget is the whole time a hook may take, from its start to its answer.
+const Budget = 4500 * time.Millisecond
+
+// DeterministicBudget bounds the deterministic phase (launch included).
+const DeterministicBudget = 2 * time.Second
+
+// AnswerMargin is kept free at the end of Budget to print and log.
+const AnswerMargin = 150 * time.Millisecond
+
+// Builtin describes a layer compiled into the binary.
+type Builtin struct {
+	// Name is the layer's name, also its `layer serve NAME` argument.
+	Name string
+	// New builds the layer (in-process mode, and inside `layer serve`).
+	New func() core.Layer
+	// Keys are the config keys passed to the layer as Call.Options.
+	Keys []string
+	// Switch is the boolean config key that turns the layer on.
+	Switch string
+	// Deferred layers run only when every deterministic layer was silent.
+	Deferred bool
+	// TimeoutKey names an integer config key (milliseconds) holding the
+	// layer's own time limit; deferred layers are given that much time plus
+	// a little, within the global budget.
+	TimeoutKey string
+}
+
+// Remote is a layer running in another process; Close kills it and removes
+// everything it left (socket, socket dir). Close must be idempotent.
+type Remote interface {
+	core.Layer
+	Close()
+}
+
+// LaunchSpec says how to start one layer process.
+type LaunchSpec struct {
+	// Name is the layer's name in logs and reasons.
+	Name string
+	// Path is the executable; Args its arguments.
+	Path string
+	Args []string
+	// Checksum is the pinned sha256 (hex) of Path, or "".
+	Checksum string
+	// ScrubEnv lists environment variables the child must not inherit.
+	ScrubEnv []string
+}
+
+// LaunchFunc starts a layer process. It must honour ctx (never outlive its
+// deadline) and, on error, leave nothing running.
+type LaunchFunc func(ctx context.Context, spec LaunchSpec) (Remote, error)
+
+// Host holds what does not change between calls.
+type Host struct {
+	// Builtins in chain order.
+	Builtins []Builtin
+	// Launch starts layer processes (process isolation, external layers).
+	Launch LaunchFunc
+	// Self is this executable, re-run as `Self layer serve NAME`.
+	Self string
+}
+
+// Mode says where a layer ran.
+const (
+	ModeInProcess = "inprocess"
+	ModeProcess   = "process"
+	ModeExternal  = "external"
+)
+
+// LayerResult is one layer's part of a decision.
+type LayerResult struct {
+	Name    string
+	Mode    string
+	Verdict core.Verdict
+	// Err is why the layer could not decide (it then counts as silent).
+	Err error
+	// Launch is the time spent starting its process (0 in-process).
+	Launch time.Duration
+	// Decide is the time of the Decide call itself.
+	Decide time.Duration
+}
+
+// Outcome is the chain's answer for one call.
+type Outcome struct {
+	Verdict core.Verdict
+	Layers  []LayerResult
+	// Text is the reason line for the ask answer ("" when silent).
+	Text string
+	// Notes are configuration problems found while building the chain.
+	Notes []string
+}
+
+// secretEnv never reaches an external layer's process.
+var secretEnv = []string{
+	"ZCODE_FENCE_DECISION_MODEL_API_KEY",
+	"CLAUDE_PLUGIN_OPTION_DECISION_MODEL_API_KEY",
+	"ZCODE_PLUGIN_OPTION_DECISION_MODEL_API_KEY",
+	"ZCODE_FENCE_DECISION_MODEL_HEADERS",
+	"CLAUDE_PLUGIN_OPTION_DECISION_MODEL_HEADERS",
+	"ZCODE_PLUGIN_OPTION_DECISION_MODEL_HEADERS",
+}
+
+// slot is one layer of this call's chain.
+type slot struct {
+	name     string
+	mode     string
+	builtin  *Builtin
+	spec     LaunchSpec
+	options  map[string]string
+	deferred bool
+	timeout  time.Duration
+}
+
+// Run judges call with configuration cfg. start is when the hook began
+// (the global budget counts from it). call's Options are set per layer.
+func (h *Host) Run(ctx context.Context, call *core.Call, cfg config.Config, start time.Time) Outcome {
+	ctx, cancel := context.WithDeadline(ctx, start.Add(Budget-AnswerMargin))
+	var remotes remoteSet
+	// Cancel first, so launches still in flight give up, then kill every
+	// process that did start.
+	defer remotes.closeAll(cancel)
+
+	slots, notes := h.slots(cfg)
+	out := Outcome{Notes: notes}
+
+	var det, deferred []slot
+	for _, s := range slots {
+		if s.deferred {
+			deferred = append(deferred, s)
+		} else {
+			det = append(det, s)
+		}
+	}
+
+	detCtx, detCancel := context.WithDeadline(ctx, start.Add(DeterministicBudget))
+	results := h.runAll(detCtx, det, call, &remotes)
+	detCancel()
+	out.Layers = append(out.Layers, results...)
+
+	verdicts := make([]core.Verdict, 0, len(results))
+	for _, r := range results {
+		verdicts = append(verdicts, r.Verdict)
+	}
+	out.Verdict = core.Merge(verdicts...)
+
+	if out.Verdict.Decision == core.Silent {
+		for _, s := range deferred {
+			dctx := ctx
+			var dcancel context.CancelFunc = func() {}
+			if s.timeout > 0 {
+				dctx, dcancel = context.WithTimeout(ctx, s.timeout+200*time.Millisecond)
+			}
+			res := h.runAll(dctx, []slot{s}, call, &remotes)
+			dcancel()
+			out.Layers = append(out.Layers, res...)
+			out.Verdict = core.Merge(out.Verdict, res[0].Verdict)
+			if out.Verdict.Decision == core.Ask {
+				break
+			}
+		}
+	}
+	if out.Verdict.Decision == core.Ask {
+		out.Text = FormatReasons(out.Verdict, cfg.Get(config.KeyLanguage))
+	}
+	return out
+}
+
+// slots lists this call's layers from the configuration.
+func (h *Host) slots(cfg config.Config) ([]slot, []string) {
+	var out []slot
+	var notes []string
+	process := cfg.Get(config.KeyLayerIsolation) != ModeInProcess
+	for i := range h.Builtins {
+		b := &h.Builtins[i]
+		if b.Switch != "" && !cfg.Bool(b.Switch) {
+			continue
+		}
+		s := slot{name: b.Name, builtin: b, options: cfg.Subset(b.Keys...), deferred: b.Deferred, mode: ModeInProcess}
+		if b.TimeoutKey != "" {
+			s.timeout = time.Duration(cfg.Int(b.TimeoutKey)) * time.Millisecond
+		}
+		if process && h.Launch != nil && h.Self != "" {
+			s.mode = ModeProcess
+			s.spec = LaunchSpec{Name: b.Name, Path: h.Self, Args: []string{"layer", "serve", b.Name}}
+		}
+		out = append(out, s)
+	}
+	ext, extNotes := ExternalLayers(cfg.Get(config.KeyExternalLayers), cfg.Get(config.KeyLayerOptions))
+	notes = append(notes, extNotes...)
+	lang := cfg.Get(config.KeyLanguage)
+	for _, e := range ext {
+		if h.Launch == nil {
+			notes = append(notes, fmt.Sprintf("layer %s: no launcher, skipped", e.Name))
+			continue
+		}
+		opts := map[string]string{config.KeyLanguage: lang}
+		for k, v := range e.Options {
+			opts[k] = v
+		}
+		out = append(out, slot{
+			name: e.Name, mode: ModeExternal, options: opts,
+			spec: LaunchSpec{Name: e.Name, Path: e.Path, Checksum: e.Checksum, ScrubEnv: secretEnv},
+		})
+	}
+	return out, notes
+}
+
+// remoteSet collects launched processes so that every one is closed.
+type remoteSet struct {
+	mu      sync.Mutex
+	list    []Remote
+	closing bool           // no new launch may begin
+	done    bool           // closed: late arrivals are closed at once
+	pending sync.WaitGroup // launches in flight
+}
+
+// begin registers a launch about to start; false once closing began.
+func (s *remoteSet) begin() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.pending.Add(1)
+	return true
+}
+
+// launchGrace bounds how long closeAll waits for launches in flight after
+// cancelling them (a launch honours its context, so this is rarely used).
+const launchGrace = 500 * time.Millisecond
+
+// add registers r; if the set was already closed, r is closed at once.
+func (s *remoteSet) add(r Remote) {
+	s.mu.Lock()
+	closed := s.done
+	if !closed {
+		s.list = append(s.list, r)
+	}
+	s.mu.Unlock()
+	if closed {
+		r.Close()
+	}
+}
+
+func (s *remoteSet) closeAll(cancel context.CancelFunc) {
+	cancel()
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	waited := make(chan struct{})
+	go func() { s.pending.Wait(); close(waited) }()
+	select {
+	case <-waited:
+	case <-time.After(launchGrace):
+	}
+	s.mu.Lock()
+	list := s.list
+	s.list, s.done = nil, true
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, r := range list {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { _ = recover() }()
+			r.Close()
+		}()
+	}
+	wg.Wait()
+}
+
+// runAll runs slots concurrently and waits for all of them, but never past
+// ctx's deadline: a layer still running then is reported as timed out.
+func (h *Host) runAll(ctx context.Context, slots []slot, call *core.Call, remotes *remoteSet) []LayerResult {
+	results := make([]LayerResult, len(slots))
+	done := make([]chan struct{}, len(slots))
+	for i, s := range slots {
+		done[i] = make(chan struct{})
+		results[i] = LayerResult{Name: s.name, Mode: s.mode}
+		go func(i int, s slot) {
+			res := h.runOne(ctx, s, call, remotes)
+			results[i] = res
+			close(done[i])
+		}(i, s)
+	}
+	final := make([]LayerResult, len(slots))
+	for i := range slots {
+		select {
+		case <-done[i]:
+		case <-ctx.Done():
+		}
+		// Prefer an answer that is there, even when the deadline also passed.
+		select {
+		case <-done[i]:
+			final[i] = results[i]
+		default:
+			final[i] = LayerResult{Name: slots[i].name, Mode: slots[i].mode,
+				Err: fmt.Errorf("layer %s: no answer before the deadline: %w", slots[i].name, context.DeadlineExceeded)}
+		}
+	}
+	return final
+}
+
+// runOne launches (if needed) and asks one layer. It never panics.
+func (h *Host) runOne(ctx context.Context, s slot, call *core.Call, remotes *remoteSet) (res LayerResult) {
+	res = LayerResult{Name: s.name, Mode: s.mode}
+	defer func() {
+		if p := recover(); p != nil {
+			res.Verdict = core.SilentVerdict
+			res.Err = fmt.Errorf("layer %s: panic: %v\n%s", s.name, p, firstLines(string(debug.Stack()), 12))
+		}
+	}()
+	var layer core.Layer
+	if s.mode == ModeInProcess {
+		layer = s.builtin.New()
+	} else {
+		if !remotes.begin() {
+			res.Err = fmt.Errorf("layer %s: not launched: the call is over", s.name)
+			return res
+		}
+		t0 := time.Now()
+		r, err := h.Launch(ctx, s.spec)
+		res.Launch = time.Since(t0)
+		remotes.pending.Done()
+		switch {
+		case err == nil:
+			remotes.add(r)
+			layer = r
+		case s.builtin != nil && ctx.Err() == nil:
+			// A built-in layer is compiled in: a failed launch (a loaded
+			// machine missing the start timeout) must not switch the gate
+			// off, so it runs in the host instead. Logged, not silent.
+			res.Err = fmt.Errorf("layer %s: launch failed, ran in-process instead: %w", s.name, err)
+			res.Mode = ModeInProcess
+			layer = s.builtin.New()
+		default:
+			res.Err = fmt.Errorf("layer %s: launch: %w", s.name, err)
+			return res
+		}
+	}
+	c := *call
+	c.Options = s.options
+	t0 := time.Now()
+	v, err := layer.Decide(ctx, &c)
+	res.Decide = time.Since(t0)
+	if err != nil {
+		res.Err = errors.Join(res.Err, fmt.Errorf("layer %s: %w", s.name, err))
+		// An error is silence, but keep annotations for the log.
+		res.Verdict = core.Verdict{Annotations: v.Annotations}
+		return res
+	}
+	if ctx.Err() != nil {
+		res.Err = fmt.Errorf("layer %s: answered after the deadline", s.name)
+		return res
+	}
+	for i := range v.Reasons {
+		if s.mode == ModeExternal || v.Reasons[i].Layer == "" {
+			v.Reasons[i].Layer = s.name
+		}
+	}
+	if v.Decision == core.Ask && len(v.Reasons) == 0 {
+		v.Reasons = []core.Reason{{Layer: s.name, Rule: "ASK", Message: "[zcode-fence: " + s.name + "] ask"}}
+	}
+	res.Verdict = v
+	return res
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// FormatReasons renders an ask verdict's reasons as the hook's reason line:
+// every message carries the "[zcode-fence: ...]" marker (added for layers
+// that did not write one), joined with "；" (zh) or "; " (en), capped at
+// core.MaxReasonUnits.
+func FormatReasons(v core.Verdict, lang string) string {
+	sep := "；"
+	if lang == "en" {
+		sep = "; "
+	}
+	msgs := make([]core.Reason, len(v.Reasons))
+	for i, r := range v.Reasons {
+		if !strings.HasPrefix(r.Message, "[zcode-fence") {
+			r.Message = "[zcode-fence: " + r.Layer + "] " + r.Message
+		}
+		msgs[i] = r
+	}
+	return core.ReasonText(core.Verdict{Decision: v.Decision, Reasons: msgs}, sep)
+}
+
+// External is one configured third-party layer.
+type External struct {
+	Name     string
+	Path     string
+	Checksum string
+	Options  map[string]string
+}
+
+// ExternalLayers parses external_layers ("PATH[#sha256=HEX];...") and
+// layer_options (a JSON object keyed by layer name, each value an object of
+// string options). A layer's name is its file name without extension.
+func ExternalLayers(list, options string) ([]External, []string) {
+	var notes []string
+	opts := parseLayerOptions(options, &notes)
+	var out []External
+	for _, item := range config.List(list) {
+		path, pin, _ := strings.Cut(item, "#")
+		path = strings.TrimSpace(path)
+		e := External{Path: path}
+		if pin != "" {
+			hex, ok := strings.CutPrefix(strings.TrimSpace(pin), "sha256=")
+			if !ok || !isHex64(hex) {
+				notes = append(notes, fmt.Sprintf("external layer %q: pin %q is not sha256=<64 hex digits>; layer skipped", path, pin))
+				continue
+			}
+			e.Checksum = strings.ToLower(hex)
+		}
+		if !filepath.IsAbs(path) {
+			notes = append(notes, fmt.Sprintf("external layer %q: path is not absolute; layer skipped", path))
+			continue
+		}
+		base := filepath.Base(path)
+		e.Name = strings.TrimSuffix(base, filepath.Ext(base))
+		e.Options = opts[e.Name]
+		out = append(out, e)
+	}
+	return out, notes
+}
+
+func isHex64(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range strings.ToLower(s) {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}

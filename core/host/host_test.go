@@ -1,0 +1,258 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/config"
+)
+
+// fakeLayer answers as told.
+type fakeLayer struct {
+	name  string
+	ask   bool
+	err   error
+	panic bool
+	hang  bool
+	calls *atomic.Int32
+	seen  func(*core.Call)
+}
+
+func (f *fakeLayer) Name() string { return f.name }
+
+func (f *fakeLayer) Decide(ctx context.Context, c *core.Call) (core.Verdict, error) {
+	if f.calls != nil {
+		f.calls.Add(1)
+	}
+	if f.seen != nil {
+		f.seen(c)
+	}
+	switch {
+	case f.panic:
+		panic("boom")
+	case f.hang:
+		select {} // ignores ctx on purpose
+	case f.err != nil:
+		return core.Verdict{Annotations: map[string]string{"why": "failed"}}, f.err
+	case f.ask:
+		return core.AskVerdict(core.Reason{Rule: "T-" + strings.ToUpper(f.name), Message: "[zcode-fence: test] " + f.name + " asks"}), nil
+	}
+	return core.SilentVerdict, nil
+}
+
+func builtin(l *fakeLayer, deferred bool, sw string) Builtin {
+	return Builtin{Name: l.name, New: func() core.Layer { return l }, Switch: sw, Deferred: deferred,
+		Keys: []string{config.KeyLanguage}}
+}
+
+func cfgWith(kv map[string]string) config.Config {
+	env := map[string]string{"ZCODE_FENCE_CONFIG": "/nonexistent"}
+	for k, v := range kv {
+		env["ZCODE_FENCE_"+strings.ToUpper(k)] = v
+	}
+	return config.Load(config.Env{Lookup: func(k string) (string, bool) { v, ok := env[k]; return v, ok }, Home: "/nonexistent"})
+}
+
+func TestChain(t *testing.T) {
+	inproc := map[string]string{"layer_isolation": "inprocess", "enable_decision_model": "true"}
+	cases := []struct {
+		name       string
+		layers     []*fakeLayer
+		model      *fakeLayer
+		cfg        map[string]string
+		want       core.Decision
+		modelCalls int32
+		errs       int
+	}{
+		{"all silent, model silent", []*fakeLayer{{name: "a"}, {name: "b"}}, &fakeLayer{name: "m"}, inproc, core.Silent, 1, 0},
+		{"one asks, model skipped", []*fakeLayer{{name: "a", ask: true}, {name: "b"}}, &fakeLayer{name: "m", ask: true}, inproc, core.Ask, 0, 0},
+		{"model asks when others silent", []*fakeLayer{{name: "a"}}, &fakeLayer{name: "m", ask: true}, inproc, core.Ask, 1, 0},
+		{"model off", []*fakeLayer{{name: "a"}}, &fakeLayer{name: "m", ask: true}, map[string]string{"layer_isolation": "inprocess"}, core.Silent, 0, 0},
+		{"error is silent", []*fakeLayer{{name: "a", err: errors.New("broken")}}, nil, inproc, core.Silent, 0, 1},
+		{"panic is silent", []*fakeLayer{{name: "a", panic: true}, {name: "b", ask: true}}, nil, inproc, core.Ask, 0, 1},
+		{"model error is silent", []*fakeLayer{{name: "a"}}, &fakeLayer{name: "m", err: errors.New("timeout")}, inproc, core.Silent, 1, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var h Host
+			for _, l := range tc.layers {
+				h.Builtins = append(h.Builtins, builtin(l, false, ""))
+			}
+			var calls atomic.Int32
+			if tc.model != nil {
+				tc.model.calls = &calls
+				h.Builtins = append(h.Builtins, builtin(tc.model, true, config.KeyEnableDecisionModel))
+			}
+			out := h.Run(context.Background(), &core.Call{Tool: "Bash"}, cfgWith(tc.cfg), time.Now())
+			if out.Verdict.Decision != tc.want {
+				t.Fatalf("decision = %v, want %v (%+v)", out.Verdict.Decision, tc.want, out.Layers)
+			}
+			if calls.Load() != tc.modelCalls {
+				t.Fatalf("model called %d times, want %d", calls.Load(), tc.modelCalls)
+			}
+			errs := 0
+			for _, l := range out.Layers {
+				if l.Err != nil {
+					errs++
+				}
+			}
+			if errs != tc.errs {
+				t.Fatalf("%d errors, want %d: %+v", errs, tc.errs, out.Layers)
+			}
+			if (tc.want == core.Ask) != (out.Text != "") {
+				t.Fatalf("text %q for decision %v", out.Text, tc.want)
+			}
+		})
+	}
+}
+
+func TestLayerGetsOnlyItsOptions(t *testing.T) {
+	var got map[string]string
+	l := &fakeLayer{name: "a", seen: func(c *core.Call) { got = c.Options }}
+	h := Host{Builtins: []Builtin{{Name: "a", New: func() core.Layer { return l }, Keys: []string{config.KeyCustomRules}}}}
+	h.Run(context.Background(), &core.Call{}, cfgWith(map[string]string{"custom_rules": "^x", "layer_isolation": "inprocess", "decision_model_api_key": "k"}), time.Now())
+	if len(got) != 1 || got[config.KeyCustomRules] != "^x" {
+		t.Fatalf("options = %v", got)
+	}
+}
+
+func TestSwitchedOffLayerDoesNotRun(t *testing.T) {
+	var calls atomic.Int32
+	l := &fakeLayer{name: "a", ask: true, calls: &calls}
+	h := Host{Builtins: []Builtin{builtin(l, false, config.KeyEnableFence)}}
+	out := h.Run(context.Background(), &core.Call{}, cfgWith(map[string]string{"enable_fence": "false", "layer_isolation": "inprocess"}), time.Now())
+	if out.Verdict.Decision != core.Silent || calls.Load() != 0 {
+		t.Fatalf("switched-off layer ran: %v, %d calls", out.Verdict.Decision, calls.Load())
+	}
+}
+
+// TestHangingLayerIsAbandoned: a layer that ignores its context must not
+// hold the answer past the deterministic deadline. The start time is set in
+// the past so that deadline is near.
+func TestHangingLayerIsAbandoned(t *testing.T) {
+	h := Host{Builtins: []Builtin{builtin(&fakeLayer{name: "slow", hang: true}, false, ""), builtin(&fakeLayer{name: "quick", ask: true}, false, "")}}
+	start := time.Now().Add(-DeterministicBudget + 50*time.Millisecond)
+	out := h.Run(context.Background(), &core.Call{}, cfgWith(map[string]string{"layer_isolation": "inprocess"}), start)
+	if out.Verdict.Decision != core.Ask {
+		t.Fatalf("quick layer's ask lost: %+v", out)
+	}
+	var slow LayerResult
+	for _, l := range out.Layers {
+		if l.Name == "slow" {
+			slow = l
+		}
+	}
+	if !errors.Is(slow.Err, context.DeadlineExceeded) {
+		t.Fatalf("slow layer err = %v", slow.Err)
+	}
+}
+
+// fakeRemote records Close calls.
+type fakeRemote struct {
+	fakeLayer
+	closed *atomic.Int32
+	once   sync.Once
+}
+
+func (r *fakeRemote) Close() { r.once.Do(func() { r.closed.Add(1) }) }
+
+func TestProcessModeClosesEveryRemote(t *testing.T) {
+	var launched, closed atomic.Int32
+	launch := func(ctx context.Context, spec LaunchSpec) (Remote, error) {
+		launched.Add(1)
+		switch spec.Name {
+		case "fails":
+			return nil, errors.New("exec format error")
+		case "panics":
+			return &fakeRemote{fakeLayer: fakeLayer{name: spec.Name, panic: true}, closed: &closed}, nil
+		case "hangs":
+			return &fakeRemote{fakeLayer: fakeLayer{name: spec.Name, hang: true}, closed: &closed}, nil
+		}
+		if spec.Path != "/self" || strings.Join(spec.Args, " ") != "layer serve "+spec.Name {
+			t.Errorf("spec = %+v", spec)
+		}
+		return &fakeRemote{fakeLayer: fakeLayer{name: spec.Name, ask: spec.Name == "danger"}, closed: &closed}, nil
+	}
+	var bs []Builtin
+	for _, n := range []string{"danger", "fence", "fails", "panics", "hangs"} {
+		bs = append(bs, Builtin{Name: n, New: func() core.Layer {
+			if n != "fails" {
+				t.Error("in-process layer built in process mode")
+			}
+			return &fakeLayer{name: n}
+		}})
+	}
+	h := Host{Builtins: bs, Launch: launch, Self: "/self"}
+	start := time.Now().Add(-DeterministicBudget + 100*time.Millisecond)
+	out := h.Run(context.Background(), &core.Call{}, cfgWith(nil), start)
+	if out.Verdict.Decision != core.Ask {
+		t.Fatalf("decision = %v", out.Verdict.Decision)
+	}
+	if launched.Load() != 5 || closed.Load() != 4 {
+		t.Fatalf("launched %d, closed %d; want 5 and 4", launched.Load(), closed.Load())
+	}
+	for _, l := range out.Layers {
+		want := ModeProcess
+		if l.Name == "fails" {
+			want = ModeInProcess // launch failed: the built-in ran in the host
+		}
+		if l.Mode != want {
+			t.Fatalf("layer %s mode %s, want %s", l.Name, l.Mode, want)
+		}
+	}
+}
+
+func TestExternalLayersAreLaunchedWithScrubbedEnv(t *testing.T) {
+	var specs []LaunchSpec
+	var mu sync.Mutex
+	var closed atomic.Int32
+	launch := func(ctx context.Context, spec LaunchSpec) (Remote, error) {
+		mu.Lock()
+		specs = append(specs, spec)
+		mu.Unlock()
+		return &fakeRemote{fakeLayer: fakeLayer{name: "whatever", ask: true}, closed: &closed}, nil
+	}
+	h := Host{Launch: launch, Self: "/self"}
+	pin := strings.Repeat("ab", 32)
+	cfg := cfgWith(map[string]string{
+		"external_layers": "/opt/layers/protect-branch#sha256=" + pin + "; relative/x ;/opt/bad#md5=1",
+		"layer_options":   `{"protect-branch": {"branches": "main;release/*", "strict": true}}`,
+	})
+	out := h.Run(context.Background(), &core.Call{}, cfg, time.Now())
+	if len(specs) != 1 {
+		t.Fatalf("launched %+v", specs)
+	}
+	s := specs[0]
+	if s.Name != "protect-branch" || s.Checksum != pin || len(s.ScrubEnv) == 0 {
+		t.Fatalf("spec = %+v", s)
+	}
+	if out.Verdict.Decision != core.Ask || out.Verdict.Reasons[0].Layer != "protect-branch" {
+		t.Fatalf("external reason not attributed to its slot: %+v", out.Verdict)
+	}
+	if len(out.Notes) != 2 {
+		t.Fatalf("%d config notes, want 2 (relative path, bad pin): %q", len(out.Notes), out.Notes)
+	}
+}
+
+func TestFormatReasons(t *testing.T) {
+	v := core.AskVerdict(
+		core.Reason{Layer: "danger", Message: "[zcode-fence: 危险命令] a"},
+		core.Reason{Layer: "ext", Message: "plain"},
+	)
+	if got := FormatReasons(v, "zh"); got != "[zcode-fence: 危险命令] a；[zcode-fence: ext] plain" {
+		t.Fatalf("zh = %q", got)
+	}
+	if got := FormatReasons(v, "en"); got != "[zcode-fence: 危险命令] a; [zcode-fence: ext] plain" {
+		t.Fatalf("en = %q", got)
+	}
+	long := core.AskVerdict(core.Reason{Message: strings.Repeat("长", 2000)})
+	if got := FormatReasons(long, "zh"); len([]rune(got)) != core.MaxReasonUnits+1 {
+		t.Fatalf("not capped: %d", len([]rune(got)))
+	}
+}

@@ -1,0 +1,102 @@
+package core
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
+
+// Layer is one link of the chain. Decide must be safe to call from several
+// goroutines, must honour ctx's deadline (the host gives every layer a share
+// of one global budget of about 4.5 s), and must not write to stdout or
+// stderr: stdout is the hook protocol.
+//
+// Returning an error means "could not decide"; the host logs it and treats
+// the layer as Silent. A Silent verdict is an answer, not an error.
+type Layer interface {
+	Name() string
+	Decide(ctx context.Context, call *Call) (Verdict, error)
+}
+
+// ToolKind tells a layer what sort of call it is looking at.
+type ToolKind int
+
+const (
+	// KindOther is any tool the guard does not judge (Read, WebSearch, ...).
+	KindOther ToolKind = iota
+	// KindShell is a shell command: Bash, Shell or PowerShell.
+	KindShell
+	// KindFile is a file-writing tool: Write, Edit, MultiEdit, NotebookEdit,
+	// ApplyPatch.
+	KindFile
+)
+
+// String returns "shell", "file" or "other".
+func (k ToolKind) String() string {
+	switch k {
+	case KindShell:
+		return "shell"
+	case KindFile:
+		return "file"
+	default:
+		return "other"
+	}
+}
+
+// Call is one tool call as the host decoded it. The host fills every field
+// before any layer sees it; layers treat it as read-only.
+type Call struct {
+	// Tool is the normalised tool name: Bash, Shell, PowerShell, Write, Edit,
+	// MultiEdit, NotebookEdit or ApplyPatch; any other name as received.
+	Tool string
+	// Kind classifies Tool.
+	Kind ToolKind
+	// Input is the raw tool_input object, exactly as received (it may be
+	// large: Write carries the file content). Layers should prefer the
+	// decoded fields below.
+	Input json.RawMessage
+
+	// Command is the command text of a shell tool, else "".
+	Command string
+	// Script is the analysis of Command (every simple command that would
+	// run, with argv resolved). Nil for non-shell tools.
+	Script *shell.Script
+
+	// Paths are the target paths of a file tool, as written by the agent
+	// (possibly relative to Cwd): file_path, every edits[].file_path,
+	// notebook_path, and every path named in an ApplyPatch patch.
+	Paths []string
+
+	// ProjectRoot is the project root in effect for this call (after the
+	// session-root lock), or "" when no project is known. When "", the
+	// project fence is off.
+	ProjectRoot string
+	// Cwd is the agent's working directory for this call (payload cwd, else
+	// the project root).
+	Cwd string
+	// SessionID is the agent host's session id, or "".
+	SessionID string
+	// WritableRoots are the normalised directories a write may land in:
+	// the project root, the real temp dirs, the agent memory dir and
+	// extra_writable_roots. Empty when ProjectRoot is "".
+	WritableRoots []string
+	// Platform is the path semantics to judge with: "linux", "darwin" or
+	// "windows". Normally runtime.GOOS; tests inject others.
+	Platform string
+
+	// Options are this layer's own settings. Built-in layers receive the
+	// config keys they use (for example custom_rules and language for the
+	// danger gate); third-party layers receive their layer_options entry.
+	Options map[string]string
+	// DataDir is the plugin data directory (logs, caches, state).
+	DataDir string
+}
+
+// Option returns Options[key], or def when the key is absent.
+func (c *Call) Option(key, def string) string {
+	if v, ok := c.Options[key]; ok {
+		return v
+	}
+	return def
+}

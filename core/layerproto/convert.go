@@ -1,0 +1,341 @@
+package layerproto
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/layerproto/layerpb"
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
+
+// MaxInputBytes is the largest raw tool_input sent to a layer. A larger one
+// (a Write of a big file) is left out of the request and InputOmitted is
+// set; the decoded fields (Command, Script, Paths) are always sent.
+const MaxInputBytes = 256 << 10
+
+// CallToProto converts a call into a Decide request. It never fails: text
+// that is not valid UTF-8 (which protobuf refuses to marshal) is sent with
+// invalid bytes replaced by U+FFFD, and for the words, command names and
+// stdin texts of the Script (where shell escapes such as $'\xff' can make
+// such bytes) the exact bytes travel alongside, so CallFromProto restores
+// them. Apart from that and from an omitted oversized Input, the conversion
+// is lossless, except that proto3 cannot tell a nil slice or map from an
+// empty one. A nil call gives an empty request.
+func CallToProto(c *core.Call) *layerpb.DecideRequest {
+	if c == nil {
+		return &layerpb.DecideRequest{}
+	}
+	r := &layerpb.DecideRequest{
+		Tool:          text(c.Tool),
+		Kind:          layerpb.ToolKind(c.Kind),
+		InputSize:     uint64(len(c.Input)),
+		Command:       text(c.Command),
+		Script:        scriptToProto(c.Script),
+		Paths:         texts(c.Paths),
+		ProjectRoot:   text(c.ProjectRoot),
+		Cwd:           text(c.Cwd),
+		SessionId:     text(c.SessionID),
+		WritableRoots: texts(c.WritableRoots),
+		Platform:      text(c.Platform),
+		Options:       textMap(c.Options),
+		DataDir:       text(c.DataDir),
+	}
+	if len(c.Input) > MaxInputBytes {
+		r.InputOmitted = true
+	} else if len(c.Input) > 0 {
+		r.Input = []byte(c.Input)
+	}
+	return r
+}
+
+// CallFromProto converts a Decide request back into a call. Empty slices
+// and maps come back nil; an omitted Input comes back nil. A nil request
+// gives a zero call.
+func CallFromProto(r *layerpb.DecideRequest) *core.Call {
+	if r == nil {
+		return &core.Call{}
+	}
+	c := &core.Call{
+		Tool:          r.GetTool(),
+		Kind:          core.ToolKind(r.GetKind()),
+		Command:       r.GetCommand(),
+		Script:        scriptFromProto(r.GetScript()),
+		Paths:         nilIfEmpty(r.GetPaths()),
+		ProjectRoot:   r.GetProjectRoot(),
+		Cwd:           r.GetCwd(),
+		SessionID:     r.GetSessionId(),
+		WritableRoots: nilIfEmpty(r.GetWritableRoots()),
+		Platform:      r.GetPlatform(),
+		DataDir:       r.GetDataDir(),
+	}
+	if len(r.GetInput()) > 0 {
+		c.Input = json.RawMessage(r.GetInput())
+	}
+	if len(r.GetOptions()) > 0 {
+		c.Options = r.GetOptions()
+	}
+	return c
+}
+
+func scriptToProto(s *shell.Script) *layerpb.Script {
+	if s == nil {
+		return nil
+	}
+	p := &layerpb.Script{
+		Source:     text(s.Source),
+		Dialect:    layerpb.Dialect(s.Dialect),
+		ParseError: text(s.ParseError),
+		Truncated:  s.Truncated,
+	}
+	if len(s.Commands) > 0 {
+		p.Commands = make([]*layerpb.Command, len(s.Commands))
+		for i := range s.Commands {
+			p.Commands[i] = commandToProto(&s.Commands[i])
+		}
+	}
+	return p
+}
+
+func scriptFromProto(p *layerpb.Script) *shell.Script {
+	if p == nil {
+		return nil
+	}
+	s := &shell.Script{
+		Source:     p.GetSource(),
+		Dialect:    shell.Dialect(p.GetDialect()),
+		ParseError: p.GetParseError(),
+		Truncated:  p.GetTruncated(),
+	}
+	if len(p.GetCommands()) > 0 {
+		s.Commands = make([]shell.Command, len(p.GetCommands()))
+		for i, pc := range p.GetCommands() {
+			s.Commands[i] = commandFromProto(pc)
+		}
+	}
+	return s
+}
+
+func commandToProto(c *shell.Command) *layerpb.Command {
+	p := &layerpb.Command{
+		Args:       wordsToProto(c.Args),
+		Cd:         wordsToProto(c.Cd),
+		Dialect:    layerpb.Dialect(c.Dialect),
+		Depth:      int32(c.Depth),
+		Via:        texts(c.Via),
+		Parent:     int32(c.Parent),
+		FeedsInto:  int32(c.FeedsInto),
+		Feed:       layerpb.FeedKind(c.Feed),
+		Background: c.Background,
+	}
+	p.Name, p.NameBytes = exactText(c.Name)
+	p.Stdin, p.StdinBytes = exactText(c.Stdin)
+	if len(c.Assigns) > 0 {
+		p.Assigns = make([]*layerpb.Assign, len(c.Assigns))
+		for i, a := range c.Assigns {
+			p.Assigns[i] = &layerpb.Assign{Name: text(a.Name), Value: wordToProto(a.Value)}
+		}
+	}
+	if len(c.Redirects) > 0 {
+		p.Redirects = make([]*layerpb.Redirect, len(c.Redirects))
+		for i, r := range c.Redirects {
+			p.Redirects[i] = &layerpb.Redirect{
+				Op:     text(r.Op),
+				Fd:     text(r.Fd),
+				Target: wordToProto(r.Target),
+				Body:   text(r.Body),
+			}
+		}
+	}
+	return p
+}
+
+func commandFromProto(p *layerpb.Command) shell.Command {
+	c := shell.Command{
+		Name:       exact(p.GetName(), p.GetNameBytes()),
+		Args:       wordsFromProto(p.GetArgs()),
+		Cd:         wordsFromProto(p.GetCd()),
+		Dialect:    shell.Dialect(p.GetDialect()),
+		Depth:      int(p.GetDepth()),
+		Via:        nilIfEmpty(p.GetVia()),
+		Parent:     int(p.GetParent()),
+		FeedsInto:  int(p.GetFeedsInto()),
+		Feed:       shell.FeedKind(p.GetFeed()),
+		Stdin:      exact(p.GetStdin(), p.GetStdinBytes()),
+		Background: p.GetBackground(),
+	}
+	if len(p.GetAssigns()) > 0 {
+		c.Assigns = make([]shell.Assign, len(p.GetAssigns()))
+		for i, a := range p.GetAssigns() {
+			c.Assigns[i] = shell.Assign{Name: a.GetName(), Value: wordFromProto(a.GetValue())}
+		}
+	}
+	if len(p.GetRedirects()) > 0 {
+		c.Redirects = make([]shell.Redirect, len(p.GetRedirects()))
+		for i, r := range p.GetRedirects() {
+			c.Redirects[i] = shell.Redirect{
+				Op:     r.GetOp(),
+				Fd:     r.GetFd(),
+				Target: wordFromProto(r.GetTarget()),
+				Body:   r.GetBody(),
+			}
+		}
+	}
+	return c
+}
+
+func wordsToProto(ws []shell.Word) []*layerpb.Word {
+	if len(ws) == 0 {
+		return nil
+	}
+	out := make([]*layerpb.Word, len(ws))
+	for i, w := range ws {
+		out[i] = wordToProto(w)
+	}
+	return out
+}
+
+func wordsFromProto(ps []*layerpb.Word) []shell.Word {
+	if len(ps) == 0 {
+		return nil
+	}
+	out := make([]shell.Word, len(ps))
+	for i, p := range ps {
+		out[i] = wordFromProto(p)
+	}
+	return out
+}
+
+func wordToProto(w shell.Word) *layerpb.Word {
+	p := &layerpb.Word{Unknown: w.Unknown, Glob: w.Glob}
+	p.Value, p.ValueBytes = exactText(w.Value)
+	p.Raw, p.RawBytes = exactText(w.Raw)
+	p.KnownPrefix, p.KnownPrefixBytes = exactText(w.KnownPrefix)
+	return p
+}
+
+// wordFromProto accepts nil (a missing target or value) as the zero word.
+func wordFromProto(p *layerpb.Word) shell.Word {
+	return shell.Word{
+		Value:       exact(p.GetValue(), p.GetValueBytes()),
+		Raw:         exact(p.GetRaw(), p.GetRawBytes()),
+		Unknown:     p.GetUnknown(),
+		KnownPrefix: exact(p.GetKnownPrefix(), p.GetKnownPrefixBytes()),
+		Glob:        p.GetGlob(),
+	}
+}
+
+// VerdictToProto converts a verdict into a Decide response. Text that is
+// not valid UTF-8 is sent with invalid bytes replaced by U+FFFD; nothing
+// else is lost (an empty annotation map comes back nil).
+func VerdictToProto(v core.Verdict) *layerpb.DecideResponse {
+	r := &layerpb.DecideResponse{
+		Decision:    layerpb.Decision(v.Decision),
+		Annotations: textMap(v.Annotations),
+	}
+	if len(v.Reasons) > 0 {
+		r.Reasons = make([]*layerpb.Reason, len(v.Reasons))
+		for i, reason := range v.Reasons {
+			r.Reasons[i] = &layerpb.Reason{
+				Layer:   text(reason.Layer),
+				Rule:    text(reason.Rule),
+				Message: text(reason.Message),
+			}
+		}
+	}
+	return r
+}
+
+// ErrUnknownDecision is returned (wrapped) by VerdictFromProto for a
+// decision value other than SILENT and ASK.
+var ErrUnknownDecision = errors.New("unknown decision")
+
+// VerdictFromProto converts a Decide response into a verdict. A decision
+// other than SILENT or ASK (a newer or broken layer) is an error, never
+// guessed at; so is a nil response.
+func VerdictFromProto(r *layerpb.DecideResponse) (core.Verdict, error) {
+	if r == nil {
+		return core.Verdict{}, errors.New("empty response")
+	}
+	var v core.Verdict
+	switch r.GetDecision() {
+	case layerpb.Decision_DECISION_SILENT:
+		v.Decision = core.Silent
+	case layerpb.Decision_DECISION_ASK:
+		v.Decision = core.Ask
+	default:
+		return core.Verdict{}, fmt.Errorf("%w %d", ErrUnknownDecision, int32(r.GetDecision()))
+	}
+	if len(r.GetReasons()) > 0 {
+		v.Reasons = make([]core.Reason, len(r.GetReasons()))
+		for i, p := range r.GetReasons() {
+			v.Reasons[i] = core.Reason{Layer: p.GetLayer(), Rule: p.GetRule(), Message: p.GetMessage()}
+		}
+	}
+	if len(r.GetAnnotations()) > 0 {
+		v.Annotations = r.GetAnnotations()
+	}
+	return v, nil
+}
+
+// text returns s as valid UTF-8, replacing invalid bytes with U+FFFD. It
+// costs one scan and no allocation when s is already valid.
+func text(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// exactText returns s as valid UTF-8 plus, when it had to be repaired, the
+// exact bytes.
+func exactText(s string) (string, []byte) {
+	if utf8.ValidString(s) {
+		return s, nil
+	}
+	return strings.ToValidUTF8(s, "\uFFFD"), []byte(s)
+}
+
+// exact is the inverse of exactText.
+func exact(s string, b []byte) string {
+	if len(b) > 0 {
+		return string(b)
+	}
+	return s
+}
+
+// texts returns ss with every element valid UTF-8, copying only when an
+// element needs repair.
+func texts(ss []string) []string {
+	for i, s := range ss {
+		if !utf8.ValidString(s) {
+			out := append([]string(nil), ss...)
+			for j := i; j < len(out); j++ {
+				out[j] = text(out[j])
+			}
+			return out
+		}
+	}
+	return nilIfEmpty(ss)
+}
+
+func textMap(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[text(k)] = text(v)
+	}
+	return out
+}
+
+func nilIfEmpty(ss []string) []string {
+	if len(ss) == 0 {
+		return nil
+	}
+	return ss
+}

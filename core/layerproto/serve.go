@@ -1,0 +1,178 @@
+package layerproto
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/layerproto/layerpb"
+	"github.com/zcode-fence/zcode-fence/redact"
+)
+
+// LogEnv names the environment variable that, when it holds a file path,
+// makes Serve append its log (go-plugin's server log and every panic with
+// its stack) to that file. Unset, the layer process logs nothing.
+const LogEnv = "ZCODE_FENCE_LAYER_LOG"
+
+// maxRequestBytes bounds one Decide request on the server side (gRPC's
+// default is 4 MiB, too small for a long heredoc whose text appears in
+// Command, Script.Source and the redirect body).
+const maxRequestBytes = 64 << 20
+
+// parentPollInterval is how often a serving layer checks that the process
+// that started it is still alive.
+const parentPollInterval = 250 * time.Millisecond
+
+// ServeOption adjusts Serve.
+type ServeOption func(*serveSettings)
+
+type serveSettings struct {
+	logger      hclog.Logger
+	version     string
+	description string
+}
+
+// WithLogger makes Serve log to l instead of the default (a null logger, or
+// the file named by LogEnv).
+func WithLogger(l hclog.Logger) ServeOption {
+	return func(s *serveSettings) { s.logger = l }
+}
+
+// WithVersion sets the version Describe reports.
+func WithVersion(v string) ServeOption {
+	return func(s *serveSettings) { s.version = v }
+}
+
+// WithDescription sets the one-sentence description Describe reports.
+func WithDescription(d string) ServeOption {
+	return func(s *serveSettings) { s.description = d }
+}
+
+// Serve runs l as a layer plugin process: it performs the go-plugin
+// handshake on stdout and serves the Layer service over gRPC until the host
+// kills the process. Call it from main (or from `zcode-fence layer serve
+// NAME`) and nothing else; it does not return while the host is connected.
+//
+// Serve never writes to stdout or stderr itself (go-plugin prints its
+// handshake line, and a short notice when the program is started by hand,
+// without the magic cookie, before exiting with status 1). A panic inside
+// l.Decide is recovered and returned to the host as a gRPC Internal error
+// naming the layer; the process keeps serving. Serve exits the process when
+// its parent process goes away, so a killed host leaves no layer behind.
+func Serve(l core.Layer, opts ...ServeOption) {
+	cfg, closeLog := serveConfig(l, opts)
+	defer closeLog()
+	go exitWithParent(cfg.Logger)
+	plugin.Serve(cfg)
+}
+
+// serveConfig builds the go-plugin configuration Serve uses; the returned
+// func closes the log file, if any.
+func serveConfig(l core.Layer, opts []ServeOption) (*plugin.ServeConfig, func()) {
+	var set serveSettings
+	for _, o := range opts {
+		o(&set)
+	}
+	name := l.Name()
+	closeLog := func() {}
+	if set.logger == nil {
+		set.logger, closeLog = envLogger(name)
+	}
+	srv := &server{
+		layer:       l,
+		name:        name,
+		version:     set.version,
+		description: set.description,
+		log:         set.logger,
+	}
+	return &plugin.ServeConfig{
+		HandshakeConfig: Handshake,
+		Plugins:         plugin.PluginSet{PluginName: &layerPlugin{server: srv}},
+		GRPCServer: func(o []grpc.ServerOption) *grpc.Server {
+			return plugin.DefaultGRPCServer(append(o, grpc.MaxRecvMsgSize(maxRequestBytes)))
+		},
+		Logger: set.logger,
+	}, closeLog
+}
+
+// envLogger returns a logger appending to the file named by LogEnv, or a
+// null logger when the variable is unset or the file cannot be opened
+// (there is nowhere to report that).
+func envLogger(name string) (hclog.Logger, func()) {
+	path := os.Getenv(LogEnv)
+	if path == "" {
+		return hclog.NewNullLogger(), func() {}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return hclog.NewNullLogger(), func() {}
+	}
+	l := hclog.New(&hclog.LoggerOptions{
+		Name:   "layer." + name,
+		Level:  hclog.Debug,
+		Output: f,
+	})
+	return l, func() { _ = f.Close() }
+}
+
+// exitWithParent ends the process once the parent that started it has
+// gone (the process is re-parented, so its parent pid changes). A parent
+// pid of 1 at start means there is nothing to watch.
+func exitWithParent(log hclog.Logger) {
+	parent := os.Getppid()
+	if parent <= 1 {
+		return
+	}
+	for range time.Tick(parentPollInterval) {
+		if os.Getppid() != parent {
+			log.Info("parent process gone, exiting", "parent", parent)
+			os.Exit(0)
+		}
+	}
+}
+
+// server adapts a core.Layer to the generated gRPC service.
+type server struct {
+	layerpb.UnimplementedLayerServer
+	layer       core.Layer
+	name        string
+	version     string
+	description string
+	log         hclog.Logger
+}
+
+func (s *server) Describe(context.Context, *layerpb.DescribeRequest) (*layerpb.DescribeResponse, error) {
+	return &layerpb.DescribeResponse{
+		Name:            text(s.name),
+		Version:         text(s.version),
+		Description:     text(s.description),
+		ProtocolVersion: ProtocolVersion,
+	}, nil
+}
+
+func (s *server) Decide(ctx context.Context, req *layerpb.DecideRequest) (resp *layerpb.DecideResponse, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg := text(redact.String(fmt.Sprint(r)))
+			s.log.Error("panic in Decide", "panic", msg, "stack", redact.String(string(debug.Stack())))
+			resp, err = nil, status.Errorf(codes.Internal, "layer %s: panic in Decide: %s", s.name, msg)
+		}
+	}()
+	v, err := s.layer.Decide(ctx, CallFromProto(req))
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, status.FromContextError(ctxErr).Err()
+		}
+		return nil, status.Error(codes.Unknown, text(redact.String(err.Error())))
+	}
+	return VerdictToProto(v), nil
+}

@@ -1,0 +1,131 @@
+package session
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+
+func TestFirstRootWins(t *testing.T) {
+	dir := t.TempDir()
+	root, note, err := Resolve(dir, "s1", "/p", t0)
+	if err != nil || root != "/p" || note != "" {
+		t.Fatalf("first: %q %q %v", root, note, err)
+	}
+	root, note, _ = Resolve(dir, "s1", "/p/src", t0.Add(time.Minute))
+	if root != "/p" || !strings.Contains(note, "/p/src") {
+		t.Fatalf("drift: %q %q", root, note)
+	}
+	root, note, _ = Resolve(dir, "s1", "/p", t0.Add(time.Hour))
+	if root != "/p" || note != "" {
+		t.Fatalf("same: %q %q", root, note)
+	}
+	root, _, _ = Resolve(dir, "s2", "/q", t0)
+	if root != "/q" {
+		t.Fatalf("other session: %q", root)
+	}
+}
+
+func TestInvalidIDsAreNotRecorded(t *testing.T) {
+	dir := t.TempDir()
+	for _, id := range []string{"", "a b", "../x", strings.Repeat("a", 129), "id\tx"} {
+		root, note, err := Resolve(dir, id, "/p", t0)
+		if root != "/p" || note != "" || err != nil {
+			t.Fatalf("id %q: %q %q %v", id, root, note, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, FileName)); err == nil {
+		t.Fatal("invalid ids were recorded")
+	}
+}
+
+func TestPruning(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FileName)
+	var b strings.Builder
+	fmt.Fprintf(&b, "old\t/old\t%s\n", t0.Add(-31*24*time.Hour).Format(time.RFC3339))
+	fmt.Fprintf(&b, "corrupt line without tabs\n")
+	fmt.Fprintf(&b, "bad id!\t/x\t%s\n", t0.Format(time.RFC3339))
+	fmt.Fprintf(&b, "nodate\t/nodate\tyesterday\n")
+	for i := 0; i < 250; i++ {
+		fmt.Fprintf(&b, "s%03d\t/r%d\t%s\n", i, i, t0.Add(-time.Duration(250-i)*time.Minute).Format(time.RFC3339))
+	}
+	os.WriteFile(path, []byte(b.String()), 0o600)
+	if _, _, err := Resolve(dir, "new", "/new", t0); err != nil {
+		t.Fatal(err)
+	}
+	got := read(path)
+	if len(got) != MaxEntries {
+		t.Fatalf("%d entries kept, want %d", len(got), MaxEntries)
+	}
+	for _, gone := range []string{"old", "nodate", "s000", "s050"} {
+		if _, ok := got[gone]; ok {
+			t.Errorf("%s should have been pruned", gone)
+		}
+	}
+	for _, kept := range []string{"new", "s249", "s051"} {
+		if _, ok := got[kept]; !ok {
+			t.Errorf("%s should have been kept", kept)
+		}
+	}
+}
+
+// TestConcurrentHooks: 20 hooks at once, half of them for one session with
+// different roots; every new session lands, and the shared session gets
+// exactly one root that all of its callers agree on.
+func TestConcurrentHooks(t *testing.T) {
+	dir := t.TempDir()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	sharedRoots := map[string]bool{}
+	for i := 0; i < 20; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			if i%2 == 0 {
+				root, _, err := Resolve(dir, "shared", fmt.Sprintf("/root%d", i), t0)
+				if err != nil {
+					t.Error(err)
+				}
+				mu.Lock()
+				sharedRoots[root] = true
+				mu.Unlock()
+				return
+			}
+			if _, _, err := Resolve(dir, fmt.Sprintf("own%d", i), "/own", t0); err != nil {
+				t.Error(err)
+			}
+		}(i)
+	}
+	wg.Wait()
+	if len(sharedRoots) != 1 {
+		t.Fatalf("callers of one session saw %d roots: %v", len(sharedRoots), sharedRoots)
+	}
+	got := read(filepath.Join(dir, FileName))
+	if len(got) != 11 {
+		t.Fatalf("%d sessions recorded, want 11", len(got))
+	}
+	// No temp files left behind.
+	files, _ := os.ReadDir(dir)
+	for _, f := range files {
+		if strings.Contains(f.Name(), ".tmp") {
+			t.Fatalf("temp file left: %s", f.Name())
+		}
+	}
+}
+
+func TestUnwritableDataDir(t *testing.T) {
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "f")
+	os.WriteFile(blocker, nil, 0o600)
+	root, _, err := Resolve(filepath.Join(blocker, "data"), "s", "/p", t0)
+	if err == nil || root != "/p" {
+		t.Fatalf("root=%q err=%v", root, err)
+	}
+}

@@ -1,0 +1,674 @@
+// Package shell analyses shell command text for the layers: every simple
+// command that would run — in lists, pipelines, compound commands,
+// functions, $(...), <(...), bash -c strings, eval, xargs, find -exec,
+// powershell -Command, cmd /c and interpreter one-liners — with argv
+// resolved (quotes, escapes, known variables), wrappers (sudo, env,
+// timeout, ...) stripped, redirects, heredocs and the cd chain attached.
+// Analyze is the entry point; POSIX/bash text is parsed with
+// mvdan.cc/sh/v3, PowerShell and cmd.exe with the splitters of windows.go.
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Options tell Analyze what it cannot see in the command text.
+type Options struct {
+	// Dialect is the language of the text: Bash for the Bash and Shell
+	// tools, PowerShell for the PowerShell tool.
+	Dialect Dialect
+	// Cwd is the directory the command starts in: the value of $PWD until
+	// a cd changes it. "" means unknown.
+	Cwd string
+	// Home is the home directory for ~ and $HOME; "" means Lookup("HOME").
+	Home string
+	// Lookup reads the process environment (os.LookupEnv, or a map in
+	// tests). Nil means no environment: every other variable is unknown.
+	Lookup func(name string) (string, bool)
+	// MaxCommands caps the number of commands reported; 0 means
+	// DefaultMaxCommands.
+	MaxCommands int
+}
+
+const (
+	// MaxInput is how much of the command text is analysed; the rest is
+	// cut off and Script.Truncated set.
+	MaxInput = 1 << 20
+	// DefaultMaxCommands is the default cap on Script.Commands.
+	DefaultMaxCommands = 4096
+	// InputPlaceholder is the Value and Raw of the Unknown word that stands
+	// for the input items of xargs, parallel and fd -x.
+	InputPlaceholder = "<input>"
+
+	maxNestedBytes = 4 << 20 // total text re-parsed for nested scripts
+	maxWords       = 1 << 16 // argv words per analysis
+	maxNest        = 400     // AST recursion depth
+	maxWrappers    = 32      // wrapper chain length (sudo sudo sudo ...)
+)
+
+// Analyze finds every simple command that src would run, wherever it sits,
+// with argv resolved as far as the text and opts allow. It never panics and
+// never fails: a text that does not parse is scanned conservatively and
+// Script.ParseError set; anything past a limit sets Script.Truncated.
+//
+// Cost: a few microseconds for a typical agent command (see the
+// benchmarks); linear in the input, bounded by MaxInput, MaxDepth and the
+// command cap.
+func Analyze(src string, opts Options) (out *Script) {
+	out = &Script{Source: src, Dialect: opts.Dialect}
+	defer func() {
+		if r := recover(); r != nil {
+			out.Commands = nil
+			out.ParseError = fmt.Sprintf("shell: analysis failed: %v", r)
+			out.Truncated = true
+			safeFallback(out, src, opts)
+		}
+	}()
+	text := src
+	if len(text) > MaxInput {
+		text = cutUTF8(text, MaxInput)
+		out.Truncated = true
+	}
+	a := newAnalyzer(opts, out)
+	a.parser = parserPool.Get().(*syntax.Parser)
+	a.top(text)
+	parserPool.Put(a.parser) // not reached after a panic: that parser is dropped
+	return out
+}
+
+// parserPool keeps parsers between calls: a new one costs more than a
+// typical parse. A parser is used by one analysis at a time.
+var parserPool = sync.Pool{New: func() any { return newBashParser() }}
+
+// safeFallback runs the token scan alone after the full analysis panicked.
+func safeFallback(out *Script, src string, opts Options) {
+	defer func() {
+		if r := recover(); r != nil {
+			out.Commands = nil
+		}
+	}()
+	if len(src) > MaxInput {
+		src = cutUTF8(src, MaxInput)
+	}
+	a := newAnalyzer(opts, out)
+	a.noParse = true
+	c := ctx{parent: -1, dialect: opts.Dialect, src: src}
+	a.fallback(c, newState(), src)
+}
+
+// maxParseNesting bounds how deeply nested a text may be for the parser,
+// which recurses per level: deeper texts (never written by hand) go to the
+// fallback scan, which does not recurse.
+const maxParseNesting = 1000
+
+var errTooDeep = errors.New("shell: text nested more than 1000 levels deep")
+
+// parse parses bash text with the analysis' parser, refusing texts nested
+// deeper than maxParseNesting.
+func (a *analyzer) parse(text string) (*syntax.File, error) {
+	if nestingDepth(text, maxParseNesting) > maxParseNesting {
+		return nil, errTooDeep
+	}
+	if a.parser == nil {
+		a.parser = newBashParser()
+	}
+	return a.parser.Parse(strings.NewReader(text), "")
+}
+
+// nestingDepth estimates how deeply text nests brackets ( { [ and compound
+// commands (if/while/until/for/select/case ... fi/done/esac), quotes
+// ignored. It stops counting past limit. Cost: one pass over text.
+func nestingDepth(text string, limit int) int {
+	depth, deepest := 0, 0
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '(' || c == '{' || c == '[':
+			depth++
+		case c == ')' || c == '}' || c == ']':
+			if depth > 0 {
+				depth--
+			}
+		case c >= 'a' && c <= 'z' && (i == 0 || !isWordByte(text[i-1])):
+			j := i
+			for j < len(text) && isWordByte(text[j]) {
+				j++
+			}
+			switch text[i:j] {
+			case "if", "while", "until", "for", "select", "case":
+				depth++
+			case "fi", "done", "esac":
+				if depth > 0 {
+					depth--
+				}
+			}
+			i = j - 1
+		}
+		if depth > deepest {
+			deepest = depth
+			if deepest > limit {
+				return deepest
+			}
+		}
+	}
+	return deepest
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func newBashParser() *syntax.Parser {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash))
+}
+
+func cutUTF8(s string, n int) string {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// analyzer holds one analysis: the output, the parser, budgets, and the
+// holes standing for unknown text inside nested scripts.
+type analyzer struct {
+	opts    Options
+	out     *Script
+	parser  *syntax.Parser
+	maxCmds int
+
+	holes  map[string]string // hole variable name -> original text
+	nholes int
+
+	nestedBytes int
+	words       int
+	nest        int
+	loopMult    int
+	noParse     bool // fallback only (after a panic)
+
+	argsInner map[int]int // xargs/parallel command -> the command it runs
+	declared  []declaredFunc
+}
+
+type declaredFunc struct {
+	name string
+	def  *funcDef
+	c    ctx
+}
+
+func newAnalyzer(opts Options, out *Script) *analyzer {
+	maxCmds := opts.MaxCommands
+	if maxCmds <= 0 {
+		maxCmds = DefaultMaxCommands
+	}
+	return &analyzer{opts: opts, out: out, maxCmds: maxCmds, loopMult: 1}
+}
+
+// ctx is where a command sits: nesting depth, the wrappers and contexts
+// leading to it, its parent, its dialect and source text, and what
+// enclosing compound commands add (background, redirects, stdin).
+type ctx struct {
+	depth   int
+	via     []string
+	parent  int
+	dialect Dialect
+	src     string
+	bg      bool
+	redirs  []Redirect
+	stdin   *xword
+	stdinOp string
+}
+
+func appendVia(via []string, s string) []string {
+	out := make([]string, len(via), len(via)+1)
+	copy(out, via)
+	return append(out, s)
+}
+
+// simple is a simple command before wrappers are stripped.
+type simple struct {
+	words   []xword
+	assigns []Assign
+	env     map[string]variable // prefix assignments, exported to the command
+	redirs  []Redirect
+	stdin   *xword
+	stdinOp string        // "<<" or "<<<" when stdin is set
+	subst   []syntax.Node // $(...), `...`, <(...), >(...) in its words
+	src     string        // source of subst
+	plain   bool          // straight from the parser: may call a function
+}
+
+func (a *analyzer) full() bool {
+	if len(a.out.Commands) >= a.maxCmds {
+		a.out.Truncated = true
+		return true
+	}
+	return false
+}
+
+func (a *analyzer) top(text string) {
+	c := ctx{parent: -1, dialect: a.opts.Dialect, src: text}
+	st := newState()
+	a.text(c, st, text)
+}
+
+// text analyses a script in c's dialect.
+func (a *analyzer) text(c ctx, st *state, text string) {
+	if c.dialect != Bash {
+		a.foreign(c, st, text)
+		return
+	}
+	f, err := a.parse(text)
+	if err != nil {
+		if a.out.ParseError == "" {
+			msg := err.Error()
+			if len(c.via) > 0 {
+				msg = c.via[len(c.via)-1] + ": " + msg
+			}
+			a.out.ParseError = msg
+		}
+		a.fallback(c, st, text)
+		return
+	}
+	start := len(a.declared)
+	a.stmts(c, st, f.Stmts)
+	a.uncalled(start)
+}
+
+// uncalled analyses the bodies of functions declared since start that were
+// never called, so their commands are reported too.
+func (a *analyzer) uncalled(start int) {
+	for i := start; i < len(a.declared); i++ {
+		d := a.declared[i]
+		if d.def.called {
+			continue
+		}
+		d.def.called = true
+		c := d.c
+		c.via = appendVia(c.via, "function "+d.name)
+		c.src = d.def.src
+		a.stmt(c, newState(), d.def.body)
+	}
+	a.declared = a.declared[:start]
+}
+
+// nestedText analyses a script found inside a command (bash -c, eval,
+// powershell -Command, ...) one level deeper, with parent as its Parent.
+func (a *analyzer) nestedText(c ctx, st *state, text string, dialect Dialect, via string, parent int) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	if c.depth+1 > MaxDepth {
+		a.out.Truncated = true
+		return
+	}
+	a.nestedBytes += len(text)
+	if a.nestedBytes > maxNestedBytes {
+		a.out.Truncated = true
+		return
+	}
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: parent, dialect: dialect, src: text, bg: c.bg}
+	a.text(n, st, text)
+}
+
+// nestedArgv runs an argv one level deeper (xargs, find -exec, ...).
+func (a *analyzer) nestedArgv(c ctx, st *state, words []xword, via string, parent int) int {
+	if len(words) == 0 {
+		return -1
+	}
+	if c.depth+1 > MaxDepth {
+		a.out.Truncated = true
+		return -1
+	}
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: parent, dialect: c.dialect, src: c.src, bg: c.bg}
+	return a.run(n, st, &simple{words: words})
+}
+
+// run reports one simple command: it strips wrappers, appends the Command,
+// then analyses what the command runs in turn (substitutions, function
+// bodies, bash -c strings, xargs, ...) and applies builtins' effects (cd,
+// assignments, read ...) to st. It returns the command's index, or -1.
+func (a *analyzer) run(c ctx, st *state, sc *simple) int {
+	if a.full() {
+		return -1
+	}
+	words := sc.words
+	via := c.via
+	assigns := sc.assigns
+	env := sc.env
+	var extraCd []Word
+	stripped := false // a wrapper was stripped
+	external := false // ... and it is a separate process (sudo, env, ...)
+	for n := 0; n < maxWrappers && len(words) > 0; n++ {
+		name := nameOf(words[0])
+		if name == "" {
+			name = looseName(words[0])
+		}
+		w, ok := wrappers[name]
+		if !ok || (w.posix && c.dialect != Bash) {
+			break
+		}
+		u := w.strip(a, words)
+		if len(u.rest) == 0 {
+			break
+		}
+		label := u.via
+		if label == "" {
+			label = name
+		}
+		via = appendVia(via, label)
+		words = u.rest
+		if len(u.assigns) > 0 {
+			assigns = append(slices.Clip(assigns), u.assigns...)
+			if env == nil {
+				env = map[string]variable{}
+			} else {
+				env = cloneEnv(env)
+			}
+			for _, as := range u.assigns {
+				env[as.Name] = variable{val: wordToX(as.Value).parts}
+			}
+		}
+		extraCd = append(extraCd, u.cd...)
+		stripped = true
+		external = external || !w.posix
+	}
+	name, loose := "", ""
+	if len(words) > 0 {
+		name = nameOf(words[0])
+		loose = looseName(words[0])
+	}
+	cmd := Command{
+		Name:        name,
+		NameIfEmpty: loose,
+		Assigns:     assigns,
+		Dialect:     c.dialect,
+		Depth:       c.depth,
+		Via:         via,
+		Parent:      c.parent,
+		FeedsInto:   -1,
+		Background:  c.bg,
+	}
+	if len(words) > 0 {
+		cmd.Args = make([]Word, len(words))
+		for i, w := range words {
+			cmd.Args[i] = w.word()
+		}
+	}
+	if len(c.redirs) > 0 || len(sc.redirs) > 0 {
+		cmd.Redirects = append(slices.Clip(c.redirs), sc.redirs...)
+	}
+	stdin, stdinOp := sc.stdin, sc.stdinOp
+	if stdin == nil {
+		stdin, stdinOp = c.stdin, c.stdinOp
+	}
+	if stdin != nil {
+		cmd.Stdin = stdin.value()
+	}
+	if len(st.cd) > 0 || len(extraCd) > 0 {
+		cmd.Cd = append(slices.Clip(st.cd), extraCd...)
+	}
+	idx := len(a.out.Commands)
+	a.out.Commands = append(a.out.Commands, cmd)
+
+	a.substitutions(c, st, sc, idx)
+
+	// What runs the command in turn sees the wrappers' view: their Via,
+	// their directory (env -C, sudo -D) and their environment.
+	inner := c
+	inner.via = via
+	inner.stdin, inner.stdinOp = stdin, stdinOp
+	inner.redirs = nil
+	ist := st
+	if len(extraCd) > 0 {
+		ist = st.clone()
+		ist.cd = cmd.Cd
+	}
+	ex := exec{idx: idx, name: name, words: words, env: env, redirs: cmd.Redirects}
+	if name == "" {
+		ex.name = loose // follow ba${X}sh -c as bash -c: the careful reading
+	}
+	if ex.name != "" {
+		if !stripped && sc.plain && c.dialect == Bash {
+			if f := st.funcs[name]; f != nil && !f.called {
+				a.callFunc(c, st, f, ex)
+			}
+		}
+		if h := nestedHandlers[ex.name]; h != nil {
+			h(a, inner, ist, ex)
+		}
+		a.inline(inner, ist, ex)
+	}
+	if !external && name != "" {
+		a.builtin(c, st, ex)
+	}
+	return idx
+}
+
+// exec is a command after wrapper stripping, as the nested handlers see it.
+type exec struct {
+	idx    int
+	name   string
+	words  []xword
+	env    map[string]variable
+	redirs []Redirect
+}
+
+func cloneEnv(m map[string]variable) map[string]variable {
+	out := make(map[string]variable, len(m)+1)
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// substitutions analyses the $(...), `...` and <(...) of a command's words:
+// each runs in a subshell one level deeper; their top-level commands feed
+// the command at idx.
+func (a *analyzer) substitutions(c ctx, st *state, sc *simple, idx int) {
+	for _, n := range sc.subst {
+		var stmts []*syntax.Stmt
+		kind, via := FeedSubst, "$()"
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			stmts = n.Stmts
+		case *syntax.ProcSubst:
+			stmts = n.Stmts
+			kind = FeedProcSubst
+			via = n.Op.String() + ")"
+		}
+		a.subshellAt(c, st, stmts, sc.src, via, idx, kind)
+	}
+}
+
+// subshellAt walks statements of a substitution one level deeper, marking
+// their top-level commands as feeding target (when target >= 0).
+func (a *analyzer) subshellAt(c ctx, st *state, stmts []*syntax.Stmt, src, via string, target int, kind FeedKind) {
+	if len(stmts) == 0 {
+		return
+	}
+	if c.depth+1 > MaxDepth {
+		a.out.Truncated = true
+		return
+	}
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: target, dialect: Bash, src: src, bg: c.bg}
+	if target < 0 {
+		n.parent = c.parent
+	}
+	start := len(a.out.Commands)
+	a.stmts(n, st.clone(), stmts)
+	if target < 0 {
+		return
+	}
+	for j := start; j < len(a.out.Commands); j++ {
+		cm := &a.out.Commands[j]
+		if cm.Parent == target && cm.Depth == n.depth && cm.FeedsInto == -1 {
+			cm.FeedsInto = target
+			cm.Feed = kind
+		}
+	}
+}
+
+// callFunc analyses a function body at its first call, in the caller's
+// shell, with the call's arguments as positional parameters.
+func (a *analyzer) callFunc(c ctx, st *state, f *funcDef, ex exec) {
+	f.called = true
+	savedPos, savedKnown, savedArg0 := st.pos, st.posKnown, st.arg0
+	st.pos = slices.Clone(ex.words[1:])
+	st.posKnown = true
+	n := c
+	n.via = appendVia(c.via, "function "+ex.name)
+	n.parent = ex.idx
+	n.src = f.src
+	n.redirs = ex.redirs
+	a.stmt(n, st, f.body)
+	st.pos, st.posKnown, st.arg0 = savedPos, savedKnown, savedArg0
+}
+
+// nameOf reduces argv[0] to what rules match on: the last path element,
+// lower-cased, without .exe/.cmd/.bat/.com/.ps1. "" when unknown.
+func nameOf(w xword) string {
+	v, ok := w.lit()
+	if !ok {
+		return ""
+	}
+	return CommandName(v)
+}
+
+// looseName is the name of w with its unknown parts taken as empty.
+func looseName(w xword) string {
+	var sb strings.Builder
+	for _, p := range w.parts {
+		if !p.unknown {
+			sb.WriteString(p.text)
+		}
+	}
+	return CommandName(sb.String())
+}
+
+// CommandName reduces a command word to its rule name: the last path
+// element, lower-cased, with .exe/.cmd/.bat/.com/.ps1 removed
+// ("/usr/bin/RM.exe" gives "rm").
+func CommandName(v string) string {
+	if i := strings.LastIndexAny(v, `/\`); i >= 0 {
+		v = v[i+1:]
+	}
+	v = strings.ToLower(v)
+	for _, ext := range [...]string{".exe", ".cmd", ".bat", ".com", ".ps1"} {
+		if strings.HasSuffix(v, ext) && len(v) > len(ext) {
+			return v[:len(v)-len(ext)]
+		}
+	}
+	return v
+}
+
+// Holes: when a nested script is built from words with unknown parts, each
+// unknown part is replaced by a reference to a variable no script uses; the
+// nested analysis turns it back into an unknown part showing the original
+// text (so `bash -c "rm -rf $X"` reports rm -rf $X with $X unknown).
+const holePrefix = "__zfh"
+
+func (a *analyzer) newHole(orig string) string {
+	if a.holes == nil {
+		a.holes = make(map[string]string)
+	}
+	name := holePrefix + strconv.Itoa(a.nholes) + "_"
+	a.nholes++
+	a.holes[name] = orig
+	return "${" + name + "}"
+}
+
+// holeAt reports the hole name starting at s[i:] (s[i:] begins with
+// holePrefix), or "".
+func (a *analyzer) holeAt(s string, i int) string {
+	j := i + len(holePrefix)
+	k := j
+	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+		k++
+	}
+	if k == j || k >= len(s) || s[k] != '_' {
+		return ""
+	}
+	name := s[i : k+1]
+	if _, ok := a.holes[name]; !ok {
+		return ""
+	}
+	return name
+}
+
+// splitHoles turns hole tokens inside known text into unknown parts.
+func (a *analyzer) splitHoles(s string) []part {
+	var out []part
+	for {
+		i := strings.Index(s, holePrefix)
+		if i < 0 {
+			break
+		}
+		name := a.holeAt(s, i)
+		if name == "" {
+			out = append(out, part{text: s[:i+len(holePrefix)]})
+			s = s[i+len(holePrefix):]
+			continue
+		}
+		start, end := i, i+len(name)
+		if start >= 2 && s[start-2:start] == "${" && end < len(s) && s[end] == '}' {
+			start, end = start-2, end+1
+		}
+		if start > 0 {
+			out = append(out, part{text: s[:start]})
+		}
+		out = append(out, part{text: a.holes[name], unknown: true})
+		s = s[end:]
+	}
+	if s != "" {
+		out = append(out, part{text: s})
+	}
+	return out
+}
+
+// fillRaw replaces hole tokens in source text by the original text.
+func (a *analyzer) fillRaw(s string) string {
+	if len(a.holes) == 0 || !strings.Contains(s, holePrefix) {
+		return s
+	}
+	var sb strings.Builder
+	for _, p := range a.splitHoles(s) {
+		sb.WriteString(p.text)
+	}
+	return sb.String()
+}
+
+// joinText joins words with spaces into the text of a nested script,
+// unknown parts becoming holes. winPaths keeps the backslashes an unquoted
+// POSIX word lost (C:\x), for cmd.exe and PowerShell payloads. known is
+// false when the text has nothing known but blanks.
+func (a *analyzer) joinText(ws []xword, winPaths bool) (text string, known bool) {
+	var sb strings.Builder
+	for i, w := range ws {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		if winPaths && w.known() && w.raw != "" && !strings.ContainsAny(w.raw, "'\"$`") &&
+			strings.ReplaceAll(w.raw, `\`, "") == strings.ReplaceAll(w.value(), `\`, "") {
+			sb.WriteString(w.raw)
+			known = known || strings.TrimSpace(w.raw) != ""
+			continue
+		}
+		for _, p := range w.parts {
+			if p.unknown {
+				sb.WriteString(a.newHole(p.text))
+				continue
+			}
+			sb.WriteString(p.text)
+			known = known || strings.TrimSpace(p.text) != ""
+		}
+	}
+	return sb.String(), known
+}

@@ -1,0 +1,30 @@
+// Package e2e holds zcode-fence's end-to-end tests of the installable plugin
+// bundle (bundle/zcode-fence) and of the two marketplaces at the repository
+// root. It has no non-test code of its own; fakeapi, beside it, is the fake
+// Anthropic Messages API the Claude Code test drives the real CLI against.
+//
+// The tests, all against real files and processes:
+//
+//   - manifest_test.go: versions agree with core.Version; the shapes of
+//     marketplace.json, .claude-plugin/marketplace.json, both plugin.json
+//     files (userConfig == core/config.Specs) and hooks/hooks.json (the one
+//     form both hosts accept).
+//   - launcher_test.go: the sh launcher under a fake uname for every
+//     platform; the cmd.exe launcher's text (run for real on Windows).
+//   - zcode_test.go: ZCode's payload (camelCase and snake_case) through the
+//     hooks.json command and a freshly built binary; the output shape ZCode
+//     parses.
+//   - claude_test.go: the real Claude Code CLI (pinned version, installed by
+//     scripts/install-claude-code.sh into a cache folder) installs the bundle
+//     from a copy of the repository's marketplace and runs scripted agent
+//     turns against fakeapi; catastrophic and out-of-project steps must not
+//     run.
+//
+// Knobs: ZCODE_FENCE_E2E_CACHE (cache folder, default ~/.cache/zcode-fence-e2e;
+// the fake homes live there too, because a fake home under /tmp would sit
+// inside the fence's writable temp roots), ZCODE_FENCE_CLAUDE (use this claude
+// executable instead of installing one), ZCODE_FENCE_E2E_REQUIRE=1 (fail,
+// rather than skip, when the CLI cannot be installed; set it in CI),
+// ZCODE_FENCE_E2E_BINARY (test this zcode-fence binary instead of building
+// one with go run ./tools/bundle).
+package e2e

@@ -1,0 +1,423 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// pluginName, marketName and pluginID name the plugin as both hosts see it.
+const (
+	pluginName = "zcode-fence"
+	marketName = "zcode-fence"
+	pluginID   = pluginName + "@" + marketName
+)
+
+// scratch is a per-process temp dir for built binaries (TestMain).
+var scratch string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "zcode-fence-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		os.Exit(1)
+	}
+	scratch = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// repoRoot is the checkout root (the directory above e2e/ holding go.mod).
+func repoRoot(t testing.TB) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Dir(wd)
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("e2e: no go.mod above %s: %v", wd, err)
+	}
+	return root
+}
+
+// bundleDir is the plugin bundle in the checkout.
+func bundleDir(t testing.TB) string { return filepath.Join(repoRoot(t), "bundle", "zcode-fence") }
+
+// goTool finds the go command: PATH, else GOROOT/bin.
+func goTool() string {
+	if p, err := exec.LookPath("go"); err == nil {
+		return p
+	}
+	return filepath.Join(runtime.GOROOT(), "bin", "go")
+}
+
+// hostBinaryName is the launcher's name for this platform's binary.
+func hostBinaryName() string {
+	name := "zcode-fence-" + runtime.GOOS + "-" + runtime.GOARCH
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	return name
+}
+
+var built struct {
+	once    sync.Once
+	path    string
+	elapsed time.Duration
+	err     error
+}
+
+// hostBinary builds zcode-fence for this platform once per test process with
+// the real build script (go run ./tools/bundle -targets host), or returns
+// ZCODE_FENCE_E2E_BINARY when set.
+func hostBinary(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("ZCODE_FENCE_E2E_BINARY"); p != "" {
+		return p
+	}
+	built.once.Do(func() {
+		out := filepath.Join(scratch, "libexec")
+		start := time.Now()
+		cmd := exec.Command(goTool(), "run", "./tools/bundle", "-targets", "host", "-out", out)
+		cmd.Dir = repoRoot(t)
+		msg, err := cmd.CombinedOutput()
+		built.elapsed = time.Since(start)
+		if err != nil {
+			built.err = fmt.Errorf("e2e: go run ./tools/bundle -targets host: %v\n%s", err, msg)
+			return
+		}
+		built.path = filepath.Join(out, hostBinaryName())
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	t.Logf("zcode-fence binary %s (built in %.1fs by tools/bundle)", built.path, built.elapsed.Seconds())
+	return built.path
+}
+
+// cacheDir is the e2e cache folder (the Claude Code install, run dirs).
+func cacheDir() string {
+	if d := os.Getenv("ZCODE_FENCE_E2E_CACHE"); d != "" {
+		return d
+	}
+	base := os.Getenv("XDG_CACHE_HOME")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			home = "."
+		}
+		base = filepath.Join(home, ".cache")
+	}
+	return filepath.Join(base, "zcode-fence-e2e")
+}
+
+// tempRoots are the directories the fence treats as writable temp dirs.
+func tempRoots() []string {
+	roots := []string{os.TempDir(), "/tmp"}
+	for _, k := range []string{"TMPDIR", "TEMP", "TMP"} {
+		if v := os.Getenv(k); v != "" {
+			roots = append(roots, v)
+		}
+	}
+	return roots
+}
+
+// within reports whether path is root or below it (after resolving links).
+func within(path, root string) bool {
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	if p, err := filepath.EvalSymlinks(path); err == nil {
+		path = p
+	}
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// runDir makes a fresh directory for one test's fake home and project,
+// outside every temp root (a home under /tmp would be writable to the fence,
+// and the out-of-project write would prove nothing). It is removed when the
+// test ends.
+func runDir(t *testing.T) string {
+	t.Helper()
+	base := filepath.Join(cacheDir(), "runs")
+	if err := os.MkdirAll(base, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp(base, "run-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir, err = filepath.EvalSymlinks(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := os.RemoveAll(dir); err != nil {
+			t.Logf("e2e: cleaning %s: %v", dir, err)
+		}
+	})
+	for _, r := range tempRoots() {
+		if within(dir, r) {
+			t.Fatalf("e2e: run dir %s is inside the temp dir %s, where the fence allows writes; set ZCODE_FENCE_E2E_CACHE to a folder outside every temp dir", dir, r)
+		}
+	}
+	return dir
+}
+
+// fixture is one test's world: a fake home with a marker file, a project,
+// and a copy of the repository's marketplace with the bundle and a freshly
+// built binary.
+type fixture struct {
+	Dir, Home, Project, Market, Plugin string
+	Marker                             string // a file in Home that must survive
+}
+
+const markerText = "zcode-fence e2e marker: this home must survive\n"
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	root := repoRoot(t)
+	dir := runDir(t)
+	f := &fixture{
+		Dir:     dir,
+		Home:    filepath.Join(dir, "home"),
+		Project: filepath.Join(dir, "project"),
+		Market:  filepath.Join(dir, "market"),
+	}
+	f.Plugin = filepath.Join(f.Market, "bundle", "zcode-fence")
+	f.Marker = filepath.Join(f.Home, ".zcode-fence-e2e-marker")
+	for _, d := range []string{filepath.Join(f.Home, "Documents"), filepath.Join(f.Project, "src")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, f.Marker, markerText)
+	writeFile(t, filepath.Join(f.Home, "Documents", "notes.txt"), "notes\n")
+	writeFile(t, filepath.Join(f.Project, "src", "main.txt"), "project file\n")
+
+	copyFile(t, filepath.Join(root, "marketplace.json"), filepath.Join(f.Market, "marketplace.json"))
+	copyFile(t, filepath.Join(root, ".claude-plugin", "marketplace.json"), filepath.Join(f.Market, ".claude-plugin", "marketplace.json"))
+	copyTree(t, bundleDir(t), f.Plugin)
+	copyFile(t, hostBinary(t), filepath.Join(f.Plugin, "libexec", hostBinaryName()))
+	return f
+}
+
+// expand replaces {{HOME}}, {{PROJECT}} and {{PLUGIN}} in s.
+func (f *fixture) expand(s string) string {
+	return strings.NewReplacer("{{HOME}}", f.Home, "{{PROJECT}}", f.Project, "{{PLUGIN}}", f.Plugin).Replace(s)
+}
+
+// expandJSON expands placeholders inside the string values of a JSON
+// document, keeping it valid whatever the paths contain.
+func (f *fixture) expandJSON(t *testing.T, raw json.RawMessage) json.RawMessage {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("e2e: %s: %v", raw, err)
+	}
+	var walk func(any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case string:
+			return f.expand(x)
+		case []any:
+			for i := range x {
+				x[i] = walk(x[i])
+			}
+		case map[string]any:
+			for k := range x {
+				x[k] = walk(x[k])
+			}
+		}
+		return v
+	}
+	out, err := json.Marshal(walk(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func writeFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func copyFile(t testing.TB, src, dst string) {
+	t.Helper()
+	in, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	st, err := in.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, st.Mode().Perm())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// copyTree copies the bundle, leaving out binaries and manifests a local
+// build may have put in libexec/ (the test supplies its own fresh binary).
+func copyTree(t testing.TB, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if filepath.Base(filepath.Dir(path)) == "libexec" && (strings.HasPrefix(d.Name(), "zcode-fence-") || d.Name() == "SHA256SUMS" || strings.HasPrefix(d.Name(), ".")) {
+			return nil
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		copyFile(t, path, target)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readJSON decodes a file into v.
+func readJSON(t testing.TB, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if dec.More() {
+		t.Fatalf("%s: more than one JSON value", path)
+	}
+}
+
+// askOutput is the one line zcode-fence prints to ask.
+type askOutput struct {
+	HookSpecificOutput struct {
+		HookEventName            string `json:"hookEventName"`
+		PermissionDecision       string `json:"permissionDecision"`
+		PermissionDecisionReason string `json:"permissionDecisionReason"`
+	} `json:"hookSpecificOutput"`
+}
+
+// checkAskLine asserts stdout is exactly one ask line in the three-key shape
+// both hosts parse (hook-protocol.md §1.4, §2.6) and returns its reason.
+func checkAskLine(t testing.TB, stdout []byte) string {
+	t.Helper()
+	if len(stdout) > 32768 {
+		t.Fatalf("ask output is %d bytes; ZCode cuts stdout at 32768", len(stdout))
+	}
+	if !bytes.HasSuffix(stdout, []byte("\n")) || bytes.Count(stdout, []byte("\n")) != 1 {
+		t.Fatalf("ask output is not exactly one line: %q", stdout)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(stdout, &top); err != nil {
+		t.Fatalf("ask output is not a JSON object: %v: %q", err, stdout)
+	}
+	if len(top) != 1 || top["hookSpecificOutput"] == nil {
+		t.Fatalf("ask output keys %v, want only hookSpecificOutput: %q", keysOf(top), stdout)
+	}
+	var inner map[string]json.RawMessage
+	if err := json.Unmarshal(top["hookSpecificOutput"], &inner); err != nil {
+		t.Fatalf("hookSpecificOutput is not an object: %q", stdout)
+	}
+	want := []string{"hookEventName", "permissionDecision", "permissionDecisionReason"}
+	if got := keysOf(inner); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("hookSpecificOutput keys %v, want %v", got, want)
+	}
+	var out askOutput
+	if err := json.Unmarshal(stdout, &out); err != nil {
+		t.Fatalf("ask output: %v: %q", err, stdout)
+	}
+	h := out.HookSpecificOutput
+	if h.HookEventName != "PreToolUse" || h.PermissionDecision != "ask" {
+		t.Fatalf("ask output %q: event %q decision %q", stdout, h.HookEventName, h.PermissionDecision)
+	}
+	if !strings.HasPrefix(h.PermissionDecisionReason, "[zcode-fence") {
+		t.Fatalf("ask reason %q does not start with [zcode-fence", h.PermissionDecisionReason)
+	}
+	return h.PermissionDecisionReason
+}
+
+func keysOf[V any](m map[string]V) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// coreVersion reads core.Version from core/version.go. Parsing the file,
+// rather than importing package core, keeps these checks independent of
+// the rest of the module compiling.
+func coreVersion(t testing.TB) string {
+	t.Helper()
+	path := filepath.Join(repoRoot(t), "core", "version.go")
+	file, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+	if err != nil {
+		t.Fatalf("e2e: %v", err)
+	}
+	for _, decl := range file.Decls {
+		gen, ok := decl.(*ast.GenDecl)
+		if !ok || gen.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range gen.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for i, name := range vs.Names {
+				if name.Name != "Version" || i >= len(vs.Values) {
+					continue
+				}
+				if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					v, err := strconv.Unquote(lit.Value)
+					if err == nil {
+						return v
+					}
+				}
+			}
+		}
+	}
+	t.Fatalf("e2e: no string constant Version in %s", path)
+	return ""
+}

@@ -1,0 +1,176 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+)
+
+// zcodeCase is one tool call as ZCode would hand it to the hook.
+type zcodeCase struct {
+	Name    string          `json:"name"`
+	Tool    string          `json:"tool"`
+	Input   json.RawMessage `json:"input"`
+	Options json.RawMessage `json:"options"` // plugins.options entry in ~/.zcode/cli/config.json
+	Want    string          `json:"want"`    // "ask" or "silent"
+	// Lang, when set, is the language the ask reason must be in.
+	Lang string `json:"lang"`
+}
+
+// zcodePayload builds ZCode's PreToolUse stdin (hook-protocol.md §2.5): the
+// native camelCase object, and with aliases the Claude-compatible snake_case
+// keys newer builds add to the same object.
+func zcodePayload(tool string, input json.RawMessage, cwd, session string, aliases bool) []byte {
+	p := map[string]any{
+		"agentName":       "main",
+		"cwd":             cwd,
+		"hookEventName":   "PreToolUse",
+		"mode":            "full-access",
+		"sessionId":       session,
+		"timestamp":       time.Now().UnixMilli(),
+		"traceId":         "trace-e2e",
+		"turnId":          "turn-e2e",
+		"riskLevel":       "high",
+		"sideEffectScope": "workspace",
+		"toolCallId":      "call-e2e",
+		"toolInput":       input,
+		"toolName":        tool,
+	}
+	if aliases {
+		p["hook_event_name"] = "PreToolUse"
+		p["session_id"] = session
+		p["permission_mode"] = "full-access"
+		p["agent_type"] = "main"
+		p["transcript_path"] = ""
+		p["transcriptPath"] = ""
+		p["tool_name"] = tool
+		p["tool_input"] = input
+		p["tool_use_id"] = "call-e2e"
+	}
+	data, _ := json.Marshal(p)
+	return append(data, '\n')
+}
+
+// zcodeHookCommand is hooks.json's command as ZCode runs it: ${CLAUDE_PLUGIN_ROOT}
+// (and the ZCODE_ spelling) substituted, then given to a shell.
+func zcodeHookCommand(t *testing.T, pluginRoot string) string {
+	t.Helper()
+	var doc struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Command string } `json:"hooks"`
+		} `json:"hooks"`
+	}
+	readJSON(t, filepath.Join(pluginRoot, "hooks", "hooks.json"), &doc)
+	return strings.NewReplacer("${CLAUDE_PLUGIN_ROOT}", pluginRoot, "${ZCODE_PLUGIN_ROOT}", pluginRoot).
+		Replace(doc.Hooks["PreToolUse"][0].Hooks[0].Command)
+}
+
+// zcodeEnv is the environment ZCode gives a plugin hook (§2.4), and nothing
+// of the test's own, so a developer's ZCODE_FENCE_* settings do not leak in.
+func zcodeEnv(f *fixture, session string) []string {
+	data := filepath.Join(f.Home, ".zcode", "cli", "plugins", "data", "zcode-fence_zcode-fence")
+	return []string{
+		"PATH=/usr/local/bin:/usr/bin:/bin",
+		"HOME=" + f.Home,
+		"LANG=C.UTF-8",
+		"ZCODE_APP_VERSION=3.11.2",
+		"ZCODE_PROJECT_DIR=" + f.Project,
+		"ZCODE_SESSION_ID=" + session,
+		"CLAUDE_PROJECT_DIR=" + f.Project,
+		"CLAUDE_SESSION_ID=" + session,
+		"CLAUDE_CODE_SESSION_ID=" + session,
+		"ZCODE_PLUGIN_ROOT=" + f.Plugin,
+		"ZCODE_PLUGIN_DATA=" + data,
+		"ZCODE_PLUGIN_ID=" + pluginID,
+		"ZCODE_PLUGIN_NAME=" + pluginName,
+		"CLAUDE_PLUGIN_ROOT=" + f.Plugin,
+		"CLAUDE_PLUGIN_DATA=" + data,
+	}
+}
+
+// writeZCodeOptions stores options the way ZCode's settings page does, or
+// removes the config file when there are none.
+func writeZCodeOptions(t *testing.T, f *fixture, options json.RawMessage) {
+	t.Helper()
+	path := filepath.Join(f.Home, ".zcode", "cli", "config.json")
+	if len(options) == 0 {
+		os.Remove(path)
+		return
+	}
+	doc := fmt.Sprintf(`{"plugins":{"enabled":true,"enabledPlugins":{%q:true},"options":{%q:%s}}}`,
+		pluginID, pluginID, f.expandJSON(t, options))
+	writeFile(t, path, doc)
+}
+
+func hasHan(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Han, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestZCodePayloads feeds ZCode's payloads through hooks.json's command, the
+// sh launcher and a freshly built binary, and checks the answer ZCode would
+// parse: silent is zero bytes, ask is the one three-key line (§2.6); exit 0
+// and nothing on stderr either way.
+func TestZCodePayloads(t *testing.T) {
+	needSh(t)
+	f := newFixture(t)
+	command := zcodeHookCommand(t, f.Plugin)
+	var cases []zcodeCase
+	readJSON(t, filepath.Join("testdata", "zcode-cases.json"), &cases)
+	for i, c := range cases {
+		for _, spelling := range []string{"camelCase+snake_case", "camelCase"} {
+			t.Run(c.Name+"/"+spelling, func(t *testing.T) {
+				writeZCodeOptions(t, f, c.Options)
+				session := fmt.Sprintf("zcode-e2e-%02d-%d", i, len(spelling))
+				payload := zcodePayload(c.Tool, f.expandJSON(t, c.Input), f.Project, session, spelling != "camelCase")
+				cmd := exec.Command("sh", "-c", command)
+				cmd.Dir = f.Project
+				cmd.Env = zcodeEnv(f, session)
+				cmd.Stdin = bytes.NewReader(payload)
+				var stdout, stderr bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				err := cmd.Run()
+				var exit *exec.ExitError
+				if errors.As(err, &exit) {
+					t.Fatalf("exit %d (ZCode discards the output of any exit but 0 and 2); stderr %q", exit.ExitCode(), stderr.Bytes())
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				if stderr.Len() != 0 {
+					t.Errorf("stderr %q, want nothing in hook mode", stderr.Bytes())
+				}
+				switch c.Want {
+				case "silent":
+					if stdout.Len() != 0 {
+						t.Errorf("want silent (zero bytes), got %q", stdout.Bytes())
+					}
+				case "ask":
+					if stdout.Len() == 0 {
+						t.Fatalf("want ask, got silence for %s", payload)
+					}
+					reason := checkAskLine(t, stdout.Bytes())
+					if c.Lang == "en" && hasHan(reason) {
+						t.Errorf("language en, but the reason has Chinese: %q", reason)
+					}
+					if c.Lang == "zh" && !hasHan(reason) {
+						t.Errorf("language zh, but the reason has no Chinese: %q", reason)
+					}
+				default:
+					t.Fatalf("testdata: want %q", c.Want)
+				}
+			})
+		}
+	}
+}
