@@ -1,0 +1,87 @@
+package main
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// Corpus floors from the hardening issue: the corpus may grow, never
+// shrink below these.
+const (
+	minCorpusCases  = 150
+	minCorpusSilent = 60
+)
+
+// TestBypassCorpus runs every case of testdata/bypass-corpus.json through
+// the built binary, in both isolation modes, and fails once for every case
+// whose verdict is not the expected one (an ask case that stays silent is a
+// bypass; a silent case that asks interrupts everyday work). Each run must
+// also keep the hook protocol (exit 0, empty stderr, zero bytes or the
+// exact ask line). Nothing is skipped: a case for another platform only is
+// counted and named in the summary.
+func TestBypassCorpus(t *testing.T) {
+	cases, err := readBypassCorpus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	asks, silents := 0, 0
+	for _, c := range cases {
+		if c.Expect == "ask" {
+			asks++
+		} else {
+			silents++
+		}
+	}
+	if len(cases) < minCorpusCases || silents < minCorpusSilent {
+		t.Fatalf("corpus has %d cases (%d silent); the floor is %d (%d silent)", len(cases), silents, minCorpusCases, minCorpusSilent)
+	}
+	for _, mode := range []string{"process", "inprocess"} {
+		t.Run(mode, func(t *testing.T) {
+			s := newScratch(t)
+			if err := s.addFenceFixtures(); err != nil {
+				t.Fatal(err)
+			}
+			env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION="+mode, "TMPDIR=/tmp")
+			var run []bypassCase
+			var elsewhere []string
+			for _, c := range cases {
+				if c.Platform != "" && c.Platform != runtime.GOOS {
+					elsewhere = append(elsewhere, oneLine(c.Command)+" ("+c.Platform+")")
+					continue
+				}
+				run = append(run, c)
+			}
+			payloads := make([][]byte, len(run))
+			for i, c := range run {
+				payloads[i] = s.casePayload(c)
+			}
+			results, errs := runHooks(env, s.project, payloads)
+			var slipped, noisy, broken int
+			for i, c := range run {
+				if errs[i] != nil {
+					broken++
+					t.Errorf("[%s] %s: %v", c.tool(), oneLine(c.Command), errs[i])
+					continue
+				}
+				got, detail := checkAnswer(results[i])
+				switch {
+				case got == "":
+					broken++
+					t.Errorf("[%s] %s: protocol broken: %s", c.tool(), oneLine(c.Command), detail)
+				case got != c.Expect && c.Expect == "ask":
+					slipped++
+					t.Errorf("BYPASS [%s] %s: silent, want ask (%s)", c.tool(), oneLine(c.Command), c.Why)
+				case got != c.Expect:
+					noisy++
+					t.Errorf("FALSE ASK [%s] %s: asked, want silent (%s); reason %q", c.tool(), oneLine(c.Command), c.Why, detail)
+				}
+			}
+			t.Logf("%s: %d cases (%d ask, %d silent) in the corpus; %d ran on %s; %d bypasses, %d false asks, %d protocol failures",
+				mode, len(cases), asks, silents, len(run), runtime.GOOS, slipped, noisy, broken)
+			if len(elsewhere) > 0 {
+				t.Logf("%d cases apply only on another platform: %s", len(elsewhere), strings.Join(elsewhere, ", "))
+			}
+		})
+	}
+}

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// bypassCase is one entry of testdata/bypass-corpus.json. For the shell
+// tools (Bash, the default; Shell; PowerShell) Command is the command; for
+// the file tools (Write, Edit, ...) it is the target path. Cwd, when set,
+// is the payload's cwd, relative to the project ("src") or absolute.
+// Platform, when set, names the only GOOS the case applies to.
+type bypassCase struct {
+	Command  string `json:"command"`
+	Expect   string `json:"expect"`
+	Why      string `json:"why"`
+	Platform string `json:"platform,omitempty"`
+	Cwd      string `json:"cwd,omitempty"`
+	Tool     string `json:"tool,omitempty"`
+}
+
+func (c bypassCase) tool() string {
+	if c.Tool == "" {
+		return "Bash"
+	}
+	return c.Tool
+}
+
+// isFileTool reports whether Command is a path for a file tool.
+func (c bypassCase) isFileTool() bool {
+	switch c.tool() {
+	case "Bash", "Shell", "PowerShell":
+		return false
+	}
+	return true
+}
+
+// readBypassCorpus loads the corpus and checks its shape (a case without a
+// why, with an unknown expectation or repeating another is a corpus bug).
+func readBypassCorpus() ([]bypassCase, error) {
+	raw, err := os.ReadFile("testdata/bypass-corpus.json")
+	if err != nil {
+		return nil, err
+	}
+	var cases []bypassCase
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cases); err != nil {
+		return nil, fmt.Errorf("bypass-corpus.json: %w", err)
+	}
+	seen := map[string]int{}
+	for i, c := range cases {
+		if c.Command == "" || c.Why == "" || (c.Expect != "ask" && c.Expect != "silent") {
+			return nil, fmt.Errorf("bypass-corpus.json case %d (%q): needs command, why and expect ask|silent", i, c.Command)
+		}
+		key := c.tool() + "\x00" + c.Command
+		if j, dup := seen[key]; dup {
+			return nil, fmt.Errorf("bypass-corpus.json: case %d repeats case %d (%q)", i, j, c.Command)
+		}
+		seen[key] = i
+	}
+	return cases, nil
+}
+
+// addFenceFixtures gives the scratch project what the write-fence cases
+// need: a README, a build dir, and outlink, a symlink inside the project
+// to a directory outside every writable root.
+func (s *scratch) addFenceFixtures() error {
+	outside := filepath.Join(s.root, "outside")
+	for _, d := range []string{outside, filepath.Join(s.project, "build")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(s.project, "README.md"), []byte("# test project\n"), 0o644); err != nil {
+		return err
+	}
+	if err := os.Symlink(outside, filepath.Join(s.project, "outlink")); err != nil && !os.IsExist(err) {
+		return err
+	}
+	return nil
+}
+
+// hookPayload is what a host sends for one tool call: the command (shell
+// tools) or file_path (file tools), the cwd and a session id.
+func hookPayload(tool, commandOrPath, cwd, session string, file bool) []byte {
+	input := map[string]any{"command": commandOrPath}
+	if file {
+		input = map[string]any{"file_path": commandOrPath, "content": "x\n"}
+	}
+	p := map[string]any{"hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": input}
+	if session != "" {
+		p["session_id"] = session
+	}
+	if cwd != "" {
+		p["cwd"] = cwd
+	}
+	b, _ := json.Marshal(p)
+	return b
+}
+
+// casePayload renders a corpus case into a payload for scratch s.
+func (s *scratch) casePayload(c bypassCase) []byte {
+	cwd := s.project
+	switch {
+	case c.Cwd == "":
+	case filepath.IsAbs(c.Cwd):
+		cwd = c.Cwd
+	default:
+		cwd = filepath.Join(s.project, c.Cwd)
+	}
+	return hookPayload(c.tool(), s.render(c.Command), cwd, "hardening-corpus", c.isFileTool())
+}
+
+// hookLimit is when the table tests stop waiting for one hook run: past
+// the host's own 5 s kill, so a hang costs seconds, not minutes, and is
+// reported as an error.
+const hookLimit = 8 * time.Second
+
+// execHook runs the binary once with stdin and kills it at hookLimit.
+// Unlike runHook it may be called from any goroutine: it returns errors.
+func execHook(env []string, dir string, stdin []byte) (runResult, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), hookLimit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary)
+	cmd.Env, cmd.Dir = env, dir
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	t0 := time.Now()
+	err := cmd.Run()
+	res := runResult{stdout: out.Bytes(), stderr: errb.Bytes(), took: time.Since(t0)}
+	if ctx.Err() != nil {
+		return res, fmt.Errorf("no answer within %v (killed)", hookLimit)
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		res.code = ee.ExitCode()
+		err = nil
+	}
+	return res, err
+}
+
+// hookWorkers is how many hook processes the table tests keep running at
+// once: they mostly wait to be scheduled, so a few more than the 2 cores
+// keeps the wall time down without starving the machine.
+const hookWorkers = 6
+
+// parallelDo runs f(0..n-1) on hookWorkers goroutines and waits.
+func parallelDo(n int, f func(i int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < hookWorkers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// runHooks runs every payload through the binary, hookWorkers at a time,
+// and returns the results in input order.
+func runHooks(env []string, dir string, payloads [][]byte) ([]runResult, []error) {
+	results := make([]runResult, len(payloads))
+	errs := make([]error, len(payloads))
+	parallelDo(len(payloads), func(i int) { results[i], errs[i] = execHook(env, dir, payloads[i]) })
+	return results, errs
+}
+
+// oneLine quotes a command for a test message, shortened.
+func oneLine(s string) string {
+	b, _ := json.Marshal(s)
+	if len(b) > 160 {
+		return string(b[:157]) + "..."
+	}
+	return string(b)
+}
