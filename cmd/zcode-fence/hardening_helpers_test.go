@@ -129,7 +129,7 @@ const hookLimit = 8 * time.Second
 func execHook(env []string, dir string, stdin []byte) (runResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), hookLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary)
+	cmd := exec.CommandContext(ctx, hookBinary())
 	cmd.Env, cmd.Dir = env, dir
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errb bytes.Buffer
@@ -145,6 +145,16 @@ func execHook(env []string, dir string, stdin []byte) (runResult, error) {
 		err = nil
 	}
 	return res, err
+}
+
+// hookBinary is the binary the hardening tests run: the one TestMain
+// built, or ZCODE_FENCE_TEST_BINARY when set (to run the same tables
+// against another build, such as a release binary).
+func hookBinary() string {
+	if b := os.Getenv("ZCODE_FENCE_TEST_BINARY"); b != "" {
+		return b
+	}
+	return binary
 }
 
 // hookWorkers is how many hook processes the table tests keep running at
