@@ -1,0 +1,370 @@
+package fence
+
+import (
+	"os"
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/paths"
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
+
+// fileTool judges every target path of a file tool, relative ones against
+// the call's cwd. Symlinks are followed: writing through a link writes
+// what it points to.
+func (j *judge) fileTool() {
+	o := origin{rule: RuleWriteOutside, label: j.fileToolLabel(), verb: verbWrite}
+	for _, s := range j.call.Paths {
+		if j.ctx.Err() != nil {
+			return
+		}
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		j.add(o, j.check(j.p.Normalize(s), j.cwd, false))
+	}
+}
+
+// shellScript judges every command of the analysis, then the .NET file
+// calls of PowerShell text.
+func (j *judge) shellScript() {
+	cmds := j.call.Script.Commands
+	j.planLinks(cmds)
+	ps := j.call.Script.Dialect == shell.PowerShell
+	for i := range cmds {
+		if j.ctx.Err() != nil {
+			return
+		}
+		j.cur = i
+		j.command(i, &cmds[i])
+		ps = ps || cmds[i].Dialect == shell.PowerShell || cmds[i].Name == "powershell" || cmds[i].Name == "pwsh"
+	}
+	if ps {
+		// .NET calls are expressions, not commands: the analysis has no
+		// Command for them, so look for them in the text.
+		j.cur = len(cmds)
+		host := &shell.Command{Dialect: shell.PowerShell, Parent: -1, FeedsInto: -1}
+		for _, call := range dotNetCalls(j.call.Script.Source) {
+			for _, t := range call.targets {
+				j.target(-1, host, j.cwd, t, origin{rule: RuleScriptWriteOutside, label: call.label, verb: t.verb})
+			}
+		}
+	}
+}
+
+// planLinks records the symlinks the script creates (ln -s TARGET LINK,
+// ln -s TARGET in the current directory), so that a later write through
+// one (ln -s /etc cfg && echo x > cfg/hosts) is judged by where it leads.
+// A relative TARGET is relative to the link's directory.
+func (j *judge) planLinks(cmds []shell.Command) {
+	for i := range cmds {
+		c := &cmds[i]
+		if c.Name != "ln" || c.Dialect != shell.Bash || len(c.Args) < 2 {
+			continue
+		}
+		p := parseArgs(c.Args[1:], cpSpec)
+		if !p.has("s", "symbolic") || p.has("t", "target-directory") || len(p.operands) == 0 || len(p.operands) > 2 {
+			continue
+		}
+		to := p.operands[0]
+		if to.Unknown {
+			continue
+		}
+		base := j.dirOf(c)
+		var link paths.Path
+		if len(p.operands) == 2 {
+			rs := j.resolve(p.operands[1], base, c.Dialect)
+			if len(rs) == 0 {
+				continue
+			}
+			link = j.p.Join(base, rs[0].p)
+		} else {
+			link = j.p.Join(base, j.p.Clean(baseName(to.Value)))
+		}
+		if !link.IsAbs() {
+			continue
+		}
+		if fi, err := os.Stat(link.Norm); err == nil && fi.IsDir() && j.p.EvalSymlinks != nil && !p.has("n", "no-dereference", "T", "no-target-directory") {
+			// ln -s TARGET DIR makes DIR/basename(TARGET).
+			link = j.p.Join(link, j.p.Clean(baseName(to.Value)))
+		}
+		parent := j.p.Join(link, j.p.Clean(".."))
+		target := j.p.Join(parent, j.p.Normalize(to.Value))
+		if target.IsAbs() {
+			j.planned = append(j.planned, plannedLink{after: i, link: link, to: target})
+		}
+	}
+}
+
+// baseName is the last element of a path written with / or \.
+func baseName(s string) string {
+	s = strings.TrimRight(s, `/\`)
+	if k := strings.LastIndexAny(s, `/\`); k >= 0 {
+		return s[k+1:]
+	}
+	return s
+}
+
+// command judges one simple command: its write redirects, the write
+// targets its arguments name, and the writes of an inline script.
+func (j *judge) command(i int, c *shell.Command) {
+	var base paths.Path
+	haveBase := false
+	dir := func() paths.Path { // only commands that write need their directory
+		if !haveBase {
+			base, haveBase = j.dirOf(c), true
+		}
+		return base
+	}
+	name := commandLabel(c)
+	for _, r := range c.Redirects {
+		if !r.IsWrite() {
+			continue
+		}
+		o := origin{rule: RuleRedirectOutside, label: j.redirectLabel(name, r.Fd+r.Op), verb: verbWrite}
+		j.target(i, c, dir(), target{w: r.Target}, o)
+	}
+	if len(c.Args) == 0 || c.Name == "" {
+		return
+	}
+	for _, t := range commandTargets(c) {
+		j.target(i, c, dir(), t, origin{rule: RuleCommandWriteOutside, label: name, verb: t.verb})
+	}
+	for _, t := range j.scriptTargets(c) {
+		j.target(i, c, dir(), t, origin{rule: RuleScriptWriteOutside, label: j.scriptLabel(c.Name), verb: t.verb})
+	}
+}
+
+// target judges one target of command i: its directories (under) are
+// applied to base first; an input item of xargs, parallel or fd -x, and a
+// $(...) argument, are replaced by what produces them when that is known.
+func (j *judge) target(i int, c *shell.Command, base paths.Path, t target, o origin) {
+	for _, u := range t.under {
+		base = j.step(base, u, c.Dialect)
+	}
+	if t.w.Unknown && t.w.KnownPrefix == "" && i >= 0 {
+		var items []paths.Path
+		ok := false
+		switch {
+		case isItemRunner(c):
+			items, ok = j.items(i, c)
+		case isSubst(t.w.Value):
+			if _, known := j.substPath(t.w.Value, base); !known {
+				items, ok = j.substItems(i)
+			}
+		}
+		if ok {
+			for _, x := range items {
+				j.add(o, j.check(x, base, t.del))
+			}
+			return
+		}
+	}
+	// Several readings (the value, the raw text) of one target make one
+	// reason: the first that is not inside, the raw reading first (it is
+	// what the agent wrote).
+	rs := j.resolve(t.w, base, c.Dialect)
+	for k := len(rs) - 1; k >= 0; k-- {
+		res := j.check(rs[k].p, base, t.del)
+		if res.kind == inside {
+			continue
+		}
+		if rs[k].shown != "" {
+			res.shown = rs[k].shown
+		}
+		j.add(o, res)
+		return
+	}
+}
+
+// commandLabel names a command in messages: the canonical cmdlet name in
+// PowerShell, else the command name.
+func commandLabel(c *shell.Command) string {
+	if len(c.Args) == 0 {
+		return ""
+	}
+	if c.Dialect == shell.PowerShell {
+		if canon, ok := shell.PowerShellCmdlet(c.Args[0].Value); ok {
+			return canon
+		}
+	}
+	if c.Name == "" {
+		return c.Args[0].Value
+	}
+	return c.Name
+}
+
+// isItemRunner reports whether c is run by xargs, parallel or fd -x, so an
+// unknown argument stands for an input item.
+func isItemRunner(c *shell.Command) bool {
+	if len(c.Via) == 0 {
+		return false
+	}
+	v := c.Via[len(c.Via)-1]
+	return v == "xargs" || v == "parallel" || strings.HasPrefix(v, "fd ")
+}
+
+// isSubst reports whether a word value starts with a command
+// substitution.
+func isSubst(v string) bool { return strings.HasPrefix(v, "$(") || strings.HasPrefix(v, "`") }
+
+// items returns the paths the input items of command i can be: the start
+// paths of the find / fd / ls / grep -l / git ls-files that feeds it, or
+// the words echo / printf print. ok is false when an item source is not
+// known (cat list.txt | xargs rm): the item is then unresolved.
+func (j *judge) items(i int, c *shell.Command) ([]paths.Path, bool) {
+	cmds := j.call.Script.Commands
+	if v := c.Via[len(c.Via)-1]; strings.HasPrefix(v, "fd ") {
+		if c.Parent < 0 || c.Parent >= len(cmds) {
+			return nil, false
+		}
+		return j.itemsFrom([]int{c.Parent}, 0)
+	}
+	return j.itemsFrom(j.call.Script.Feeders(i), 0)
+}
+
+// substItems is items for a $(...) argument of command i: what the
+// substitutions in its words print, when every one of them is a known
+// path lister ($(grep -rl x src), $(find . -name '*.o'),
+// $(ls -t *.log | head -1)).
+func (j *judge) substItems(i int) ([]paths.Path, bool) {
+	var feeders []int
+	for _, f := range j.call.Script.Feeders(i) {
+		if j.call.Script.Commands[f].Feed == shell.FeedSubst {
+			feeders = append(feeders, f)
+		}
+	}
+	return j.itemsFrom(feeders, 0)
+}
+
+// passThrough are filters whose output lines are some of their input
+// lines: the items of head, tail, sort ... are those of their feeders.
+var passThrough = map[string]bool{"head": true, "tail": true, "sort": true, "uniq": true, "shuf": true, "tac": true}
+
+// maxItemDepth bounds how far itemsFrom follows pipes back.
+const maxItemDepth = 8
+
+// itemsFrom returns the paths the commands in feeders print (see items).
+func (j *judge) itemsFrom(feeders []int, depth int) ([]paths.Path, bool) {
+	if len(feeders) == 0 || depth > maxItemDepth {
+		return nil, false
+	}
+	cmds := j.call.Script.Commands
+	var out []paths.Path
+	for _, f := range feeders {
+		fc := &cmds[f]
+		if len(fc.Args) > 0 && passThrough[fc.Name] && len(parseArgs(fc.Args[1:], argSpec{vals: "nckt", longVals: []string{"lines", "bytes"}}).operands) == 0 {
+			var ups []int
+			for _, u := range j.call.Script.Feeders(f) {
+				if cmds[u].Feed == shell.FeedPipe {
+					ups = append(ups, u)
+				}
+			}
+			more, ok := j.itemsFrom(ups, depth+1)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, more...)
+			continue
+		}
+		words, ok := itemWords(fc)
+		if !ok {
+			return nil, false
+		}
+		base := j.dirOf(fc)
+		for _, w := range words {
+			for _, r := range j.resolve(w, base, fc.Dialect) {
+				x := r.p
+				if x.Kind == paths.Relative {
+					x = j.p.Join(base, x)
+				}
+				out = append(out, x)
+			}
+		}
+	}
+	return out, true
+}
+
+// itemWords returns the words whose paths (or paths below them) command c
+// prints one per line, when c is a known path lister.
+func itemWords(c *shell.Command) ([]shell.Word, bool) {
+	if len(c.Args) == 0 {
+		return nil, false
+	}
+	args := c.Args[1:]
+	dot := []shell.Word{literal(".")}
+	orDot := func(ws []shell.Word) []shell.Word {
+		if len(ws) == 0 {
+			return dot
+		}
+		return ws
+	}
+	switch c.Name {
+	case "find", "gfind":
+		return findRoots(args), true
+	case "fd", "fdfind":
+		p := parseArgs(args, fdSpec)
+		if len(p.operands) > 1 {
+			return p.operands[1:], true
+		}
+		return dot, true
+	case "ls":
+		return orDot(parseArgs(args, argSpec{vals: "ITw", longVals: []string{"ignore", "hide", "tabsize", "width", "format", "sort", "time", "time-style", "color", "indicator-style", "quoting-style", "block-size"}}).operands), true
+	case "echo":
+		for len(args) > 0 && (args[0].Value == "-n" || args[0].Value == "-e" || args[0].Value == "-E") {
+			args = args[1:]
+		}
+		return splitItems(args), true
+	case "printf":
+		if len(args) > 1 && args[0].Value == "-v" {
+			args = args[2:]
+		}
+		switch {
+		case len(args) > 1:
+			return splitItems(args[1:]), true
+		case len(args) == 1:
+			return splitItems(args), true // printf '/\n': the format is the output
+		}
+		return nil, true
+	case "git":
+		if len(args) > 0 && (args[0].Value == "ls-files" || args[0].Value == "diff" || args[0].Value == "status" || args[0].Value == "grep") {
+			return dot, true
+		}
+	case "grep", "egrep", "fgrep", "rg":
+		p := parseArgs(args, grepSpec)
+		if !p.has("l", "L", "files-with-matches", "files-without-match", "files") {
+			return nil, false
+		}
+		ops := p.operands
+		if c.Name != "rg" || !p.has("files") {
+			if !p.has("e", "f", "regexp", "file") && len(ops) > 0 {
+				ops = ops[1:]
+			}
+		}
+		return orDot(ops), true
+	}
+	return nil, false
+}
+
+// splitItems splits the words echo or printf print into the items xargs
+// reads: at blanks and line breaks (written as \n too). Unknown words stay
+// whole.
+func splitItems(ws []shell.Word) []shell.Word {
+	var out []shell.Word
+	for _, w := range ws {
+		if w.Unknown || !strings.ContainsAny(w.Value, " \t\n\\") {
+			out = append(out, w)
+			continue
+		}
+		v := strings.ReplaceAll(strings.ReplaceAll(w.Value, `\n`, "\n"), `\t`, "\t")
+		for _, f := range strings.Fields(v) {
+			out = append(out, literal(f))
+		}
+	}
+	return out
+}
+
+var (
+	fdSpec   = argSpec{vals: "edtEScjxXo", longVals: []string{"extension", "max-depth", "min-depth", "exact-depth", "type", "exclude", "size", "changed-within", "changed-before", "owner", "threads", "exec", "exec-batch", "base-directory", "search-path", "color", "max-results", "ignore-file"}}
+	grepSpec = argSpec{vals: "efmABCdD", longVals: []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices", "include", "exclude", "exclude-dir", "exclude-from", "label", "color", "colour", "type", "type-not", "glob", "iglob", "max-depth", "threads", "sort", "sortr"}}
+)

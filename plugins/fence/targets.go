@@ -1,0 +1,1165 @@
+package fence
+
+import (
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
+
+// target is one path a command writes, creates, deletes, moves or
+// modifies, as written.
+type target struct {
+	w shell.Word
+	// under are directories w is relative to, applied in order from the
+	// command's own directory (tar -C, curl --output-dir, git -C, patch -d).
+	under []shell.Word
+	// del: the command removes w itself, so a symlink as its last
+	// component is not followed.
+	del  bool
+	verb verb
+}
+
+// extractor lists the targets of one command from its arguments (the words
+// after the command word).
+type extractor func(args []shell.Word) []target
+
+// commandTargets lists the write targets of command c by its dialect and
+// name. PowerShell cmdlets bind their parameters (shell.PSCommand);
+// external programs in PowerShell and cmd.exe, and every bash command,
+// go through the POSIX table; cmd.exe built-ins and Windows tools through
+// the Windows one.
+//
+// Forms covered (POSIX table): rm, rmdir, unlink, shred; touch, mkdir,
+// mkfifo, mknod, truncate, fallocate, tee, sponge; cp, mv (sources too),
+// install, ln, link, rsync (and --remove-source-files, --log-file), scp,
+// rclone, ditto, docker/podman/kubectl cp; chmod, chown, chgrp, chattr,
+// setfacl; sed -i, perl -i, ruby -i; curl -o/-O/--output-dir/-D/-c/...,
+// wget -O/-P/-o/-a, aria2c -d/-o; tar -x/-C and tar -c/-r/-u -f, unzip -d,
+// 7z/7za/7zr/7zz x/e -o and a/u/d, zip, gzip/bzip2/xz/zstd/lz4 family; dd
+// of=; find -delete (start paths) and -fprint/-fls; git clone/init/worktree
+// add, and git -C / --git-dir / --work-tree with a writing subcommand;
+// sort -o, uniq OUT, split, csplit, patch, mktemp, openssl -out/-keyout,
+// cc/gcc/clang/rustc -o, go build -o; rimraf, mkdirp, shx CMD, npx/bunx/
+// pnpx PKG (judged as PKG); pip/pip3/python -m pip/uv pip install --target/
+// --prefix/--root/--src, download -d, wheel -w; npm/pnpm/yarn install-like
+// subcommands with --prefix/-C/--dir/--cwd, npm pack --pack-destination.
+// Windows table: copy, xcopy, robocopy (/MOV), move, del, erase, rd, rmdir,
+// ren, md, mkdir, mklink, icacls, cacls, takeown, attrib.
+// Any other command: the values of its output-like long options
+// (outputOptions).
+func commandTargets(c *shell.Command) []target {
+	args := c.Args[1:]
+	switch c.Dialect {
+	case shell.PowerShell:
+		ts := psTargets(c)
+		_, cmdlet := shell.PowerShellCmdlet(c.Args[0].Value)
+		if !cmdlet || c.Name == "curl" || c.Name == "wget" {
+			if f := windowsTools[c.Name]; f != nil {
+				ts = append(ts, f(args)...)
+			} else if f := posixTargets[c.Name]; f != nil {
+				ts = append(ts, f(args)...)
+			}
+		}
+		return ts
+	case shell.Cmd:
+		if f := cmdBuiltins[c.Name]; f != nil {
+			return f(args)
+		}
+		if f := windowsTools[c.Name]; f != nil {
+			return f(args)
+		}
+	}
+	if f := posixTargets[c.Name]; f != nil {
+		return f(args)
+	}
+	if strings.HasPrefix(c.Name, "python") && len(args) > 1 && args[0].Value == "-m" && (args[1].Value == "pip" || args[1].Value == "pip3") {
+		return pipTargets(args[2:]) // python -m pip install --target DIR
+	}
+	if c.Dialect == shell.Bash {
+		if f := windowsTools[c.Name]; f != nil {
+			return f(args) // robocopy, icacls ... run from Git Bash
+		}
+	}
+	return outputOptions(args)
+}
+
+var posixTargets map[string]extractor
+
+func init() {
+	posixTargets = map[string]extractor{
+		"rm":        operands(argSpec{}, verbRemove),
+		"rmdir":     operands(argSpec{}, verbRemove),
+		"unlink":    operands(argSpec{}, verbRemove),
+		"shred":     operands(argSpec{vals: "ns", longVals: []string{"iterations", "size", "random-source"}}, verbWrite),
+		"touch":     operands(argSpec{vals: "drt", longVals: []string{"date", "reference", "time"}}, verbWrite),
+		"mkdir":     operands(argSpec{vals: "m", longVals: []string{"mode"}}, verbWrite),
+		"mkfifo":    operands(argSpec{vals: "m", longVals: []string{"mode"}}, verbWrite),
+		"mknod":     firstOperand(argSpec{vals: "m", longVals: []string{"mode"}}, verbWrite),
+		"truncate":  operands(argSpec{vals: "sr", longVals: []string{"size", "reference"}}, verbWrite),
+		"fallocate": operands(argSpec{vals: "lo", longVals: []string{"length", "offset"}}, verbWrite),
+		"tee":       operands(argSpec{}, verbWrite),
+		"sponge":    operands(argSpec{}, verbWrite),
+		"cp":        copyTargets(cpSpec, false),
+		"mv":        copyTargets(cpSpec, true),
+		"install":   installTargets,
+		"ln":        lnTargets,
+		"link":      nthOperand(argSpec{}, 1, verbWrite),
+		"rsync":     rsyncTargets,
+		"scp":       remoteCopyTargets(argSpec{vals: "cDFiJloPSX"}),
+		"ditto":     remoteCopyTargets(argSpec{vals: "V", longVals: []string{"arch", "bom"}}),
+		"rclone":    rcloneTargets,
+		"docker":    containerCopyTargets(argSpec{}),
+		"podman":    containerCopyTargets(argSpec{}),
+		"kubectl":   containerCopyTargets(argSpec{vals: "cn", longVals: []string{"container", "namespace", "context", "kubeconfig", "retries"}}),
+		"chmod":     chmodTargets,
+		"chown":     ownerTargets,
+		"chgrp":     ownerTargets,
+		"chattr":    chattrTargets,
+		"setfacl":   operands(argSpec{vals: "mxMX", longVals: []string{"modify", "remove", "modify-file", "remove-file", "set", "set-file"}}, verbModify),
+		"sed":       sedTargets,
+		"gsed":      sedTargets,
+		"perl":      inPlaceTargets("iIMmxdDClF0eE", "eEI", "eE"),
+		"ruby":      inPlaceTargets("iIrCExF0eWT", "eIrCE", "e"),
+		"curl":      curlTargets,
+		"wget":      wgetTargets,
+		"aria2c":    aria2Targets,
+		"tar":       tarTargets,
+		"gtar":      tarTargets,
+		"bsdtar":    tarTargets,
+		"unzip":     unzipTargets,
+		"7z":        sevenZipTargets,
+		"7za":       sevenZipTargets,
+		"7zr":       sevenZipTargets,
+		"7zz":       sevenZipTargets,
+		"zip":       zipTargets,
+		"dd":        ddTargets,
+		"find":      findTargets,
+		"gfind":     findTargets,
+		"git":       gitTargets,
+		"sort":      optionTargets(argSpec{vals: "kotTS", longVals: []string{"key", "output", "field-separator", "temporary-directory", "buffer-size", "parallel", "batch-size", "compress-program", "files0-from", "random-source", "sort"}}, "o", "output"),
+		"uniq":      nthOperand(argSpec{vals: "fsw", longVals: []string{"skip-fields", "skip-chars", "check-chars"}}, 1, verbWrite),
+		"split":     splitTargets,
+		"csplit":    csplitTargets,
+		"patch":     patchTargets,
+		"mktemp":    mktempTargets,
+		"openssl":   openSSLTargets,
+		"go":        goTargets,
+		"rustc":     compilerTargets,
+		"rimraf":    operands(argSpec{}, verbRemove),
+		"mkdirp":    operands(argSpec{}, verbWrite),
+		"shx":       subcommandTargets,
+		"npx":       packageRunnerTargets,
+		"bunx":      packageRunnerTargets,
+		"pnpx":      packageRunnerTargets,
+		"pip":       pipTargets,
+		"pip3":      pipTargets,
+		"uv":        uvTargets,
+		"npm":       nodePackageTargets,
+		"pnpm":      nodePackageTargets,
+		"yarn":      nodePackageTargets,
+	}
+	for _, n := range []string{"cc", "gcc", "g++", "c++", "clang", "clang++", "gfortran", "tcc"} {
+		posixTargets[n] = compilerTargets
+	}
+	for n, spec := range compressors {
+		posixTargets[n] = compressTargets(spec)
+	}
+}
+
+var cpSpec = argSpec{vals: "tS", longVals: []string{"target-directory", "suffix"}}
+
+// each makes targets of words, skipping "-" (stdin/stdout).
+func each(ws []shell.Word, v verb) []target {
+	out := make([]target, 0, len(ws))
+	for _, w := range ws {
+		if !w.Unknown && w.Value == "-" {
+			continue
+		}
+		out = append(out, target{w: w, verb: v, del: v == verbRemove || v == verbMove})
+	}
+	return out
+}
+
+// here is the command's own directory, for tools that write into it.
+var here = literal(".")
+
+func operands(spec argSpec, v verb) extractor {
+	return func(args []shell.Word) []target {
+		return each(parseArgs(args, spec).operands, v)
+	}
+}
+
+func firstOperand(spec argSpec, v verb) extractor { return nthOperand(spec, 0, v) }
+
+func nthOperand(spec argSpec, n int, v verb) extractor {
+	return func(args []shell.Word) []target {
+		ops := parseArgs(args, spec).operands
+		if len(ops) <= n {
+			return nil
+		}
+		return each(ops[n:n+1], v)
+	}
+}
+
+// optionTargets: the values of the named options are written.
+func optionTargets(spec argSpec, names ...string) extractor {
+	return func(args []shell.Word) []target {
+		return each(parseArgs(args, spec).values(names...), verbWrite)
+	}
+}
+
+// copyTargets: cp / mv SRC... DEST, or -t DIR SRC...; mv also moves its
+// sources away.
+func copyTargets(spec argSpec, move bool) extractor {
+	return func(args []shell.Word) []target {
+		p := parseArgs(args, spec)
+		var out []target
+		sources := p.operands
+		if t := p.values("t", "target-directory"); len(t) > 0 {
+			out = each(t, verbWrite)
+		} else if d, ok := p.last(2); ok {
+			out = each([]shell.Word{d}, verbWrite)
+			sources = p.operands[:len(p.operands)-1]
+		} else {
+			return nil
+		}
+		if move {
+			out = append(out, each(sources, verbMove)...)
+		}
+		return out
+	}
+}
+
+func installTargets(args []shell.Word) []target {
+	p := parseArgs(args, argSpec{vals: "mogtS", longVals: []string{"mode", "owner", "group", "target-directory", "suffix", "strip-program"}})
+	switch {
+	case p.has("d", "directory"):
+		return each(p.operands, verbWrite)
+	case p.has("t", "target-directory"):
+		return each(p.values("t", "target-directory"), verbWrite)
+	}
+	if d, ok := p.last(2); ok {
+		return each([]shell.Word{d}, verbWrite)
+	}
+	return nil
+}
+
+// lnTargets: the link made: LINK of ln TARGET LINK, DIR of ln TARGET... DIR
+// or -t DIR, the current directory for ln TARGET.
+func lnTargets(args []shell.Word) []target {
+	p := parseArgs(args, cpSpec)
+	if t := p.values("t", "target-directory"); len(t) > 0 {
+		return each(t, verbWrite)
+	}
+	if d, ok := p.last(2); ok {
+		return each([]shell.Word{d}, verbWrite)
+	}
+	if len(p.operands) == 1 {
+		return each([]shell.Word{here}, verbWrite)
+	}
+	return nil
+}
+
+var rsyncSpec = argSpec{vals: "efTBM", longVals: []string{"rsh", "filter", "exclude", "include", "exclude-from",
+	"include-from", "files-from", "temp-dir", "backup-dir", "partial-dir", "compare-dest", "copy-dest", "link-dest",
+	"log-file", "log-file-format", "out-format", "password-file", "chmod", "chown", "usermap", "groupmap", "timeout",
+	"contimeout", "port", "sockopts", "bwlimit", "max-size", "min-size", "max-delete", "modify-window", "block-size",
+	"rsync-path", "suffix", "compress-level", "compress-choice", "checksum-choice", "iconv", "write-batch",
+	"only-write-batch", "read-batch", "protocol", "info", "debug", "outbuf", "remote-option", "address", "config"}}
+
+// rsyncTargets: the local destination; the sources too with
+// --remove-source-files; --log-file and --write-batch files.
+func rsyncTargets(args []shell.Word) []target {
+	p := parseArgs(args, rsyncSpec)
+	out := each(p.values("log-file", "write-batch", "only-write-batch"), verbWrite)
+	d, ok := p.last(2)
+	if !ok {
+		return out
+	}
+	if !isRemote(d.Value) {
+		out = append(out, each([]shell.Word{d}, verbWrite)...)
+	}
+	if p.has("remove-source-files") {
+		for _, s := range p.operands[:len(p.operands)-1] {
+			if !isRemote(s.Value) {
+				out = append(out, each([]shell.Word{s}, verbMove)...)
+			}
+		}
+	}
+	return out
+}
+
+// remoteCopyTargets: scp / ditto SRC... DEST, DEST when local.
+func remoteCopyTargets(spec argSpec) extractor {
+	return func(args []shell.Word) []target {
+		d, ok := parseArgs(args, spec).last(2)
+		if !ok || isRemote(d.Value) {
+			return nil
+		}
+		return each([]shell.Word{d}, verbWrite)
+	}
+}
+
+// containerCopyTargets: docker / podman / kubectl cp SRC DEST with a local
+// DEST (container:path is remote).
+func containerCopyTargets(spec argSpec) extractor {
+	return func(args []shell.Word) []target {
+		if len(args) > 1 && args[0].Value == "container" {
+			args = args[1:]
+		}
+		if len(args) == 0 || args[0].Value != "cp" {
+			return nil
+		}
+		return remoteCopyTargets(spec)(args[1:])
+	}
+}
+
+var rcloneSpec = argSpec{longVals: []string{"config", "exclude", "include", "filter", "exclude-from", "include-from",
+	"filter-from", "files-from", "log-file", "log-level", "bwlimit", "max-age", "min-age", "max-size", "min-size",
+	"suffix", "backup-dir", "order-by", "retries", "low-level-retries", "timeout", "contimeout", "stats", "user-agent",
+	"buffer-size", "max-transfer", "multi-thread-streams", "transfers", "checkers", "compare-dest", "copy-dest"}}
+
+// rcloneTargets: copy/sync/move(to) DEST, move's source, and the operands
+// of delete/purge/mkdir/rmdir/touch, when local.
+func rcloneTargets(args []shell.Word) []target {
+	p := parseArgs(args, rcloneSpec)
+	out := each(p.values("log-file"), verbWrite)
+	if len(p.operands) == 0 {
+		return out
+	}
+	sub, rest := p.operands[0].Value, p.operands[1:]
+	local := func(ws []shell.Word, v verb) {
+		for _, w := range ws {
+			if !isRemote(w.Value) {
+				out = append(out, each([]shell.Word{w}, v)...)
+			}
+		}
+	}
+	switch sub {
+	case "copy", "copyto", "sync", "bisync", "copyurl":
+		if len(rest) >= 2 {
+			local(rest[len(rest)-1:], verbWrite)
+		}
+	case "move", "moveto":
+		if len(rest) >= 2 {
+			local(rest[len(rest)-1:], verbWrite)
+			local(rest[:len(rest)-1], verbMove)
+		}
+	case "delete", "purge", "deletefile", "rmdir", "rmdirs", "cleanup":
+		local(rest, verbRemove)
+	case "mkdir", "touch":
+		local(rest, verbWrite)
+	}
+	return out
+}
+
+// chmodTargets: every operand after the mode (all of them with
+// --reference). A dash word that is not one of chmod's own flags is a
+// mode (chmod -x file).
+func chmodTargets(args []shell.Word) []target {
+	var ops []shell.Word
+	ref, done := false, false
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.Value
+		switch {
+		case done || w.Unknown || len(v) < 2 || v[0] != '-':
+			ops = append(ops, w)
+		case v == "--":
+			done = true
+		case strings.HasPrefix(v, "--"):
+			if strings.HasPrefix(v, "--reference") {
+				ref = true
+				if !strings.Contains(v, "=") {
+					i++
+				}
+			}
+		case strings.Trim(v[1:], "RcfvhHLP") == "":
+		default:
+			ops = append(ops, w) // -x, -w: a mode
+		}
+	}
+	if !ref && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	return each(ops, verbModify)
+}
+
+// ownerTargets: chown / chgrp OWNER FILE... (FILE... with --reference).
+func ownerTargets(args []shell.Word) []target {
+	p := parseArgs(args, argSpec{longVals: []string{"reference", "from"}})
+	ops := p.operands
+	if !p.has("reference") && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	return each(ops, verbModify)
+}
+
+// chattrTargets: chattr [-RVf] [-v N] [-p N] MODE FILE...; modes start
+// with +, - or =.
+func chattrTargets(args []shell.Word) []target {
+	var ops []shell.Word
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.Value
+		switch {
+		case w.Unknown || v == "":
+			ops = append(ops, w)
+		case v == "-v" || v == "-p":
+			i++
+		case v[0] == '+' || v[0] == '=' || v[0] == '-':
+		default:
+			ops = append(ops, w)
+		}
+	}
+	return each(ops, verbModify)
+}
+
+// sedTargets: the files of sed -i / --in-place (every operand after the
+// script, or every operand with -e/-f). GNU's optional suffix is glued to
+// -i, so -ie means suffix "e"; BSD's separate suffix (an empty word or .bak)
+// is read as the script, which only adds a harmless relative name.
+func sedTargets(args []shell.Word) []target {
+	inPlace, script, done := false, false, false
+	var ops []shell.Word
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.Value
+		if done || !isOptionWord(w) {
+			ops = append(ops, w)
+			continue
+		}
+		if v == "--" {
+			done = true
+			continue
+		}
+		if strings.HasPrefix(v, "--") {
+			name, _, eq := strings.Cut(v[2:], "=")
+			switch name {
+			case "in-place":
+				inPlace = true
+			case "expression", "file":
+				script = true
+				if !eq {
+					i++
+				}
+			case "line-length":
+				if !eq {
+					i++
+				}
+			}
+			continue
+		}
+	cluster:
+		for k := 1; k < len(v); k++ {
+			switch v[k] {
+			case 'i':
+				inPlace = true
+				break cluster
+			case 'e', 'f':
+				script = true
+				if k+1 == len(v) {
+					i++
+				}
+				break cluster
+			case 'l':
+				if k+1 == len(v) {
+					i++
+				}
+				break cluster
+			}
+		}
+	}
+	if !inPlace {
+		return nil
+	}
+	if !script && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	return each(ops, verbWrite)
+}
+
+// inPlaceTargets: perl / ruby -i[ext]: the files after the script (every
+// operand when the code came from -e). attached are the cluster letters
+// that take the rest of the word as their value; separate those that take
+// the next word when nothing is attached; code those that give the code.
+func inPlaceTargets(attached, separate, code string) extractor {
+	return func(args []shell.Word) []target {
+		inPlace, hasCode := false, false
+		var ops []shell.Word
+		for i := 0; i < len(args); i++ {
+			w := args[i]
+			v := w.Value
+			if !isOptionWord(w) {
+				ops = args[i:]
+				break
+			}
+			if v == "--" {
+				ops = args[i+1:]
+				break
+			}
+			if strings.HasPrefix(v, "--") {
+				continue
+			}
+			for k := 1; k < len(v); k++ {
+				ch := v[k]
+				if ch == 'i' {
+					inPlace = true
+				}
+				if strings.IndexByte(code, ch) >= 0 {
+					hasCode = true
+				}
+				if strings.IndexByte(attached, ch) >= 0 {
+					if k+1 == len(v) && strings.IndexByte(separate, ch) >= 0 {
+						i++
+					}
+					break
+				}
+			}
+		}
+		if !inPlace {
+			return nil
+		}
+		if !hasCode && len(ops) > 0 {
+			ops = ops[1:]
+		}
+		return each(ops, verbWrite)
+	}
+}
+
+var curlSpec = argSpec{vals: "AbcCdDeEFHKmorTuUwxXyYzPQt", longVals: []string{"output", "output-dir", "dump-header",
+	"cookie-jar", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "etag-compare", "hsts", "alt-svc",
+	"config", "user-agent", "header", "data", "data-raw", "data-binary", "data-urlencode", "data-ascii", "form",
+	"form-string", "request", "user", "proxy", "proxy-user", "referer", "cookie", "cacert", "capath", "cert", "key",
+	"cert-type", "key-type", "max-time", "connect-timeout", "retry", "retry-delay", "retry-max-time", "range",
+	"upload-file", "write-out", "url", "resolve", "connect-to", "interface", "limit-rate", "continue-at",
+	"oauth2-bearer", "json", "variable", "max-filesize", "max-redirs", "speed-limit", "speed-time", "time-cond",
+	"local-port", "dns-servers", "unix-socket", "abstract-unix-socket", "noproxy", "preproxy", "proxy-header",
+	"request-target", "mail-from", "mail-rcpt", "ftp-port", "quote", "telnet-option", "ciphers", "tls-max",
+	"expect100-timeout", "happy-eyeballs-timeout-ms", "parallel-max", "aws-sigv4", "url-query", "create-file-mode"}}
+
+// curlTargets: -o/--output files (under --output-dir), the remote-name
+// files of -O/-J (into --output-dir or here), and the files -D, -c,
+// --trace, --stderr, --libcurl, --etag-save, --hsts and --alt-svc write.
+func curlTargets(args []shell.Word) []target {
+	p := parseArgs(args, curlSpec)
+	var under []shell.Word
+	if d := p.values("output-dir"); len(d) > 0 {
+		under = d[len(d)-1:]
+	}
+	out := each(p.values("o", "output"), verbWrite)
+	if p.has("O", "remote-name", "remote-name-all", "J", "remote-header-name") {
+		out = append(out, each([]shell.Word{here}, verbWrite)...)
+	}
+	for k := range out {
+		out[k].under = under
+	}
+	out = append(out, each(p.values("D", "dump-header", "c", "cookie-jar", "trace", "trace-ascii", "stderr",
+		"libcurl", "etag-save", "hsts", "alt-svc"), verbWrite)...)
+	return out
+}
+
+var wgetSpec = argSpec{vals: "eoaiBtOTwQPUlARDXI", longVals: []string{"output-document", "output-file",
+	"append-output", "directory-prefix", "input-file", "base", "tries", "timeout", "wait", "quota", "user-agent",
+	"level", "accept", "reject", "domains", "include-directories", "exclude-directories", "execute", "header",
+	"post-data", "post-file", "user", "password", "load-cookies", "save-cookies", "referer", "limit-rate",
+	"bind-address", "dns-timeout", "connect-timeout", "read-timeout", "waitretry", "http-user", "http-password",
+	"ca-certificate", "certificate", "private-key", "restrict-file-names", "default-page", "cut-dirs", "backups"}}
+
+// wgetTargets: -O files (relative to here, not -P), else the -P directory
+// (or here) that downloads land in; -o/-a log files; --save-cookies.
+func wgetTargets(args []shell.Word) []target {
+	p := parseArgs(args, wgetSpec)
+	out := each(p.values("o", "output-file", "a", "append-output", "save-cookies"), verbWrite)
+	if docs := p.values("O", "output-document"); len(docs) > 0 {
+		return append(out, each(docs, verbWrite)...)
+	}
+	if p.has("spider") {
+		return out
+	}
+	if d := p.values("P", "directory-prefix"); len(d) > 0 {
+		return append(out, each(d[len(d)-1:], verbWrite)...)
+	}
+	return append(out, each([]shell.Word{here}, verbWrite)...)
+}
+
+// aria2Targets: -o files under -d (or here), the -d directory, -l log.
+func aria2Targets(args []shell.Word) []target {
+	p := parseArgs(args, argSpec{vals: "doilxsjU", longVals: []string{"dir", "out", "input-file", "log",
+		"max-connection-per-server", "split", "max-concurrent-downloads", "user-agent"}})
+	var under []shell.Word
+	if d := p.values("d", "dir"); len(d) > 0 {
+		under = d[len(d)-1:]
+	}
+	out := each(p.values("o", "out"), verbWrite)
+	if len(out) == 0 {
+		out = each([]shell.Word{here}, verbWrite)
+	}
+	for k := range out {
+		out[k].under = under
+	}
+	return append(out, each(p.values("l", "log"), verbWrite)...)
+}
+
+var tarSpec = argSpec{vals: "bCfFgITX", longVals: []string{"file", "directory", "files-from", "exclude-from",
+	"exclude", "listed-incremental", "use-compress-program", "transform", "xform", "owner", "group", "mode",
+	"mtime", "format", "label", "newer", "after-date", "newer-mtime", "strip-components", "blocking-factor",
+	"record-size", "tape-length", "volno-file", "info-script", "new-volume-script", "checkpoint-action",
+	"index-file", "rsh-command", "suffix", "level", "sort", "warning", "quoting-style", "to-command"}}
+
+// tarTargets: extraction writes into the -C directories (cumulative) or
+// here, unless to stdout (-O); create/append/update/catenate/delete write
+// the -f archive. The traditional form (tar xzf a.tgz) takes the values of
+// its letters from the following words, in order.
+func tarTargets(args []shell.Word) []target {
+	var pre []option
+	if len(args) > 0 && !args[0].Unknown && args[0].Value != "" && args[0].Value[0] != '-' && isLetters(args[0].Value) {
+		rest := args[1:]
+		k := 0
+		for _, ch := range args[0].Value {
+			o := option{name: string(ch)}
+			if strings.ContainsRune(tarSpec.vals, ch) && k < len(rest) {
+				v := rest[k]
+				o.val = &v
+				k++
+			}
+			pre = append(pre, o)
+		}
+		args = rest[k:]
+	}
+	p := parseArgs(args, tarSpec)
+	p.opts = append(pre, p.opts...)
+	extract, write := false, false
+	for _, o := range p.opts {
+		switch o.name {
+		case "x", "extract", "get":
+			extract = true
+		case "c", "create", "r", "append", "u", "update", "A", "catenate", "concatenate", "delete":
+			write = true
+		}
+	}
+	if p.has("O", "to-stdout", "to-command") {
+		extract = false
+	}
+	out := each(p.values("index-file"), verbWrite)
+	if extract {
+		out = append(out, target{w: here, under: p.values("C", "directory"), verb: verbWrite})
+	}
+	if write {
+		out = append(out, each(p.values("f", "file"), verbWrite)...)
+	}
+	return out
+}
+
+func isLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isASCIILetter(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// unzipTargets: the -d directory (or here), unless the archive is only
+// listed, tested or piped (-l -t -v -p -c -Z).
+func unzipTargets(args []shell.Word) []target {
+	var dirs []shell.Word
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.Value
+		if w.Unknown || len(v) < 2 || v[0] != '-' {
+			continue
+		}
+	cluster:
+		for k := 1; k < len(v); k++ {
+			switch v[k] {
+			case 'd', 'P':
+				var val shell.Word
+				if k+1 < len(v) {
+					val = subWord(w, k+1)
+				} else if i+1 < len(args) {
+					i++
+					val = args[i]
+				}
+				if v[k] == 'd' {
+					dirs = append(dirs, val)
+				}
+				break cluster
+			case 'l', 't', 'v', 'p', 'c', 'Z':
+				return nil
+			}
+		}
+	}
+	if len(dirs) == 0 {
+		dirs = []shell.Word{here}
+	}
+	return each(dirs[len(dirs)-1:], verbWrite)
+}
+
+// sevenZipTargets: 7z x/e write into -oDIR (or here); a/u/d/rn write the
+// archive.
+func sevenZipTargets(args []shell.Word) []target {
+	var cmd string
+	var ops, outDirs []shell.Word
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.Value
+		switch {
+		case !w.Unknown && v == "-o" && i+1 < len(args):
+			i++
+			outDirs = append(outDirs, args[i])
+		case !w.Unknown && strings.HasPrefix(v, "-o"):
+			outDirs = append(outDirs, subWord(w, 2))
+		case !w.Unknown && strings.HasPrefix(v, "-"):
+		case cmd == "" && !w.Unknown:
+			cmd = strings.ToLower(v)
+		default:
+			ops = append(ops, w)
+		}
+	}
+	switch cmd {
+	case "x", "e":
+		if len(outDirs) == 0 {
+			outDirs = []shell.Word{here}
+		}
+		return each(outDirs[len(outDirs)-1:], verbWrite)
+	case "a", "u", "d", "rn":
+		if len(ops) > 0 {
+			return each(ops[:1], verbWrite)
+		}
+	}
+	return nil
+}
+
+// zipTargets: zip ARCHIVE FILE... writes ARCHIVE (and -O OUT).
+func zipTargets(args []shell.Word) []target {
+	p := parseArgs(args, argSpec{vals: "btnOPZs", longVals: []string{"output-file", "temp-path", "suffixes", "password", "compression-method", "split-size"}})
+	out := each(p.values("O", "output-file"), verbWrite)
+	if len(p.operands) > 0 {
+		out = append(out, each(p.operands[:1], verbWrite)...)
+	}
+	return out
+}
+
+// ddTargets: every of=FILE.
+func ddTargets(args []shell.Word) []target {
+	var out []target
+	for _, w := range args {
+		if strings.HasPrefix(w.Value, "of=") && (!w.Unknown || len(w.KnownPrefix) >= 3) {
+			out = append(out, each([]shell.Word{subWord(w, 3)}, verbWrite)...)
+		}
+	}
+	return out
+}
+
+// findRoots are find's start paths: the operands before the expression
+// (after -H -L -P -D x -Olevel), "." when none.
+func findRoots(args []shell.Word) []shell.Word {
+	i := 0
+	for i < len(args) {
+		v := args[i].Value
+		if args[i].Unknown {
+			break
+		}
+		if v == "-H" || v == "-L" || v == "-P" || strings.HasPrefix(v, "-O") && len(v) > 2 {
+			i++
+			continue
+		}
+		if v == "-D" {
+			i += 2
+			continue
+		}
+		break
+	}
+	var roots []shell.Word
+	for ; i < len(args); i++ {
+		v := args[i].Value
+		if !args[i].Unknown && (strings.HasPrefix(v, "-") || v == "(" || v == "!" || v == ",") {
+			break
+		}
+		roots = append(roots, args[i])
+	}
+	if len(roots) == 0 {
+		roots = []shell.Word{here}
+	}
+	return roots
+}
+
+// findTargets: the start paths when -delete is in the expression, and the
+// files of -fprint, -fprint0, -fls and -fprintf. Commands of -exec are
+// judged on their own (the analysis runs them with {} replaced by the
+// start paths).
+func findTargets(args []shell.Word) []target {
+	roots := findRoots(args)
+	var out []target
+	del := false
+	for i := 0; i < len(args); i++ {
+		if args[i].Unknown {
+			continue
+		}
+		switch args[i].Value {
+		case "-delete":
+			del = true
+		case "-fprint", "-fprint0", "-fls", "-fprintf":
+			if i+1 < len(args) {
+				out = append(out, each(args[i+1:i+2], verbWrite)...)
+				i++
+			}
+		case "-exec", "-execdir", "-ok", "-okdir":
+			for i++; i < len(args); i++ {
+				if v := args[i].Value; !args[i].Unknown && (v == ";" || v == "+") {
+					break
+				}
+			}
+		}
+	}
+	if del {
+		out = append(out, each(roots, verbRemove)...)
+	}
+	return out
+}
+
+// gitWriters are git subcommands that change the repository or work tree
+// they run in; with -C, --git-dir or --work-tree that place is judged.
+var gitWriters = map[string]bool{
+	"add": true, "am": true, "apply": true, "checkout": true, "cherry-pick": true, "clean": true, "commit": true,
+	"fetch": true, "gc": true, "merge": true, "mv": true, "pull": true, "rebase": true, "reset": true,
+	"restore": true, "revert": true, "rm": true, "stash": true, "switch": true, "tag": true, "branch": true,
+	"submodule": true, "config": true, "notes": true, "prune": true, "repack": true, "update-index": true,
+	"update-ref": true, "sparse-checkout": true, "lfs": true, "worktree": true, "init": true, "clone": true,
+}
+
+var gitCloneSpec = argSpec{vals: "bocuj", longVals: []string{"branch", "origin", "config", "depth", "reference",
+	"reference-if-able", "upload-pack", "template", "separate-git-dir", "jobs", "filter", "shallow-since",
+	"shallow-exclude", "server-option", "bundle-uri", "ref-format"}}
+
+// gitTargets: clone's directory, init's directory, worktree add's path,
+// --separate-git-dir; and for a writing subcommand run with -C,
+// --git-dir or --work-tree, that directory.
+func gitTargets(args []shell.Word) []target {
+	var under, places []shell.Word
+	i := 0
+loop:
+	for i < len(args) {
+		w := args[i]
+		v := w.Value
+		if w.Unknown {
+			break
+		}
+		switch {
+		case v == "-C" || v == "-c" || v == "--git-dir" || v == "--work-tree" || v == "--namespace" || v == "--config-env":
+			if i+1 < len(args) {
+				switch v {
+				case "-C":
+					under = append(under, args[i+1])
+				case "--git-dir", "--work-tree":
+					places = append(places, args[i+1])
+				}
+			}
+			i += 2
+		case strings.HasPrefix(v, "--git-dir="):
+			places = append(places, subWord(w, len("--git-dir=")))
+			i++
+		case strings.HasPrefix(v, "--work-tree="):
+			places = append(places, subWord(w, len("--work-tree=")))
+			i++
+		case strings.HasPrefix(v, "-"):
+			i++
+		default:
+			break loop
+		}
+	}
+	if i >= len(args) || args[i].Unknown {
+		return nil
+	}
+	sub, rest := args[i].Value, args[i+1:]
+	var out []target
+	switch sub {
+	case "clone":
+		p := parseArgs(rest, gitCloneSpec)
+		out = each(p.values("separate-git-dir"), verbWrite)
+		switch {
+		case len(p.operands) >= 2:
+			out = append(out, each(p.operands[1:2], verbWrite)...)
+		case len(p.operands) == 1:
+			out = append(out, each([]shell.Word{here}, verbWrite)...)
+		}
+	case "init":
+		p := parseArgs(rest, argSpec{vals: "b", longVals: []string{"template", "separate-git-dir", "object-format", "ref-format", "initial-branch"}})
+		out = each(p.values("separate-git-dir"), verbWrite)
+		if len(p.operands) > 0 {
+			out = append(out, each(p.operands[:1], verbWrite)...)
+		} else {
+			out = append(out, each([]shell.Word{here}, verbWrite)...)
+		}
+	case "worktree":
+		if len(rest) > 0 && rest[0].Value == "add" {
+			p := parseArgs(rest[1:], argSpec{vals: "bB", longVals: []string{"reason"}})
+			if len(p.operands) > 0 {
+				out = each(p.operands[:1], verbWrite)
+			}
+		}
+	}
+	if len(out) == 0 && gitWriters[sub] && (len(under) > 0 || len(places) > 0) {
+		if len(places) > 0 {
+			out = each(places, verbWrite)
+		} else {
+			out = each([]shell.Word{here}, verbWrite)
+		}
+	}
+	for k := range out {
+		out[k].under = under
+	}
+	return out
+}
+
+// splitTargets: split [FILE [PREFIX]] writes PREFIXaa... (xaa... here).
+func splitTargets(args []shell.Word) []target {
+	p := parseArgs(args, argSpec{vals: "abClnt", longVals: []string{"suffix-length", "bytes", "line-bytes", "lines", "number", "separator", "additional-suffix", "filter"}})
+	if len(p.operands) >= 2 {
+		return each(p.operands[1:2], verbWrite)
+	}
+	return each([]shell.Word{here}, verbWrite)
+}
+
+// csplitTargets: csplit -f PREFIX (xx00... here by default).
+func csplitTargets(args []shell.Word) []target {
+	p := parseArgs(args, argSpec{vals: "fbn", longVals: []string{"prefix", "suffix-format", "digits"}})
+	if f := p.values("f", "prefix"); len(f) > 0 {
+		return each(f, verbWrite)
+	}
+	return each([]shell.Word{here}, verbWrite)
+}
+
+// patchTargets: the file to patch (or the -d directory the patch's own
+// file names are under, or here), -o and -r files, all under -d.
+func patchTargets(args []shell.Word) []target {
+	p := parseArgs(args, argSpec{vals: "oBdDFgiprVYz", longVals: []string{"output", "directory", "input", "strip",
+		"reject-file", "prefix", "basename-prefix", "ifdef", "fuzz", "get", "version-control", "suffix"}})
+	var under []shell.Word
+	if d := p.values("d", "directory"); len(d) > 0 {
+		under = d[len(d)-1:]
+	}
+	out := each(p.values("o", "output", "r", "reject-file"), verbWrite)
+	if len(p.operands) > 0 {
+		out = append(out, each(p.operands[:1], verbWrite)...)
+	} else {
+		out = append(out, each([]shell.Word{here}, verbWrite)...)
+	}
+	for k := range out {
+		out[k].under = under
+	}
+	return out
+}
+
+// mktempTargets: the file (or directory) mktemp creates when it is not in
+// the temp dir: TEMPLATE under -p DIR / --tmpdir=DIR, or a template here.
+func mktempTargets(args []shell.Word) []target {
+	p := parseArgs(args, argSpec{vals: "p", longVals: []string{"suffix"}})
+	if p.has("u", "dry-run") {
+		return nil
+	}
+	var under []shell.Word
+	if d := p.values("p", "tmpdir"); len(d) > 0 {
+		under = d[len(d)-1:]
+	} else if p.has("t", "tmpdir") {
+		return nil
+	}
+	var out []target
+	switch {
+	case len(p.operands) > 0:
+		out = each(p.operands[:1], verbWrite)
+	case len(under) > 0:
+		out = each([]shell.Word{here}, verbWrite)
+	}
+	for k := range out {
+		out[k].under = under
+	}
+	return out
+}
+
+// openSSLTargets: the files of -out and -keyout.
+func openSSLTargets(args []shell.Word) []target {
+	var out []target
+	for i := 0; i+1 < len(args); i++ {
+		if v := args[i].Value; !args[i].Unknown && (v == "-out" || v == "-keyout") {
+			out = append(out, each(args[i+1:i+2], verbWrite)...)
+			i++
+		}
+	}
+	return out
+}
+
+// compilerTargets: cc/gcc/clang/rustc -o FILE (or -oFILE).
+func compilerTargets(args []shell.Word) []target {
+	var out []target
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		switch {
+		case w.Unknown:
+		case w.Value == "-o" && i+1 < len(args):
+			out = append(out, each(args[i+1:i+2], verbWrite)...)
+			i++
+		case strings.HasPrefix(w.Value, "-o") && len(w.Value) > 2:
+			out = append(out, each([]shell.Word{subWord(w, 2)}, verbWrite)...)
+		}
+	}
+	return out
+}
+
+// goTargets: go build/test/... -o FILE (or -o=FILE).
+func goTargets(args []shell.Word) []target {
+	if len(args) == 0 || (args[0].Value != "build" && args[0].Value != "test" && args[0].Value != "install") {
+		return nil
+	}
+	var out []target
+	for i := 1; i < len(args); i++ {
+		w := args[i]
+		switch {
+		case w.Unknown:
+		case (w.Value == "-o" || w.Value == "--o") && i+1 < len(args):
+			out = append(out, each(args[i+1:i+2], verbWrite)...)
+			i++
+		case strings.HasPrefix(w.Value, "-o="):
+			out = append(out, each([]shell.Word{subWord(w, 3)}, verbWrite)...)
+		}
+	}
+	return out
+}
+
+// compressors are the in-place compression tools (gzip FILE replaces FILE
+// by FILE.gz next to it) with their value options.
+var compressors = map[string]argSpec{
+	"gzip": {vals: "Sbp", longVals: []string{"suffix", "blocksize", "processes"}}, "gunzip": {vals: "S", longVals: []string{"suffix"}},
+	"pigz": {vals: "Sbp", longVals: []string{"suffix", "blocksize", "processes"}}, "unpigz": {vals: "S"},
+	"bzip2": {}, "bunzip2": {}, "pbzip2": {vals: "pb"},
+	"xz": {vals: "SFCMT", longVals: []string{"suffix", "format", "check", "memlimit", "threads", "block-size"}}, "unxz": {vals: "SFCMT"},
+	"lzma": {vals: "S"}, "unlzma": {vals: "S"},
+	"zstd": {vals: "oD", longVals: []string{"output-dir-flat", "output-dir-mirror"}}, "unzstd": {vals: "oD"},
+	"lz4": {}, "unlz4": {}, "compress": {}, "uncompress": {}, "lzip": {}, "brotli": {vals: "oSqw", longVals: []string{"output", "suffix"}},
+}
+
+// compressTargets: every file operand (it is replaced by its compressed
+// or uncompressed twin), -o / --output-dir-* files; nothing when the
+// output goes to stdout or the files are only tested or listed.
+func compressTargets(spec argSpec) extractor {
+	return func(args []shell.Word) []target {
+		p := parseArgs(args, spec)
+		out := each(p.values("o", "output", "output-dir-flat", "output-dir-mirror"), verbWrite)
+		if p.has("c", "stdout", "to-stdout", "t", "test", "l", "list", "h", "help", "V", "version") {
+			return out
+		}
+		return append(out, each(p.operands, verbWrite)...)
+	}
+}
+
+// outputNames are long options that name an output file or directory in
+// most tools (--output, --out-dir, --target-dir, --log-file ...), compared
+// lower-case (tsc's --outDir too).
+var outputNames = map[string]bool{
+	"output": true, "output-file": true, "outfile": true, "out-file": true, "output-dir": true,
+	"output-directory": true, "outdir": true, "out-dir": true, "outputdir": true, "target-dir": true,
+	"dest-dir": true, "download-dir": true, "log-file": true,
+}
+
+// outputOptions is the fallback for commands the tables do not list: the
+// values of their output-like long options (pandoc --output=/x, cargo
+// --target-dir /x, tsc --outDir /x). A value that is not a path (--output
+// json) reads as a relative name, which is harmless inside the project.
+func outputOptions(args []shell.Word) []target {
+	var out []target
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if w.Unknown || !strings.HasPrefix(w.Value, "--") {
+			continue
+		}
+		name, _, eq := strings.Cut(w.Value[2:], "=")
+		if !outputNames[strings.ToLower(name)] {
+			continue
+		}
+		if eq {
+			out = append(out, each([]shell.Word{subWord(w, 2+len(name)+1)}, verbWrite)...)
+		} else if i+1 < len(args) && !isOptionWord(args[i+1]) {
+			i++
+			out = append(out, each(args[i:i+1], verbWrite)...)
+		}
+	}
+	return out
+}
+
+// subcommandTargets: shx rm -rf x (a portable command named by its first
+// argument).
+func subcommandTargets(args []shell.Word) []target {
+	if len(args) == 0 || args[0].Unknown {
+		return nil
+	}
+	name := shell.CommandName(args[0].Value)
+	if f := posixTargets[name]; f != nil { // each level consumes a word: no loop
+		return f(args[1:])
+	}
+	return nil
+}
+
+// packageRunnerTargets: npx / bunx / pnpx [opts] PKG[@version] ARGS run the
+// package's command, judged like that command (npx rimraf ~).
+func packageRunnerTargets(args []shell.Word) []target {
+	p := parseArgs(args, argSpec{vals: "p", longVals: []string{"package", "node-options", "registry", "cache", "userconfig"}, posix: true})
+	if len(p.operands) == 0 || p.operands[0].Unknown {
+		return nil
+	}
+	pkg := p.operands[0].Value
+	if i := strings.LastIndexByte(pkg, '@'); i > 0 {
+		pkg = pkg[:i] // rimraf@5, @scope/tool@1
+	}
+	return subcommandTargets(append([]shell.Word{literal(pkg)}, p.operands[1:]...))
+}
+
+var pipSpec = argSpec{vals: "tdwecri", longVals: []string{"target", "prefix", "root", "src", "dest", "wheel-dir",
+	"editable", "constraint", "requirement", "index-url", "extra-index-url", "find-links", "cache-dir", "log",
+	"python", "platform", "python-version", "implementation", "abi", "progress-bar", "upgrade-strategy", "report"}}
+
+// pipTargets: pip install --target/--prefix/--root/--src DIR, pip download
+// -d DIR, pip wheel -w DIR, --log and --report files, --cache-dir.
+func pipTargets(args []shell.Word) []target {
+	p := parseArgs(args, pipSpec)
+	if len(p.operands) == 0 {
+		return nil
+	}
+	switch p.operands[0].Value {
+	case "install", "download", "wheel":
+		return each(p.values("t", "target", "prefix", "root", "src", "d", "dest", "w", "wheel-dir", "log", "report", "cache-dir"), verbWrite)
+	}
+	return nil
+}
+
+// uvTargets: uv pip install --target DIR (and the other pip forms).
+func uvTargets(args []shell.Word) []target {
+	if len(args) > 0 && args[0].Value == "pip" {
+		return pipTargets(args[1:])
+	}
+	return nil
+}
+
+// nodeInstallers are npm/pnpm/yarn subcommands that write into the
+// package directory.
+var nodeInstallers = map[string]bool{"install": true, "i": true, "add": true, "ci": true, "update": true, "up": true,
+	"remove": true, "rm": true, "uninstall": true, "un": true, "link": true, "ln": true, "prune": true, "dedupe": true}
+
+// nodePackageTargets: npm/pnpm/yarn install-like subcommands with
+// --prefix DIR (npm), -C/--dir DIR (pnpm) or --cwd DIR (yarn) write into
+// DIR; and npm pack --pack-destination DIR. Global installs (-g) are not
+// path writes and stay silent.
+func nodePackageTargets(args []shell.Word) []target {
+	p := parseArgs(args, argSpec{vals: "C", longVals: []string{"prefix", "dir", "cwd", "pack-destination", "registry", "cache", "userconfig", "workspace", "filter"}})
+	if len(p.operands) == 0 || p.has("g", "global") {
+		return nil
+	}
+	sub := p.operands[0].Value
+	if sub == "pack" {
+		return each(p.values("pack-destination"), verbWrite)
+	}
+	if !nodeInstallers[sub] {
+		return nil
+	}
+	return each(p.values("prefix", "C", "dir", "cwd"), verbWrite)
+}
