@@ -124,9 +124,10 @@ var _ core.Layer = (*Client)(nil)
 // the returned *Client is nil (Close on it is a no-op).
 //
 // The child gets /dev/null as stdin, the host's environment minus
-// cfg.DropEnv plus cfg.Env plus go-plugin's variables, a private socket
-// directory, and on unix a process group of its own. Its stdout (after the
-// handshake) and stderr never reach the host's.
+// cfg.DropEnv plus cfg.Env plus HostPIDEnv (this process's pid, which Serve
+// watches so the layer exits with its host) plus go-plugin's variables, a
+// private socket directory, and on unix a process group of its own. Its
+// stdout (after the handshake) and stderr never reach the host's.
 //
 // Cost: about 10-12 ms per launch (2-vCPU VM), most of it the child's own
 // start; launches in parallel overlap.

@@ -498,6 +498,7 @@ func TestChildEnvironmentAndStdin(t *testing.T) {
 		"kept":       "kept",
 		"extra":      "extra",
 		"cookie":     Handshake.MagicCookieValue,
+		"host_pid":   strconv.Itoa(os.Getpid()),
 	}
 	if runtime.GOOS == "linux" {
 		want["stdin_path"] = os.DevNull
@@ -585,12 +586,40 @@ func TestCloseKillsProcessGroup(t *testing.T) {
 	}
 }
 
-// TestLayerExitsWithItsHost kills a host process that launched a layer
-// and never closed it: the layer notices and exits.
-func TestLayerExitsWithItsHost(t *testing.T) {
-	requireProc(t)
+// hostGoneBound is how long a layer may outlive its killed host: Serve
+// polls every 250 ms on unix, so this is eight polls of slack for a loaded
+// machine, and still "a killed host leaves no layer behind" to a user.
+const hostGoneBound = 2 * time.Second
+
+// waitDeadWithin polls until pid is dead or d has passed, and returns how
+// long it waited.
+func waitDeadWithin(pid int, d time.Duration) (time.Duration, bool) {
+	start := time.Now()
+	for {
+		if dead(pid) {
+			return time.Since(start), true
+		}
+		if time.Since(start) > d {
+			return time.Since(start), false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// quickExitEnv is the environment for a child whose exit time a test
+// bounds: a race-enabled binary otherwise sleeps 1 s in os.Exit (the race
+// runtime's atexit_sleep_ms), which is not what the test is about.
+func quickExitEnv(extra ...string) []string {
+	gorace := strings.TrimSpace(os.Getenv("GORACE") + " atexit_sleep_ms=0")
+	return append(append(os.Environ(), "GORACE="+gorace), extra...)
+}
+
+// startHost runs the test binary in a host mode and returns the process
+// and the pids it printed.
+func startHost(t *testing.T, mode string, pids int) (*exec.Cmd, []int) {
+	t.Helper()
 	host := exec.Command(selfPath(t))
-	host.Env = append(os.Environ(), modeEnv+"=host")
+	host.Env = quickExitEnv(modeEnv + "=" + mode) // the layer inherits it
 	out, err := host.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -598,22 +627,99 @@ func TestLayerExitsWithItsHost(t *testing.T) {
 	if err := host.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = host.Process.Kill(); _ = host.Wait() }()
+	t.Cleanup(func() { _ = host.Process.Kill(); _ = host.Wait() })
 	line, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
 		t.Fatalf("host said %q: %v", line, err)
 	}
-	layerPID, err := strconv.Atoi(strings.TrimSpace(line))
-	if err != nil {
-		t.Fatalf("host said %q", line)
+	fields := strings.Fields(line)
+	if len(fields) != pids {
+		t.Fatalf("host said %q, want %d pids", line, pids)
 	}
-	if dead(layerPID) {
-		t.Fatalf("layer %d not running", layerPID)
+	var out2 []int
+	for _, f := range fields {
+		pid, err := strconv.Atoi(f)
+		if err != nil || pid <= 0 || dead(pid) {
+			t.Fatalf("host said %q: %q is not a running pid", line, f)
+		}
+		out2 = append(out2, pid)
 	}
-	_ = host.Process.Kill()
+	return host, out2
+}
+
+// TestLayerExitsWithItsHost SIGKILLs a host process that launched a layer
+// and never closed it: the layer notices and exits.
+func TestLayerExitsWithItsHost(t *testing.T) {
+	requireProc(t)
+	host, pids := startHost(t, "host", 1)
+	layer := pids[0]
+	if err := host.Process.Kill(); err != nil { // SIGKILL
+		t.Fatal(err)
+	}
 	_ = host.Wait()
-	if !waitDead(layerPID) {
-		t.Errorf("layer %d outlived its host", layerPID)
+	took, ok := waitDeadWithin(layer, hostGoneBound)
+	if !ok {
+		t.Fatalf("layer %d still running %v after its host was killed", layer, took)
+	}
+	t.Logf("layer exited %v after its host was killed", took.Round(time.Millisecond))
+}
+
+// TestLayerBehindWrapperExitsWithItsHost is the same with a shell between
+// host and layer that does not exec it: the layer's parent (the shell)
+// stays alive, so only the host pid handed over in HostPIDEnv can tell the
+// layer its host is gone. The shell then exits with the layer.
+func TestLayerBehindWrapperExitsWithItsHost(t *testing.T) {
+	requireProc(t)
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	host, pids := startHost(t, "host-wrapped", 2)
+	wrapper, layer := pids[0], pids[1]
+	if wrapper == layer {
+		t.Fatalf("the shell exec'd the layer (pid %d); the test needs it in between", layer)
+	}
+	if err := host.Process.Kill(); err != nil { // SIGKILL
+		t.Fatal(err)
+	}
+	_ = host.Wait()
+	took, ok := waitDeadWithin(layer, hostGoneBound)
+	if !ok {
+		t.Fatalf("layer %d (behind shell %d) still running %v after its host was killed", layer, wrapper, took)
+	}
+	if _, ok := waitDeadWithin(wrapper, hostGoneBound); !ok {
+		t.Errorf("wrapper shell %d still running after its layer exited", wrapper)
+	}
+	t.Logf("layer behind a wrapper exited %v after its host was killed", took.Round(time.Millisecond))
+}
+
+// TestLayerWhoseHostIsAlreadyGoneExits starts a layer by hand, naming as
+// its host a process that has already exited: Serve must not wait for a
+// parent change that happened before it looked.
+func TestLayerWhoseHostIsAlreadyGoneExits(t *testing.T) {
+	gone := exec.Command(selfPath(t))
+	gone.Env = append(os.Environ(), modeEnv+"=exit-early")
+	_ = gone.Run()
+	layer := exec.Command(selfPath(t))
+	layer.Env = quickExitEnv(
+		modeEnv+"=serve",
+		Handshake.MagicCookieKey+"="+Handshake.MagicCookieValue,
+		"PLUGIN_PROTOCOL_VERSIONS=1",
+		"PLUGIN_UNIX_SOCKET_DIR="+t.TempDir(),
+		HostPIDEnv+"="+strconv.Itoa(gone.Process.Pid))
+	if err := layer.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- layer.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("layer exited with %v, want status 0 (the host-gone exit)", err)
+		}
+	case <-time.After(hostGoneBound):
+		_ = layer.Process.Kill()
+		<-exited
+		t.Errorf("layer kept serving %v for host pid %d, which had exited", hostGoneBound, gone.Process.Pid)
 	}
 }
 

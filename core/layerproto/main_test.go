@@ -54,13 +54,15 @@ func TestMain(m *testing.M) {
 //	               stderr, then serves; "probe" reports the grandchild pid
 //	sleep          sleeps (the grandchild)
 //	host           a host: launches a serve layer, prints its pid, waits
+//	host-wrapped   a host whose layer runs behind a shell that does not
+//	               exec it: prints "WRAPPER_PID LAYER_PID", waits
 func runTestPlugin(mode string) {
 	layer := &testLayer{name: "test-" + mode}
 	switch mode {
 	case "serve", "silent":
 		Serve(layer, WithVersion(testLayerV), WithDescription("a layer for tests"))
 	case "hang-handshake":
-		go exitWithParent(hclog.NewNullLogger())
+		go exitWithHost(hclog.NewNullLogger())
 		select {}
 	case "exit-early":
 		os.Exit(2)
@@ -99,6 +101,26 @@ func runTestPlugin(mode string) {
 			os.Exit(4)
 		}
 		fmt.Println(c.pid())
+		select {}
+	case "host-wrapped":
+		self, _ := os.Executable()
+		// The "; exit" keeps every shell from exec'ing the layer, so the
+		// layer's parent is the shell and only HostPIDEnv names the host.
+		c, err := Launch(context.Background(), LaunchConfig{
+			Path: "sh",
+			Args: []string{"-c", `"$0"; exit $?`, self},
+			Env:  []string{modeEnv + "=serve"},
+		})
+		if err != nil {
+			fmt.Println("error", err)
+			os.Exit(4)
+		}
+		v, err := c.Decide(context.Background(), &core.Call{Tool: "Bash", Kind: core.KindShell, Command: "probe"})
+		if err != nil {
+			fmt.Println("error", err)
+			os.Exit(4)
+		}
+		fmt.Println(c.pid(), v.Annotations["pid"])
 		select {}
 	default:
 		os.Exit(5)
@@ -155,6 +177,8 @@ func (l *testLayer) Decide(_ context.Context, call *core.Call) (core.Verdict, er
 			"cookie":     os.Getenv(Handshake.MagicCookieKey),
 			"socket_dir": os.Getenv("PLUGIN_UNIX_SOCKET_DIR"),
 			"pid":        strconv.Itoa(os.Getpid()),
+			"ppid":       strconv.Itoa(os.Getppid()),
+			"host_pid":   os.Getenv(HostPIDEnv),
 			"grandchild": strconv.Itoa(l.grandchild),
 		}
 	case "echo":

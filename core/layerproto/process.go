@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"os/exec"
 	"runtime"
 	"strconv"
@@ -59,9 +60,10 @@ func (p *process) prepare(_ hclog.Logger, spec *exec.Cmd, socketDir string) (run
 		return nil, errKilled
 	}
 	cmd := exec.Command(p.path, p.args...)
-	// go-plugin's variables come last so neither the host environment nor
-	// the caller's extra variables can override the handshake.
-	cmd.Env = append(append([]string(nil), p.env...), spec.Env...)
+	// HostPIDEnv and go-plugin's variables come last so neither the host
+	// environment nor the caller's extra variables can override them.
+	cmd.Env = append(append(append([]string(nil), p.env...),
+		HostPIDEnv+"="+strconv.Itoa(os.Getpid())), spec.Env...)
 	cmd.Stdin = nil // os/exec connects /dev/null
 	setProcessGroup(cmd)
 	stdout, err := cmd.StdoutPipe()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -28,8 +29,8 @@ const LogEnv = "ZCODE_FENCE_LAYER_LOG"
 // Command, Script.Source and the redirect body).
 const maxRequestBytes = 64 << 20
 
-// parentPollInterval is how often a serving layer checks that the process
-// that started it is still alive.
+// parentPollInterval is how often a serving layer on unix checks that the
+// host that started it is still alive (two system calls per check).
 const parentPollInterval = 250 * time.Millisecond
 
 // ServeOption adjusts Serve.
@@ -66,12 +67,15 @@ func WithDescription(d string) ServeOption {
 // handshake line, and a short notice when the program is started by hand,
 // without the magic cookie, before exiting with status 1). A panic inside
 // l.Decide is recovered and returned to the host as a gRPC Internal error
-// naming the layer; the process keeps serving. Serve exits the process when
-// its parent process goes away, so a killed host leaves no layer behind.
+// naming the layer; the process keeps serving. Serve exits the process (status
+// 0) when the host that launched it goes away, even when the host was killed
+// and could not close it: within about 250 ms on unix (a poll of the parent
+// pid and of the host pid from HostPIDEnv), at once on Windows (a wait on the
+// host's process handle). So a killed host leaves no layer behind.
 func Serve(l core.Layer, opts ...ServeOption) {
 	cfg, closeLog := serveConfig(l, opts)
 	defer closeLog()
-	go exitWithParent(cfg.Logger)
+	go exitWithHost(cfg.Logger)
 	plugin.Serve(cfg)
 }
 
@@ -124,20 +128,31 @@ func envLogger(name string) (hclog.Logger, func()) {
 	return l, func() { _ = f.Close() }
 }
 
-// exitWithParent ends the process once the parent that started it has
-// gone (the process is re-parented, so its parent pid changes). A parent
-// pid of 1 at start means there is nothing to watch.
-func exitWithParent(log hclog.Logger) {
-	parent := os.Getppid()
-	if parent <= 1 {
-		return
+// HostPIDEnv names the variable through which Launch tells a layer the
+// host's process id. Serve watches that process as well as its own parent,
+// so a layer started through a wrapper script (whose parent is the shell,
+// not the host), or one whose host died before Serve began to watch, still
+// exits with the host. Layer authors never set it.
+const HostPIDEnv = "ZCODE_FENCE_LAYER_HOST_PID"
+
+// exitWithHost ends the process (status 0) once the host that launched it
+// is gone; see watchHost for how each platform notices. It returns at once,
+// watching nothing, when there is no host to watch (started by init, or by
+// hand without HostPIDEnv from a process that is already gone).
+func exitWithHost(log hclog.Logger) {
+	host := hostPID()
+	if watchHost(host, parentPollInterval) {
+		log.Info("host process gone, exiting", "host", host)
+		os.Exit(0)
 	}
-	for range time.Tick(parentPollInterval) {
-		if os.Getppid() != parent {
-			log.Info("parent process gone, exiting", "parent", parent)
-			os.Exit(0)
-		}
+}
+
+// hostPID is the host's process id from HostPIDEnv, else the parent's.
+func hostPID() int {
+	if n, err := strconv.Atoi(os.Getenv(HostPIDEnv)); err == nil && n > 0 {
+		return n
 	}
+	return os.Getppid()
 }
 
 // server adapts a core.Layer to the generated gRPC service.
