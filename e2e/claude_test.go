@@ -11,7 +11,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -49,7 +52,7 @@ func findClaude(t *testing.T) string {
 	defer cancel()
 	start := time.Now()
 	cmd := exec.CommandContext(ctx, "sh", filepath.Join(repoRoot(t), "scripts", "install-claude-code.sh"))
-	cmd.Env = append(os.Environ(), "CLAUDE_CODE_VERSION="+claudeVersion)
+	cmd.Env = append(os.Environ(), "CLAUDE_CODE_VERSION="+claudeVersion, "ZCODE_FENCE_E2E_CACHE="+cacheDir())
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -63,9 +66,34 @@ func findClaude(t *testing.T) string {
 	return path
 }
 
+// claudeWorld is one fixture's Claude Code: a throwaway home pointed at the
+// fake API, and the process groups of every claude started in it.
+type claudeWorld struct {
+	f      *fixture
+	claude string
+	env    []string
+
+	mu     sync.Mutex
+	groups []int
+}
+
+// newClaudeWorld makes a fresh fixture for claude runs. Its cleanup kills
+// whatever its claude processes left behind, and fails the test if there
+// was anything; it runs before the fixture's folder is removed.
+func newClaudeWorld(t *testing.T, claude, apiURL string) *claudeWorld {
+	t.Helper()
+	f := newFixture(t)
+	if real, err := os.UserHomeDir(); err == nil && within(real, f.Home) || !within(f.Home, filepath.Join(cacheDir(), "runs")) {
+		t.Fatalf("e2e: refusing to run: fake home %s is not a throwaway folder under %s", f.Home, filepath.Join(cacheDir(), "runs"))
+	}
+	w := &claudeWorld{f: f, claude: claude, env: claudeEnv(f, apiURL)}
+	t.Cleanup(func() { w.checkNoLeftovers(t) })
+	return w
+}
+
 // claudeEnv is the whole environment of every claude process: a throwaway
-// home, the fake API, no telemetry or updates. IS_SANDBOX=1 lets root use
-// bypassPermissions.
+// home, the fake API, no telemetry or updates. IS_SANDBOX=1 is what lets
+// root use bypassPermissions.
 func claudeEnv(f *fixture, apiURL string) []string {
 	env := []string{
 		"PATH=/usr/local/bin:/usr/bin:/bin",
@@ -78,7 +106,9 @@ func claudeEnv(f *fixture, apiURL string) []string {
 		"DISABLE_ERROR_REPORTING=1",
 		"DISABLE_AUTOUPDATER=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-		"IS_SANDBOX=1",
+	}
+	if os.Geteuid() == 0 {
+		env = append(env, "IS_SANDBOX=1")
 	}
 	if bash, err := exec.LookPath("bash"); err == nil {
 		env = append(env, "SHELL="+bash)
@@ -92,16 +122,16 @@ type claudeRun struct {
 	elapsed        time.Duration
 }
 
-// runClaude runs one claude command in its own process group and kills the
-// whole group when it ends or times out, so no helper it started outlives
-// the test.
-func runClaude(t *testing.T, claude, dir string, env []string, stdin []byte, timeout time.Duration, args ...string) claudeRun {
+// run runs one claude command in the project, in a process group of its
+// own, and SIGKILLs the whole group when claude ends or times out, so no
+// hook, shell or layer it started outlives the command.
+func (w *claudeWorld) run(t *testing.T, stdin []byte, timeout time.Duration, args ...string) claudeRun {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, claude, args...)
-	cmd.Dir = dir
-	cmd.Env = env
+	cmd := exec.CommandContext(ctx, w.claude, args...)
+	cmd.Dir = w.f.Project
+	cmd.Env = w.env
 	cmd.Stdin = bytes.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -109,13 +139,15 @@ func runClaude(t *testing.T, claude, dir string, env []string, stdin []byte, tim
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
-	err := cmd.Start()
-	if err != nil {
+	if err := cmd.Start(); err != nil {
 		t.Fatalf("claude %q: %v", args, err)
 	}
-	err = cmd.Wait()
+	w.mu.Lock()
+	w.groups = append(w.groups, cmd.Process.Pid)
+	w.mu.Unlock()
+	err := cmd.Wait()
 	elapsed := time.Since(start)
-	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // stragglers in the group
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // stragglers in the group
 	r := claudeRun{stdout: stdout.Bytes(), stderr: stderr.Bytes(), elapsed: elapsed}
 	var exit *exec.ExitError
 	switch {
@@ -129,9 +161,10 @@ func runClaude(t *testing.T, claude, dir string, env []string, stdin []byte, tim
 	return r
 }
 
-func mustClaude(t *testing.T, claude, dir string, env []string, stdin []byte, args ...string) claudeRun {
+// must runs a claude command that has to succeed.
+func (w *claudeWorld) must(t *testing.T, stdin []byte, args ...string) claudeRun {
 	t.Helper()
-	r := runClaude(t, claude, dir, env, stdin, 2*time.Minute, args...)
+	r := w.run(t, stdin, 2*time.Minute, args...)
 	if r.code != 0 {
 		t.Fatalf("claude %q: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
 	}
@@ -139,24 +172,120 @@ func mustClaude(t *testing.T, claude, dir string, env []string, stdin []byte, ar
 	return r
 }
 
+// install adds the copied marketplace and installs the plugin from it, the
+// way README.md tells a user to.
+func (w *claudeWorld) install(t *testing.T) {
+	t.Helper()
+	w.must(t, nil, "plugin", "marketplace", "add", w.f.Market)
+	w.must(t, nil, "plugin", "install", pluginID)
+	list := w.must(t, nil, "plugin", "list", "--json")
+	if !bytes.Contains(list.stdout, []byte(pluginID)) {
+		t.Fatalf("claude plugin list --json does not show %s:\n%s", pluginID, list.stdout)
+	}
+}
+
+// checkNoLeftovers fails the test for, and kills, every live process left
+// by this world's claude runs: on linux any process (zombies aside) in one
+// of their process groups, with the fake home as HOME, or working under
+// the fixture's folder; elsewhere any process in one of their groups.
+func (w *claudeWorld) checkNoLeftovers(t *testing.T) {
+	w.mu.Lock()
+	groups := append([]int(nil), w.groups...)
+	w.mu.Unlock()
+	if runtime.GOOS != "linux" {
+		for _, g := range groups {
+			for end := time.Now().Add(5 * time.Second); syscall.Kill(-g, 0) == nil; time.Sleep(50 * time.Millisecond) {
+				if time.Now().After(end) {
+					t.Errorf("e2e: process group %d of a claude run is still alive; killing it", g)
+					_ = syscall.Kill(-g, syscall.SIGKILL)
+					break
+				}
+			}
+		}
+		return
+	}
+	inGroup := map[int]bool{}
+	for _, g := range groups {
+		inGroup[g] = true
+	}
+	// Processes just SIGKILLed may need a moment to become zombies.
+	var left []string
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		left = w.leftovers(inGroup, time.Now().After(end))
+		if len(left) == 0 || time.Now().After(end) {
+			break
+		}
+	}
+	for _, l := range left {
+		t.Errorf("e2e: a claude run left a process behind (killed now): %s", l)
+	}
+}
+
+// leftovers scans /proc for this world's live processes, killing them when
+// kill is set.
+func (w *claudeWorld) leftovers(inGroup map[int]bool, kill bool) []string {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return []string{"cannot read /proc: " + err.Error()}
+	}
+	self := os.Getpid()
+	homeVar := []byte("HOME=" + w.f.Home + "\x00")
+	var out []string
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		dir := filepath.Join("/proc", e.Name())
+		stat, err := os.ReadFile(filepath.Join(dir, "stat"))
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(stat, ')')
+		if i < 0 {
+			continue
+		}
+		fields := strings.Fields(string(stat[i+1:]))
+		if len(fields) < 3 || fields[0] == "Z" || fields[0] == "X" {
+			continue
+		}
+		pgid, _ := strconv.Atoi(fields[2])
+		environ, _ := os.ReadFile(filepath.Join(dir, "environ"))
+		cwd, _ := os.Readlink(filepath.Join(dir, "cwd"))
+		if !inGroup[pgid] && !bytes.Contains(append([]byte{0}, environ...), append([]byte{0}, homeVar...)) && !within(cwd, w.f.Dir) {
+			continue
+		}
+		cmdline, _ := os.ReadFile(filepath.Join(dir, "cmdline"))
+		out = append(out, fmt.Sprintf("pid %d pgid %d cwd %s: %s", pid, pgid, cwd, bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '})))
+		if kill {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+	return out
+}
+
 // claudeScenario is one `claude -p` run of testdata/claude-runs.json.
 type claudeScenario struct {
 	Name string `json:"name"`
 	Note string `json:"note"`
-	// Plugin false runs in a fixture of its own with nothing installed: the
-	// control that shows a step really does what it says.
+	// Plugin false runs with nothing installed: the control that shows a
+	// step really does what it says.
 	Plugin    bool              `json:"plugin"`
 	Configure map[string]string `json:"configure"`
 	Prompt    string            `json:"prompt"`
-	Steps     []struct {
-		Name  string          `json:"name"`
-		Input json.RawMessage `json:"input"`
-		// Expect is "runs"; "denied" (stopped, and the model was told
-		// zcode-fence's reason); or "blocked" (stopped, whoever stopped it).
-		Expect string `json:"expect"`
-		Note   string `json:"note"`
-	} `json:"steps"`
-	Files map[string]string `json:"files"` // path → "exists" or "absent"
+	Steps     []claudeStep      `json:"steps"`
+	Files     map[string]string `json:"files"` // path → "exists" or "absent"
+}
+
+type claudeStep struct {
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+	// Expect is "runs"; "denied" (stopped, and the model was told the
+	// reason of zcode-fence's layer Layer); or "blocked" (stopped, whoever
+	// stopped it).
+	Expect string `json:"expect"`
+	Layer  string `json:"layer"`
+	Note   string `json:"note"`
 }
 
 // claudeResult is the part of `--output-format json` the test reads.
@@ -173,20 +302,15 @@ type claudeResult struct {
 	} `json:"permission_denials"`
 }
 
-// claudeWorld is a fixture with a claude home set up against the fake API.
-type claudeWorld struct {
-	f   *fixture
-	env []string
-}
-
 // TestClaudeCodePlugin installs the bundle into the real Claude Code CLI
 // from a copy of the repository's marketplace and drives scripted agent
-// turns through it (testdata/claude-runs.json): a control run without the
-// plugin shows find ~ -delete really wipes a fake home; with the plugin that
-// step and a write into the home must not happen and must carry
-// zcode-fence's reason, an in-project touch must happen, and a configured
-// enable_fence=false lets the home write through while the danger gate still
-// stops the delete.
+// turns through it (testdata/claude-runs.json), each scenario in a fresh
+// fake home: a control run without the plugin shows find ~ -delete really
+// wipes a fake home; with the plugin that step and a write into the home
+// must not happen and the model must be told zcode-fence's reason, an
+// in-project touch must happen, and after `claude plugin configure` sets
+// enable_fence=false the home write goes through while the danger gate
+// still stops the delete. No process may outlive a run.
 func TestClaudeCodePlugin(t *testing.T) {
 	claude := findClaude(t)
 	api, err := fakeapi.Start(nil)
@@ -194,65 +318,61 @@ func TestClaudeCodePlugin(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { api.Close() })
-	newWorld := func(t *testing.T) claudeWorld {
-		f := newFixture(t)
-		if real, err := os.UserHomeDir(); err == nil && within(real, f.Home) || !within(f.Home, cacheDir()) {
-			t.Fatalf("e2e: refusing to run: fake home %s is not a throwaway folder under %s", f.Home, cacheDir())
-		}
-		return claudeWorld{f: f, env: claudeEnv(f, api.URL)}
-	}
 
-	w := newWorld(t)
-	f, env := w.f, w.env
-	v := mustClaude(t, claude, f.Project, env, nil, "--version")
-	if !strings.HasPrefix(string(v.stdout), claudeVersion) {
-		t.Fatalf("claude --version = %q, want %s", v.stdout, claudeVersion)
-	}
-	for _, target := range []string{f.Plugin, f.Market} {
-		r := mustClaude(t, claude, f.Project, env, nil, "plugin", "validate", target)
-		out := string(r.stdout) + string(r.stderr)
-		if !strings.Contains(out, "Validation passed") || strings.Contains(out, "✘") {
-			t.Errorf("claude plugin validate %s:\n%s", target, out)
+	t.Run("validate", func(t *testing.T) {
+		w := newClaudeWorld(t, claude, api.URL)
+		v := w.must(t, nil, "--version")
+		if !strings.HasPrefix(string(v.stdout), claudeVersion) {
+			t.Fatalf("claude --version = %q, want %s", v.stdout, claudeVersion)
 		}
-	}
-	mustClaude(t, claude, f.Project, env, nil, "plugin", "marketplace", "add", f.Market)
-	mustClaude(t, claude, f.Project, env, nil, "plugin", "install", pluginID)
-	list := mustClaude(t, claude, f.Project, env, nil, "plugin", "list", "--json")
-	if !bytes.Contains(list.stdout, []byte(pluginID)) {
-		t.Fatalf("claude plugin list --json does not show %s:\n%s", pluginID, list.stdout)
-	}
+		for _, target := range []string{w.f.Plugin, w.f.Market} {
+			r := w.must(t, nil, "plugin", "validate", target)
+			out := string(r.stdout) + string(r.stderr)
+			if !strings.Contains(out, "Validation passed") || strings.Contains(out, "✘") {
+				t.Errorf("claude plugin validate %s:\n%s", target, out)
+			}
+		}
+	})
 
 	var scenarios []claudeScenario
 	readJSON(t, filepath.Join("testdata", "claude-runs.json"), &scenarios)
+	if len(scenarios) == 0 {
+		t.Fatal("testdata/claude-runs.json has no scenarios")
+	}
 	var timings []string
 	for _, sc := range scenarios {
 		t.Run(sc.Name, func(t *testing.T) {
-			world := w
-			if !sc.Plugin {
-				world = newWorld(t)
+			w := newClaudeWorld(t, claude, api.URL)
+			if sc.Plugin {
+				w.install(t)
 			}
-			elapsed := runScenario(t, claude, api, world, sc)
+			if len(sc.Configure) > 0 {
+				if !sc.Plugin {
+					t.Fatal("testdata: configure without the plugin")
+				}
+				values, err := json.Marshal(sc.Configure)
+				if err != nil {
+					t.Fatal(err)
+				}
+				w.must(t, values, "plugin", "configure", pluginID, "--values-stdin")
+			}
+			elapsed := runScenario(t, api, w, sc)
 			timings = append(timings, fmt.Sprintf("%s: %.2fs", sc.Name, elapsed.Seconds()))
 		})
 	}
 	t.Logf("claude -p timings: %s", strings.Join(timings, "; "))
 }
 
-// runScenario configures the plugin if asked, runs claude -p over the
-// scenario's script and checks every step and file. It returns how long the
-// claude -p run took.
-func runScenario(t *testing.T, claude string, api *fakeapi.Server, w claudeWorld, sc claudeScenario) time.Duration {
+// runScenario runs claude -p over the scenario's script and checks every
+// step and file. It returns how long the claude -p run took.
+func runScenario(t *testing.T, api *fakeapi.Server, w *claudeWorld, sc claudeScenario) time.Duration {
 	f := w.f
-	if len(sc.Configure) > 0 {
-		values, _ := json.Marshal(sc.Configure)
-		mustClaude(t, claude, f.Project, w.env, values, "plugin", "configure", pluginID, "--values-stdin")
-	}
 	steps := make([]fakeapi.Step, len(sc.Steps))
 	for i, s := range sc.Steps {
 		steps[i] = fakeapi.Step{Name: s.Name, Input: f.expandJSON(t, s.Input)}
 	}
 	api.SetSteps(steps)
-	r := runClaude(t, claude, f.Project, w.env, nil, 2*time.Minute,
+	r := w.run(t, nil, 2*time.Minute,
 		"-p", sc.Prompt, "--permission-mode", "bypassPermissions", "--output-format", "json")
 	t.Logf("claude -p (%d steps): %.2fs", len(steps), r.elapsed.Seconds())
 	defer func() {
@@ -270,6 +390,11 @@ func runScenario(t *testing.T, claude string, api *fakeapi.Server, w claudeWorld
 	if res.Type != "result" || res.Result != fakeapi.DoneText {
 		t.Errorf("result %q (%s/%s), want %q: the scripted conversation did not finish", res.Result, res.Type, res.Subtype, fakeapi.DoneText)
 	}
+	for _, req := range api.Requests() {
+		if !strings.HasSuffix(req.Path, "/v1/messages") && !strings.HasSuffix(req.Path, "/v1/messages/count_tokens") {
+			t.Errorf("the CLI called %s %s, which the fake API does not serve", req.Method, req.Path)
+		}
+	}
 	denied := map[string]bool{}
 	for _, d := range res.PermissionDenials {
 		denied[d.ToolUseID] = true
@@ -277,28 +402,32 @@ func runScenario(t *testing.T, claude string, api *fakeapi.Server, w claudeWorld
 	results := api.ToolResults()
 	for k, s := range sc.Steps {
 		id := fakeapi.ToolUseID(k)
+		what := fmt.Sprintf("step %d (%s %s)", k, s.Name, steps[k].Input)
 		tr, reported := results[id]
 		if !reported {
-			t.Errorf("step %d (%s %s): the CLI never sent a tool_result for %s", k, s.Name, steps[k].Input, id)
+			t.Errorf("%s: the CLI never sent a tool_result for %s", what, id)
 			continue
 		}
 		switch s.Expect {
 		case "runs":
 			if denied[id] || tr.IsError {
-				t.Errorf("step %d (%s %s) should run, but was denied=%v error=%v: %q", k, s.Name, steps[k].Input, denied[id], tr.IsError, tr.Text)
+				t.Errorf("%s should run, but was denied=%v error=%v: %q", what, denied[id], tr.IsError, tr.Text)
 			}
 		case "denied", "blocked":
 			if !denied[id] {
-				t.Errorf("step %d (%s %s) should be stopped, but it is not in permission_denials; the model saw %q", k, s.Name, steps[k].Input, tr.Text)
+				t.Errorf("%s should be stopped, but it is not in permission_denials; the model saw %q", what, tr.Text)
 			}
-			if s.Expect == "denied" && !strings.Contains(tr.Text, "[zcode-fence") {
-				t.Errorf("step %d (%s %s): the model was not told zcode-fence's reason: %q", k, s.Name, steps[k].Input, tr.Text)
+			if s.Expect == "denied" && !toldByLayer(tr.Text, s.Layer) {
+				t.Errorf("%s: the model was not told the reason of zcode-fence's %s layer: %q", what, s.Layer, tr.Text)
 			}
 		default:
 			t.Fatalf("testdata: expect %q", s.Expect)
 		}
 	}
 	for path, want := range sc.Files {
+		if want != "exists" && want != "absent" {
+			t.Fatalf("testdata: file %s: %q", path, want)
+		}
 		p := f.expand(path)
 		_, err := os.Stat(p)
 		if exists := err == nil; exists != (want == "exists") {
@@ -308,12 +437,32 @@ func runScenario(t *testing.T, claude string, api *fakeapi.Server, w claudeWorld
 	return r.elapsed
 }
 
+// toldByLayer reports whether text carries a zcode-fence reason whose
+// "[zcode-fence: LAYER]" marker names layer (any layer when layer is "").
+func toldByLayer(text, layer string) bool {
+	for rest := text; ; {
+		i := strings.Index(rest, "[zcode-fence")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i:]
+		marker, _, ok := strings.Cut(rest, "]")
+		if ok && strings.Contains(marker, layer) {
+			return true
+		}
+		rest = rest[1:]
+	}
+}
+
 // dumpClaudeRun logs what a failed run did: the CLI's output, what the model
 // was told, and zcode-fence's decision log.
 func dumpClaudeRun(t *testing.T, f *fixture, api *fakeapi.Server, r claudeRun) {
 	t.Helper()
 	t.Logf("claude stdout: %s", r.stdout)
 	t.Logf("claude stderr: %s", r.stderr)
+	for _, req := range api.Requests() {
+		t.Logf("fake API got %s %s (%d bytes)", req.Method, req.Path, len(req.Body))
+	}
 	for id, tr := range api.ToolResults() {
 		t.Logf("tool_result %s error=%v: %q", id, tr.IsError, tr.Text)
 	}
