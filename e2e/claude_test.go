@@ -264,6 +264,49 @@ func (w *claudeWorld) leftovers(inGroup map[int]bool, kill bool) []string {
 	return out
 }
 
+// TestLeftoverScanFindsStrays checks the leftover scan itself: a process
+// outside every claude group is still found by its fake HOME, and by its
+// working folder, and is killed.
+func TestLeftoverScanFindsStrays(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the leftover scan reads /proc (linux); elsewhere only process groups are checked")
+	}
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep command")
+	}
+	f := newFixture(t)
+	w := &claudeWorld{f: f}
+	for _, how := range []string{"HOME", "cwd"} {
+		t.Run(how, func(t *testing.T) {
+			cmd := exec.Command(sleep, "60")
+			cmd.Env = []string{"PATH=/usr/bin:/bin"}
+			cmd.Dir = filepath.Dir(f.Dir)
+			if how == "HOME" {
+				cmd.Env = append(cmd.Env, "HOME="+f.Home)
+			} else {
+				cmd.Dir = f.Project
+			}
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+			found := w.leftovers(map[int]bool{}, false)
+			if len(found) != 1 || !strings.HasPrefix(found[0], fmt.Sprintf("pid %d ", cmd.Process.Pid)) {
+				t.Fatalf("scan found %q, want only pid %d", found, cmd.Process.Pid)
+			}
+			w.leftovers(map[int]bool{}, true)
+			if err := cmd.Wait(); err == nil {
+				t.Errorf("the stray exited by itself; the scan should have killed it")
+			}
+			if found := w.leftovers(map[int]bool{}, false); len(found) != 0 {
+				t.Errorf("after the kill the scan still finds %q", found)
+			}
+		})
+	}
+}
+
 // claudeScenario is one `claude -p` run of testdata/claude-runs.json.
 type claudeScenario struct {
 	Name string `json:"name"`

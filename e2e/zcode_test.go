@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 	"unicode"
 )
 
@@ -25,37 +24,79 @@ type zcodeCase struct {
 	Lang string `json:"lang"`
 }
 
-// zcodePayload builds ZCode's PreToolUse stdin (hook-protocol.md §2.5): the
-// native camelCase object, and with aliases the Claude-compatible snake_case
-// keys newer builds add to the same object.
-func zcodePayload(tool string, input json.RawMessage, cwd, session string, aliases bool) []byte {
-	p := map[string]any{
-		"agentName":       "main",
-		"cwd":             cwd,
-		"hookEventName":   "PreToolUse",
-		"mode":            "full-access",
-		"sessionId":       session,
-		"timestamp":       time.Now().UnixMilli(),
-		"traceId":         "trace-e2e",
-		"turnId":          "turn-e2e",
-		"riskLevel":       "high",
-		"sideEffectScope": "workspace",
-		"toolCallId":      "call-e2e",
-		"toolInput":       input,
-		"toolName":        tool,
+// zcodeShape is one spelling of ZCode's PreToolUse stdin, from
+// testdata/zcode-payloads.json: the payload with {{TOOL_NAME}},
+// {{TOOL_INPUT}}, {{SESSION}} and the fixture placeholders to fill in.
+type zcodeShape struct {
+	Name    string          `json:"name"`
+	Note    string          `json:"note"`
+	Payload json.RawMessage `json:"payload"`
+}
+
+// zcodeAliases are the Claude-compatible keys newer ZCode builds add
+// (hook-protocol.md §2.5); the camelCase+snake_case shape must carry all.
+var zcodeAliases = []string{"hook_event_name", "session_id", "permission_mode", "agent_type",
+	"transcript_path", "transcriptPath", "tool_name", "tool_input", "tool_use_id"}
+
+func loadZCodeShapes(t *testing.T) []zcodeShape {
+	t.Helper()
+	var shapes []zcodeShape
+	readJSON(t, filepath.Join("testdata", "zcode-payloads.json"), &shapes)
+	names := map[string]bool{}
+	for _, sh := range shapes {
+		names[sh.Name] = true
+		var keys map[string]json.RawMessage
+		if err := json.Unmarshal(sh.Payload, &keys); err != nil {
+			t.Fatalf("testdata: payload %s: %v", sh.Name, err)
+		}
+		for _, k := range []string{"cwd", "hookEventName", "sessionId", "toolCallId", "toolInput", "toolName"} {
+			if keys[k] == nil {
+				t.Fatalf("testdata: payload %s lacks ZCode's %s", sh.Name, k)
+			}
+		}
+		for _, k := range zcodeAliases {
+			if has := keys[k] != nil; has != strings.Contains(sh.Name, "snake_case") {
+				t.Fatalf("testdata: payload %s: alias %s present=%v", sh.Name, k, has)
+			}
+		}
 	}
-	if aliases {
-		p["hook_event_name"] = "PreToolUse"
-		p["session_id"] = session
-		p["permission_mode"] = "full-access"
-		p["agent_type"] = "main"
-		p["transcript_path"] = ""
-		p["transcriptPath"] = ""
-		p["tool_name"] = tool
-		p["tool_input"] = input
-		p["tool_use_id"] = "call-e2e"
+	if !names["camelCase"] || !names["camelCase+snake_case"] || len(shapes) != 2 {
+		t.Fatalf("testdata: want the shapes camelCase and camelCase+snake_case, got %v", keysOf(names))
 	}
-	data, _ := json.Marshal(p)
+	return shapes
+}
+
+// payload fills in the shape for one call; ZCode ends it with a newline.
+func (sh zcodeShape) payload(t *testing.T, f *fixture, tool string, input json.RawMessage, session string) []byte {
+	t.Helper()
+	var in any
+	if err := json.Unmarshal(f.expandJSON(t, input), &in); err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(sh.Payload, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range doc {
+		s, ok := v.(string)
+		if !ok {
+			continue
+		}
+		switch s {
+		case "{{TOOL_INPUT}}":
+			doc[k] = in
+		case "{{TOOL_NAME}}":
+			doc[k] = tool
+		case "{{SESSION}}":
+			doc[k] = session
+		default:
+			doc[k] = f.expand(s)
+		}
+	}
+	data, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return append(data, '\n')
 }
 
@@ -129,12 +170,16 @@ func TestZCodePayloads(t *testing.T) {
 	command := zcodeHookCommand(t, f.Plugin)
 	var cases []zcodeCase
 	readJSON(t, filepath.Join("testdata", "zcode-cases.json"), &cases)
+	if len(cases) == 0 {
+		t.Fatal("testdata/zcode-cases.json has no cases")
+	}
+	shapes := loadZCodeShapes(t)
 	for i, c := range cases {
-		for _, spelling := range []string{"camelCase+snake_case", "camelCase"} {
-			t.Run(c.Name+"/"+spelling, func(t *testing.T) {
+		for _, shape := range shapes {
+			t.Run(c.Name+"/"+shape.Name, func(t *testing.T) {
 				writeZCodeOptions(t, f, c.Options)
-				session := fmt.Sprintf("zcode-e2e-%02d-%d", i, len(spelling))
-				payload := zcodePayload(c.Tool, f.expandJSON(t, c.Input), f.Project, session, spelling != "camelCase")
+				session := fmt.Sprintf("zcode-e2e-%02d-%s", i, shape.Name)
+				payload := shape.payload(t, f, c.Tool, c.Input, session)
 				cmd := exec.Command("sh", "-c", command)
 				cmd.Dir = f.Project
 				cmd.Env = zcodeEnv(f, session)
