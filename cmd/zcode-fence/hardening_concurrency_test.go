@@ -152,12 +152,16 @@ func TestConcurrentHooks(t *testing.T) {
 		}
 	}
 
+	notes := map[string][]string{}
+	for _, r := range recs {
+		notes[r.Session] = r.Notes
+	}
 	sessions := readSessionFile(t, s.data)
 	for i := 0; i < concurrentHooks; i++ {
 		id := fmt.Sprintf("concurrent-%02d", i)
 		roots := sessions[id]
 		if len(roots) != 1 || roots[0] != s.project {
-			t.Errorf("session %s recorded as %q, want once with %s", id, roots, s.project)
+			t.Errorf("session %s recorded as %q, want once with %s; its hook noted %q", id, roots, s.project, notes[id])
 		}
 	}
 	t.Logf("%d pre-filled + %d new records across the rotation; %d sessions recorded", prefilled, concurrentHooks, len(sessions))

@@ -122,7 +122,7 @@ func (s *scratch) casePayload(c bypassCase) []byte {
 // hookLimit is when the table tests stop waiting for one hook run: past
 // the host's own 5 s kill, so a hang costs seconds, not minutes, and is
 // reported as an error.
-const hookLimit = 8 * time.Second
+const hookLimit = 6 * time.Second
 
 // execHook runs the binary once with stdin and kills it at hookLimit.
 // Unlike runHook it may be called from any goroutine: it returns errors.

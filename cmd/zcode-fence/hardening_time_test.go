@@ -33,7 +33,10 @@ func TestTimeBoundEveryPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := func(command string) []byte { return bashStdin(command, s.project) }
-	cases := []hookCase{
+	// Cheap paths run in both isolation modes; the inputs whose analysis
+	// is expensive run in-process (the analysis runs in the host before
+	// any layer, so the mode does not change their cost).
+	cheap := []hookCase{
 		{"bash ask", p("rm -rf /"), "ask"},
 		{"bash silent", p("git status && go test ./..."), "silent"},
 		{"write-fence ask", p("echo x > /etc/zcode-fence-x"), "ask"},
@@ -44,6 +47,8 @@ func TestTimeBoundEveryPath(t *testing.T) {
 		{"unknown tool", []byte(`{"tool_name":"WebSearch","tool_input":{"query":"rm -rf /"}}`), "silent"},
 		{"invalid JSON", []byte(`{"tool_name":`), "silent"},
 		{"session call", hookPayload("Bash", "ls", s.project, "time-bound", false), "silent"},
+	}
+	expensive := []hookCase{
 		{"1 MB one-word command (too long to analyse)", p("echo " + strings.Repeat("a", 1<<20)), "ask"},
 		{"256 KB quoted heredoc into the project", p("cat > data.txt <<'EOF'\n" + strings.Repeat("x = 1  # data\n", 18000) + "EOF"), "silent"},
 		{"100000 commands in a list", p(strings.Repeat("ls;", 100000) + "rm -rf /"), "ask"},
@@ -55,11 +60,15 @@ func TestTimeBoundEveryPath(t *testing.T) {
 	}
 	for _, mode := range []string{"process", "inprocess"} {
 		t.Run(mode, func(t *testing.T) {
+			cases := cheap
+			if mode == "inprocess" {
+				cases = append(append([]hookCase{}, cheap...), expensive...)
+			}
 			env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION="+mode)
 			results := runCases(t, env, s.project, cases)
 			var worst time.Duration
 			for i, c := range cases {
-				t.Logf("%-34s %8v", c.name, results[i].took.Round(time.Millisecond))
+				t.Logf("%-46s %8v", c.name, results[i].took.Round(time.Millisecond))
 				worst = max(worst, results[i].took)
 			}
 			t.Logf("%s: slowest answer %v (budget %v, host kill %v)", mode, worst.Round(time.Millisecond), host.Budget, hookKill)
