@@ -11,6 +11,7 @@ package shell
 import (
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -265,7 +266,8 @@ func (a *analyzer) text(c ctx, st *state, text string) {
 		a.foreign(c, st, text)
 		return
 	}
-	f, err := a.parse(text)
+	start := len(a.declared)
+	done, err := a.walkText(c, st, text)
 	if err != nil {
 		if a.out.ParseError == "" {
 			msg := err.Error()
@@ -274,12 +276,95 @@ func (a *analyzer) text(c ctx, st *state, text string) {
 			}
 			a.out.ParseError = msg
 		}
-		a.fallback(c, st, text)
-		return
+		a.fallback(c, st, text[done:])
 	}
-	start := len(a.declared)
-	a.stmts(c, st, f.Stmts)
 	a.uncalled(start)
+}
+
+// walkText parses bash text statement by statement and walks each, so
+// that parsing stops once the command cap is reached: text past the cap
+// costs nothing. Statements are walked a line at a time, once the parser
+// has gone past the line they end on, because the bodies of the heredocs
+// a line opens are only read then. On a parse error, done is the offset
+// where the statements walked end: the caller scans the rest with the
+// fallback. Texts nested deeper than maxParseNesting are refused whole.
+//
+// The parser is stopped by ending its input, never by leaving its
+// iterator early, and each call takes its own parser from the pool, since
+// walking a statement parses nested scripts (bash -c, eval) meanwhile.
+func (a *analyzer) walkText(c ctx, st *state, text string) (done int, err error) {
+	if nestingDepth(text, maxParseNesting) > maxParseNesting {
+		return 0, errTooDeep
+	}
+	p := parserPool.Get().(*syntax.Parser)
+	in := &stoppableReader{r: strings.NewReader(text)}
+	var pending []*syntax.Stmt
+	var pendingLine uint // the last line the pending statements reach
+	walk := func() {
+		for _, s := range pending {
+			if a.full() {
+				break
+			}
+			a.stmt(c, st, s)
+			done = int(s.End().Offset())
+		}
+		pending = pending[:0]
+		if a.full() {
+			in.stop = true
+		}
+	}
+	for s, perr := range p.StmtsSeq(in) {
+		switch {
+		case in.stop:
+			// Parsed from the cut input: ignored.
+		case perr != nil:
+			err = perr
+		default:
+			if len(pending) > 0 && s.Pos().Line() > pendingLine {
+				walk()
+				if in.stop {
+					continue
+				}
+			}
+			pending = append(pending, s)
+			pendingLine = max(pendingLine, s.End().Line())
+			if len(pending) == 1 && !hasHeredoc(s) {
+				walk() // nothing in it is filled in later
+			}
+		}
+	}
+	parserPool.Put(p)
+	if err == nil && !in.stop {
+		walk()
+	}
+	return min(done, len(text)), err
+}
+
+// hasHeredoc reports whether a statement holds a heredoc anywhere, even
+// inside a substitution. Cost: one walk of the statement.
+func hasHeredoc(s *syntax.Stmt) bool {
+	found := false
+	syntax.Walk(s, func(n syntax.Node) bool {
+		if r, ok := n.(*syntax.Redirect); ok && (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// stoppableReader reads from r until stop is set, then reports the end of
+// the input.
+type stoppableReader struct {
+	r    *strings.Reader
+	stop bool
+}
+
+func (s *stoppableReader) Read(b []byte) (int, error) {
+	if s.stop {
+		return 0, io.EOF
+	}
+	return s.r.Read(b)
 }
 
 // uncalled analyses the bodies of functions declared since start that were
@@ -413,7 +498,11 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 		cmd.Stdin = stdin.value()
 	}
 	if len(st.cd) > 0 || len(extraCd) > 0 {
-		cmd.Cd = append(slices.Clip(st.cd), extraCd...)
+		// Shared with the state: chains are never modified in place.
+		cmd.Cd = slices.Clip(st.cd)
+		for _, step := range extraCd {
+			cmd.Cd = appendStep(cmd.Cd, step, c.dialect)
+		}
 	}
 	idx := len(a.out.Commands)
 	a.out.Commands = append(a.out.Commands, cmd)

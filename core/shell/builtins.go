@@ -34,10 +34,10 @@ func (a *analyzer) builtin(c ctx, st *state, ex exec) {
 		}
 		if i >= len(ws) {
 			if h, ok := ex.env["HOME"]; ok { // HOME=/x cd
-				st.chdir(xword{parts: h.val, raw: ""}.word())
+				st.chdir(xword{parts: h.val, raw: ""}.word(), Bash)
 				return
 			}
-			a.cdHome(st)
+			a.cdHome(st, Bash)
 			return
 		}
 		if v, ok := ws[i].lit(); ok && v == "-" {
@@ -45,15 +45,15 @@ func (a *analyzer) builtin(c ctx, st *state, ex exec) {
 				old := st.old
 				st.setChain(old)
 			} else {
-				st.chdir(unknownStep("-"))
+				st.chdir(unknownStep("-"), Bash)
 			}
 			return
 		}
-		st.chdir(a.cdStep(st, ex, ws[i]))
+		st.chdir(a.cdStep(st, ex, ws[i]), Bash)
 	case "pushd":
 		a.pushd(st, ws, "-")
 	case "popd":
-		a.popd(st, ws, "-")
+		a.popd(st, ws, "-", Bash)
 	case "unset":
 		for _, w := range ws[1:] {
 			if v, ok := w.lit(); ok && !strings.HasPrefix(v, "-") {
@@ -136,12 +136,12 @@ func (a *analyzer) cdStep(st *state, ex exec, w xword) Word {
 	return step
 }
 
-func (a *analyzer) cdHome(st *state) {
+func (a *analyzer) cdHome(st *state, d Dialect) {
 	if h, ok := a.lookup(st, "HOME"); ok && partsKnown(h.val) {
-		st.chdir(Word{Value: joinParts(h.val), KnownPrefix: joinParts(h.val)})
+		st.chdir(Word{Value: joinParts(h.val), KnownPrefix: joinParts(h.val)}, d)
 		return
 	}
-	st.chdir(unknownStep("~"))
+	st.chdir(unknownStep("~"), d)
 }
 
 // pushd DIR | pushd (swap) | pushd +N; optPrefix is "-" (bash) or "/"
@@ -154,7 +154,7 @@ func (a *analyzer) pushd(st *state, ws []xword, optPrefix string) {
 			break
 		}
 		if v == "-n" || strings.HasPrefix(v, "-") && len(v) > 1 && v[1] >= '0' && v[1] <= '9' {
-			st.chdir(unknownStep(v))
+			st.chdir(unknownStep(v), Bash)
 			st.dirsLost = true
 			return
 		}
@@ -162,7 +162,7 @@ func (a *analyzer) pushd(st *state, ws []xword, optPrefix string) {
 	}
 	if i >= len(ws) {
 		if len(st.dirs) == 0 || st.dirsLost {
-			st.chdir(unknownStep("pushd"))
+			st.chdir(unknownStep("pushd"), Bash)
 			return
 		}
 		top := st.dirs[len(st.dirs)-1]
@@ -171,24 +171,24 @@ func (a *analyzer) pushd(st *state, ws []xword, optPrefix string) {
 		return
 	}
 	if v, ok := ws[i].lit(); ok && (strings.HasPrefix(v, "+") && len(v) > 1) {
-		st.chdir(unknownStep(v))
+		st.chdir(unknownStep(v), Bash)
 		st.dirsLost = true
 		return
 	}
-	st.dirs = append(slices.Clip(st.dirs), st.cd)
-	st.chdir(ws[i].word())
+	st.pushDir()
+	st.chdir(ws[i].word(), Bash)
 }
 
-func (a *analyzer) popd(st *state, ws []xword, optPrefix string) {
+func (a *analyzer) popd(st *state, ws []xword, optPrefix string, d Dialect) {
 	if len(ws) > 1 {
 		if v, ok := ws[1].lit(); ok && v != "" && (v[0] == '+' || strings.HasPrefix(v, optPrefix)) {
-			st.chdir(unknownStep(v))
+			st.chdir(unknownStep(v), d)
 			st.dirsLost = true
 			return
 		}
 	}
 	if len(st.dirs) == 0 || st.dirsLost {
-		st.chdir(unknownStep("popd"))
+		st.chdir(unknownStep("popd"), d)
 		return
 	}
 	top := st.dirs[len(st.dirs)-1]
@@ -244,19 +244,19 @@ func (a *analyzer) psBuiltin(st *state, ex exec) {
 		}
 		push := ex.name == "pushd" || ex.name == "push-location"
 		if push {
-			st.dirs = append(slices.Clip(st.dirs), st.cd)
+			st.pushDir()
 		}
 		switch {
 		case target == nil && push:
 		case target == nil:
-			a.cdHome(st)
+			a.cdHome(st, PowerShell)
 		case target.value() == "-" && target.known():
-			st.chdir(unknownStep("-"))
+			st.chdir(unknownStep("-"), PowerShell)
 		default:
-			st.chdir(target.word())
+			st.chdir(target.word(), PowerShell)
 		}
 	case "popd", "pop-location":
-		a.popd(st, ex.words[:1], "-")
+		a.popd(st, ex.words[:1], "-", PowerShell)
 	}
 }
 
@@ -274,15 +274,15 @@ func (a *analyzer) cmdBuiltin(st *state, ex exec) {
 		if len(ws) == 0 {
 			return
 		}
-		st.chdir(joinWords(ws))
+		st.chdir(joinWords(ws), Cmd)
 	case "pushd":
 		if len(ex.words) < 2 {
 			return
 		}
-		st.dirs = append(slices.Clip(st.dirs), st.cd)
-		st.chdir(joinWords(ex.words[1:]))
+		st.pushDir()
+		st.chdir(joinWords(ex.words[1:]), Cmd)
 	case "popd":
-		a.popd(st, ex.words[:1], "/")
+		a.popd(st, ex.words[:1], "/", Cmd)
 	}
 }
 

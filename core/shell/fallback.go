@@ -18,8 +18,8 @@ func (a *analyzer) fallback(c ctx, st *state, text string) {
 			return
 		}
 		seg = stripReserved(seg)
-		if strings.TrimSpace(seg) == "" {
-			continue
+		if strings.Trim(seg, " \t\r\n'\"") == "" {
+			continue // only blanks and quotes: runs nothing
 		}
 		if !a.noParse && a.segmentParses(c, st, seg) {
 			continue

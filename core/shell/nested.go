@@ -606,7 +606,7 @@ func (a *analyzer) findCmd(c ctx, st *state, ex exec) {
 				step := r.word()
 				step.Unknown = true
 				step.Raw = v
-				child.chdir(step)
+				child.chdir(step, Bash)
 				break
 			}
 		}

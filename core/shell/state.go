@@ -32,8 +32,13 @@ type funcDef struct {
 // the cd chain, the pushd stack, positional parameters and functions.
 // Subshells get a clone; conditional code is merged back (see merge).
 type state struct {
-	vars  map[string]variable
-	funcs map[string]*funcDef
+	// vars and funcs may be shared with clones (copy on write): they are
+	// only changed through setVar and setFunc, which copy a shared map
+	// first.
+	vars        map[string]variable
+	funcs       map[string]*funcDef
+	varsShared  bool
+	funcsShared bool
 
 	cd       []Word
 	old      []Word // chain before the last cd, for cd - and $OLDPWD
@@ -52,34 +57,68 @@ type state struct {
 	// varsFull is set once maxVars variables are tracked: assignments to
 	// further names are not recorded, so every untracked name is unknown.
 	varsFull bool
+
+	// journal, when set, records the names this state sets (see branch).
+	journal *journal
+
+	// version counts the changes of vars; childVars caches the variables a
+	// child shell inherits, as of childVersion.
+	version      uint64
+	childVars    *state
+	childVersion uint64
 }
 
-// maxVars bounds the variables a state tracks, so that cloning and merging
-// stay cheap whatever the script.
+// journal lists the variables and functions a state set since the journal
+// was attached, so that merging a branch back looks only at what the branch
+// changed: O(changes), not O(variables).
+type journal struct {
+	vars, funcs []string
+}
+
+// maxVars bounds the variables (and the functions) a state tracks, so that
+// cloning and merging stay cheap whatever the script.
 const maxVars = 512
 
 func newState() *state { return &state{} }
 
+// clone returns a copy of s for a subshell or a branch. Cost: O(1); the
+// maps are copied by the first write on either side.
 func (s *state) clone() *state {
+	s.varsShared, s.funcsShared = s.vars != nil, s.funcs != nil
 	c := *s
-	c.vars = maps.Clone(s.vars)
-	c.funcs = maps.Clone(s.funcs)
 	c.cd = slices.Clip(s.cd)
 	c.old = slices.Clip(s.old)
 	c.dirs = slices.Clip(s.dirs)
 	c.pos = slices.Clip(s.pos)
+	c.journal = nil
 	return &c
+}
+
+// branch returns a clone of s for code that may or may not run, recording
+// what it changes; merge folds it back into s, which must not change in
+// the meantime.
+func (s *state) branch() *state {
+	c := s.clone()
+	c.journal = &journal{}
+	return c
 }
 
 // child returns the state a child shell (bash -c, sh <<EOF) starts with:
 // exported variables, the working directory, nothing else.
+// Cost: O(variables) the first time after a change of s, then O(1) plus
+// the prefix assignments.
 func (s *state) child(a *analyzer, env map[string]variable) *state {
-	c := &state{cd: slices.Clip(s.cd)}
-	for name, v := range s.vars {
-		if v.exported || a.inEnviron(name) {
-			c.setVar(name, v)
+	if s.childVars == nil || s.childVersion != s.version {
+		t := &state{}
+		for name, v := range s.vars {
+			if v.exported || a.inEnviron(name) {
+				t.setVar(name, v)
+			}
 		}
+		s.childVars, s.childVersion = t, s.version
 	}
+	c := s.childVars.clone()
+	c.cd = slices.Clip(s.cd)
 	for name, v := range env {
 		v.exported = true
 		c.setVar(name, v)
@@ -88,9 +127,11 @@ func (s *state) child(a *analyzer, env map[string]variable) *state {
 }
 
 func (s *state) setVar(name string, v variable) {
-	if s.vars == nil {
-		s.vars = make(map[string]variable)
-	} else if old, ok := s.vars[name]; ok && old.exported {
+	s.version++
+	if s.journal != nil {
+		s.journal.vars = append(s.journal.vars, name)
+	}
+	if old, ok := s.vars[name]; ok && old.exported {
 		v.exported = true
 	} else if !ok && len(s.vars) >= maxVars {
 		s.varsFull = true
@@ -98,6 +139,12 @@ func (s *state) setVar(name string, v variable) {
 			s.ifsSet, s.ifsKnown = true, false
 		}
 		return
+	}
+	if s.vars == nil {
+		s.vars = make(map[string]variable)
+	} else if s.varsShared {
+		s.vars = maps.Clone(s.vars)
+		s.varsShared = false
 	}
 	if !v.opaque && len(joinParts(v.val)) > maxValueLen {
 		v = variable{opaque: true, exported: v.exported}
@@ -110,15 +157,43 @@ func (s *state) setVar(name string, v variable) {
 	}
 }
 
+// setFunc records a function definition; past maxVars functions a new name
+// is not recorded (its body is still analysed, as an uncalled function).
+func (s *state) setFunc(name string, def *funcDef) {
+	if s.funcs == nil {
+		s.funcs = make(map[string]*funcDef)
+	} else if _, ok := s.funcs[name]; !ok && len(s.funcs) >= maxVars {
+		return
+	}
+	if s.funcsShared {
+		s.funcs = maps.Clone(s.funcs)
+		s.funcsShared = false
+	}
+	s.funcs[name] = def
+	if s.journal != nil {
+		s.journal.funcs = append(s.journal.funcs, name)
+	}
+}
+
 // forget marks a variable unknown (read, unset, source ...).
 func (s *state) forget(name string) {
 	s.setVar(name, opaqueVar)
 }
 
-// chdir applies one directory change.
-func (s *state) chdir(step Word) {
+// chdir applies one directory change made in dialect d (see appendStep).
+func (s *state) chdir(step Word, d Dialect) {
 	s.old, s.oldSet = s.cd, true
-	s.cd = append(slices.Clip(s.cd), step)
+	s.cd = appendStep(s.cd, step, d)
+}
+
+// pushDir saves the current chain on the pushd stack. Past maxDirStack
+// entries the stack is no longer tracked (a later popd is unknown).
+func (s *state) pushDir() {
+	if len(s.dirs) >= maxDirStack {
+		s.dirsLost = true
+		return
+	}
+	s.dirs = append(slices.Clip(s.dirs), s.cd)
 }
 
 // setChain replaces the whole chain (cd -, popd).
@@ -132,55 +207,93 @@ func unknownStep(text string) Word {
 	return Word{Value: text, Raw: text, Unknown: true}
 }
 
-// merge combines the states a conditional construct may end in: values
-// that differ become unknown, a cd chain that differs gets an unknown step.
+// merge combines the states a conditional construct may end in, each a
+// branch of s: values that differ become unknown, a cd chain that differs
+// gets an unknown step. Cost: O(what the branches changed), or O(variables)
+// for an outcome without a journal.
 func (s *state) merge(outcomes []*state) {
 	for _, o := range outcomes {
 		if o == s {
 			continue
 		}
-		for name, v := range o.vars {
-			if cur, ok := s.vars[name]; !ok || !sameVar(cur, v) {
-				nv := opaqueVar
-				nv.exported = v.exported || cur.exported
-				s.setVar(name, nv)
+		if o.journal == nil {
+			s.mergeAll(o)
+		} else {
+			s.mergeNames(o, o.journal.vars, o.journal.funcs)
+		}
+		s.mergeRest(o)
+	}
+}
+
+// mergeAll folds every variable and function of o into s.
+func (s *state) mergeAll(o *state) {
+	for name := range o.vars {
+		s.mergeVar(o, name)
+	}
+	for name := range s.vars {
+		if _, ok := o.vars[name]; !ok {
+			s.mergeVar(o, name)
+		}
+	}
+	for name, f := range o.funcs {
+		if _, ok := s.funcs[name]; !ok {
+			s.setFunc(name, f)
+		}
+	}
+}
+
+// mergeNames folds the named variables and functions of o into s: the
+// others must be the same in both.
+func (s *state) mergeNames(o *state, vars, funcs []string) {
+	for _, name := range vars {
+		s.mergeVar(o, name)
+	}
+	for _, name := range funcs {
+		if f, ok := o.funcs[name]; ok {
+			if _, have := s.funcs[name]; !have {
+				s.setFunc(name, f)
 			}
 		}
-		for name := range s.vars {
-			if _, ok := o.vars[name]; !ok {
-				nv := opaqueVar
-				nv.exported = s.vars[name].exported
-				s.setVar(name, nv)
-			}
+	}
+}
+
+// mergeVar makes a variable unknown in s when o may hold another value;
+// exported in either, it stays exported.
+func (s *state) mergeVar(o *state, name string) {
+	cur, inS := s.vars[name]
+	v, inO := o.vars[name]
+	switch {
+	case inS != inO || inS && !sameVar(cur, v):
+		nv := opaqueVar
+		nv.exported = v.exported || cur.exported
+		s.setVar(name, nv)
+	case inS && v.exported && !cur.exported:
+		cur.exported = true
+		s.setVar(name, cur)
+	}
+}
+
+// mergeRest folds the cd chain, the pushd stack and the positional
+// parameters of o into s.
+func (s *state) mergeRest(o *state) {
+	if !sameChain(s.cd, o.cd) {
+		base := s.cd
+		if len(o.cd) < len(base) {
+			base = o.cd
 		}
-		for name, f := range o.funcs {
-			if s.funcs == nil {
-				s.funcs = make(map[string]*funcDef)
-			}
-			if _, ok := s.funcs[name]; !ok {
-				s.funcs[name] = f
-			}
+		n := 0
+		for n < len(base) && sameStep(s.cd[n], o.cd[n]) {
+			n++
 		}
-		if !sameChain(s.cd, o.cd) {
-			base := s.cd
-			if len(o.cd) < len(base) {
-				base = o.cd
-			}
-			n := 0
-			for n < len(base) && sameStep(s.cd[n], o.cd[n]) {
-				n++
-			}
-			chain := append(slices.Clip(s.cd[:n]), unknownStep("(conditional)"))
-			s.old, s.oldSet = nil, false
-			s.cd = chain
-		}
-		s.varsFull = s.varsFull || o.varsFull
-		if len(s.dirs) != len(o.dirs) {
-			s.dirsLost = true
-		}
-		if s.posKnown != o.posKnown || len(s.pos) != len(o.pos) {
-			s.posKnown = false
-		}
+		s.old, s.oldSet = nil, false
+		s.cd = appendStep(s.cd[:n:n], unknownStep("(conditional)"), Bash)
+	}
+	s.varsFull = s.varsFull || o.varsFull
+	if len(s.dirs) != len(o.dirs) || o.dirsLost {
+		s.dirsLost = true
+	}
+	if s.posKnown != o.posKnown || len(s.pos) != len(o.pos) {
+		s.posKnown = false
 	}
 }
 

@@ -93,7 +93,7 @@ func (a *analyzer) compound(c ctx, st *state, cmd syntax.Command) {
 		a.ifClause(c, st, cmd)
 	case *syntax.WhileClause:
 		a.stmts(c, st, cmd.Cond)
-		body := st.clone()
+		body := st.branch()
 		a.stmts(c, body, cmd.Do)
 		st.merge([]*state{body})
 	case *syntax.ForClause:
@@ -169,17 +169,29 @@ var stateOnly = map[string]bool{
 
 // andOr walks a && b || c: the first operand always runs, each later one
 // maybe; later commands of the chain see the chain's effects, commands
-// after it see the merge of where it may have stopped.
+// after it see the merge of where it may have stopped. The merge is folded
+// in after each operand, from the names that operand set, so a chain costs
+// O(operands + changes) whatever the number of variables.
 func (a *analyzer) andOr(c ctx, st *state, bc *syntax.BinaryCmd) {
 	operands := flattenAndOr(bc, nil)
 	a.stmt(c, st, operands[0])
-	outcomes := []*state{st.clone()}
+	final := st.clone() // the chain stopped after its first operand
+	outer := st.journal
+	j := &journal{}
+	st.journal = j
 	for _, op := range operands[1:] {
+		nv, nf := len(j.vars), len(j.funcs)
 		a.stmt(c, st, op)
-		outcomes = append(outcomes, st.clone())
+		// The chain may stop here too. Names the operand did not set are
+		// the same in final and st.
+		final.mergeNames(st, j.vars[nv:], j.funcs[nf:])
+		final.mergeRest(st)
 	}
-	final := outcomes[0]
-	final.merge(outcomes[1:])
+	if outer != nil {
+		outer.vars = append(outer.vars, j.vars...)
+		outer.funcs = append(outer.funcs, j.funcs...)
+	}
+	final.journal = outer
 	*st = *final
 }
 
@@ -196,11 +208,11 @@ func flattenAndOr(bc *syntax.BinaryCmd, out []*syntax.Stmt) []*syntax.Stmt {
 func (a *analyzer) ifClause(c ctx, st *state, ic *syntax.IfClause) {
 	a.stmts(c, st, ic.Cond)
 	var outs []*state
-	then := st.clone()
+	then := st.branch()
 	a.stmts(c, then, ic.Then)
 	outs = append(outs, then)
 	for e := ic.Else; e != nil; e = e.Else {
-		br := st.clone()
+		br := st.branch()
 		a.stmts(c, br, e.Cond)
 		a.stmts(c, br, e.Then)
 		outs = append(outs, br)
@@ -216,7 +228,7 @@ const (
 )
 
 func (a *analyzer) forClause(c ctx, st *state, fc *syntax.ForClause) {
-	body := st.clone()
+	var body *state
 	switch loop := fc.Loop.(type) {
 	case *syntax.WordIter:
 		var items []xword
@@ -244,6 +256,7 @@ func (a *analyzer) forClause(c ctx, st *state, fc *syntax.ForClause) {
 		for _, it := range items {
 			known = known && it.known() && !it.glob
 		}
+		body = st.branch() // after the list, which may assign (${x:=y})
 		name := loop.Name.Value
 		if known && !fc.Select && len(items) > 0 && len(items) <= maxIterations && a.loopMult*len(items) <= maxLoopMult {
 			a.loopMult *= len(items)
@@ -271,10 +284,13 @@ func (a *analyzer) forClause(c ctx, st *state, fc *syntax.ForClause) {
 		for _, n := range subst {
 			a.looseSubst(c, st, n)
 		}
+		body = st.branch()
 		for _, n := range arith {
 			body.forget(n)
 		}
 		a.stmts(c, body, fc.Do)
+	default:
+		return
 	}
 	st.merge([]*state{body})
 }
@@ -296,7 +312,7 @@ func (a *analyzer) caseClause(c ctx, st *state, cc *syntax.CaseClause) {
 	}
 	var outs []*state
 	for _, it := range cc.Items {
-		br := st.clone()
+		br := st.branch()
 		a.stmts(c, br, it.Stmts)
 		outs = append(outs, br)
 	}
@@ -314,11 +330,8 @@ func (a *analyzer) funcDecl(c ctx, st *state, fd *syntax.FuncDecl) {
 		return
 	}
 	def := &funcDef{body: fd.Body, src: c.src}
-	if st.funcs == nil {
-		st.funcs = make(map[string]*funcDef)
-	}
 	for _, n := range names {
-		st.funcs[n.Value] = def
+		st.setFunc(n.Value, def)
 	}
 	a.declared = append(a.declared, declaredFunc{name: names[0].Value, def: def, c: c})
 }
