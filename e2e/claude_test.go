@@ -323,11 +323,12 @@ type claudeScenario struct {
 type claudeStep struct {
 	Name  string          `json:"name"`
 	Input json.RawMessage `json:"input"`
-	// Expect is "runs"; "denied" (stopped, and the model was told the
-	// reason of zcode-fence's layer Layer); or "blocked" (stopped, whoever
-	// stopped it).
+	// Expect is "runs"; "denied" (stopped, and the model was told a
+	// zcode-fence reason, starting with Reason when that is set: the
+	// marker of the layer that must stop it, such as "[zcode-fence: 危险命令]"
+	// for the danger gate); or "blocked" (stopped, whoever stopped it).
 	Expect string `json:"expect"`
-	Layer  string `json:"layer"`
+	Reason string `json:"reason"`
 	Note   string `json:"note"`
 }
 
@@ -460,8 +461,10 @@ func runScenario(t *testing.T, api *fakeapi.Server, w *claudeWorld, sc claudeSce
 			if !denied[id] {
 				t.Errorf("%s should be stopped, but it is not in permission_denials; the model saw %q", what, tr.Text)
 			}
-			if s.Expect == "denied" && !toldByLayer(tr.Text, s.Layer) {
-				t.Errorf("%s: the model was not told the reason of zcode-fence's %s layer: %q", what, s.Layer, tr.Text)
+			if s.Expect == "denied" && !strings.Contains(tr.Text, "[zcode-fence") {
+				t.Errorf("%s: the model was not told zcode-fence's reason: %q", what, tr.Text)
+			} else if s.Expect == "denied" && !strings.Contains(tr.Text, s.Reason) {
+				t.Errorf("%s: the model was told %q, want the reason %q", what, tr.Text, s.Reason)
 			}
 		default:
 			t.Fatalf("testdata: expect %q", s.Expect)
@@ -478,23 +481,6 @@ func runScenario(t *testing.T, api *fakeapi.Server, w *claudeWorld, sc claudeSce
 		}
 	}
 	return r.elapsed
-}
-
-// toldByLayer reports whether text carries a zcode-fence reason whose
-// "[zcode-fence: LAYER]" marker names layer (any layer when layer is "").
-func toldByLayer(text, layer string) bool {
-	for rest := text; ; {
-		i := strings.Index(rest, "[zcode-fence")
-		if i < 0 {
-			return false
-		}
-		rest = rest[i:]
-		marker, _, ok := strings.Cut(rest, "]")
-		if ok && strings.Contains(marker, layer) {
-			return true
-		}
-		rest = rest[1:]
-	}
 }
 
 // dumpClaudeRun logs what a failed run did: the CLI's output, what the model
