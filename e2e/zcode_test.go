@@ -22,6 +22,9 @@ type zcodeCase struct {
 	Want    string          `json:"want"`    // "ask" or "silent"
 	// Lang, when set, is the language the ask reason must be in.
 	Lang string `json:"lang"`
+	// Reason, when set, must appear in the ask reason: the marker of the
+	// layer that has to ask, such as "[zcode-fence: 危险命令]".
+	Reason string `json:"reason"`
 }
 
 // zcodeShape is one spelling of ZCode's PreToolUse stdin, from
@@ -211,6 +214,9 @@ func TestZCodePayloads(t *testing.T) {
 					}
 					if c.Lang == "zh" && !hasHan(reason) {
 						t.Errorf("language zh, but the reason has no Chinese: %q", reason)
+					}
+					if !strings.Contains(reason, c.Reason) {
+						t.Errorf("reason %q, want it to contain %q", reason, c.Reason)
 					}
 				default:
 					t.Fatalf("testdata: want %q", c.Want)
