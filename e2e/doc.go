@@ -11,14 +11,17 @@
 //     form both hosts accept).
 //   - launcher_test.go: the sh launcher under a fake uname for every
 //     platform; the cmd.exe launcher's text (run for real on Windows).
-//   - zcode_test.go: ZCode's payload (camelCase and snake_case) through the
-//     hooks.json command and a freshly built binary; the output shape ZCode
-//     parses.
+//   - zcode_test.go: ZCode's payload (camelCase, and camelCase with the
+//     snake_case aliases; shapes in testdata/zcode-payloads.json) through
+//     the hooks.json command and a freshly built binary, options read from
+//     a fake home's ~/.zcode/cli/config.json (testdata/zcode-cases.json);
+//     the output shape ZCode parses.
 //   - claude_test.go: the real Claude Code CLI (pinned version, installed by
 //     scripts/install-claude-code.sh into a cache folder) installs the bundle
 //     from a copy of the repository's marketplace and runs scripted agent
-//     turns against fakeapi; catastrophic and out-of-project steps must not
-//     run.
+//     turns against fakeapi (testdata/claude-runs.json), each scenario in a
+//     fresh fake home: catastrophic and out-of-project steps must not run
+//     and the model must be told why; no process of a run may survive it.
 //
 // Knobs: ZCODE_FENCE_E2E_CACHE (cache folder, default ~/.cache/zcode-fence-e2e;
 // the fake homes live there too, because a fake home under /tmp would sit
