@@ -161,9 +161,6 @@ func TestTimeBoundStalledModel(t *testing.T) {
 	if err := os.WriteFile(certFile, pemCert, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	plain := newStallingServer(t, nil)
-	secure := newStallingServer(t, tlsSrv.TLS)
-
 	model := func(endpoint string, timeoutMs int, extra ...string) []string {
 		return s.env("default", false, append([]string{
 			"ZCODE_FENCE_ENABLE_DECISION_MODEL=true",
@@ -175,7 +172,10 @@ func TestTimeBoundStalledModel(t *testing.T) {
 			"SSL_CERT_FILE=" + certFile,
 		}, extra...)...)
 	}
-	cases := []struct {
+	// Each case has its own server, so the cases run at once and each
+	// knows whether its own request arrived.
+	plain := func() *stallingServer { return newStallingServer(t, nil) }
+	type stallCase struct {
 		name     string
 		server   *stallingServer
 		env      []string
@@ -183,33 +183,37 @@ func TestTimeBoundStalledModel(t *testing.T) {
 		want     string
 		min, max time.Duration
 		called   bool
-	}{
-		{"http loopback, 1000 ms", plain, model(plain.url("http"), 1000), "ls -la", "silent", timeout, timeout + margin, true},
-		{"https, 1000 ms", secure, model(secure.url("https"), 1000), "git status", "silent", timeout, timeout + margin, true},
-		{"http loopback, in-process layers", plain, model(plain.url("http"), 1000, "ZCODE_FENCE_LAYER_ISOLATION=inprocess"), "npm test", "silent", timeout, timeout + margin, true},
-		{"timeout past the cap (60000 ms)", plain, model(plain.url("http"), 60000), "make", "silent", 0, host.Budget + startSlack, true},
-		{"deterministic ask skips the model", plain, model(plain.url("http"), 1000), "rm -rf /", "ask", 0, timeout, false},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			before := c.server.requests.Load()
-			r, err := execHook(c.env, s.project, bashStdin(c.command, s.project))
-			expectAnswer(t, c.name, r, err, c.want)
-			if err != nil {
-				return
-			}
-			took := r.took
-			t.Logf("%s: %s after %v (model timeout %v)", c.name, c.want, took.Round(time.Millisecond), timeout)
-			if took < c.min || took > c.max {
-				t.Errorf("answered after %v, want between %v and %v", took, c.min, c.max)
-			}
-			// The request may still be in flight when the hook gives up;
-			// by the time the answer is out the headers have long arrived.
-			time.Sleep(50 * time.Millisecond)
-			if called := c.server.requests.Load() > before; called != c.called {
-				t.Errorf("model request seen: %v, want %v", called, c.called)
-			}
-		})
+	var cases []stallCase
+	add := func(name string, srv *stallingServer, scheme string, timeoutMs int, command, want string, min, max time.Duration, called bool, extra ...string) {
+		cases = append(cases, stallCase{name, srv, model(srv.url(scheme), timeoutMs, extra...), command, want, min, max, called})
+	}
+	add("http loopback, 1000 ms", plain(), "http", 1000, "ls -la", "silent", timeout, timeout+margin, true)
+	add("https, 1000 ms", newStallingServer(t, tlsSrv.TLS), "https", 1000, "git status", "silent", timeout, timeout+margin, true)
+	add("http loopback, in-process layers", plain(), "http", 1000, "npm test", "silent", timeout, timeout+margin, true, "ZCODE_FENCE_LAYER_ISOLATION=inprocess")
+	add("timeout past the cap (60000 ms)", plain(), "http", 60000, "make", "silent", 0, host.Budget+startSlack, true)
+	add("deterministic ask skips the model", plain(), "http", 1000, "rm -rf /", "ask", 0, timeout, false)
+	results := make([]runResult, len(cases))
+	errs := make([]error, len(cases))
+	parallelDo(len(cases), func(i int) {
+		results[i], errs[i] = execHook(cases[i].env, s.project, bashStdin(cases[i].command, s.project))
+	})
+	// A request still in flight when the hook gave up has long sent its
+	// headers by now; give the server's reader a moment to count them.
+	time.Sleep(50 * time.Millisecond)
+	for i, c := range cases {
+		r, err := results[i], errs[i]
+		expectAnswer(t, c.name, r, err, c.want)
+		if err != nil {
+			continue
+		}
+		t.Logf("%s: %s after %v (model timeout %v)", c.name, c.want, r.took.Round(time.Millisecond), timeout)
+		if r.took < c.min || r.took > c.max {
+			t.Errorf("%s: answered after %v, want between %v and %v", c.name, r.took, c.min, c.max)
+		}
+		if called := c.server.requests.Load() > 0; called != c.called {
+			t.Errorf("%s: model request seen: %v, want %v", c.name, called, c.called)
+		}
 	}
 	recs := logRecords(t, s.data)
 	timeouts := 0
