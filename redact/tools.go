@@ -1,0 +1,452 @@
+package redact
+
+import "strings"
+
+// Tool rules: the short password flags that mean a password only for
+// particular tools (see the package doc, "The -p rule"). At every word
+// start the main loop looks the word up; for a known tool the following
+// words of the same command (up to ; | & or a line end) are read as shell
+// words.
+
+// flagAct says what a tool's flag does with its argument.
+type flagAct uint8
+
+const (
+	actSkip     flagAct = iota + 1 // takes an argument that is not secret
+	actSecret                      // the argument is the secret
+	actUserPass                    // user<sep>password: the part after sep
+	actCookie                      // name=value cookies (a file name otherwise)
+	actCert                        // certfile:password
+)
+
+type toolFlag struct {
+	name string
+	act  flagAct
+}
+
+// toolRule describes one tool (or one subcommand of it).
+type toolRule struct {
+	kind  string
+	needs []string   // subcommand words that must come first, in order
+	flags []toolFlag // "-x" takes the next word or a glued rest; "--x" the next word or "=v"
+	// gluedOnly: the flag's value is only ever glued on (mysql -pSecret,
+	// 7z -pSecret); a separate next word is something else.
+	gluedOnly bool
+	// operandStops: the first operand ends the scan (the command sshpass or
+	// sudo runs has flags of its own).
+	operandStops bool
+	userSep      byte // for actUserPass
+	// tokenNoSep: an actUserPass value without sep is a token (httpie
+	// -A bearer -a TOKEN) when it looks generated.
+	tokenNoSep bool
+	// stdinFlag arms the piped-secret rule: "echo pw | tool <stdinFlag>" or
+	// "tool <stdinFlag> <<< pw"; stdinCluster is a short flag letter that
+	// may come inside a cluster (sudo -kS); stdinAlways needs no flag.
+	stdinFlag    string
+	stdinCluster byte
+	stdinAlways  bool
+	htpasswd     bool // htpasswd -b [-n] [file] user password
+}
+
+var (
+	ruleMySQL    = &toolRule{kind: "password", gluedOnly: true, flags: []toolFlag{{"-p", actSecret}}}
+	ruleSevenZip = &toolRule{kind: "password", gluedOnly: true, flags: []toolFlag{{"-p", actSecret}}}
+	ruleSSHPass  = &toolRule{kind: "password", operandStops: true, flags: []toolFlag{
+		{"-p", actSecret}, {"-f", actSkip}, {"-d", actSkip}, {"-P", actSkip}}}
+	ruleLogin = &toolRule{kind: "password", needs: []string{"login"}, stdinFlag: "--password-stdin",
+		flags: []toolFlag{{"-p", actSecret}}}
+	ruleMongo    = &toolRule{kind: "password", flags: []toolFlag{{"-p", actSecret}}}
+	ruleRedisCLI = &toolRule{kind: "password", flags: []toolFlag{{"-a", actSecret}}}
+	ruleSQLCmd   = &toolRule{kind: "password", flags: []toolFlag{{"-P", actSecret}}}
+	ruleLDAP     = &toolRule{kind: "password", flags: []toolFlag{{"-w", actSecret}}}
+	ruleLDAPPass = &toolRule{kind: "password", flags: []toolFlag{{"-w", actSecret}, {"-s", actSecret}, {"-a", actSecret}}}
+	ruleZip      = &toolRule{kind: "password", flags: []toolFlag{{"-P", actSecret}}}
+	ruleKeygen   = &toolRule{kind: "password", flags: []toolFlag{{"-N", actSecret}, {"-P", actSecret}}}
+	rulePlink    = &toolRule{kind: "password", flags: []toolFlag{{"-pw", actSecret}}}
+	ruleOpenSSL  = &toolRule{kind: "password", flags: []toolFlag{{"-k", actSecret}}}
+	ruleCurl     = &toolRule{kind: "password", userSep: ':', flags: []toolFlag{
+		{"-u", actUserPass}, {"--user", actUserPass}, {"-U", actUserPass}, {"--proxy-user", actUserPass},
+		{"-b", actCookie}, {"--cookie", actCookie}, {"-E", actCert}, {"--cert", actCert}}}
+	ruleHTTPie = &toolRule{kind: "password", userSep: ':', tokenNoSep: true, flags: []toolFlag{
+		{"-a", actUserPass}, {"--auth", actUserPass}}}
+	ruleSMB = &toolRule{kind: "password", userSep: '%', flags: []toolFlag{
+		{"-U", actUserPass}, {"--user", actUserPass}}}
+	ruleGHSecret = &toolRule{kind: "secret", needs: []string{"secret", "set"}, flags: []toolFlag{
+		{"-b", actSecret}, {"--body", actSecret}}}
+	ruleGHAuth   = &toolRule{kind: "token", needs: []string{"auth", "login"}, stdinFlag: "--with-token"}
+	ruleAZSecret = &toolRule{kind: "secret", needs: []string{"secret", "set"}, flags: []toolFlag{{"--value", actSecret}}}
+	ruleSudo     = &toolRule{kind: "password", operandStops: true, stdinFlag: "--stdin", stdinCluster: 'S', flags: []toolFlag{
+		{"-u", actSkip}, {"-g", actSkip}, {"-p", actSkip}, {"-C", actSkip}, {"-D", actSkip}, {"-h", actSkip},
+		{"-r", actSkip}, {"-t", actSkip}, {"-U", actSkip}, {"-T", actSkip}, {"-R", actSkip}}}
+	ruleChpasswd = &toolRule{kind: "password", stdinAlways: true, userSep: ':'}
+	rulePasswd   = &toolRule{kind: "password", stdinFlag: "--stdin"}
+	ruleHtpasswd = &toolRule{kind: "password", htpasswd: true}
+)
+
+// toolTable maps a command name to its rules.
+var toolTable = map[string][]*toolRule{}
+
+func init() {
+	add := func(r []*toolRule, names ...string) {
+		for _, n := range names {
+			toolTable[n] = r
+		}
+	}
+	add([]*toolRule{ruleMySQL}, "mysql", "mariadb", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow",
+		"mysqlcheck", "mysqlpump", "mysqlslap", "mariadb-dump", "mariadb-admin", "mariadb-import",
+		"mariadb-check", "mariadb-show")
+	add([]*toolRule{ruleSevenZip}, "7z", "7za", "7zz", "7zr", "rar", "unrar")
+	add([]*toolRule{ruleSSHPass}, "sshpass")
+	add([]*toolRule{ruleLogin}, "docker", "podman", "helm", "nerdctl", "buildah", "skopeo", "oras", "finch", "oc", "cf")
+	add([]*toolRule{ruleLogin, ruleAZSecret}, "az")
+	add([]*toolRule{ruleMongo}, "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport",
+		"mongostat", "mongotop", "mongofiles")
+	add([]*toolRule{ruleRedisCLI}, "redis-cli", "keydb-cli", "valkey-cli")
+	add([]*toolRule{ruleSQLCmd}, "sqlcmd", "bcp", "osql")
+	add([]*toolRule{ruleLDAP}, "ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapmodrdn", "ldapwhoami",
+		"ldapcompare", "ldapexop")
+	add([]*toolRule{ruleLDAPPass}, "ldappasswd")
+	add([]*toolRule{ruleZip}, "zip", "unzip", "zipcloak")
+	add([]*toolRule{ruleKeygen}, "ssh-keygen")
+	add([]*toolRule{rulePlink}, "plink", "pscp", "psftp", "putty")
+	add([]*toolRule{ruleOpenSSL}, "openssl")
+	add([]*toolRule{ruleCurl}, "curl")
+	add([]*toolRule{ruleHTTPie}, "http", "https", "xh", "xhs")
+	add([]*toolRule{ruleSMB}, "smbclient", "rpcclient", "smbcacls", "smbget")
+	add([]*toolRule{ruleGHSecret, ruleGHAuth}, "gh")
+	add([]*toolRule{ruleSudo}, "sudo")
+	add([]*toolRule{ruleChpasswd}, "chpasswd")
+	add([]*toolRule{rulePasswd}, "passwd")
+	add([]*toolRule{ruleHtpasswd}, "htpasswd")
+	for name := range toolTable {
+		toolStart[name[0]] = true
+	}
+}
+
+var (
+	// toolStart marks the first bytes of tool names.
+	toolStart [256]bool
+	// toolBoundary: what may come right before a command name (a path
+	// separator too: /usr/bin/mysql, C:\tools\7z.exe).
+	toolBoundary = byteSet(" \t\r\n;&|(`'\"/\\{=")
+	toolNameChar = byteSet(lowers + digits + "-_.")
+	// segmentEnd ends a simple command.
+	segmentEnd = byteSet(";|&()\n\r")
+)
+
+// maxToolWords bounds how many words after a tool are read.
+const maxToolWords = 64
+
+// tool is called at a word start i: if the word is a known tool, its rules
+// read the words after it.
+func (sc *scanner) tool(i int) {
+	s := sc.s
+	j := i
+	for j < len(s) && j-i < 24 && toolNameChar[s[j]] {
+		j++
+	}
+	if j == i || (j < len(s) && !space[s[j]]) {
+		return
+	}
+	name := strings.TrimSuffix(s[i:j], ".exe")
+	rules, ok := toolTable[name]
+	if !ok {
+		return
+	}
+	for _, r := range rules {
+		sc.toolArgs(r, i, j)
+	}
+}
+
+// toolArgs reads the words of the command after the tool word [ts, te).
+func (sc *scanner) toolArgs(r *toolRule, ts, te int) {
+	s := sc.s
+	p := te
+	need := 0
+	stdinArmed := r.stdinAlways
+	var positional [4][2]int
+	nPositional := 0
+	batch, noFile := false, false
+	for range maxToolWords {
+		a, e, ok := nextWord(s, p)
+		if !ok {
+			break
+		}
+		p = e
+		w := s[a:e]
+		if need < len(r.needs) {
+			if w == r.needs[need] {
+				need++
+			}
+			continue
+		}
+		if w == "<<<" && stdinArmed {
+			if va, ve, ok := nextWord(s, p); ok {
+				sc.toolValue(r, actUserPassIf(r), va, ve)
+				p = ve
+			}
+			continue
+		}
+		if w[0] != '-' || w == "-" {
+			if r.operandStops {
+				break
+			}
+			if r.htpasswd && nPositional < len(positional) {
+				positional[nPositional] = [2]int{a, e}
+				nPositional++
+			}
+			continue
+		}
+		if r.stdinFlag != "" && w == r.stdinFlag {
+			stdinArmed = true
+			continue
+		}
+		if r.stdinCluster != 0 && len(w) >= 2 && w[1] != '-' && strings.IndexByte(w[1:], r.stdinCluster) >= 0 && allLetters(w[1:]) {
+			stdinArmed = true
+		}
+		if r.htpasswd {
+			if len(w) >= 2 && w[1] != '-' && allLetters(w[1:]) {
+				batch = batch || strings.IndexByte(w, 'b') > 0
+				noFile = noFile || strings.IndexByte(w, 'n') > 0
+				if strings.IndexByte(w, 'C') > 0 || strings.IndexByte(w, 'r') > 0 {
+					if _, ve, ok := nextWord(s, p); ok {
+						p = ve // -C cost, -r rounds
+					}
+				}
+			}
+			continue
+		}
+		p = sc.toolFlag(r, w, a, e, p)
+	}
+	if r.htpasswd && batch {
+		k := 2
+		if noFile {
+			k = 1
+		}
+		if k < nPositional {
+			sc.toolValue(r, actSecret, positional[k][0], positional[k][1])
+		}
+	}
+	if stdinArmed {
+		sc.pipedSecret(r, ts)
+	}
+}
+
+func actUserPassIf(r *toolRule) flagAct {
+	if r.userSep != 0 {
+		return actUserPass
+	}
+	return actSecret
+}
+
+// toolFlag handles one flag word w = s[a:e] of rule r; p is where the next
+// word starts. It returns where scanning continues.
+func (sc *scanner) toolFlag(r *toolRule, w string, a, e, p int) int {
+	s := sc.s
+	for _, f := range r.flags {
+		switch {
+		case w == f.name:
+			if r.gluedOnly {
+				return p
+			}
+			va, ve, ok := nextWord(s, p)
+			if !ok || (f.act != actSkip && s[va] == '-' && ve-va > 1) {
+				return p // no argument: the tool prompts
+			}
+			if f.act != actSkip {
+				sc.toolValue(r, f.act, va, ve)
+			}
+			return ve
+		case len(f.name) == 2 && len(w) > 2 && strings.HasPrefix(w, f.name):
+			if f.act != actSkip {
+				sc.toolValue(r, f.act, a+2, e) // -pSecret
+			}
+			return p
+		case strings.HasPrefix(f.name, "--") && len(w) > len(f.name) && strings.HasPrefix(w, f.name) && w[len(f.name)] == '=':
+			if f.act != actSkip {
+				sc.toolValue(r, f.act, a+len(f.name)+1, e) // --user=u:p
+			}
+			return p
+		}
+	}
+	return p
+}
+
+// toolValue redacts the argument [a, e) of a flag according to act.
+func (sc *scanner) toolValue(r *toolRule, act flagAct, a, e int) {
+	s := sc.s
+	vs, ve := unquoteWord(s, a, e)
+	kind := r.kind
+	switch act {
+	case actUserPass:
+		k := strings.IndexByte(s[vs:ve], r.userSep)
+		if k < 0 {
+			if !r.tokenNoSep || !tokenLike(s[vs:ve]) {
+				return // a user alone: the tool prompts for the password
+			}
+			kind = "token"
+		} else {
+			vs += k + 1
+		}
+	case actCookie:
+		if strings.IndexByte(s[vs:ve], '=') < 0 {
+			return // a cookie file
+		}
+		kind = "cookie"
+	case actCert:
+		k := strings.LastIndexByte(s[vs:ve], ':')
+		if k < 0 || (k == 1 && letter[s[vs]]) {
+			return // no password, or only a drive letter
+		}
+		vs += k + 1
+	}
+	if nonSecretValue(s[vs:ve]) {
+		return
+	}
+	sc.add(vs, ve, kind, prioContext)
+}
+
+// pipedSecret handles a secret piped into a tool that reads it from stdin:
+// echo pw | sudo -S ..., printf '%s' pw | docker login --password-stdin.
+// The tool word starts at ts; the command before the pipe must be echo or
+// printf, whose arguments are the secret.
+func (sc *scanner) pipedSecret(r *toolRule, ts int) {
+	s := sc.s
+	j := ts
+	for j > 0 && hspace[s[j-1]] {
+		j--
+	}
+	if j == 0 || s[j-1] != '|' || (j >= 2 && s[j-2] == '|') {
+		return
+	}
+	end := j - 1
+	st := end
+	for st > 0 && end-st < 1024 && !segmentEnd[s[st-1]] {
+		st--
+	}
+	a, e, ok := nextWord(s, st)
+	if !ok || e > end {
+		return
+	}
+	name := s[a:e]
+	if k := strings.LastIndexByte(name, '/'); k >= 0 {
+		name = name[k+1:]
+	}
+	if name != "echo" && name != "printf" {
+		return
+	}
+	var args [8][2]int
+	n := 0
+	for p := e; n < len(args); {
+		a, e, ok := nextWord(s, p)
+		if !ok || e > end {
+			break
+		}
+		p = e
+		if name == "echo" && n == 0 && len(s[a:e]) >= 2 && s[a] == '-' && allLetters(s[a+1:e]) {
+			continue // echo -n, -e
+		}
+		args[n] = [2]int{a, e}
+		n++
+	}
+	first := 0
+	if name == "printf" && n >= 2 {
+		first = 1 // printf FORMAT ARG...: the arguments are the secret
+	}
+	for k := first; k < n; k++ {
+		sc.toolValue(r, actUserPassIf(r), args[k][0], args[k][1])
+	}
+}
+
+// nextWord returns the next shell word of the current simple command at or
+// after p: [a, e), quotes, escapes and $(...) included. ok is false at the
+// end of the command (; | & ( ) or a line end) or of the text. A
+// redirection operator (<, >>, <<<, 2>&) is a word of its own.
+func nextWord(s string, p int) (a, e int, ok bool) {
+	for p < len(s) {
+		if hspace[s[p]] {
+			p++
+		} else if s[p] == '\\' && p+1 < len(s) && s[p+1] == '\n' {
+			p += 2
+		} else {
+			break
+		}
+	}
+	if p >= len(s) || segmentEnd[s[p]] {
+		return p, p, false
+	}
+	a = p
+	if s[p] == '<' || s[p] == '>' {
+		for p < len(s) && (s[p] == '<' || s[p] == '>' || s[p] == '&') {
+			p++
+		}
+		return a, p, true
+	}
+	for p < len(s) {
+		c := s[p]
+		switch {
+		case space[c] || segmentEnd[c] || c == '<' || c == '>':
+			return a, p, true
+		case c == '\'':
+			k := strings.IndexByte(s[p+1:], '\'')
+			if k < 0 || k > maxValue {
+				return a, runeStartAtOrBefore(s, min(len(s), p+1+maxValue)), true
+			}
+			p += k + 2
+		case c == '"':
+			p = closeQuote(s, p+1, '"')
+			if p < len(s) && s[p] == '"' {
+				p++
+			}
+		case c == '\\':
+			p += 2
+		case c == '$' && p+1 < len(s) && (s[p+1] == '(' || s[p+1] == '{'):
+			p = closeNested(s, p+1)
+		case c == '`':
+			k := strings.IndexByte(s[p+1:], '`')
+			if k < 0 || k > maxValue {
+				return a, runeStartAtOrBefore(s, min(len(s), p+1+maxValue)), true
+			}
+			p += k + 2
+		default:
+			p++
+		}
+	}
+	return a, min(p, len(s)), true
+}
+
+// closeNested returns the index after the bracket matching the one at
+// s[p] ('(' or '{'), or a bound.
+func closeNested(s string, p int) int {
+	open := s[p]
+	shut := byte(')')
+	if open == '{' {
+		shut = '}'
+	}
+	depth := 0
+	for j := p; j < len(s) && j-p < maxValue; j++ {
+		switch s[j] {
+		case open:
+			depth++
+		case shut:
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		}
+	}
+	return runeStartAtOrBefore(s, min(len(s), p+maxValue))
+}
+
+// unquoteWord returns the inside of the word [a, e) when it is one quoted
+// string, else the word.
+func unquoteWord(s string, a, e int) (int, int) {
+	if e-a >= 2 && (s[a] == '\'' || s[a] == '"') && s[e-1] == s[a] {
+		return a + 1, e - 1
+	}
+	return a, e
+}
+
+func allLetters(w string) bool {
+	return w != "" && plainWord(w)
+}
