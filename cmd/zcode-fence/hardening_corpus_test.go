@@ -61,20 +61,20 @@ func TestBypassCorpus(t *testing.T) {
 			for i, c := range run {
 				if errs[i] != nil {
 					broken++
-					t.Errorf("[%s] %s: %v", c.tool(), oneLine(c.Command), errs[i])
+					t.Errorf("%s: %v", c.label(), errs[i])
 					continue
 				}
 				got, detail := checkAnswer(results[i])
 				switch {
 				case got == "":
 					broken++
-					t.Errorf("[%s] %s: protocol broken: %s", c.tool(), oneLine(c.Command), detail)
+					t.Errorf("%s: protocol broken: %s", c.label(), detail)
 				case got != c.Expect && c.Expect == "ask":
 					slipped++
-					t.Errorf("BYPASS [%s] %s: silent, want ask (%s)", c.tool(), oneLine(c.Command), c.Why)
+					t.Errorf("BYPASS %s: silent, want ask (%s)", c.label(), c.Why)
 				case got != c.Expect:
 					noisy++
-					t.Errorf("FALSE ASK [%s] %s: asked, want silent (%s); reason %q", c.tool(), oneLine(c.Command), c.Why, detail)
+					t.Errorf("FALSE ASK %s: asked, want silent (%s); reason %q", c.label(), c.Why, detail)
 				}
 			}
 			t.Logf("%s: %d cases (%d ask, %d silent) in the corpus; %d ran on %s; %d bypasses, %d false asks, %d protocol failures",

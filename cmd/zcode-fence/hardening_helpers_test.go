@@ -15,7 +15,8 @@ import (
 // bypassCase is one entry of testdata/bypass-corpus.json. For the shell
 // tools (Bash, the default; Shell; PowerShell) Command is the command; for
 // the file tools (Write, Edit, ...) it is the target path. Cwd, when set,
-// is the payload's cwd, relative to the project ("src") or absolute.
+// is the payload's cwd (where the agent's shell stands), relative to the
+// project ("src") or absolute ("/", "{HOME}/.ssh").
 // Platform, when set, names the only GOOS the case applies to.
 type bypassCase struct {
 	Command  string `json:"command"`
@@ -31,6 +32,15 @@ func (c bypassCase) tool() string {
 		return "Bash"
 	}
 	return c.Tool
+}
+
+// label names the case in test messages: tool, command and any cwd.
+func (c bypassCase) label() string {
+	l := "[" + c.tool() + "] " + oneLine(c.Command)
+	if c.Cwd != "" {
+		l += " (cwd " + c.Cwd + ")"
+	}
+	return l
 }
 
 // isFileTool reports whether Command is a path for a file tool.
@@ -60,7 +70,7 @@ func readBypassCorpus() ([]bypassCase, error) {
 		if c.Command == "" || c.Why == "" || (c.Expect != "ask" && c.Expect != "silent") {
 			return nil, fmt.Errorf("bypass-corpus.json case %d (%q): needs command, why and expect ask|silent", i, c.Command)
 		}
-		key := c.tool() + "\x00" + c.Command
+		key := c.tool() + "\x00" + c.Command + "\x00" + c.Cwd
 		if j, dup := seen[key]; dup {
 			return nil, fmt.Errorf("bypass-corpus.json: case %d repeats case %d (%q)", i, j, c.Command)
 		}
@@ -109,7 +119,7 @@ func hookPayload(tool, commandOrPath, cwd, session string, file bool) []byte {
 // casePayload renders a corpus case into a payload for scratch s.
 func (s *scratch) casePayload(c bypassCase) []byte {
 	cwd := s.project
-	switch {
+	switch c.Cwd = s.renderCorpus(c.Cwd); {
 	case c.Cwd == "":
 	case filepath.IsAbs(c.Cwd):
 		cwd = c.Cwd
