@@ -17,6 +17,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	"github.com/zcode-fence/zcode-fence/core"
@@ -351,6 +352,10 @@ func rpcCause(ctx context.Context, err error) error {
 		return context.Cause(ctx)
 	}
 	if st, ok := status.FromError(err); ok {
+		if st.Code() == codes.DeadlineExceeded {
+			// The layer's side gave up first: the same deadline.
+			return fmt.Errorf("%w: %s", context.DeadlineExceeded, st.Message())
+		}
 		return statusError{st}
 	}
 	return err

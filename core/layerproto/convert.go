@@ -132,6 +132,7 @@ func commandToProto(c *shell.Command) *layerpb.Command {
 		Background: c.Background,
 	}
 	p.Name, p.NameBytes = exactText(c.Name)
+	p.NameIfEmpty = text(c.NameIfEmpty)
 	p.Stdin, p.StdinBytes = exactText(c.Stdin)
 	if len(c.Assigns) > 0 {
 		p.Assigns = make([]*layerpb.Assign, len(c.Assigns))
@@ -155,17 +156,18 @@ func commandToProto(c *shell.Command) *layerpb.Command {
 
 func commandFromProto(p *layerpb.Command) shell.Command {
 	c := shell.Command{
-		Name:       exact(p.GetName(), p.GetNameBytes()),
-		Args:       wordsFromProto(p.GetArgs()),
-		Cd:         wordsFromProto(p.GetCd()),
-		Dialect:    shell.Dialect(p.GetDialect()),
-		Depth:      int(p.GetDepth()),
-		Via:        nilIfEmpty(p.GetVia()),
-		Parent:     int(p.GetParent()),
-		FeedsInto:  int(p.GetFeedsInto()),
-		Feed:       shell.FeedKind(p.GetFeed()),
-		Stdin:      exact(p.GetStdin(), p.GetStdinBytes()),
-		Background: p.GetBackground(),
+		Name:        exact(p.GetName(), p.GetNameBytes()),
+		NameIfEmpty: p.GetNameIfEmpty(),
+		Args:        wordsFromProto(p.GetArgs()),
+		Cd:          wordsFromProto(p.GetCd()),
+		Dialect:     shell.Dialect(p.GetDialect()),
+		Depth:       int(p.GetDepth()),
+		Via:         nilIfEmpty(p.GetVia()),
+		Parent:      int(p.GetParent()),
+		FeedsInto:   int(p.GetFeedsInto()),
+		Feed:        shell.FeedKind(p.GetFeed()),
+		Stdin:       exact(p.GetStdin(), p.GetStdinBytes()),
+		Background:  p.GetBackground(),
 	}
 	if len(p.GetAssigns()) > 0 {
 		c.Assigns = make([]shell.Assign, len(p.GetAssigns()))

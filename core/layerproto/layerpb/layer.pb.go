@@ -711,7 +711,11 @@ type Command struct {
 	// name_bytes holds name exactly when it is not valid UTF-8, else empty.
 	NameBytes []byte `protobuf:"bytes,14,opt,name=name_bytes,json=nameBytes,proto3" json:"name_bytes,omitempty"`
 	// stdin_bytes holds stdin exactly when it is not valid UTF-8, else empty.
-	StdinBytes    []byte `protobuf:"bytes,15,opt,name=stdin_bytes,json=stdinBytes,proto3" json:"stdin_bytes,omitempty"`
+	StdinBytes []byte `protobuf:"bytes,15,opt,name=stdin_bytes,json=stdinBytes,proto3" json:"stdin_bytes,omitempty"`
+	// name_if_empty is the command name with the unknown parts of argv[0]
+	// taken as empty: r${X}m and $BIN/rm give "rm", $CMD gives "". Match
+	// rules on it when name is "".
+	NameIfEmpty   string `protobuf:"bytes,16,opt,name=name_if_empty,json=nameIfEmpty,proto3" json:"name_if_empty,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -849,6 +853,13 @@ func (x *Command) GetStdinBytes() []byte {
 		return x.StdinBytes
 	}
 	return nil
+}
+
+func (x *Command) GetNameIfEmpty() string {
+	if x != nil {
+		return x.NameIfEmpty
+	}
+	return ""
 }
 
 // Word is one argument, redirect target or assignment value as the shell
@@ -1265,7 +1276,7 @@ const file_layer_proto_rawDesc = "" +
 	"\bcommands\x18\x03 \x03(\v2\x1c.zcodefence.layer.v1.CommandR\bcommands\x12\x1f\n" +
 	"\vparse_error\x18\x04 \x01(\tR\n" +
 	"parseError\x12\x1c\n" +
-	"\ttruncated\x18\x05 \x01(\bR\ttruncated\"\xab\x04\n" +
+	"\ttruncated\x18\x05 \x01(\bR\ttruncated\"\xcf\x04\n" +
 	"\aCommand\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12-\n" +
 	"\x04args\x18\x02 \x03(\v2\x19.zcodefence.layer.v1.WordR\x04args\x125\n" +
@@ -1287,7 +1298,8 @@ const file_layer_proto_rawDesc = "" +
 	"\n" +
 	"name_bytes\x18\x0e \x01(\fR\tnameBytes\x12\x1f\n" +
 	"\vstdin_bytes\x18\x0f \x01(\fR\n" +
-	"stdinBytes\"\xeb\x01\n" +
+	"stdinBytes\x12\"\n" +
+	"\rname_if_empty\x18\x10 \x01(\tR\vnameIfEmpty\"\xeb\x01\n" +
 	"\x04Word\x12\x14\n" +
 	"\x05value\x18\x01 \x01(\tR\x05value\x12\x10\n" +
 	"\x03raw\x18\x02 \x01(\tR\x03raw\x12\x18\n" +
