@@ -252,6 +252,15 @@ func (c *Config) fromFile(env Env) {
 			c.set(s, strconv.FormatBool(v), s.Key)
 		case float64:
 			c.set(s, strconv.FormatFloat(v, 'f', -1, 64), s.Key)
+		case map[string]any:
+			if s.Key == KeyLayerOptions {
+				// The settings UI stores a string, a hand-edited file may
+				// hold the object itself: both mean the same.
+				b, _ := json.Marshal(v)
+				c.set(s, string(b), s.Key)
+				continue
+			}
+			c.note("config: %s has an unusable value, using %q", s.Key, display(s, s.Default))
 		default:
 			c.note("config: %s has an unusable value, using %q", s.Key, display(s, s.Default))
 		}
