@@ -299,11 +299,23 @@ func (s *remoteSet) closeAll(cancel context.CancelFunc) {
 	wg.Wait()
 }
 
+// AskGrace is how long the chain still waits for other layers once one has
+// asked: the answer is ask whatever they say, so a slow or hung layer must
+// not hold it up; the grace only lets quick layers add their reasons.
+const AskGrace = 100 * time.Millisecond
+
+// errAbandoned marks a layer the chain stopped waiting for after an ask.
+var errAbandoned = errors.New("not waited for: another layer had already asked")
+
 // runAll runs slots concurrently and waits for all of them, but never past
-// ctx's deadline: a layer still running then is reported as timed out.
+// ctx's deadline (a layer still running then is reported as timed out) and
+// no longer than AskGrace after the first ask.
 func (h *Host) runAll(ctx context.Context, slots []slot, call *core.Call, remotes *remoteSet) []LayerResult {
 	results := make([]LayerResult, len(slots))
 	done := make([]chan struct{}, len(slots))
+	wait, stopWaiting := context.WithCancel(ctx)
+	defer stopWaiting()
+	var asked sync.Once
 	for i, s := range slots {
 		done[i] = make(chan struct{})
 		results[i] = LayerResult{Name: s.name, Mode: s.mode}
@@ -311,21 +323,27 @@ func (h *Host) runAll(ctx context.Context, slots []slot, call *core.Call, remote
 			res := h.runOne(ctx, s, call, remotes)
 			results[i] = res
 			close(done[i])
+			if res.Verdict.Decision == core.Ask {
+				asked.Do(func() { time.AfterFunc(AskGrace, stopWaiting) })
+			}
 		}(i, s)
 	}
 	final := make([]LayerResult, len(slots))
 	for i := range slots {
 		select {
 		case <-done[i]:
-		case <-ctx.Done():
+		case <-wait.Done():
 		}
 		// Prefer an answer that is there, even when the deadline also passed.
 		select {
 		case <-done[i]:
 			final[i] = results[i]
 		default:
-			final[i] = LayerResult{Name: slots[i].name, Mode: slots[i].mode,
-				Err: fmt.Errorf("layer %s: no answer before the deadline: %w", slots[i].name, context.DeadlineExceeded)}
+			err := fmt.Errorf("layer %s: no answer before the deadline: %w", slots[i].name, context.DeadlineExceeded)
+			if ctx.Err() == nil {
+				err = fmt.Errorf("layer %s: %w", slots[i].name, errAbandoned)
+			}
+			final[i] = LayerResult{Name: slots[i].name, Mode: slots[i].mode, Err: err}
 		}
 	}
 	return final

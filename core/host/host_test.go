@@ -256,3 +256,16 @@ func TestFormatReasons(t *testing.T) {
 		t.Fatalf("not capped: %d", len([]rune(got)))
 	}
 }
+
+// TestAskDoesNotWaitForAHungLayer: once a layer asks, a hung one is given
+// only AskGrace, not the whole deterministic budget.
+func TestAskDoesNotWaitForAHungLayer(t *testing.T) {
+	h := Host{Builtins: []Builtin{builtin(&fakeLayer{name: "hung", hang: true}, false, ""), builtin(&fakeLayer{name: "asks", ask: true}, false, "")}}
+	out := h.Run(context.Background(), &core.Call{}, cfgWith(map[string]string{"layer_isolation": "inprocess"}), time.Now())
+	if out.Verdict.Decision != core.Ask {
+		t.Fatalf("decision = %v", out.Verdict.Decision)
+	}
+	if err := out.Layers[0].Err; !errors.Is(err, errAbandoned) {
+		t.Fatalf("hung layer err = %v, want errAbandoned (not the deadline)", err)
+	}
+}
