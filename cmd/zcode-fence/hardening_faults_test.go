@@ -107,6 +107,7 @@ func logRecords(t *testing.T, dir string) []decisionlog.Record {
 // answers silently inside the host's limit; with a complete JSON value it
 // answers at once, without waiting for EOF or for the stdin wait.
 func TestFaultStdinNeverCloses(t *testing.T) {
+	t.Parallel() // it mostly waits (for timeouts) and takes little CPU
 	s := newScratch(t)
 	env := s.env("default", false)
 	cases := []struct {
@@ -377,6 +378,7 @@ func processesWith(kv string, wait time.Duration) (pids []string, ok bool) {
 // sleeping grandchild, and the marker in the hook's environment, which it
 // inherits, must be gone from the process table after the hook exits.
 func TestFaultLayers(t *testing.T) {
+	t.Parallel() // it mostly waits (for timeouts) and takes little CPU
 	broken := []string{"panic-decide", "hang-decide", "exit-decide", "exit-at-start", "hang-handshake"}
 	type chain struct {
 		name   string

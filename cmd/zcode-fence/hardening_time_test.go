@@ -147,6 +147,7 @@ func (s *stallingServer) url(scheme string) string {
 // timeout set past the cap still answers inside the budget, and a call a
 // deterministic layer asks on never waits for the model.
 func TestTimeBoundStalledModel(t *testing.T) {
+	t.Parallel() // it mostly waits (for timeouts) and takes little CPU
 	const timeout = 1000 * time.Millisecond
 	// A generous margin: process start, config, the deterministic layers
 	// and the request itself on a loaded machine.
