@@ -128,14 +128,18 @@ func (sc *scanner) keyValue(t int) int {
 		if dashes == 1 && !singleDashKey(name) {
 			return next // -pSecretPass is a glued short flag; ffmpeg -pass 1
 		}
-		if !flag && !(name == "password" && netrcContext(s, ks)) && !setContext(s, ks) {
+		if q >= len(s) || s[q] == '-' || segmentEnd[s[q]] {
 			return next
 		}
-		a, e, ok := nextWord(s, q)
-		if !ok || s[a] == '-' {
+		vs, ve, ok := valueAt(s, q, 0)
+		if !ok || nonSecretValue(s[vs:ve]) {
 			return next
 		}
-		sc.value(a, e, kind)
+		if !flag && !(name == "password" && netrcContext(s, ks)) && !setContext(s, ks, ke) &&
+			!(kind == "aws-secret-key" && awsSecretShape(s[vs:ve])) {
+			return next
+		}
+		sc.add(vs, ve, kind, prioKeyValue)
 		return next
 	}
 	for q < len(s) && q-p < 64 && hspace[s[q]] {
@@ -156,14 +160,12 @@ func (sc *scanner) keyValue(t int) int {
 	return next
 }
 
-// value redacts the shell word [a, e) (its inside when it is one quoted
-// string) as kind, unless it only points at a secret.
-func (sc *scanner) value(a, e int, kind string) {
-	vs, ve := unquoteWord(sc.s, a, e)
-	if nonSecretValue(sc.s[vs:ve]) {
-		return
-	}
-	sc.add(vs, ve, kind, prioKeyValue)
+var awsSecretChar = byteSet(lowers + uppers + digits + "/+")
+
+// awsSecretShape reports whether w is shaped like an AWS secret access key:
+// 40 characters of base64 (which a name like secret_access_key announces).
+func awsSecretShape(w string) bool {
+	return len(w) == 40 && runOf(w, 0, &awsSecretChar) == 40
 }
 
 // paramDefault handles ${KEY:-default} (also -, :=, =): the default of a
@@ -405,7 +407,7 @@ func (sc *scanner) bearer(i int) int {
 		return next // prose ("Bearer authentication"), or key=value pairs
 	}
 	sc.add(q, end, "bearer-token", prioContext)
-	return max(next, end)
+	return next
 }
 
 // netrcContext reports whether a "password" at ks is a .netrc entry: a
@@ -441,7 +443,10 @@ func wordBefore(s string, i int) (a, e int) {
 // setContext reports whether the word holding a key at ks is the name
 // argument of a "set" or "config" command (aws configure set, npm config
 // set, git config, setx, fish set -x), whose value follows after a space.
-func setContext(s string, ks int) bool {
+func setContext(s string, ks, ke int) bool {
+	if !strings.ContainsAny(s[ks:ke], "_.:"+uppers) {
+		return false // kubectl config set-credentials: a subcommand, not a name
+	}
 	w := ks
 	for w > 0 && ks-w < 256 && !space[s[w-1]] {
 		w--

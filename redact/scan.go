@@ -52,6 +52,7 @@ func init() {
 		{"pk_", false, (*scanner).stripe},
 		{"whsec_", false, (*scanner).stripe},
 		{"gh", false, (*scanner).github},
+		{"github_pat_", false, (*scanner).github},
 		{"gl", false, (*scanner).gitlab},
 		{"A", false, (*scanner).upperA},
 		{"xox", false, (*scanner).slackToken},
