@@ -46,6 +46,9 @@ func manyVars(n int) string {
 	return numbered(min(n, 16<<10), "export v%d=1; ", "")
 }
 
+// bigValue doubles $x up to 32 KiB in a few hundred bytes.
+var bigValue = "x=abcdefgh; " + strings.Repeat(`x="$x$x"; `, 12)
+
 // adversarialInputs are the shapes the limits and benchmarks run. The
 // dangerous command at the end of several of them is only text for
 // Analyze, which never runs anything.
@@ -79,6 +82,13 @@ var adversarialInputs = []adversarial{
 	{"prefix assignments", Bash, func(n int) string { return numbered(n, "v%d=x ", "cmd") }},
 	{"exports", Bash, func(n int) string { return numbered(n, "export v%d=1; ", "bash -c x") }},
 	{"variable doubling", Bash, func(n int) string { return "x=ab; " + repeatTo(n, `x="$x$x"; `, "echo $x") }},
+	{"value amplification", Bash, func(n int) string { return bigValue + "echo " + repeatTo(n, "a$x ", "") }},
+	{"value amplification in commands", Bash, func(n int) string { return bigValue + repeatTo(n, "echo a$x; ", "") }},
+	{"value amplification in heredoc", Bash, func(n int) string { return bigValue + "cat <<EOF\n" + repeatTo(n, "$x\n", "EOF\n") }},
+	{"value amplification in bash -c", Bash, func(n int) string { return bigValue + repeatTo(n, `bash -c "echo $x"; `, "") }},
+	{"positional amplification", Bash, func(n int) string {
+		return "set -- " + strings.Repeat("abcdefgh ", 4096) + "; " + repeatTo(n, `echo "a$@"; `, "")
+	}},
 	{"redirects one command", Bash, func(n int) string { return numbered(n, ">f%d ", "echo") }},
 	{"redirects many commands", Bash, func(n int) string { return numbered(n, "x >f%d 2>&1; ", "") }},
 	{"pipeline", Bash, func(n int) string { return repeatTo(n, "a | ", "b") }},
@@ -163,6 +173,9 @@ func BenchmarkAdversarialParse(b *testing.B) {
 			continue
 		}
 		src := in.gen(MaxInput)
+		if nestingDepth(src, maxParseNesting) > maxParseNesting {
+			continue // never given to the parser
+		}
 		b.Run(in.name, func(b *testing.B) {
 			p := newBashParser()
 			b.ReportAllocs()

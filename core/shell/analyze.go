@@ -49,8 +49,8 @@ const (
 	// for the input items of xargs, parallel and fd -x.
 	InputPlaceholder = "<input>"
 
-	maxNestedBytes = 4 << 20 // total text re-parsed for nested scripts
-	maxWords       = 1 << 16 // argv words per analysis
+	maxNestedBytes = 4 << 20 // total text re-parsed for nested scripts (see budgetFor)
+	maxWords       = 1 << 16 // argv words, assignments and redirects per analysis
 	maxNest        = 400     // AST recursion depth
 	maxWrappers    = 32      // wrapper chain length (sudo sudo sudo ...)
 )
@@ -78,11 +78,19 @@ func Analyze(src string, opts Options) (out *Script) {
 		text = cutUTF8(text, MaxInput)
 		out.Truncated = true
 	}
-	a := newAnalyzer(opts, out)
+	a := newAnalyzer(opts, out, len(text))
 	a.parser = parserPool.Get().(*syntax.Parser)
 	a.top(text)
 	parserPool.Put(a.parser) // not reached after a panic: that parser is dropped
 	return out
+}
+
+// budgetFor scales a budget of the analysis with the input: 16 times its
+// length, at least 256 KiB (what no hand-written command reaches), at most
+// limit. A short text then cannot make the analysis do megabytes of work
+// by doubling a variable or nesting bash -c.
+func budgetFor(inputLen, limit int) int {
+	return min(limit, max(256<<10, 16*inputLen))
 }
 
 // parserPool keeps parsers between calls: a new one costs more than a
@@ -99,7 +107,7 @@ func safeFallback(out *Script, src string, opts Options) {
 	if len(src) > MaxInput {
 		src = cutUTF8(src, MaxInput)
 	}
-	a := newAnalyzer(opts, out)
+	a := newAnalyzer(opts, out, len(src))
 	a.noParse = true
 	c := ctx{parent: -1, dialect: opts.Dialect, src: src}
 	a.fallback(c, newState(), src)
@@ -189,7 +197,11 @@ type analyzer struct {
 	nholes int
 
 	nestedBytes int
+	maxNested   int // budget of nestedBytes
+	maxExpanded int // budget of expanded
 	words       int
+	expanded    int // bytes of variable values pasted (see spend)
+	braceWords  int // words made by brace expansion
 	nest        int
 	loopMult    int
 	noParse     bool // fallback only (after a panic)
@@ -204,12 +216,13 @@ type declaredFunc struct {
 	c    ctx
 }
 
-func newAnalyzer(opts Options, out *Script) *analyzer {
+func newAnalyzer(opts Options, out *Script, inputLen int) *analyzer {
 	maxCmds := opts.MaxCommands
 	if maxCmds <= 0 {
 		maxCmds = DefaultMaxCommands
 	}
-	return &analyzer{opts: opts, out: out, maxCmds: maxCmds, loopMult: 1}
+	return &analyzer{opts: opts, out: out, maxCmds: maxCmds, loopMult: 1,
+		maxNested: budgetFor(inputLen, maxNestedBytes), maxExpanded: budgetFor(inputLen, maxExpanded)}
 }
 
 // ctx is where a command sits: nesting depth, the wrappers and contexts
@@ -370,7 +383,7 @@ func (s *stoppableReader) Read(b []byte) (int, error) {
 // uncalled analyses the bodies of functions declared since start that were
 // never called, so their commands are reported too.
 func (a *analyzer) uncalled(start int) {
-	for i := start; i < len(a.declared); i++ {
+	for i := start; i < len(a.declared) && !a.full(); i++ {
 		d := a.declared[i]
 		if d.def.called {
 			continue
@@ -395,7 +408,7 @@ func (a *analyzer) nestedText(c ctx, st *state, text string, dialect Dialect, vi
 		return
 	}
 	a.nestedBytes += len(text)
-	if a.nestedBytes > maxNestedBytes {
+	if a.nestedBytes > a.maxNested {
 		a.out.Truncated = true
 		return
 	}
@@ -563,6 +576,9 @@ func cloneEnv(m map[string]variable) map[string]variable {
 // the command at idx.
 func (a *analyzer) substitutions(c ctx, st *state, sc *simple, idx int) {
 	for _, n := range sc.subst {
+		if a.full() {
+			return
+		}
 		var stmts []*syntax.Stmt
 		kind, via := FeedSubst, "$()"
 		switch n := n.(type) {

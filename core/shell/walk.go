@@ -17,8 +17,10 @@ func (a *analyzer) stmts(c ctx, st *state, list []*syntax.Stmt) {
 }
 
 // stmt walks one statement. A background statement runs in a subshell.
+// Nothing is walked once the command cap is reached: no command could be
+// reported.
 func (a *analyzer) stmt(c ctx, st *state, s *syntax.Stmt) {
-	if s == nil {
+	if s == nil || a.full() {
 		return
 	}
 	a.nest++
@@ -511,6 +513,11 @@ func (a *analyzer) call(c ctx, st *state, ce *syntax.CallExpr, redirs []*syntax.
 		if as.Name == nil {
 			continue
 		}
+		if a.words >= maxWords {
+			a.out.Truncated = true
+			break
+		}
+		a.words++
 		name := as.Name.Value
 		w, v := a.assignValue(target, c.src, as)
 		sc.assigns = append(sc.assigns, Assign{Name: name, Value: w.word()})
@@ -537,6 +544,11 @@ func (a *analyzer) call(c ctx, st *state, ce *syntax.CallExpr, redirs []*syntax.
 // heredoc or here-string feeding fd 0.
 func (a *analyzer) redirects(st *state, src string, rs []*syntax.Redirect) (out []Redirect, stdin *xword, op string) {
 	for _, r := range rs {
+		if a.words >= maxWords {
+			a.out.Truncated = true
+			break
+		}
+		a.words++
 		rd := Redirect{Op: r.Op.String()}
 		if r.N != nil {
 			rd.Fd = r.N.Value

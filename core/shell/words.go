@@ -67,19 +67,15 @@ func (w xword) lit() (string, bool) {
 
 func (w xword) word() Word {
 	out := Word{Value: w.value(), Raw: w.raw, Glob: w.glob}
-	var prefix strings.Builder
+	n := 0 // Value joins the parts: the known prefix is its first n bytes
 	for _, p := range w.parts {
 		if p.unknown {
 			out.Unknown = true
 			break
 		}
-		prefix.WriteString(p.text)
+		n += len(p.text)
 	}
-	if out.Unknown {
-		out.KnownPrefix = prefix.String()
-	} else {
-		out.KnownPrefix = out.Value
-	}
+	out.KnownPrefix = out.Value[:n]
 	return out
 }
 
@@ -99,10 +95,14 @@ func wordToX(w Word) xword {
 }
 
 // fieldBuilder collects the fields (argv words) one shell word expands to.
+// Adjacent parts of the same kind are joined; a part that grows is built in
+// tail, so pasting pieces one by one costs linear time, not quadratic.
 type fieldBuilder struct {
-	fields []xword
-	cur    xword
-	live   bool // cur exists even if empty (quotes, unknown parts, text)
+	fields  []xword
+	cur     xword
+	live    bool // cur exists even if empty (quotes, unknown parts, text)
+	tail    strings.Builder
+	growing bool // the last part of cur is being built in tail
 }
 
 func (b *fieldBuilder) add(p part) {
@@ -111,10 +111,24 @@ func (b *fieldBuilder) add(p part) {
 	}
 	b.live = true
 	if n := len(b.cur.parts); n > 0 && b.cur.parts[n-1].unknown == p.unknown {
-		b.cur.parts[n-1].text += p.text
+		if !b.growing {
+			b.tail.Reset()
+			b.tail.WriteString(b.cur.parts[n-1].text)
+			b.growing = true
+		}
+		b.tail.WriteString(p.text)
 		return
 	}
+	b.settle()
 	b.cur.parts = append(b.cur.parts, p)
+}
+
+// settle stores the text built in tail as the last part of cur.
+func (b *fieldBuilder) settle() {
+	if b.growing {
+		b.cur.parts[len(b.cur.parts)-1].text = b.tail.String()
+		b.growing = false
+	}
 }
 
 func (b *fieldBuilder) addParts(ps []part) {
@@ -128,6 +142,7 @@ func (b *fieldBuilder) quoted() { b.live = true }
 
 // brk ends the current field, if there is one.
 func (b *fieldBuilder) brk() {
+	b.settle()
 	if b.live {
 		b.fields = append(b.fields, b.cur)
 	}
@@ -145,6 +160,7 @@ func (b *fieldBuilder) finish(raw string) []xword {
 
 // single returns the builder's content as one word (no field splitting).
 func (b *fieldBuilder) single(raw string) xword {
+	b.settle()
 	w := b.cur
 	w.raw = raw
 	return w
@@ -169,6 +185,25 @@ const maxBraceFields = 256
 // maxValueLen bounds a variable's value; longer values become unknown, so
 // doubling tricks cannot blow up memory.
 const maxValueLen = 64 << 10
+
+// maxExpanded bounds the bytes of variable values pasted into words in one
+// analysis (scaled down for short inputs, see budgetFor), and maxBraceTotal the words brace expansion makes: past them
+// an expansion is left unknown and Script.Truncated set, so that a value
+// doubled to 64 KiB, or {1..200}, cannot be repeated into gigabytes.
+const (
+	maxExpanded   = 4 << 20
+	maxBraceTotal = 4096
+)
+
+// spend takes n bytes from the expansion budget; false once it is spent.
+func (a *analyzer) spend(n int) bool {
+	if a.expanded >= a.maxExpanded {
+		a.out.Truncated = true
+		return false
+	}
+	a.expanded += n
+	return true
+}
 
 // nodeText returns the source text of a node, or "" if its positions do not
 // fit src.
@@ -197,7 +232,14 @@ func (a *analyzer) fields(st *state, src string, w *syntax.Word) []xword {
 		a.evalParts(st, src, w.Parts, modeArgs, &b)
 		return b.finish(raw)
 	}
+	if a.braceWords >= maxBraceTotal {
+		a.out.Truncated = true
+		return []xword{unknownWord(raw, raw)}
+	}
 	alts, ok := braceAlternatives(w, maxBraceFields)
+	if ok && len(alts) > 1 {
+		a.braceWords += len(alts)
+	}
 	if !ok {
 		return []xword{unknownWord(raw, raw)}
 	}
@@ -414,11 +456,23 @@ func (a *analyzer) tilde(st *state, b *fieldBuilder, s string, more, assign bool
 // varParts returns the parts of a variable's value, or an unknown part
 // showing ref when the value is unknown.
 func (a *analyzer) varParts(st *state, name, ref string) []part {
+	if !a.spend(0) {
+		return []part{{text: ref, unknown: true}}
+	}
 	v, ok := a.lookup(st, name)
 	if !ok || v.opaque {
 		return []part{{text: ref, unknown: true}}
 	}
+	a.spend(partsLen(v.val))
 	return v.val
+}
+
+func partsLen(ps []part) int {
+	n := 0
+	for _, p := range ps {
+		n += len(p.text)
+	}
+	return n
 }
 
 // addText adds known text, turning any hole tokens back into unknown parts.
@@ -451,10 +505,17 @@ func unescape(s, special string) string {
 // paramInto expands a parameter expansion into b.
 func (a *analyzer) paramInto(st *state, src string, pe *syntax.ParamExp, mode evalMode, b *fieldBuilder) {
 	ref := a.fillRaw(nodeText(src, pe))
+	if !a.spend(0) {
+		b.add(part{text: ref, unknown: true})
+		return
+	}
 	elems, multi, glob, ok := a.param(st, src, pe, ref)
 	if !ok {
 		b.add(part{text: ref, unknown: true})
 		return
+	}
+	for _, e := range elems {
+		a.spend(partsLen(e))
 	}
 	split := mode == modeArgs
 	if (mode == modeQuoted || mode == modeQuotedSingle) && multi && pe.Param.Value == "*" {
