@@ -1,0 +1,350 @@
+package danger
+
+import (
+	"context"
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/paths"
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
+
+// judge holds the judging of one call: the platform, the analysis, the
+// call's cwd and the reasons found so far.
+type judge struct {
+	plat   paths.Platform
+	en     bool
+	s      *shell.Script
+	cwd    paths.Path // the call's cwd; not absolute when unknown
+	custom *customSet
+
+	rev     [][]int // rev[i]: the commands whose output reaches i (built lazily)
+	reasons []core.Reason
+	seen    map[string]bool
+	nested  int // how deep gap re-analysis (literal text fed to a shell) went
+}
+
+func newJudge(plat paths.Platform, en bool, s *shell.Script, cwd string) *judge {
+	j := &judge{plat: plat, en: en, s: s}
+	if cwd != "" {
+		j.cwd = plat.Clean(cwd)
+	}
+	return j
+}
+
+// ctxCheckEvery is how many commands are judged between deadline checks.
+const ctxCheckEvery = 256
+
+// run judges every command of the analysis, then the whole text.
+func (j *judge) run(ctx context.Context) error {
+	j.judgeCustomText(j.s.Source)
+	for i := range j.s.Commands {
+		if i%ctxCheckEvery == ctxCheckEvery-1 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		j.command(i)
+	}
+	j.gapPowerShellText()
+	if j.s.Truncated {
+		j.add(finding{rule: "DG-TOO-DEEP"})
+	}
+	return nil
+}
+
+// command judges one command with every rule that applies to it.
+func (j *judge) command(i int) {
+	c := &j.s.Commands[i]
+	v := &cmdv{j: j, i: i, c: c, name: dispatchName(c)}
+	if len(c.Args) > 1 {
+		v.args = c.Args[1:]
+	}
+	j.judgeCustomCommand(c)
+	v.redirects()
+	if v.name == "" {
+		v.unknownCommand()
+	} else if r := rules[v.name]; r != nil {
+		r(v)
+	} else if strings.HasPrefix(v.name, "mkfs") || strings.HasPrefix(v.name, "newfs") {
+		ruleMkfs(v)
+	}
+	v.inlineScripts()
+	v.forkBomb()
+	v.codeConsumer()
+}
+
+// cmdv is one command as the rules see it.
+type cmdv struct {
+	j    *judge
+	i    int
+	c    *shell.Command
+	name string       // what the rules are keyed on (see dispatchName)
+	args []shell.Word // the arguments after the command word
+
+	baseDone    bool
+	base        paths.Path
+	baseUnknown bool // a cd step's directory is unknown
+}
+
+// dispatchName is the name rules are keyed on: Command.Name, else
+// NameIfEmpty (r${X}m is judged as rm); in PowerShell the canonical cmdlet
+// of an alias, lower-cased (rm, del and ri are "remove-item").
+func dispatchName(c *shell.Command) string {
+	name := c.Name
+	if name == "" {
+		name = c.NameIfEmpty
+	}
+	if c.Dialect == shell.PowerShell && name != "" && len(c.Args) > 0 && !c.Args[0].Unknown {
+		if canon, ok := shell.PowerShellCmdlet(c.Args[0].Value); ok {
+			return strings.ToLower(canon)
+		}
+	}
+	return name
+}
+
+// display is how messages name the command: as dispatched, with the
+// PowerShell cmdlet in its usual spelling.
+func (v *cmdv) display() string {
+	if v.c.Dialect == shell.PowerShell && len(v.c.Args) > 0 {
+		if canon, ok := shell.PowerShellCmdlet(v.c.Args[0].Value); ok {
+			return canon
+		}
+	}
+	if v.name != "" {
+		return v.name
+	}
+	if len(v.c.Args) > 0 {
+		return v.c.Args[0].Raw
+	}
+	return ""
+}
+
+// baseDir is the directory the command runs in: the call's cwd after the
+// command's cd chain. unknown is set when a cd step's directory is not
+// known (cd "$X", cd -, a conditional cd); the result is then not absolute.
+func (v *cmdv) baseDir() (base paths.Path, unknown bool) {
+	if v.baseDone {
+		return v.base, v.baseUnknown
+	}
+	v.baseDone = true
+	v.base = v.j.cwd
+	if len(v.c.Cd) == 0 {
+		return v.base, false
+	}
+	steps := make([]string, 0, len(v.c.Cd))
+	for _, w := range v.c.Cd {
+		if w.Unknown {
+			v.base = paths.Path{Kind: paths.Unresolved, Norm: w.Raw, Raw: w.Raw}
+			v.baseUnknown = true
+			return v.base, true
+		}
+		steps = append(steps, w.Value)
+	}
+	v.base = v.j.plat.ChangeDir(v.j.cwd, steps)
+	return v.base, false
+}
+
+// operands returns the arguments that are not options: words not starting
+// with "-" (and "-" itself), and every word after "--". Unknown words count
+// as operands (their value may be anything). valued lists the options that
+// take the next word as their value ("-t", "--target-directory"), written
+// as they appear.
+func operands(args []shell.Word, valued ...string) []shell.Word {
+	var out []shell.Word
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.Unknown || !strings.HasPrefix(a.Value, "-") || a.Value == "-" {
+			out = append(out, a)
+			continue
+		}
+		if a.Value == "--" {
+			return append(out, args[i+1:]...)
+		}
+		for _, o := range valued {
+			if a.Value == o {
+				i++
+				break
+			}
+		}
+	}
+	return out
+}
+
+// hasShort reports whether a short-option cluster before "--" contains one
+// of the letters (-rf contains r and f). A long option (--x) never does.
+// Clusters of options that take a value are the caller's business.
+func hasShort(args []shell.Word, letters string) bool {
+	for _, a := range args {
+		v := a.Value
+		if a.Unknown {
+			continue
+		}
+		if v == "--" {
+			return false
+		}
+		if len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v[1:], letters) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasLong reports whether one of the long options (with or without
+// "=value") appears before "--".
+func hasLong(args []shell.Word, names ...string) bool {
+	for _, a := range args {
+		if a.Unknown {
+			continue
+		}
+		if a.Value == "--" {
+			return false
+		}
+		v, _, _ := strings.Cut(a.Value, "=")
+		for _, n := range names {
+			if v == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasWord reports whether one of the words appears as an argument,
+// compared case-insensitively.
+func hasWord(args []shell.Word, words ...string) bool {
+	for _, a := range args {
+		for _, w := range words {
+			if strings.EqualFold(a.Value, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// firstOperand returns the first argument that is not an option,
+// lower-cased, or "".
+func firstOperand(args []shell.Word) string {
+	for _, a := range args {
+		if a.Unknown {
+			return ""
+		}
+		if !strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "/") {
+			return strings.ToLower(a.Value)
+		}
+	}
+	return ""
+}
+
+// lowerValues returns the argument values, lower-cased.
+func lowerValues(args []shell.Word) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = strings.ToLower(a.Value)
+	}
+	return out
+}
+
+// cutWord returns w without its first n bytes (of=/dev/sda gives
+// /dev/sda), keeping Raw, Unknown and KnownPrefix consistent as far as
+// the prefix is plain text.
+func cutWord(w shell.Word, n int) shell.Word {
+	out := shell.Word{Unknown: w.Unknown, Glob: w.Glob}
+	if n <= len(w.Value) {
+		out.Value = w.Value[n:]
+	}
+	if n <= len(w.KnownPrefix) {
+		out.KnownPrefix = w.KnownPrefix[n:]
+	}
+	if n <= len(w.Raw) {
+		out.Raw = w.Raw[n:]
+	}
+	return out
+}
+
+// textWord makes a known word from literal text.
+func textWord(s string) shell.Word {
+	return shell.Word{Value: s, Raw: s, KnownPrefix: s}
+}
+
+// ---------------------------------------------------------------------------
+// How output flows between commands
+
+// feedTarget returns the command that consumes command k's output and how,
+// or -1.
+func (j *judge) feedTarget(k int) (int, shell.FeedKind) {
+	c := &j.s.Commands[k]
+	if c.FeedsInto >= 0 && c.FeedsInto < len(j.s.Commands) {
+		return c.FeedsInto, c.Feed
+	}
+	if p, ok := gapPowerShellGroupFeed(j.s, k); ok {
+		return p, shell.FeedSubst
+	}
+	return -1, shell.FeedNone
+}
+
+// feeders returns the commands whose output reaches command i.
+func (j *judge) feeders(i int) []int {
+	if j.rev == nil {
+		j.rev = make([][]int, len(j.s.Commands))
+		for k := range j.s.Commands {
+			if t, _ := j.feedTarget(k); t >= 0 {
+				j.rev[t] = append(j.rev[t], k)
+			}
+		}
+	}
+	if i < 0 || i >= len(j.rev) {
+		return nil
+	}
+	return j.rev[i]
+}
+
+// upstream calls f for every command whose output reaches command i,
+// directly or through other commands (curl | tee | sh), nearest first;
+// kind is how the direct feeder's output reaches i. f returns false to
+// stop. Each command is visited once.
+func (j *judge) upstream(i int, f func(k int, kind shell.FeedKind) bool) {
+	seen := map[int]bool{i: true}
+	type item struct {
+		k    int
+		kind shell.FeedKind
+	}
+	var queue []item
+	for _, k := range j.feeders(i) {
+		_, kind := j.feedTarget(k)
+		queue = append(queue, item{k, kind})
+	}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		if seen[it.k] {
+			continue
+		}
+		seen[it.k] = true
+		if !f(it.k, it.kind) {
+			return
+		}
+		for _, k := range j.feeders(it.k) {
+			queue = append(queue, item{k, it.kind})
+		}
+	}
+}
+
+// view returns the cmdv of command k.
+func (j *judge) view(k int) *cmdv {
+	c := &j.s.Commands[k]
+	v := &cmdv{j: j, i: k, c: c, name: dispatchName(c)}
+	if len(c.Args) > 1 {
+		v.args = c.Args[1:]
+	}
+	return v
+}
+
+// viaLast returns the innermost Via entry of the command, or "".
+func (v *cmdv) viaLast() string {
+	if n := len(v.c.Via); n > 0 {
+		return v.c.Via[n-1]
+	}
+	return ""
+}

@@ -1,0 +1,379 @@
+package danger
+
+import (
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
+
+// ruleRm: rm -r of a catastrophic target (DG-RM-RECURSIVE), rm
+// --no-preserve-root (DG-RM-NO-PRESERVE-ROOT), rm of a glob over a
+// catastrophic directory (DG-RM-GLOB), xargs rm of listed items
+// (DG-XARGS-DELETE), critical files and unknown targets.
+func ruleRm(v *cmdv) {
+	args := v.args
+	recursive := hasShort(args, "rR") || hasLong(args, "--recursive")
+	noPreserve := hasLong(args, "--no-preserve-root")
+	want := hitCatastrophic | hitCritical
+	if recursive || noPreserve {
+		want |= hitUnknown
+	}
+	ops := operands(args)
+	hs := v.targets(ops, want)
+	cat := pick(hs, hitCatastrophic)
+	if noPreserve {
+		shown := append(cat, pick(hs, hitUnknown)...)
+		if len(shown) == 0 {
+			for _, w := range ops {
+				if p := v.j.plat.Normalize(w.Value); p.IsAbs() {
+					shown = append(shown, hit{kind: hitCatastrophic, shown: p.Norm})
+				}
+			}
+		}
+		v.report("DG-RM-NO-PRESERVE-ROOT", "", shown)
+		if len(shown) > 0 {
+			v.report("DG-CRITICAL-FILE", "", pick(hs, hitCritical))
+			return
+		}
+	}
+	fed, own := splitInput(cat, v.viaArgs())
+	v.report("DG-XARGS-DELETE", "", fed)
+	if recursive {
+		v.report("DG-RM-RECURSIVE", "", own)
+	} else {
+		v.report("DG-RM-GLOB", "", globbed(own))
+	}
+	v.reportCommon(hs)
+}
+
+// splitInput separates the hits derived from xargs input (when the command
+// runs under xargs) from the others.
+func splitInput(hs []hit, underArgs bool) (fed, own []hit) {
+	for _, h := range hs {
+		if h.fromInput && underArgs {
+			fed = append(fed, h)
+		} else {
+			own = append(own, h)
+		}
+	}
+	return fed, own
+}
+
+// globbed returns the hits that stand for everything in a directory: a
+// glob target, or items a $(...) lists.
+func globbed(hs []hit) []hit {
+	var out []hit
+	for _, h := range hs {
+		if h.fromInput || strings.ContainsAny(h.shown, "*?[") {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// ruleRmdir: POSIX rmdir of a catastrophic directory (DG-RMDIR); with
+// cmd.exe switches (rmdir /s /q) it is the Windows command.
+func ruleRmdir(v *cmdv) {
+	if v.c.Dialect == shell.Cmd || hasSlashSwitch(v.args) {
+		ruleWinDelete(v)
+		return
+	}
+	hs := v.targets(operands(v.args), hitCatastrophic)
+	fed, own := splitInput(hs, v.viaArgs())
+	v.report("DG-XARGS-DELETE", "", fed)
+	v.report("DG-RMDIR", "", own)
+}
+
+func hasSlashSwitch(args []shell.Word) bool {
+	for _, a := range args {
+		if isSlashSwitch(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// ruleWinDelete: cmd.exe del, erase, rd, rmdir of a catastrophic target
+// (DG-WIN-DELETE); no /s is needed (del C:\Users\x deletes the files in
+// the profile's top level).
+func ruleWinDelete(v *cmdv) {
+	switches, ops := shell.CmdSwitches(v.c.Args)
+	want := hitCatastrophic | hitCritical
+	for _, s := range switches {
+		if s == "s" {
+			want |= hitUnknown
+		}
+	}
+	hs := v.targets(ops, want)
+	v.report("DG-WIN-DELETE", "", pick(hs, hitCatastrophic))
+	v.reportCommon(hs)
+}
+
+// ruleRemoveItem: PowerShell Remove-Item (rm, del, ri, rd, rmdir, erase
+// in PowerShell) of a catastrophic target, named or piped in from
+// Get-ChildItem (DG-PS-REMOVE); a registry hive or first-level key
+// (DG-REG-DELETE).
+func ruleRemoveItem(v *cmdv) {
+	pc := shell.ParsePowerShellCommand(v.c.Args)
+	if pc.WhatIf {
+		return
+	}
+	dels, _ := pc.Targets()
+	var words []shell.Word
+	for _, w := range dels {
+		if isSlashSwitch(w) {
+			continue
+		}
+		if key, ok := registryRoot(psRegistryKey(w)); ok {
+			v.report("DG-REG-DELETE", "", []hit{{shown: key}})
+			continue
+		}
+		words = append(words, w)
+	}
+	want := hitCatastrophic | hitCritical
+	if pc.Switches["recurse"] {
+		want |= hitUnknown
+	}
+	hs := v.targets(words, want)
+	if len(dels) == 0 {
+		v.j.upstream(v.i, func(k int, kind shell.FeedKind) bool {
+			if kind == shell.FeedPipe {
+				hs = append(hs, v.j.listedHits(k, hitCatastrophic)...)
+			}
+			return true
+		})
+	}
+	v.report("DG-PS-REMOVE", "", pick(hs, hitCatastrophic))
+	v.reportCommon(hs)
+}
+
+// psRegistryKey turns a PowerShell registry path (HKLM:\Software,
+// Registry::HKEY_LOCAL_MACHINE\Software) into reg.exe form, or "".
+func psRegistryKey(w shell.Word) string {
+	s := w.Value
+	if i := strings.Index(strings.ToLower(s), "registry::"); i == 0 {
+		return s[len("registry::"):]
+	}
+	hive, rest, ok := strings.Cut(s, ":")
+	if !ok || len(hive) < 3 || !strings.HasPrefix(strings.ToUpper(hive), "HK") {
+		return ""
+	}
+	return hive + rest
+}
+
+// ruleFind: find -delete, or -exec/-ok of rm/unlink/shred/rmdir, under a
+// catastrophic start path (DG-FIND-DELETE). A recursive rm run by -exec is
+// left to ruleRm, which sees it as a command of its own.
+func ruleFind(v *cmdv) {
+	deletes := false
+	for i, a := range v.args {
+		switch a.Value {
+		case "-delete":
+			deletes = true
+		case "-exec", "-execdir", "-ok", "-okdir":
+			if i+1 < len(v.args) {
+				run := v.args[i+1:]
+				name := shell.CommandName(run[0].Value)
+				end := len(run)
+				for k, w := range run {
+					if w.Value == ";" || w.Value == "+" {
+						end = k
+						break
+					}
+				}
+				run = run[1:end]
+				switch name {
+				case "unlink", "shred", "rmdir":
+					deletes = true
+				case "rm":
+					deletes = deletes || !(hasShort(run, "rR") || hasLong(run, "--recursive"))
+				}
+			}
+		}
+	}
+	if !deletes {
+		return
+	}
+	hs := v.targets(findRoots(v.args), hitCatastrophic|hitUnknown)
+	v.report("DG-FIND-DELETE", "", pick(hs, hitCatastrophic))
+	v.report("DG-UNRESOLVED-TARGET", "", pick(hs, hitUnknown))
+}
+
+// ruleShred: shred of a disk, a critical file or a catastrophic target
+// (DG-SHRED).
+func ruleShred(v *cmdv) {
+	ops := operands(v.args, "-n", "--iterations", "-s", "--size", "--random-source")
+	hs := v.targets(ops, hitCatastrophic|hitCritical|hitDisk|hitUnknown)
+	fed, own := splitInput(pick(hs, hitCatastrophic|hitCritical|hitDisk), v.viaArgs())
+	v.report("DG-XARGS-DELETE", "", fed)
+	v.report("DG-SHRED", "", own)
+	v.report("DG-UNRESOLVED-TARGET", "", pick(hs, hitUnknown))
+}
+
+// ruleUnlink: unlink of a critical file.
+func ruleUnlink(v *cmdv) {
+	v.reportCommon(v.targets(operands(v.args), hitCritical))
+}
+
+// ruleMv: mv (or cmd.exe move) of a catastrophic source (DG-MV-SOURCE),
+// or of/onto a critical file.
+func ruleMv(v *cmdv) {
+	var ops []shell.Word
+	toDir := false
+	if v.name == "move" || v.c.Dialect == shell.Cmd {
+		_, ops = shell.CmdSwitches(v.c.Args)
+	} else {
+		ops = operands(v.args, "-t", "--target-directory", "-S", "--suffix")
+		toDir = hasShort(v.args, "t") || hasLong(v.args, "--target-directory")
+	}
+	if len(ops) == 0 {
+		return
+	}
+	sources, dest := ops, []shell.Word(nil)
+	if !toDir {
+		sources, dest = ops[:len(ops)-1], ops[len(ops)-1:]
+	}
+	hs := v.targets(sources, hitCatastrophic|hitCritical)
+	v.report("DG-MV-SOURCE", "", pick(hs, hitCatastrophic))
+	v.report("DG-CRITICAL-FILE", "", append(pick(hs, hitCritical), v.targets(dest, hitCritical)...))
+}
+
+// ruleMoveItem: PowerShell Move-Item of a catastrophic source.
+func ruleMoveItem(v *cmdv) {
+	dels, writes := shell.ParsePowerShellCommand(v.c.Args).Targets()
+	hs := v.targets(dels, hitCatastrophic|hitCritical)
+	v.report("DG-MV-SOURCE", "", pick(hs, hitCatastrophic))
+	v.report("DG-CRITICAL-FILE", "", append(pick(hs, hitCritical), v.targets(writes, hitCritical)...))
+}
+
+// ruleRsync: rsync with a --delete option into a catastrophic destination
+// (DG-RSYNC-DELETE).
+func ruleRsync(v *cmdv) {
+	detail := ""
+	for _, a := range v.args {
+		if a.Value == "--" {
+			break
+		}
+		if strings.HasPrefix(a.Value, "--delete") || a.Value == "--del" {
+			detail = a.Value
+			break
+		}
+	}
+	if detail == "" {
+		return
+	}
+	ops := operands(v.args, "-e", "--rsh", "-f", "--filter", "-T", "--temp-dir", "--exclude", "--include",
+		"--exclude-from", "--include-from", "--files-from", "--partial-dir", "--backup-dir", "--suffix", "-B", "--block-size")
+	if len(ops) < 2 {
+		return
+	}
+	v.report("DG-RSYNC-DELETE", detail, v.targets(ops[len(ops)-1:], hitCatastrophic))
+}
+
+// ruleRobocopy: robocopy /MIR or /PURGE into a catastrophic destination
+// (DG-RSYNC-DELETE).
+func ruleRobocopy(v *cmdv) {
+	switches, ops := shell.CmdSwitches(v.c.Args)
+	detail := ""
+	for _, s := range switches {
+		if s == "mir" || s == "purge" {
+			detail = "/" + strings.ToUpper(s)
+		}
+	}
+	if detail == "" || len(ops) < 2 {
+		return
+	}
+	v.report("DG-RSYNC-DELETE", detail, v.targets(ops[1:2], hitCatastrophic))
+}
+
+// ruleCopyTo: cp, install, ln and pv writing onto a critical file or a
+// disk (DG-CRITICAL-FILE, DG-DEVICE-WRITE).
+func ruleCopyTo(v *cmdv) {
+	ops := operands(v.args, "-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group")
+	if len(ops) == 0 {
+		return
+	}
+	dest := ops[len(ops)-1:]
+	if t := optionValue(v.args, "-t", "--target-directory"); t != nil {
+		dest = []shell.Word{*t}
+	} else if v.name == "pv" {
+		return
+	}
+	hs := v.targets(dest, hitCritical|hitDisk)
+	v.report("DG-DEVICE-WRITE", "", pick(hs, hitDisk))
+	v.report("DG-CRITICAL-FILE", "", pick(hs, hitCritical))
+}
+
+// optionValue returns the value of the first of the options (given as
+// "-t DIR", "-tDIR" for a one-letter option, or "--name=DIR"), or nil.
+func optionValue(args []shell.Word, names ...string) *shell.Word {
+	for i, a := range args {
+		if a.Unknown {
+			continue
+		}
+		if a.Value == "--" {
+			return nil
+		}
+		for _, n := range names {
+			switch {
+			case a.Value == n && i+1 < len(args):
+				return &args[i+1]
+			case strings.HasPrefix(n, "--") && strings.HasPrefix(a.Value, n+"="):
+				w := cutWord(a, len(n)+1)
+				return &w
+			case len(n) == 2 && n[0] == '-' && n[1] != '-' && len(a.Value) > 2 && strings.HasPrefix(a.Value, n):
+				w := cutWord(a, 2)
+				return &w
+			}
+		}
+	}
+	return nil
+}
+
+// ruleTee: tee onto a critical file, a disk or the SysRq trigger.
+func ruleTee(v *cmdv) {
+	words := operands(v.args)
+	if v.name == "tee-object" {
+		_, words = shell.ParsePowerShellCommand(v.c.Args).Targets()
+	}
+	v.writes(words)
+}
+
+// writes reports the findings of writing onto each of words: a critical
+// file, a disk, the SysRq trigger.
+func (v *cmdv) writes(words []shell.Word) {
+	hs := v.targets(words, hitCritical|hitDisk|hitSysrq)
+	v.report("DG-DEVICE-WRITE", "", pick(hs, hitDisk))
+	v.report("DG-CRITICAL-FILE", "", pick(hs, hitCritical))
+	if len(pick(hs, hitSysrq)) > 0 {
+		v.j.add(finding{rule: "DG-POWEROFF", cmd: v.display() + " /proc/sysrq-trigger"})
+	}
+}
+
+// ruleTruncate: truncate of a critical file.
+func ruleTruncate(v *cmdv) {
+	v.reportCommon(v.targets(operands(v.args, "-s", "--size", "-r", "--reference", "-o"), hitCritical))
+}
+
+// ruleSed: sed -i on a critical file.
+func ruleSed(v *cmdv) {
+	inPlace := hasLong(v.args, "--in-place")
+	for _, a := range v.args {
+		if s := a.Value; !a.Unknown && len(s) > 1 && s[0] == '-' && s[1] != '-' {
+			if k := strings.IndexAny(s[1:], "ef"); k >= 0 {
+				s = s[:k+1] // what follows -e or -f is its value
+			}
+			if strings.Contains(s[1:], "i") {
+				inPlace = true
+			}
+		}
+	}
+	if !inPlace {
+		return
+	}
+	files := operands(v.args, "-e", "--expression", "-f", "--file", "-l", "--line-length")
+	if !hasShort(v.args, "ef") && !hasLong(v.args, "--expression", "--file") && len(files) > 0 {
+		files = files[1:] // the script
+	}
+	v.report("DG-CRITICAL-FILE", "", v.targets(files, hitCritical))
+}

@@ -1,0 +1,336 @@
+package danger
+
+import (
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
+
+// redirects judges the command's writing redirects: onto a critical file
+// (DG-CRITICAL-FILE), a disk (DG-DEVICE-WRITE) or the SysRq trigger
+// (DG-POWEROFF).
+func (v *cmdv) redirects() {
+	for _, r := range v.c.Redirects {
+		if !r.IsWrite() {
+			continue
+		}
+		hs := v.targets([]shell.Word{r.Target}, hitCritical|hitDisk|hitSysrq)
+		if len(hs) == 0 {
+			continue
+		}
+		cmd := "重定向 " + r.Fd + r.Op
+		if v.j.en {
+			cmd = "The redirect " + r.Fd + r.Op
+		}
+		f := finding{cmd: cmd, targets: pick(hs, hitDisk)}
+		if len(f.targets) > 0 {
+			f.rule = "DG-DEVICE-WRITE"
+			v.j.add(f)
+		}
+		if f.targets = pick(hs, hitCritical); len(f.targets) > 0 {
+			f.rule = "DG-CRITICAL-FILE"
+			v.j.add(f)
+		}
+		if len(pick(hs, hitSysrq)) > 0 {
+			v.j.add(finding{rule: "DG-POWEROFF", cmd: cmd + " /proc/sysrq-trigger"})
+		}
+	}
+}
+
+// ruleDd: dd of= a device (DG-DD-DEVICE), a catastrophic path
+// (DG-DD-TARGET), a critical file, or an unknown target.
+func ruleDd(v *cmdv) {
+	for _, a := range v.args {
+		if len(a.Value) < 3 || !strings.EqualFold(a.Value[:3], "of=") {
+			continue
+		}
+		hs := v.targets([]shell.Word{cutWord(a, 3)}, hitDevice|hitCatastrophic|hitCritical|hitUnknown)
+		if dev := pick(hs, hitDevice); len(dev) > 0 {
+			v.report("DG-DD-DEVICE", "", dev)
+		} else {
+			v.report("DG-DD-TARGET", "", pick(hs, hitCatastrophic))
+		}
+		v.reportCommon(hs)
+	}
+}
+
+// ruleMkfs: mkfs* / newfs* / mke2fs / mkswap ... on a device (DG-MKFS);
+// a file image is not a device.
+func ruleMkfs(v *cmdv) {
+	hs := v.targets(operands(v.args, "-t", "-L", "-b", "-N", "-O", "-E", "-U", "-n", "-F", "-c", "-s"), hitDevice|hitUnknown)
+	if dev := pick(hs, hitDevice); len(dev) > 0 {
+		v.report("DG-MKFS", "", dev)
+		return
+	}
+	v.report("DG-UNRESOLVED-TARGET", "", pick(hs, hitUnknown))
+}
+
+// ruleWipefs: wipefs -a/-o on a device (DG-WIPEFS); without them (or with
+// -n) it only lists signatures.
+func ruleWipefs(v *cmdv) {
+	if hasShort(v.args, "n") || hasLong(v.args, "--no-act") {
+		return
+	}
+	if !hasShort(v.args, "ao") && !hasLong(v.args, "--all", "--offset") {
+		return
+	}
+	hs := v.targets(operands(v.args, "-o", "--offset", "-t", "--types", "-b", "--backup"), hitDevice|hitUnknown)
+	v.report("DG-WIPEFS", "", pick(hs, hitDevice))
+	v.report("DG-UNRESOLVED-TARGET", "", pick(hs, hitUnknown))
+}
+
+// partitionReadOnly lists, per tool, the options that only show
+// information.
+var partitionReadOnly = map[string][]string{
+	"fdisk":  {"-l", "--list", "-x", "--list-details", "-V", "--version", "-h", "--help"},
+	"sfdisk": {"-l", "--list", "-d", "--dump", "-J", "--json", "-s", "--show-size", "-g", "--show-geometry", "-V", "--verify", "-F", "--list-free", "-r", "--reorder-dry-run", "--version", "--help"},
+	"sgdisk": {"-p", "--print", "-i", "--info", "-v", "--verify", "-O", "--print-mbr", "-L", "--list-types", "-V", "--version", "-?", "--help"},
+	"gdisk":  {"-l"},
+	"parted": {"-l", "--list", "-h", "--help", "-v", "--version"},
+}
+
+// parted commands that only show information.
+var partedReadOnly = map[string]bool{"print": true, "p": true, "help": true, "unit": true, "free": true, "list": true, "all": true, "quit": true}
+
+// rulePartition: partition-table and discard tools on a device
+// (DG-PARTITION), not in their listing modes.
+func rulePartition(v *cmdv) {
+	if v.name == "nvme" {
+		sub := firstOperand(v.args)
+		if sub != "format" && sub != "sanitize" {
+			return
+		}
+	}
+	for _, a := range v.args {
+		for _, ro := range partitionReadOnly[v.name] {
+			if a.Value == ro {
+				return
+			}
+		}
+	}
+	ops := operands(v.args, "-a", "--align", "-o", "--offset", "-l", "--length", "-p", "--step", "-n", "-t", "-c", "-u", "--units")
+	if v.name == "parted" {
+		readOnly := true
+		rest := 0
+		for _, w := range ops {
+			if strings.HasPrefix(w.Value, "/dev/") || strings.HasPrefix(w.Value, `\\`) {
+				continue
+			}
+			rest++
+			if !partedReadOnly[strings.ToLower(w.Value)] {
+				readOnly = false
+			}
+		}
+		if readOnly && rest > 0 {
+			return
+		}
+	}
+	hs := v.targets(ops, hitDevice|hitUnknown)
+	if dev := pick(hs, hitDevice); len(dev) > 0 {
+		v.report("DG-PARTITION", "", dev)
+		return
+	}
+	v.report("DG-UNRESOLVED-TARGET", "", pick(hs, hitUnknown))
+}
+
+// ruleDiskpart: diskpart, always (DG-DISKPART): its script decides what
+// it wipes, and it can wipe anything.
+func ruleDiskpart(v *cmdv) { v.flag("DG-DISKPART", "") }
+
+// diskutil verbs that erase.
+var diskutilErase = map[string]bool{
+	"erasedisk": true, "erasevolume": true, "reformat": true, "zerodisk": true, "randomdisk": true,
+	"secureerase": true, "partitiondisk": true, "splitpartition": true, "mergepartitions": true, "erase": true,
+}
+
+// diskutil apfs/cs/ar verbs that delete.
+var diskutilDelete = map[string]bool{
+	"deletecontainer": true, "deletevolume": true, "erasevolume": true, "delete": true,
+	"deletelvg": true, "deletelv": true, "deletevolumegroup": true, "deletesnapshot": true,
+}
+
+// ruleDiskutil: diskutil verbs that erase disks or volumes
+// (DG-DISKUTIL-WIPE).
+func ruleDiskutil(v *cmdv) {
+	vals := lowerValues(v.args)
+	if len(vals) == 0 {
+		return
+	}
+	switch {
+	case diskutilErase[vals[0]]:
+		v.flag("DG-DISKUTIL-WIPE", v.args[0].Value)
+	case (vals[0] == "apfs" || vals[0] == "ap" || vals[0] == "cs" || vals[0] == "corestorage" || vals[0] == "appleraid" || vals[0] == "ar") &&
+		len(vals) > 1 && diskutilDelete[vals[1]]:
+		v.flag("DG-DISKUTIL-WIPE", v.args[0].Value+" "+v.args[1].Value)
+	}
+}
+
+// ruleFormat: cmd.exe format of a drive letter (DG-FORMAT).
+func ruleFormat(v *cmdv) {
+	_, ops := shell.CmdSwitches(v.c.Args)
+	for _, w := range ops {
+		d := strings.TrimRight(w.Value, `\/`)
+		if w.Unknown || len(d) != 2 || d[1] != ':' || !isNameByte(d[0]) || d[0] == '_' {
+			continue
+		}
+		v.report("DG-FORMAT", "", []hit{{shown: strings.ToUpper(d)}})
+		return
+	}
+}
+
+// rulePSDisk: the PowerShell storage cmdlets that wipe (DG-PS-DISK).
+func rulePSDisk(v *cmdv) {
+	if shell.ParsePowerShellCommand(v.c.Args).WhatIf || hasWord(v.args, "-WhatIf") {
+		return
+	}
+	v.flag("DG-PS-DISK", "")
+}
+
+// ruleReg: reg delete of a hive or first-level key (DG-REG-DELETE); reg
+// add and reg import (DG-PERSIST-REG).
+func ruleReg(v *cmdv) {
+	if len(v.args) == 0 {
+		return
+	}
+	switch sub := strings.ToLower(v.args[0].Value); sub {
+	case "delete":
+		if len(v.args) > 1 {
+			if key, ok := registryRoot(keyText(v.args[1])); ok {
+				v.report("DG-REG-DELETE", "", []hit{{shown: key}})
+			}
+		}
+	case "add", "import":
+		key := ""
+		if len(v.args) > 1 {
+			key = keyText(v.args[1])
+		}
+		v.flag("DG-PERSIST-REG", strings.TrimSpace(sub+" "+key))
+	}
+}
+
+// keyText is a registry key argument as meant: the raw text when POSIX
+// quoting dropped its backslashes (HKLM\Software became HKLMSoftware).
+func keyText(w shell.Word) string {
+	if strings.Contains(w.Raw, `\`) && !strings.Contains(w.Value, `\`) {
+		return strings.NewReplacer(`'`, "", `"`, "").Replace(w.Raw)
+	}
+	return w.Value
+}
+
+// registryHives are the root key names, short and long.
+var registryHives = map[string]bool{
+	"HKLM": true, "HKCU": true, "HKCR": true, "HKU": true, "HKCC": true,
+	"HKEY_LOCAL_MACHINE": true, "HKEY_CURRENT_USER": true, "HKEY_CLASSES_ROOT": true,
+	"HKEY_USERS": true, "HKEY_CURRENT_CONFIG": true,
+}
+
+// registryRoot reports whether key (reg.exe form, \\host\ prefix allowed)
+// is a hive or a key directly below one (HKLM, HKLM\Software), and
+// returns it tidied.
+func registryRoot(key string) (string, bool) {
+	k := strings.Trim(strings.ReplaceAll(key, "/", `\`), `\`)
+	if strings.HasPrefix(key, `\\`) {
+		if _, rest, ok := strings.Cut(k, `\`); ok {
+			k = rest
+		}
+	}
+	parts := strings.FieldsFunc(k, func(r rune) bool { return r == '\\' })
+	if len(parts) == 0 || len(parts) > 2 || !registryHives[strings.ToUpper(parts[0])] {
+		return "", false
+	}
+	return strings.Join(parts, `\`), true
+}
+
+// ruleVssadmin: vssadmin delete shadows / resize shadowstorage
+// (DG-VSSADMIN).
+func ruleVssadmin(v *cmdv) {
+	vals := lowerValues(v.args)
+	if len(vals) >= 2 && (vals[0] == "delete" && vals[1] == "shadows" || vals[0] == "resize" && vals[1] == "shadowstorage") {
+		v.flag("DG-VSSADMIN", vals[0]+" "+vals[1])
+	}
+}
+
+// ruleWmic: wmic shadowcopy delete (DG-VSSADMIN).
+func ruleWmic(v *cmdv) {
+	vals := lowerValues(v.args)
+	shadow, del := false, false
+	for _, s := range vals {
+		shadow = shadow || s == "shadowcopy"
+		del = del || s == "delete"
+	}
+	if shadow && del {
+		v.flag("DG-VSSADMIN", "shadowcopy delete")
+	}
+}
+
+// ruleWbadmin: wbadmin delete catalog / backup / systemstatebackup
+// (DG-VSSADMIN).
+func ruleWbadmin(v *cmdv) {
+	vals := lowerValues(v.args)
+	if len(vals) >= 2 && vals[0] == "delete" {
+		switch vals[1] {
+		case "catalog", "backup", "systemstatebackup":
+			v.flag("DG-VSSADMIN", vals[0]+" "+vals[1])
+		}
+	}
+}
+
+// ruleRemoveCim: Get-CimInstance Win32_ShadowCopy | Remove-CimInstance
+// (DG-VSSADMIN).
+func ruleRemoveCim(v *cmdv) {
+	found := hasWord(v.args, "win32_shadowcopy")
+	v.j.upstream(v.i, func(k int, _ shell.FeedKind) bool {
+		found = found || hasWord(v.j.s.Commands[k].Args, "win32_shadowcopy")
+		return !found
+	})
+	if found {
+		v.flag("DG-VSSADMIN", "Win32_ShadowCopy")
+	}
+}
+
+// ruleCipher: cipher /w (DG-CIPHER-W), the switch alone or with its
+// directory (/w:C:\x).
+func ruleCipher(v *cmdv) {
+	for _, a := range v.args {
+		s := strings.ToLower(a.Value)
+		if s == "/w" || strings.HasPrefix(s, "/w:") {
+			v.flag("DG-CIPHER-W", "")
+			return
+		}
+	}
+}
+
+// ruleChmod: chmod/chown/chgrp/chattr/setfacl -R on a catastrophic target
+// (DG-CHMOD-RECURSIVE); any of them on a critical file.
+func ruleChmod(v *cmdv) {
+	recursive := hasShort(v.args, "R") || hasLong(v.args, "--recursive")
+	ops := operands(v.args, "--reference", "-m", "--modify", "-x", "--remove", "-M", "--modify-file", "-X", "--remove-file", "--set", "--set-file", "-v", "-p")
+	if len(ops) > 0 && v.name != "setfacl" && !hasLong(v.args, "--reference") {
+		ops = ops[1:] // the mode, owner or attribute
+	}
+	want := hitCritical
+	if recursive {
+		want |= hitCatastrophic | hitUnknown
+	}
+	hs := v.targets(ops, want)
+	v.report("DG-CHMOD-RECURSIVE", "", pick(hs, hitCatastrophic))
+	v.reportCommon(hs)
+}
+
+// ruleIcacls: icacls PATH ... /T and takeown /F PATH /R on a catastrophic
+// target (DG-CHMOD-RECURSIVE).
+func ruleIcacls(v *cmdv) {
+	switches, ops := shell.CmdSwitches(v.c.Args)
+	flag := "t"
+	if v.name == "takeown" {
+		flag = "r"
+	}
+	recursive := false
+	for _, s := range switches {
+		recursive = recursive || s == flag
+	}
+	if !recursive || len(ops) == 0 {
+		return
+	}
+	v.report("DG-CHMOD-RECURSIVE", "", v.targets(ops[:1], hitCatastrophic))
+}

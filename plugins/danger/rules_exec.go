@@ -1,0 +1,563 @@
+package danger
+
+import (
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
+
+// ---------------------------------------------------------------------------
+// Remote and hidden code execution
+
+// shells are the command interpreters that run code from stdin or words.
+var shells = map[string]bool{
+	"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "ash": true, "mksh": true, "fish": true,
+	"rbash": true, "yash": true, "csh": true, "tcsh": true, "ksh93": true, "pdksh": true, "lksh": true, "oksh": true,
+	"busybox": true,
+}
+
+// fetchers are the commands whose output is content from the network.
+var fetchers = map[string]bool{
+	"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "nc": true, "ncat": true,
+	"netcat": true, "socat": true, "invoke-webrequest": true, "invoke-restmethod": true,
+}
+
+// interpreterLang returns the language of an interpreter command name
+// ("python3.12" is python), or "".
+func interpreterLang(name string) string {
+	switch name {
+	case "nodejs":
+		return "node"
+	case "py", "pypy", "pypy3":
+		return "python"
+	case "deno", "bun", "awk", "gawk", "mawk", "nawk", "osascript":
+		return name
+	}
+	for _, base := range []string{"python", "perl", "ruby", "php", "node"} {
+		if rest, ok := strings.CutPrefix(name, base); ok && strings.Trim(rest, "0123456789.") == "" {
+			return base
+		}
+	}
+	return ""
+}
+
+// interpreterValued lists, per language, the options that take the next
+// word as value (so it is not mistaken for the script file), and the ones
+// that give the code on the command line.
+var (
+	interpreterValued = map[string][]string{
+		"python": {"-W", "-X", "--check-hash-based-pycs"},
+		"node":   {"-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions", "--env-file", "--title"},
+		"perl":   {"-I", "-M", "-m"},
+		"ruby":   {"-I", "-r", "-C", "-E", "-F"},
+		"php":    {"-d", "-c", "-z"},
+	}
+	// interpreterCode: short options meaning the code (or a module) comes
+	// from the arguments; interpreterAttached: short options whose value
+	// is the rest of their cluster (-Mstrict), ending the cluster.
+	interpreterCode = map[string]string{
+		"python": "cm", "node": "ep", "perl": "eE", "ruby": "e", "php": "rfFRBE",
+	}
+	interpreterAttached = map[string]string{
+		"python": "WX", "node": "rC", "perl": "IMmxCl0", "ruby": "IrCEFKTWx0", "php": "dcz",
+	}
+)
+
+// runsCode says where the command takes code from: stdin (a pipe feeding
+// it is code) and words (a $(...) or <(...) in its arguments is code).
+func (v *cmdv) runsCode() (stdin, words bool) {
+	switch {
+	case shells[v.name]:
+		return v.shellReadsStdin(), true
+	case v.name == "powershell" || v.name == "pwsh":
+		h, ok := shell.PowerShellPayload(v.c.ArgValues())
+		return h.Stdin || !ok, true
+	case v.name == "cmd":
+		_, ok := shell.CmdPayload(v.c.ArgValues())
+		return !ok, true
+	case v.name == "eval":
+		return false, true
+	case v.name == "source" || v.name == ".":
+		return hasWord(v.args, "/dev/stdin", "-"), true
+	case v.name == "invoke-expression":
+		return true, true
+	case v.name == "at" || v.name == "batch":
+		return !hasShort(v.args, "f"), false
+	}
+	lang := interpreterLang(v.name)
+	switch lang {
+	case "":
+		return false, false
+	case "deno", "bun", "awk", "gawk", "mawk", "nawk", "osascript":
+		return false, true
+	}
+	return v.interpreterReadsStdin(lang), true
+}
+
+// shellReadsStdin reports whether a shell takes its script from stdin: no
+// -c, and no script operand (or -s, or "-" / /dev/stdin as the script).
+func (v *cmdv) shellReadsStdin() bool {
+	s := false
+	for i := 0; i < len(v.args); i++ {
+		a := v.args[i]
+		if a.Unknown {
+			return false
+		}
+		x := a.Value
+		switch {
+		case x == "-" || x == "--":
+			return true
+		case x == "-o" || x == "+o" || x == "--rcfile" || x == "--init-file":
+			i++
+		case strings.HasPrefix(x, "--"):
+		case len(x) > 1 && (x[0] == '-' || x[0] == '+'):
+			if strings.Contains(x[1:], "c") {
+				return false
+			}
+			s = s || strings.Contains(x[1:], "s")
+		default:
+			return s || x == "/dev/stdin"
+		}
+	}
+	return true
+}
+
+// interpreterReadsStdin reports whether an interpreter takes its program
+// from stdin: no code or module option and no script operand (or "-").
+func (v *cmdv) interpreterReadsStdin(lang string) bool {
+	valued := interpreterValued[lang]
+	for i := 0; i < len(v.args); i++ {
+		a := v.args[i]
+		if a.Unknown {
+			return false
+		}
+		x := a.Value
+		switch {
+		case x == "-" || x == "/dev/stdin":
+			return true
+		case x == "--":
+			return i+1 >= len(v.args) || v.args[i+1].Value == "-"
+		case lang == "node" && (x == "--eval" || x == "--print" || strings.HasPrefix(x, "--eval=") || strings.HasPrefix(x, "--print=")):
+			return false
+		case strings.HasPrefix(x, "-"):
+			if !strings.HasPrefix(x, "--") {
+				for k := 1; k < len(x); k++ {
+					if strings.IndexByte(interpreterCode[lang], x[k]) >= 0 {
+						return false
+					}
+					if strings.IndexByte(interpreterAttached[lang], x[k]) >= 0 {
+						break
+					}
+				}
+			}
+			for _, o := range valued {
+				if x == o {
+					i++
+					break
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// codeConsumer: a command that runs code fed to it from a fetcher
+// (DG-RCE-PIPE) or a decoder (DG-RCE-DECODED), by pipe into a stdin
+// reader or by $(...) / <(...) / PowerShell (...) into its words.
+func (v *cmdv) codeConsumer() {
+	stdin, words := v.runsCode()
+	if !stdin && !words {
+		return
+	}
+	for _, k := range v.j.feeders(v.i) {
+		_, kind := v.j.feedTarget(k)
+		switch kind {
+		case shell.FeedPipe:
+			if !stdin {
+				continue
+			}
+		case shell.FeedSubst, shell.FeedProcSubst:
+			if !words {
+				continue
+			}
+		default:
+			continue
+		}
+		fetch, decode := v.j.origin(k)
+		switch {
+		case fetch >= 0:
+			name := v.j.view(fetch).display()
+			if gapWebClient(v.j.view(fetch)) {
+				name = webClientName
+			}
+			v.j.add(finding{rule: "DG-RCE-PIPE", cmd: name, detail: v.display()})
+		case decode >= 0:
+			v.j.add(finding{rule: "DG-RCE-DECODED", cmd: v.j.view(decode).display(), detail: v.display()})
+		case kind == shell.FeedPipe:
+			gapLiteralStdin(v, k)
+		}
+	}
+	if v.name == "invoke-expression" {
+		gapWebClientArgs(v)
+	}
+}
+
+// origin looks at command k and everything upstream of it for the first
+// fetcher and the first decoder (-1 when none).
+func (j *judge) origin(k int) (fetch, decode int) {
+	fetch, decode = -1, -1
+	check := func(i int) bool {
+		u := j.view(i)
+		switch {
+		case fetchers[u.name] || gapWebClient(u):
+			fetch = i
+			return false
+		case decode < 0 && u.isDecoder():
+			decode = i
+		}
+		return true
+	}
+	if check(k) {
+		j.upstream(k, func(i int, _ shell.FeedKind) bool { return check(i) })
+	}
+	return fetch, decode
+}
+
+// isDecoder reports base64 -d, basenc -d, xxd -r, uudecode and
+// openssl enc/base64 -d.
+func (v *cmdv) isDecoder() bool {
+	switch v.name {
+	case "base64", "basenc", "gbase64":
+		return hasShort(v.args, "dD") || hasLong(v.args, "--decode")
+	case "xxd":
+		return hasShort(v.args, "r") || hasLong(v.args, "--revert")
+	case "uudecode":
+		return true
+	case "openssl":
+		sub := firstOperand(v.args)
+		return (sub == "enc" || sub == "base64" || strings.HasPrefix(sub, "aes") || strings.HasPrefix(sub, "des")) && hasWord(v.args, "-d")
+	}
+	return false
+}
+
+// forkBomb: a function that calls itself in a pipe or in the background
+// (DG-FORK-BOMB), whatever its name; cmd.exe's %0|%0.
+func (v *cmdv) forkBomb() {
+	c := v.c
+	piped := c.FeedsInto >= 0 || c.Background
+	if !piped {
+		piped = len(v.j.feeders(v.i)) > 0
+	}
+	if !piped {
+		return
+	}
+	if fn, ok := strings.CutPrefix(v.viaLast(), "function "); ok && fn != "" && c.Name == strings.ToLower(fn) {
+		v.j.add(finding{rule: "DG-FORK-BOMB", cmd: fn + "()"})
+	}
+	if c.Dialect == shell.Cmd && len(c.Args) > 0 && c.Args[0].Raw == "%0" {
+		v.j.add(finding{rule: "DG-FORK-BOMB", cmd: "%0|%0"})
+	}
+}
+
+// unknownCommand judges a command whose name is an unknown variable: with
+// flags and a catastrophic target it asks (DG-UNKNOWN-COMMAND, $RM -rf /);
+// and when its first argument is a command name, that command is judged
+// as if the variable were an empty wrapper ($SUDO rm -rf /).
+func (v *cmdv) unknownCommand() {
+	if len(v.c.Args) == 0 || v.c.NameIfEmpty != "" {
+		return
+	}
+	flagged := false
+	for _, a := range v.args {
+		if !a.Unknown && len(a.Value) > 1 && a.Value[0] == '-' {
+			flagged = true
+			break
+		}
+	}
+	if flagged {
+		hs := v.targets(operands(v.args), hitCatastrophic)
+		if len(hs) > 0 {
+			v.j.add(finding{rule: "DG-UNKNOWN-COMMAND", cmd: shownRaw(v.c.Args[0]), targets: hs})
+		}
+	}
+	if len(v.args) == 0 || v.args[0].Unknown || strings.HasPrefix(v.args[0].Value, "-") {
+		return
+	}
+	inner := *v.c
+	inner.Args = v.c.Args[1:]
+	inner.Name = shell.CommandName(inner.Args[0].Value)
+	inner.NameIfEmpty = inner.Name
+	w := &cmdv{j: v.j, i: v.i, c: &inner, name: dispatchName(&inner)}
+	if len(inner.Args) > 1 {
+		w.args = inner.Args[1:]
+	}
+	if r := rules[w.name]; r != nil {
+		r(w)
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Persistence
+
+// ruleCrontab: crontab -r, or crontab installing a file or stdin
+// (DG-PERSIST-CRON); -l, -e and -u alone are silent.
+func ruleCrontab(v *cmdv) {
+	if hasShort(v.args, "r") {
+		v.flag("DG-PERSIST-CRON", "-r")
+		return
+	}
+	if hasShort(v.args, "leTV") || hasWord(v.args, "--help") {
+		return
+	}
+	ops := operands(v.args, "-u", "-s")
+	switch {
+	case len(ops) > 0:
+		v.flag("DG-PERSIST-CRON", ops[0].Value)
+	case len(v.args) == 0 && len(v.j.feeders(v.i)) > 0:
+		v.flag("DG-PERSIST-CRON", "-")
+	}
+}
+
+// ruleSc: sc create/config (DG-PERSIST-SERVICE); sc stop/config of the
+// Defender or firewall service (DG-FIREWALL-OFF). In PowerShell sc is
+// Set-Content's alias, so that name comes here too.
+func ruleSc(v *cmdv) {
+	vals := lowerValues(v.args)
+	if len(vals) == 0 {
+		return
+	}
+	sub := vals[0]
+	if sub != "create" && sub != "config" && sub != "stop" && sub != "delete" {
+		return
+	}
+	if len(vals) > 1 && securityServices[vals[1]] && (sub == "stop" || sub == "config" || sub == "delete") {
+		v.flag("DG-FIREWALL-OFF", sub+" "+v.args[1].Value)
+		return
+	}
+	if sub == "create" || sub == "config" {
+		detail := sub
+		if len(v.args) > 1 {
+			detail += " " + v.args[1].Value
+		}
+		v.j.add(finding{rule: "DG-PERSIST-SERVICE", cmd: "sc", detail: detail})
+	}
+}
+
+// securityServices are the Windows services whose stop turns off the
+// firewall or the antivirus.
+var securityServices = map[string]bool{"windefend": true, "mpssvc": true, "wscsvc": true, "sense": true, "bfe": true}
+
+// ruleNewService: New-Service (DG-PERSIST-SERVICE).
+func ruleNewService(v *cmdv) { v.flag("DG-PERSIST-SERVICE", "") }
+
+// ruleUpdateRcd: update-rc.d NAME defaults/enable (DG-PERSIST-SERVICE).
+func ruleUpdateRcd(v *cmdv) {
+	if hasWord(v.args, "defaults", "enable", "start", "defaults-disabled") {
+		v.flag("DG-PERSIST-SERVICE", strings.Join(v.c.ArgValues(), " "))
+	}
+}
+
+// ruleChkconfig: chkconfig NAME on, chkconfig --add NAME
+// (DG-PERSIST-SERVICE).
+func ruleChkconfig(v *cmdv) {
+	if hasWord(v.args, "on", "--add") {
+		v.flag("DG-PERSIST-SERVICE", strings.Join(v.c.ArgValues(), " "))
+	}
+}
+
+// ruleSchtasks: schtasks /create or /change (DG-PERSIST-SCHTASKS).
+func ruleSchtasks(v *cmdv) {
+	switches, _ := shell.CmdSwitches(v.c.Args)
+	for _, s := range switches {
+		if s == "create" || s == "change" {
+			v.flag("DG-PERSIST-SCHTASKS", "/"+s)
+			return
+		}
+	}
+}
+
+// ruleRegisterTask: Register-ScheduledTask (DG-PERSIST-SCHTASKS).
+func ruleRegisterTask(v *cmdv) { v.flag("DG-PERSIST-SCHTASKS", "") }
+
+// ruleItemProperty: Set-/New-ItemProperty on a Run, RunOnce or Winlogon
+// key (DG-PERSIST-REG).
+func ruleItemProperty(v *cmdv) {
+	for _, a := range v.args {
+		l := strings.ToLower(a.Value)
+		if strings.HasPrefix(l, "hk") || strings.HasPrefix(l, "registry::") {
+			if strings.Contains(l, `\run`) || strings.Contains(l, `\winlogon`) || strings.Contains(l, `\services\`) {
+				v.flag("DG-PERSIST-REG", a.Value)
+				return
+			}
+		}
+	}
+}
+
+// ruleLaunchctl: launchctl load/unload/bootstrap/bootout
+// (DG-PERSIST-LAUNCHCTL).
+func ruleLaunchctl(v *cmdv) {
+	switch sub := firstOperand(v.args); sub {
+	case "load", "unload", "bootstrap", "bootout":
+		v.flag("DG-PERSIST-LAUNCHCTL", sub)
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Protections turned off (DG-FIREWALL-OFF)
+
+func ruleUfw(v *cmdv) {
+	if hasWord(v.args, "disable") {
+		v.flag("DG-FIREWALL-OFF", "disable")
+	}
+}
+
+// ruleNetsh: netsh advfirewall set ... state off, netsh firewall set
+// opmode disable.
+func ruleNetsh(v *cmdv) {
+	vals := lowerValues(v.args)
+	joined := " " + strings.Join(vals, " ") + " "
+	switch {
+	case strings.Contains(joined, " advfirewall ") && strings.Contains(joined, " state off "):
+		v.flag("DG-FIREWALL-OFF", "advfirewall state off")
+	case strings.Contains(joined, " firewall ") && (strings.Contains(joined, " opmode disable") || strings.Contains(joined, " mode=disable")):
+		v.flag("DG-FIREWALL-OFF", "firewall opmode disable")
+	}
+}
+
+// psBoolOff reports whether a PowerShell value means false.
+func psBoolOff(s string) bool {
+	s = strings.ToLower(strings.TrimPrefix(s, "$"))
+	return s == "false" || s == "0"
+}
+
+// psBoolOn reports whether a PowerShell value means true.
+func psBoolOn(s string) bool {
+	s = strings.ToLower(strings.TrimPrefix(s, "$"))
+	return s == "true" || s == "1"
+}
+
+// psParamValue returns the value given to -name (as -Name V or -Name:V),
+// compared case-insensitively, and whether the parameter appears.
+func psParamValue(args []shell.Word, match func(name string) bool) (name, val string, ok bool) {
+	for i, a := range args {
+		s := a.Value
+		if !strings.HasPrefix(s, "-") {
+			continue
+		}
+		n, attached, has := strings.Cut(s[1:], ":")
+		if !match(strings.ToLower(n)) {
+			continue
+		}
+		if has {
+			return n, attached, true
+		}
+		if i+1 < len(args) {
+			return n, args[i+1].Value, true
+		}
+		return n, "", true
+	}
+	return "", "", false
+}
+
+// ruleFirewallProfile: Set-NetFirewallProfile -Enabled False.
+func ruleFirewallProfile(v *cmdv) {
+	if _, val, ok := psParamValue(v.args, func(n string) bool { return n == "enabled" }); ok && psBoolOff(val) {
+		v.flag("DG-FIREWALL-OFF", "-Enabled "+val)
+	}
+}
+
+// ruleMpPreference: Set-MpPreference -Disable... $true (Defender off).
+func ruleMpPreference(v *cmdv) {
+	for i, a := range v.args {
+		s := a.Value
+		if !strings.HasPrefix(s, "-") {
+			continue
+		}
+		name, val, attached := strings.Cut(s[1:], ":")
+		if !strings.HasPrefix(strings.ToLower(name), "disable") {
+			continue
+		}
+		if !attached && i+1 < len(v.args) {
+			val = v.args[i+1].Value
+		}
+		if psBoolOn(val) {
+			v.flag("DG-FIREWALL-OFF", "-"+name)
+			return
+		}
+	}
+}
+
+// ruleStopService: Stop-Service / Set-Service of the Defender or
+// firewall service.
+func ruleStopService(v *cmdv) {
+	for _, a := range v.args {
+		if securityServices[strings.ToLower(a.Value)] {
+			v.flag("DG-FIREWALL-OFF", a.Value)
+			return
+		}
+	}
+}
+
+// ruleNet: net stop of the Defender or firewall service.
+func ruleNet(v *cmdv) {
+	vals := lowerValues(v.args)
+	if len(vals) >= 2 && vals[0] == "stop" && securityServices[vals[1]] {
+		v.flag("DG-FIREWALL-OFF", "stop "+v.args[1].Value)
+	}
+}
+
+// ruleService: service firewalld stop.
+func ruleService(v *cmdv) {
+	vals := lowerValues(v.args)
+	if len(vals) >= 2 && firewallUnits[unitName(vals[0])] && vals[1] == "stop" {
+		v.flag("DG-FIREWALL-OFF", vals[0]+" stop")
+	}
+}
+
+// ruleSetenforce: setenforce 0 / Permissive (SELinux off).
+func ruleSetenforce(v *cmdv) {
+	if hasWord(v.args, "0", "permissive") {
+		v.flag("DG-FIREWALL-OFF", v.args[0].Value)
+	}
+}
+
+// ruleSpctl: spctl --master-disable / --global-disable (Gatekeeper off).
+func ruleSpctl(v *cmdv) {
+	if hasWord(v.args, "--master-disable", "--global-disable") {
+		v.flag("DG-FIREWALL-OFF", v.args[0].Value)
+	}
+}
+
+// ruleCsrutil: csrutil disable (System Integrity Protection off).
+func ruleCsrutil(v *cmdv) {
+	if hasWord(v.args, "disable") {
+		v.flag("DG-FIREWALL-OFF", strings.Join(v.c.ArgValues(), " "))
+	}
+}
+
+// ruleIptables: iptables -F / --flush.
+func ruleIptables(v *cmdv) {
+	if hasWord(v.args, "-F", "--flush") {
+		v.flag("DG-FIREWALL-OFF", "-F")
+	}
+}
+
+// ruleNft: nft flush ruleset.
+func ruleNft(v *cmdv) {
+	vals := lowerValues(v.args)
+	for i := 0; i+1 < len(vals); i++ {
+		if vals[i] == "flush" && vals[i+1] == "ruleset" {
+			v.flag("DG-FIREWALL-OFF", "flush ruleset")
+			return
+		}
+	}
+}
+
+// rulePfctl: pfctl -d (pf off).
+func rulePfctl(v *cmdv) {
+	if hasWord(v.args, "-d") {
+		v.flag("DG-FIREWALL-OFF", "-d")
+	}
+}

@@ -1,0 +1,297 @@
+package danger
+
+import (
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
+
+// gitValued are git's global options that take the next word as value.
+var gitValued = map[string]bool{
+	"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true,
+	"--super-prefix": true, "--config-env": true, "--exec-path": false, "--list-cmds": false,
+}
+
+// gitSubcommand skips git's global options and returns the subcommand and
+// its arguments. -c alias.NAME=VALUE aliases that are git commands (not
+// "!shell" ones) are expanded, once. sub is "" when the subcommand is
+// unknown (a variable) or missing.
+func gitSubcommand(args []shell.Word) (sub string, rest []shell.Word) {
+	aliases := map[string]string{}
+	i := 0
+	for i < len(args) {
+		a := args[i]
+		if a.Unknown {
+			return "", nil
+		}
+		v := a.Value
+		if !strings.HasPrefix(v, "-") {
+			break
+		}
+		if v == "-c" && i+1 < len(args) {
+			if k, val, ok := strings.Cut(args[i+1].Value, "="); ok && strings.HasPrefix(strings.ToLower(k), "alias.") {
+				aliases[strings.ToLower(k[len("alias."):])] = val
+			}
+		}
+		if gitValued[v] {
+			i++
+		}
+		i++
+	}
+	if i >= len(args) {
+		return "", nil
+	}
+	sub, rest = args[i].Value, args[i+1:]
+	if val, ok := aliases[strings.ToLower(sub)]; ok && !strings.HasPrefix(val, "!") {
+		fields := strings.Fields(val)
+		if len(fields) > 0 {
+			expanded := make([]shell.Word, 0, len(fields)-1+len(rest))
+			for _, f := range fields[1:] {
+				expanded = append(expanded, textWord(f))
+			}
+			return fields[0], append(expanded, rest...)
+		}
+	}
+	return sub, rest
+}
+
+// ruleGit dispatches git subcommands to the irreversible-Git rules.
+func ruleGit(v *cmdv) {
+	sub, rest := gitSubcommand(v.args)
+	switch sub {
+	case "push":
+		ruleGitPush(v, rest)
+	case "reset":
+		for _, a := range rest {
+			if a.Value == "--hard" || a.Value == "--merge" {
+				v.gitFlag("DG-GIT-RESET-HARD", sub, a.Value)
+				return
+			}
+		}
+	case "clean":
+		ruleGitClean(v, rest)
+	case "branch":
+		ruleGitBranch(v, rest)
+	case "stash":
+		if op := firstOperand(rest); op == "drop" || op == "clear" {
+			v.gitFlag("DG-GIT-STASH-DROP", sub, op)
+		}
+	case "checkout":
+		ruleGitCheckout(v, rest)
+	case "restore":
+		ruleGitRestore(v, rest)
+	case "switch":
+		for _, a := range rest {
+			if a.Value == "--discard-changes" || a.Value == "--force" || a.Value == "-f" {
+				v.gitFlag("DG-GIT-DISCARD", sub, a.Value)
+				return
+			}
+		}
+	}
+}
+
+// gitFlag reports a git finding as "git SUB" with the option that matters.
+func (v *cmdv) gitFlag(rule, sub, detail string) {
+	v.j.add(finding{rule: rule, cmd: "git " + sub, detail: detail})
+}
+
+// ruleGitPush: pushes that overwrite or delete remote history
+// (DG-GIT-FORCE-PUSH): --force/-f, a +refspec, --mirror, --delete/-d, a
+// :branch refspec, --prune. --dry-run/-n only reports.
+//
+// --force-with-lease (and --force-if-includes with it) stays silent on
+// purpose: it refuses to overwrite a remote branch that moved since it was
+// last fetched, so it cannot destroy work the pusher has not seen; it is
+// the safe form the agent should be steered to, not asked about.
+func ruleGitPush(v *cmdv, args []shell.Word) {
+	detail, dry := "", false
+	var refspecs []shell.Word
+	operandsSeen := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		s := a.Value
+		switch {
+		case a.Unknown:
+			operandsSeen++
+		case s == "--":
+			for _, r := range args[i+1:] {
+				if operandsSeen++; operandsSeen > 1 {
+					refspecs = append(refspecs, r)
+				}
+			}
+			i = len(args)
+		case s == "--force" || s == "--mirror" || s == "--delete" || s == "--prune":
+			if detail == "" {
+				detail = s
+			}
+		case s == "--dry-run":
+			dry = true
+		case s == "--repo" || s == "--receive-pack" || s == "--exec" || s == "--push-option":
+			i++
+		case strings.HasPrefix(s, "--"):
+			// --force-with-lease, --set-upstream, --tags, ...: see above.
+		case strings.HasPrefix(s, "-") && len(s) > 1:
+			for k := 1; k < len(s); k++ {
+				c := s[k]
+				if c == 'o' { // -o <option>: the rest is its value
+					if k == len(s)-1 {
+						i++
+					}
+					break
+				}
+				if (c == 'f' || c == 'd') && detail == "" {
+					detail = "-" + string(c)
+				}
+				if c == 'n' {
+					dry = true
+				}
+			}
+		default:
+			if operandsSeen++; operandsSeen > 1 {
+				refspecs = append(refspecs, a)
+			}
+		}
+	}
+	for _, r := range refspecs {
+		if detail != "" {
+			break
+		}
+		if strings.HasPrefix(r.Value, "+") || len(r.Value) > 1 && r.Value[0] == ':' {
+			detail = r.Value
+		}
+	}
+	if detail != "" && !dry {
+		v.gitFlag("DG-GIT-FORCE-PUSH", "push", detail)
+	}
+}
+
+// ruleGitClean: git clean with any -f spelling (-f, -fdx, -ff, --force)
+// unless -n/--dry-run (DG-GIT-CLEAN).
+func ruleGitClean(v *cmdv, args []shell.Word) {
+	force, dry := "", false
+	for i := 0; i < len(args); i++ {
+		s := args[i].Value
+		switch {
+		case s == "--":
+			i = len(args)
+		case s == "--force":
+			force = s
+		case s == "--dry-run":
+			dry = true
+		case s == "--exclude":
+			i++
+		case strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--"):
+			for k := 1; k < len(s); k++ {
+				if s[k] == 'e' { // -e <pattern>
+					if k == len(s)-1 {
+						i++
+					}
+					break
+				}
+				if s[k] == 'f' {
+					force = s
+				}
+				if s[k] == 'n' {
+					dry = true
+				}
+			}
+		}
+	}
+	if force != "" && !dry {
+		v.gitFlag("DG-GIT-CLEAN", "clean", force)
+	}
+}
+
+// ruleGitBranch: git branch -D, or --delete/-d with --force/-f
+// (DG-GIT-BRANCH-D).
+func ruleGitBranch(v *cmdv, args []shell.Word) {
+	del, force := false, false
+	for _, a := range args {
+		s := a.Value
+		if s == "--" {
+			break
+		}
+		switch {
+		case s == "--delete":
+			del = true
+		case s == "--force":
+			force = true
+		case strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--"):
+			if strings.Contains(s, "D") {
+				v.gitFlag("DG-GIT-BRANCH-D", "branch", "-D")
+				return
+			}
+			del = del || strings.Contains(s, "d")
+			force = force || strings.Contains(s, "f")
+		}
+	}
+	if del && force {
+		v.gitFlag("DG-GIT-BRANCH-D", "branch", "--delete --force")
+	}
+}
+
+// ruleGitCheckout: checkout -- PATH, checkout ., checkout -f/--force,
+// checkout --pathspec-from-file (DG-GIT-DISCARD). Switching or creating a
+// branch is silent.
+func ruleGitCheckout(v *cmdv, args []shell.Word) {
+	for i, a := range args {
+		s := a.Value
+		switch {
+		case s == "--":
+			if i+1 < len(args) {
+				v.gitFlag("DG-GIT-DISCARD", "checkout", "-- "+args[i+1].Value)
+			}
+			return
+		case s == "--force" || strings.HasPrefix(s, "--pathspec-from-file"):
+			v.gitFlag("DG-GIT-DISCARD", "checkout", s)
+			return
+		case strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.Contains(s, "f") && !strings.ContainsAny(s, "bB"):
+			v.gitFlag("DG-GIT-DISCARD", "checkout", s)
+			return
+		case s == "." || s == "./" || s == ":/" || s == "*":
+			v.gitFlag("DG-GIT-DISCARD", "checkout", s)
+			return
+		}
+	}
+}
+
+// ruleGitRestore: git restore that touches the working tree — anything
+// but --staged/-S alone (DG-GIT-DISCARD).
+func ruleGitRestore(v *cmdv, args []shell.Word) {
+	staged, worktree := false, false
+	var paths []shell.Word
+	for i := 0; i < len(args); i++ {
+		s := args[i].Value
+		switch {
+		case s == "--":
+			paths = append(paths, args[i+1:]...)
+			i = len(args)
+		case s == "--staged":
+			staged = true
+		case s == "--worktree":
+			worktree = true
+		case s == "--source" || s == "-s":
+			i++
+		case strings.HasPrefix(s, "--pathspec-from-file"):
+			paths = append(paths, args[i])
+		case strings.HasPrefix(s, "--"):
+		case strings.HasPrefix(s, "-") && len(s) > 1:
+			for k := 1; k < len(s); k++ {
+				if s[k] == 's' { // -s <tree>
+					if k == len(s)-1 {
+						i++
+					}
+					break
+				}
+				staged = staged || s[k] == 'S'
+				worktree = worktree || s[k] == 'W'
+			}
+		default:
+			paths = append(paths, args[i])
+		}
+	}
+	if len(paths) == 0 || staged && !worktree {
+		return
+	}
+	v.gitFlag("DG-GIT-DISCARD", "restore", paths[0].Value)
+}

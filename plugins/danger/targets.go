@@ -1,0 +1,548 @@
+package danger
+
+import (
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/paths"
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
+
+// hitKind says why a target matters.
+type hitKind uint8
+
+const (
+	hitCatastrophic hitKind = 1 << iota // paths.IsCatastrophic (or a glob over one)
+	hitCritical                         // a critical system file (/etc/passwd, the SAM hive)
+	hitDisk                             // a disk device (/dev/sda, \\.\PhysicalDrive0)
+	hitDevice                           // any device but the harmless ones (dd of=)
+	hitUnknown                          // starts with an unknown variable (see unknownHit)
+	hitSysrq                            // /proc/sysrq-trigger
+)
+
+// hit is one target that matters.
+type hit struct {
+	kind      hitKind
+	shown     string // the normalised target, as messages name it
+	label     string // why (a paths label or one of ours), "" for unknown
+	fromInput bool   // derived from the items xargs or $(...) feed in
+}
+
+// Labels of our own, besides the paths.Label* ones.
+const (
+	labelCritical = "critical system file"
+	labelDisk     = "disk device"
+	labelDevice   = "" // the messages about devices say so already
+	labelSysrq    = "kernel SysRq trigger"
+)
+
+// targets judges words as targets of the command: which of the kinds in
+// want they hit. Both the shell-resolved value and the raw text (when it
+// keeps Windows backslashes or %VARS%) are tried; relative ones are
+// resolved against the command's directory. Results are de-duplicated.
+func (v *cmdv) targets(words []shell.Word, want hitKind) []hit {
+	var out []hit
+	for _, w := range words {
+		for _, h := range v.wordHits(w, want) {
+			dup := false
+			for _, o := range out {
+				if o.shown == h.shown && o.kind == h.kind {
+					dup = true
+					break
+				}
+			}
+			if !dup {
+				out = append(out, h)
+			}
+		}
+	}
+	return out
+}
+
+// wordHits judges one word.
+func (v *cmdv) wordHits(w shell.Word, want hitKind) []hit {
+	if isInputWord(w) {
+		return v.inputHits(w, want)
+	}
+	if w.Unknown {
+		if p, ok := v.j.tildeUser(w.Value); ok {
+			return v.pathHits(p, want)
+		}
+		if h, ok := wellKnownVar(w.Raw); ok && want&hitCatastrophic != 0 {
+			return []hit{h}
+		}
+		if want&hitUnknown != 0 && v.unknownStart(w) {
+			return []hit{{kind: hitUnknown, shown: shownRaw(w)}}
+		}
+		return nil
+	}
+	var out []hit
+	out = append(out, v.textHits(w.Value, want)...)
+	if raw, ok := rawPath(w); ok {
+		out = append(out, v.textHits(raw, want)...)
+	}
+	return out
+}
+
+// textHits judges one candidate path string.
+func (v *cmdv) textHits(s string, want hitKind) []hit {
+	if s == "" {
+		return nil
+	}
+	p := v.j.plat.Normalize(s)
+	if p.Kind == paths.Unresolved {
+		if tp, ok := v.j.tildeUser(s); ok {
+			return v.pathHits(tp, want)
+		}
+		if h, ok := wellKnownVar(s); ok && want&hitCatastrophic != 0 {
+			return []hit{h}
+		}
+		return nil
+	}
+	if p.Kind == paths.Relative {
+		base, unknown := v.baseDir()
+		if !base.IsAbs() {
+			if unknown && want&hitUnknown != 0 && wholeDir(p.Norm) {
+				return []hit{{kind: hitUnknown, shown: base.Raw + "/" + p.Norm}}
+			}
+			return nil
+		}
+		p = v.j.plat.Join(base, p)
+	}
+	return v.pathHits(p, want)
+}
+
+// pathHits judges a normalised absolute path.
+func (v *cmdv) pathHits(p paths.Path, want hitKind) []hit {
+	if !p.IsAbs() {
+		return nil
+	}
+	var out []hit
+	if want&hitCatastrophic != 0 {
+		if ok, label := v.j.catastrophic(p); ok {
+			out = append(out, hit{kind: hitCatastrophic, shown: p.Norm, label: label})
+		}
+	}
+	if want&hitCritical != 0 && v.j.critical(p) {
+		out = append(out, hit{kind: hitCritical, shown: p.Norm, label: labelCritical})
+	}
+	if want&hitDisk != 0 && isDisk(p) {
+		out = append(out, hit{kind: hitDisk, shown: p.Norm, label: labelDisk})
+	}
+	if want&hitDevice != 0 && isDevice(p) {
+		out = append(out, hit{kind: hitDevice, shown: p.Norm, label: labelDevice})
+	}
+	if want&hitSysrq != 0 && p.Kind == paths.Unix && p.Norm == "/proc/sysrq-trigger" {
+		out = append(out, hit{kind: hitSysrq, shown: p.Norm, label: labelSysrq})
+	}
+	return out
+}
+
+// catastrophic is paths.IsCatastrophic, plus a hidden-file or all-glob
+// last segment over a catastrophic directory (~/.*, /etc/.[!.]*).
+func (j *judge) catastrophic(p paths.Path) (bool, string) {
+	if ok, label := j.plat.IsCatastrophic(p); ok {
+		return true, label
+	}
+	dir, last := splitLast(p.Norm)
+	if dir == "" || !strings.ContainsAny(last, "*?[") || strings.Trim(last, "*?.[]!^") != "" {
+		return false, ""
+	}
+	return j.plat.IsCatastrophic(j.plat.Clean(dir))
+}
+
+// splitLast splits a normalised absolute path into its parent (with the
+// root's separator kept) and its last segment.
+func splitLast(norm string) (dir, last string) {
+	i := strings.LastIndexAny(norm, `/\`)
+	if i < 0 || i == len(norm)-1 {
+		return "", ""
+	}
+	dir = norm[:i]
+	if dir == "" || strings.HasSuffix(dir, ":") {
+		dir = norm[:i+1]
+	}
+	return dir, norm[i+1:]
+}
+
+// wholeDir reports whether a relative path names its whole base directory
+// or everything in it: ".", "*", ".*", "./*", "..", "../*".
+func wholeDir(rel string) bool {
+	for _, seg := range strings.FieldsFunc(rel, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if seg != "." && seg != ".." && strings.Trim(seg, "*?.[]!^") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// unknownStart reports whether an unknown word is a target nobody can
+// judge and that easily becomes a catastrophe: it starts with an unknown
+// variable ($X/, ${X:-/}, "$D"), or it is a catastrophic directory
+// followed by one (/$X, ~/$X). /tmp/$X is not: whatever X is, it stays
+// below /tmp.
+func (v *cmdv) unknownStart(w shell.Word) bool {
+	if w.KnownPrefix == "" {
+		return true
+	}
+	kp := w.KnownPrefix
+	if !strings.HasSuffix(kp, "/") && !strings.HasSuffix(kp, `\`) {
+		return false
+	}
+	p := v.j.plat.Normalize(kp)
+	if p.Kind == paths.Relative {
+		base, _ := v.baseDir()
+		if !base.IsAbs() {
+			return false
+		}
+		p = v.j.plat.Join(base, p)
+	}
+	ok, _ := v.j.plat.IsCatastrophic(p)
+	return ok
+}
+
+// isInputWord reports whether w stands for items another command feeds
+// in: the xargs/parallel input placeholder, or a $(...) / `...`
+// substitution.
+func isInputWord(w shell.Word) bool {
+	if !w.Unknown {
+		return false
+	}
+	return w.Value == shell.InputPlaceholder || strings.HasPrefix(w.Value, "$(") || strings.HasPrefix(w.Value, "`")
+}
+
+// inputHits judges the items fed into w: the children of every directory a
+// lister upstream lists (find /, ls ~, Get-ChildItem C:\), and the
+// literal items echo/printf print.
+func (v *cmdv) inputHits(w shell.Word, want hitKind) []hit {
+	if want&(hitCatastrophic|hitCritical) == 0 {
+		return nil
+	}
+	wantFeed := shell.FeedArgs
+	if w.Value != shell.InputPlaceholder {
+		wantFeed = shell.FeedSubst
+	}
+	var out []hit
+	v.j.upstream(v.i, func(k int, kind shell.FeedKind) bool {
+		if kind != wantFeed {
+			return true
+		}
+		for _, h := range v.j.listedHits(k, want) {
+			h.fromInput = true
+			out = append(out, h)
+		}
+		return len(out) == 0
+	})
+	return out
+}
+
+// listedHits judges what command k lists: the children of its directory
+// operands for a lister (find, ls, dir, Get-ChildItem), the words
+// themselves for echo and printf.
+func (j *judge) listedHits(k int, want hitKind) []hit {
+	lv := j.view(k)
+	switch lv.name {
+	case "find", "gfind":
+		return lv.childHits(findRoots(lv.args), want)
+	case "ls", "dir", "get-childitem", "tree":
+		roots := operands(lv.args)
+		if lv.c.Dialect == shell.PowerShell {
+			pc := shell.ParsePowerShellCommand(lv.c.Args)
+			roots = append(append(append([]shell.Word(nil), pc.Named["path"]...), pc.Named["literalpath"]...), pc.Positional...)
+		}
+		if len(roots) == 0 {
+			roots = []shell.Word{textWord(".")}
+		}
+		return lv.childHits(roots, want)
+	case "echo", "printf":
+		items := operands(lv.args)
+		if lv.name == "printf" && len(items) > 1 {
+			items = items[1:]
+		}
+		var out []hit
+		for _, w := range items {
+			for _, f := range strings.Fields(w.Value) {
+				out = append(out, lv.textHits(f, want)...)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// childHits judges "everything below" each root: ROOT/*.
+func (v *cmdv) childHits(roots []shell.Word, want hitKind) []hit {
+	var out []hit
+	for _, r := range roots {
+		if r.Unknown {
+			continue
+		}
+		p := v.j.plat.Normalize(r.Value)
+		if p.Kind == paths.Relative {
+			base, _ := v.baseDir()
+			if !base.IsAbs() {
+				continue
+			}
+			p = v.j.plat.Join(base, p)
+		}
+		if !p.IsAbs() {
+			continue
+		}
+		if ok, label := v.j.plat.IsCatastrophic(p); ok && want&hitCatastrophic != 0 {
+			out = append(out, hit{kind: hitCatastrophic, shown: p.Norm, label: label})
+		}
+	}
+	return out
+}
+
+// findRoots returns find's start paths: the operands before the first
+// expression word, after the -H/-L/-P/-D/-O options; "." when none.
+func findRoots(args []shell.Word) []shell.Word {
+	var roots []shell.Word
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		if !a.Unknown && (v == "-H" || v == "-L" || v == "-P") {
+			continue
+		}
+		if !a.Unknown && (v == "-D" || strings.HasPrefix(v, "-O")) {
+			if v == "-D" {
+				i++
+			}
+			continue
+		}
+		if !a.Unknown && (strings.HasPrefix(v, "-") || v == "(" || v == "!" || v == ",") {
+			break
+		}
+		roots = append(roots, a)
+	}
+	if len(roots) == 0 {
+		roots = []shell.Word{textWord(".")}
+	}
+	return roots
+}
+
+// rawPath returns the word's raw text as a second path candidate, when it
+// differs from the value in a way that matters: POSIX quoting dropped the
+// backslashes of a Windows path (C:\Users\x became C:Usersx), or it holds
+// %VAR% references. Quote characters are removed; text with shell
+// expansions ($, `) is left to the value.
+func rawPath(w shell.Word) (string, bool) {
+	r := w.Raw
+	if r == w.Value || !strings.ContainsAny(r, `\%`) || strings.ContainsAny(r, "$`") {
+		return "", false
+	}
+	r = strings.NewReplacer(`'`, "", `"`, "").Replace(r)
+	if r == w.Value || r == "" {
+		return "", false
+	}
+	return r, true
+}
+
+// shownRaw is how an unknown word is named in messages: as written, quotes
+// removed.
+func shownRaw(w shell.Word) string {
+	s := strings.NewReplacer(`'`, "", `"`, "").Replace(w.Raw)
+	if s == "" {
+		s = w.Value
+	}
+	return s
+}
+
+// tildeUser maps ~NAME and ~NAME/rest (which paths reports as Unresolved)
+// to NAME's profile directory: a sibling of the home directory
+// (/home/NAME, /Users/NAME, C:\Users\NAME), /root for ~root on Unix.
+func (j *judge) tildeUser(s string) (paths.Path, bool) {
+	if len(s) < 2 || s[0] != '~' {
+		return paths.Path{}, false
+	}
+	end := 1
+	for end < len(s) && (isNameByte(s[end]) || s[end] == '.' || s[end] == '-') {
+		end++
+	}
+	if end == 1 || (end < len(s) && s[end] != '/' && s[end] != '\\') {
+		return paths.Path{}, false
+	}
+	name, rest := s[1:end], s[end:]
+	if name == "root" && j.plat.OS != "windows" {
+		return j.plat.Clean("/root" + rest), true
+	}
+	parent := ""
+	if home := j.plat.Clean(j.plat.Home); home.IsAbs() {
+		if up := j.plat.Join(home, j.plat.Clean("..")); up.IsAbs() && up.Norm != home.Norm {
+			parent = up.Norm
+		}
+	}
+	if parent == "" {
+		switch j.plat.OS {
+		case "windows":
+			parent = `C:\Users`
+		case "darwin":
+			parent = "/Users"
+		default:
+			parent = "/home"
+		}
+	}
+	sep := "/"
+	if strings.Contains(parent, `\`) {
+		sep = `\`
+	}
+	p := j.plat.Clean(strings.TrimRight(parent, `/\`) + sep + name + rest)
+	return p, p.IsAbs()
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// wellKnownVar recognises a reference to a Windows variable that names a
+// catastrophic directory (%USERPROFILE%, $env:SystemRoot, $HOME, ...),
+// optionally followed by a separator and a glob, for when the variable is
+// not defined where the layer runs.
+func wellKnownVar(s string) (hit, bool) {
+	t := strings.NewReplacer(`'`, "", `"`, "").Replace(s)
+	name, rest := "", ""
+	lower := strings.ToLower(t)
+	switch {
+	case strings.HasPrefix(lower, "%homedrive%%homepath%"):
+		name, rest = "userprofile", t[len("%homedrive%%homepath%"):]
+	case strings.HasPrefix(t, "%"):
+		if end := strings.IndexByte(t[1:], '%'); end > 0 {
+			name, rest = strings.ToLower(t[1:end+1]), t[end+2:]
+		}
+	case strings.HasPrefix(lower, "${env:"):
+		if end := strings.IndexByte(t, '}'); end > 0 {
+			name, rest = lower[len("${env:"):end], t[end+1:]
+		}
+	case strings.HasPrefix(lower, "$env:"):
+		end := len("$env:")
+		for end < len(t) && (isNameByte(t[end]) || t[end] == '(' || t[end] == ')') {
+			end++
+		}
+		name, rest = lower[len("$env:"):end], t[end:]
+	case lower == "$home" || strings.HasPrefix(lower, "$home/") || strings.HasPrefix(lower, `$home\`):
+		name, rest = "userprofile", t[len("$home"):]
+	case strings.HasPrefix(lower, "${home}"):
+		name, rest = "userprofile", t[len("${home}"):]
+	}
+	label := ""
+	switch name {
+	case "userprofile", "home", "homepath":
+		label = paths.LabelHome
+	case "systemdrive", "homedrive":
+		label = paths.LabelDriveRoot
+	case "systemroot", "windir", "programfiles", "programfiles(x86)", "programw6432", "programdata", "allusersprofile":
+		label = paths.LabelSystem
+	case "public":
+		label = paths.LabelProfile
+	default:
+		return hit{}, false
+	}
+	if strings.Trim(rest, `/\*`) != "" {
+		return hit{}, false
+	}
+	return hit{kind: hitCatastrophic, shown: t, label: label}, true
+}
+
+// criticalUnix and criticalWindows list the files whose loss or corruption
+// locks everyone out or stops the machine from booting.
+var (
+	criticalUnix = []string{
+		"/etc/passwd", "/etc/shadow", "/etc/gshadow", "/etc/group", "/etc/sudoers", "/etc/fstab",
+		"/etc/master.passwd",
+		"/private/etc/passwd", "/private/etc/master.passwd", "/private/etc/group", "/private/etc/sudoers",
+		"/private/etc/fstab",
+	}
+	criticalWindows = []string{
+		`Windows\System32\config\SAM`, `Windows\System32\config\SYSTEM`,
+		`Windows\System32\config\SECURITY`, `Windows\System32\config\SOFTWARE`,
+	}
+)
+
+// critical reports whether p is a critical system file.
+func (j *judge) critical(p paths.Path) bool {
+	switch p.Kind {
+	case paths.Unix:
+		for _, f := range criticalUnix {
+			if p.Norm == f || (j.plat.OS == "darwin" || j.plat.OS == "windows") && strings.EqualFold(p.Norm, f) {
+				return true
+			}
+		}
+	case paths.Drive:
+		if len(p.Norm) > 3 {
+			for _, f := range criticalWindows {
+				if strings.EqualFold(p.Norm[3:], f) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// diskPrefixes are the /dev names of disks and partitions (Linux, BSD,
+// macOS), device-mapper and loop devices included.
+var diskPrefixes = []string{
+	"sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "loop", "mapper/",
+	"nbd", "sr", "mtd", "zd", "ada", "da", "nvd", "wd", "zvol/", "bcache", "rbd", "vg",
+}
+
+// isDisk reports whether p names a disk or partition: /dev/sda1,
+// /dev/disk2, /dev/mapper/x, /dev/disk/by-id/..., \\.\PhysicalDrive0,
+// \\.\C: (a raw volume).
+func isDisk(p paths.Path) bool {
+	switch p.Kind {
+	case paths.Unix:
+		name, ok := strings.CutPrefix(p.Norm, "/dev/")
+		if !ok {
+			return false
+		}
+		for _, pre := range diskPrefixes {
+			if strings.HasPrefix(name, pre) {
+				return true
+			}
+		}
+	case paths.UNC, paths.Drive:
+		n := strings.ToLower(p.Raw)
+		n = strings.ReplaceAll(n, "/", `\`)
+		return strings.HasPrefix(n, `\\.\physicaldrive`) || strings.HasPrefix(n, `\\?\physicaldrive`) ||
+			strings.HasPrefix(n, `\\.\harddisk`) || isRawVolume(n)
+	}
+	return false
+}
+
+// isRawVolume: \\.\C: (without a path after it).
+func isRawVolume(n string) bool {
+	rest, ok := strings.CutPrefix(n, `\\.\`)
+	if !ok {
+		return false
+	}
+	rest = strings.TrimRight(rest, `\`)
+	return len(rest) == 2 && rest[1] == ':' && rest[0] >= 'a' && rest[0] <= 'z'
+}
+
+// harmlessDevices are the /dev entries writing to does no damage.
+var harmlessDevices = []string{
+	"null", "zero", "full", "random", "urandom", "stdout", "stderr", "stdin", "tty", "console", "ptmx",
+	"fd/", "pts/", "shm/", "mqueue/", "log", "kmsg",
+}
+
+// isDevice reports whether p is a device other than the harmless ones
+// (the disks, and also memory, ports and the like).
+func isDevice(p paths.Path) bool {
+	if isDisk(p) {
+		return true
+	}
+	if p.Kind != paths.Unix {
+		return false
+	}
+	name, ok := strings.CutPrefix(p.Norm, "/dev/")
+	if !ok || name == "" {
+		return false
+	}
+	for _, h := range harmlessDevices {
+		if name == h || strings.HasSuffix(h, "/") && strings.HasPrefix(name, h) {
+			return false
+		}
+	}
+	return true
+}
