@@ -50,10 +50,6 @@ func (sc *scanner) keyValue(t int) int {
 	}
 	flag := dashes == 1 || dashes == 2
 	name := s[ks+dashes : ke]
-	kind := classifyKey(name)
-	if kind == "" {
-		return next
-	}
 	if ks >= len(markerPrefix) && s[ks-len(markerPrefix):ks] == markerPrefix {
 		return next // the kind inside a marker: [REDACTED:password]
 	}
@@ -65,7 +61,9 @@ func (sc *scanner) keyValue(t int) int {
 		return next // a path: /etc/passwd, /run/secrets/token
 	}
 	if prev == '{' && ks >= 2 && s[ks-2] == '$' {
-		sc.paramDefault(ke, kind)
+		if kind := classifyKey(name); kind != "" {
+			sc.paramDefault(ke, kind)
+		}
 		return next
 	}
 
@@ -131,6 +129,10 @@ func (sc *scanner) keyValue(t int) int {
 		if q >= len(s) || s[q] == '-' || segmentEnd[s[q]] {
 			return next
 		}
+		kind := classifyKey(name)
+		if kind == "" {
+			return next
+		}
 		vs, ve, ok := valueAt(s, q, 0)
 		if !ok || nonSecretValue(s[vs:ve]) {
 			return next
@@ -146,6 +148,10 @@ func (sc *scanner) keyValue(t int) int {
 		q++
 	}
 	if q >= len(s) {
+		return next
+	}
+	kind := classifyKey(name)
+	if kind == "" {
 		return next
 	}
 	if sep == ':' && isHeaderKey(name) {
@@ -312,8 +318,8 @@ func lineEnd(s string, i int, q byte) int {
 // isHeaderKey reports whether a key names a header whose value has spaces:
 // Authorization (with its scheme) and Cookie.
 func isHeaderKey(name string) bool {
-	return strings.EqualFold(name, "authorization") || strings.EqualFold(name, "proxy-authorization") ||
-		strings.EqualFold(name, "cookie") || strings.EqualFold(name, "set-cookie")
+	return eqFold(name, "authorization") || eqFold(name, "proxy-authorization") ||
+		eqFold(name, "cookie") || eqFold(name, "set-cookie")
 }
 
 var (
@@ -377,9 +383,9 @@ func (sc *scanner) headerValue(v int, encl byte, kind string) {
 // schemeKind names the secret after an Authorization scheme.
 func schemeKind(scheme string) string {
 	switch {
-	case strings.EqualFold(scheme, "bearer"):
+	case eqFold(scheme, "bearer"):
 		return "bearer-token"
-	case strings.EqualFold(scheme, "basic"):
+	case eqFold(scheme, "basic"):
 		return "basic-auth"
 	}
 	return "authorization"
@@ -489,7 +495,10 @@ func classifyKey(name string) string {
 	if n == 0 {
 		return ""
 	}
-	last := strings.TrimRight(parts[n-1], digits)
+	last := parts[n-1]
+	for len(last) > 0 && digit[last[len(last)-1]] {
+		last = last[:len(last)-1]
+	}
 	var prev, prev2 string
 	if n >= 2 {
 		prev = parts[n-2]
@@ -498,7 +507,7 @@ func classifyKey(name string) string {
 		prev2 = parts[n-3]
 	}
 	switch {
-	case strings.EqualFold(last, "pass"), strings.EqualFold(last, "pw"),
+	case eqFold(last, "pass"), eqFold(last, "pw"),
 		hasSuffixFold(last, "password"), hasSuffixFold(last, "passwd"), hasSuffixFold(last, "passphrase"),
 		hasSuffixFold(last, "storepass"), hasSuffixFold(last, "keypass"):
 		return "password"
@@ -512,29 +521,29 @@ func classifyKey(name string) string {
 		return "private-key"
 	case hasSuffixFold(last, "secretkey"), hasSuffixFold(last, "accountkey"):
 		return "secret-key"
-	case strings.EqualFold(last, "credential"), strings.EqualFold(last, "credentials"):
+	case eqFold(last, "credential"), eqFold(last, "credentials"):
 		return "credential"
-	case strings.EqualFold(last, "auth"):
+	case eqFold(last, "auth"):
 		return "auth"
-	case strings.EqualFold(last, "authorization"):
+	case eqFold(last, "authorization"):
 		return "authorization"
 	case hasSuffixFold(last, "cookie"):
 		return "cookie"
-	case hasSuffixFold(last, "signature"), strings.EqualFold(last, "sig"):
+	case hasSuffixFold(last, "signature"), eqFold(last, "sig"):
 		return "signature"
-	case strings.EqualFold(last, "bearer"):
+	case eqFold(last, "bearer"):
 		return "bearer-token"
-	case strings.EqualFold(last, "key") && prev != "":
+	case eqFold(last, "key") && prev != "":
 		switch {
-		case strings.EqualFold(prev, "api"):
+		case eqFold(prev, "api"):
 			return "api-key"
-		case strings.EqualFold(prev, "private"):
+		case eqFold(prev, "private"):
 			return "private-key"
-		case strings.EqualFold(prev, "access"):
-			if strings.EqualFold(prev2, "secret") {
+		case eqFold(prev, "access"):
+			if eqFold(prev2, "secret") {
 				return "aws-secret-key"
 			}
-			if strings.EqualFold(prev2, "shared") {
+			if eqFold(prev2, "shared") {
 				return "secret-key"
 			}
 		case keyPrefix(prev):
@@ -562,7 +571,7 @@ func keyPrefix(p string) bool {
 	for _, w := range []string{"secret", "signing", "encryption", "encrypt", "master", "account", "shared",
 		"auth", "client", "consumer", "subscription", "license", "deploy", "app", "role", "webhook",
 		"storage", "primary", "secondary", "session", "hmac", "jwt", "service"} {
-		if strings.EqualFold(p, w) {
+		if eqFold(p, w) {
 			return true
 		}
 	}
@@ -572,60 +581,96 @@ func keyPrefix(p string) bool {
 // neutralPart reports whether a trailing key part only says how the secret
 // is written down (DB_PASSWORD_B64, SECRET_KEY_BASE, TOKEN_2).
 func neutralPart(p string) bool {
-	if strings.Trim(p, digits) == "" {
+	if runOf(p, 0, &digit) == len(p) {
 		return true
 	}
 	for _, w := range []string{"value", "base", "data", "str", "string", "raw", "b64", "base64", "hex",
 		"enc", "encrypted", "hash", "plain", "plaintext", "text", "binary", "literal"} {
-		if strings.EqualFold(p, w) {
+		if eqFold(p, w) {
 			return true
 		}
 	}
 	return false
 }
 
-// splitKey splits a key name into its parts, keeping the last len(parts).
+// splitKey splits a key name into its parts, keeping the last len(parts)
+// (it reads from the end, which is all classifyKey needs).
 func splitKey(name string, parts *[8]string) int {
+	var rev [8]string
 	n := 0
-	push := func(p string) {
-		if p == "" {
-			return
+	end := len(name)
+	emit := func(a int) bool {
+		if a < end {
+			rev[n] = name[a:end]
+			n++
 		}
-		if n == len(parts) {
-			copy(parts[:], parts[1:])
-			n--
-		}
-		parts[n] = p
-		n++
+		end = a
+		return n == len(rev)
 	}
-	start := 0
-	for i := 0; i < len(name); i++ {
+	for i := len(name) - 1; i > 0 && n < len(rev); i-- {
 		c := name[i]
 		if c == '_' || c == '-' || c == '.' {
-			push(name[start:i])
-			start = i + 1
+			if emit(i + 1) {
+				break
+			}
+			end = i
 			continue
 		}
-		if i > start && 'A' <= c && c <= 'Z' {
+		if 'A' <= c && c <= 'Z' {
 			p := name[i-1]
 			lowerBefore := ('a' <= p && p <= 'z') || ('0' <= p && p <= '9')
 			upperRunEnd := 'A' <= p && p <= 'Z' && i+1 < len(name) && 'a' <= name[i+1] && name[i+1] <= 'z'
-			if lowerBefore || upperRunEnd {
-				push(name[start:i])
-				start = i
+			if (lowerBefore || upperRunEnd) && emit(i) {
+				break
 			}
 		}
 	}
-	push(name[start:])
+	if n < len(rev) && end > 0 {
+		c := name[0]
+		if c == '_' || c == '-' || c == '.' {
+			emit(1)
+		} else {
+			emit(0)
+		}
+	}
+	for k := 0; k < n; k++ {
+		parts[k] = rev[n-1-k]
+	}
 	return n
 }
 
-func hasSuffixFold(s, suffix string) bool {
-	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
+// eqFold reports whether s equals lower, a lower-case ASCII word, ignoring
+// ASCII case (cheaper than strings.EqualFold, which handles Unicode).
+func eqFold(s, lower string) bool {
+	if len(s) != len(lower) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
 }
 
-func hasPrefixFold(s, prefix string) bool {
-	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+// hasSuffixFold is strings.HasSuffix ignoring ASCII case; suffix is lower
+// case.
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && eqFold(s[len(s)-len(suffix):], suffix)
+}
+
+// allOf reports whether v is c repeated (at least once).
+func allOf(v string, c byte) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] != c {
+			return false
+		}
+	}
+	return v != ""
 }
 
 // nonSecretValue reports whether a value only points at a secret or is not
@@ -659,7 +704,7 @@ func nonSecretValue(v string) bool {
 	if len(v) >= 3 && letter[v[0]] && v[1] == ':' && (v[2] == '\\' || v[2] == '/') {
 		return true // C:\keys\x.pem
 	}
-	if strings.Trim(v, "*") == "" || (len(v) >= 3 && strings.Trim(v, "xX") == "") || v == "-" {
+	if allOf(v, '*') || (len(v) >= 3 && (allOf(v, 'x') || allOf(v, 'X'))) || v == "-" {
 		return true // masks, stdin
 	}
 	for _, p := range []string{"file:", "env:", "fd:", "process.env.", "os.environ", "os.getenv", "getenv(",
@@ -670,7 +715,7 @@ func nonSecretValue(v string) bool {
 	}
 	for _, w := range []string{"true", "false", "null", "nil", "none", "undefined", "yes", "no", "on", "off",
 		"required", "optional", "enabled", "disabled", "prompt", "stdin"} {
-		if strings.EqualFold(v, w) {
+		if eqFold(v, w) {
 			return true
 		}
 	}
@@ -678,7 +723,7 @@ func nonSecretValue(v string) bool {
 		ext := v[dot+1:]
 		for _, x := range []string{"json", "yaml", "yml", "txt", "pem", "key", "crt", "cer", "p12", "pfx", "jks",
 			"keystore", "env", "ini", "conf", "cfg", "toml", "properties", "gpg", "asc", "kdbx", "pub", "der", "csr"} {
-			if strings.EqualFold(ext, x) {
+			if eqFold(ext, x) {
 				return true
 			}
 		}

@@ -90,6 +90,9 @@ func Kinds(s string) []string {
 	return kinds
 }
 
+// passHook, when set (by tests only), runs before every pass.
+var passHook func(s string)
+
 // redact runs passes until the text is stable, collecting kinds if asked.
 func redact(s string, wantKinds bool) (out string, kinds []string) {
 	defer func() {
@@ -99,6 +102,9 @@ func redact(s string, wantKinds bool) (out string, kinds []string) {
 	}()
 	out = s
 	for range maxPasses {
+		if passHook != nil {
+			passHook(out)
+		}
 		next, found := redactOnce(out, wantKinds, &kinds)
 		if !found {
 			if wantKinds && len(kinds) > 0 {

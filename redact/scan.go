@@ -14,63 +14,118 @@ type scanner struct {
 	markersDone bool
 }
 
+// rule names the handler a trigger starts.
+type rule uint8
+
+const (
+	ruleKeyValue rule = iota
+	ruleBearer
+	ruleURL
+	rulePEM
+	ruleSlackWebhook
+	ruleDiscordWebhook
+	ruleJWT
+	ruleOpenAI
+	ruleStripe
+	ruleGitHub
+	ruleGitLab
+	ruleUpperA
+	ruleSlackToken
+	ruleGoogleOAuth
+	ruleNPM
+	ruleHuggingFace
+	rulePyPI
+	ruleSendGrid
+	ruleVault
+	ruleDigitalOcean
+)
+
 // trigger is a word that starts the work of one rule. fold means ASCII
-// case-insensitive (word is then lower case).
+// case-insensitive (word is then lower case). Every word has at least two
+// bytes, so the second byte can reject most candidates cheaply.
 type trigger struct {
-	word string
-	fold bool
-	run  func(sc *scanner, i int) (next int)
+	word   string
+	fold   bool
+	second byte // word[1]
+	rule   rule
 }
 
 // triggers is indexed by the first byte of a trigger word (both cases when
-// folded). Built once; read-only afterwards.
-var triggers [256][]trigger
+// folded); triggerSecond[first] has bit (second&63) set for each second
+// byte, a filter before the list. byteFlags says what may start at a byte:
+// a trigger, a tool name, or nothing (most bytes). Built once; read-only
+// afterwards.
+var (
+	triggers      [256][]trigger
+	triggerSecond [256]uint64
+	byteFlags     [256]uint8
+)
+
+const (
+	startsTrigger = 1 << iota
+	startsTool
+)
 
 func init() {
 	all := []trigger{
 		// key/value rules: the key names a secret
-		{"pass", true, (*scanner).keyValue},
-		{"pwd", true, (*scanner).keyValue},
-		{"token", true, (*scanner).keyValue},
-		{"secret", true, (*scanner).keyValue},
-		{"key", true, (*scanner).keyValue},
-		{"credential", true, (*scanner).keyValue},
-		{"auth", true, (*scanner).keyValue},
-		{"cookie", true, (*scanner).keyValue},
-		{"sig", true, (*scanner).keyValue},
-		{"bearer", true, (*scanner).bearer},
+		{word: "pass", fold: true, rule: ruleKeyValue},
+		{word: "pwd", fold: true, rule: ruleKeyValue},
+		{word: "token", fold: true, rule: ruleKeyValue},
+		{word: "secret", fold: true, rule: ruleKeyValue},
+		{word: "key", fold: true, rule: ruleKeyValue},
+		{word: "credential", fold: true, rule: ruleKeyValue},
+		{word: "auth", fold: true, rule: ruleKeyValue},
+		{word: "cookie", fold: true, rule: ruleKeyValue},
+		{word: "sig", fold: true, rule: ruleKeyValue},
+		{word: "bearer", fold: true, rule: ruleBearer},
 		// structure
-		{"://", false, (*scanner).urlUserinfo},
-		{"-----BEGIN ", false, (*scanner).pemBlock},
-		{"hooks.slack.com/", true, (*scanner).slackWebhook},
-		{"discord", true, (*scanner).discordWebhook},
-		{"eyJ", false, (*scanner).jwt},
+		{word: "://", rule: ruleURL},
+		{word: "-----BEGIN ", rule: rulePEM},
+		{word: "hooks.slack.com/", fold: true, rule: ruleSlackWebhook},
+		{word: "discord", fold: true, rule: ruleDiscordWebhook},
+		{word: "eyJ", rule: ruleJWT},
 		// provider shapes
-		{"sk-", false, (*scanner).openAI},
-		{"sk_", false, (*scanner).stripe},
-		{"rk_", false, (*scanner).stripe},
-		{"pk_", false, (*scanner).stripe},
-		{"whsec_", false, (*scanner).stripe},
-		{"gh", false, (*scanner).github},
-		{"github_pat_", false, (*scanner).github},
-		{"gl", false, (*scanner).gitlab},
-		{"A", false, (*scanner).upperA},
-		{"xox", false, (*scanner).slackToken},
-		{"xapp-", false, (*scanner).slackToken},
-		{"ya29.", false, (*scanner).googleOAuth},
-		{"npm_", false, (*scanner).npm},
-		{"hf_", false, (*scanner).huggingFace},
-		{"pypi-", false, (*scanner).pypi},
-		{"SG.", false, (*scanner).sendGrid},
-		{"hv", false, (*scanner).vault},
-		{"do", false, (*scanner).digitalOcean},
+		{word: "sk-", rule: ruleOpenAI},
+		{word: "sk_", rule: ruleStripe},
+		{word: "rk_", rule: ruleStripe},
+		{word: "pk_", rule: ruleStripe},
+		{word: "whsec_", rule: ruleStripe},
+		{word: "gh", rule: ruleGitHub},
+		{word: "github_pat_", rule: ruleGitHub},
+		{word: "gl", rule: ruleGitLab},
+		{word: "AK", rule: ruleUpperA},
+		{word: "AS", rule: ruleUpperA},
+		{word: "AB", rule: ruleUpperA},
+		{word: "AC", rule: ruleUpperA},
+		{word: "AI", rule: ruleUpperA},
+		{word: "AG", rule: ruleUpperA},
+		{word: "xox", rule: ruleSlackToken},
+		{word: "xapp-", rule: ruleSlackToken},
+		{word: "ya29.", rule: ruleGoogleOAuth},
+		{word: "npm_", rule: ruleNPM},
+		{word: "hf_", rule: ruleHuggingFace},
+		{word: "pypi-", rule: rulePyPI},
+		{word: "SG.", rule: ruleSendGrid},
+		{word: "hv", rule: ruleVault},
+		{word: "do", rule: ruleDigitalOcean},
 	}
 	for _, t := range all {
-		c := t.word[0]
-		triggers[c] = append(triggers[c], t)
+		t.second = t.word[1]
+		firsts := []byte{t.word[0]}
+		seconds := []byte{t.second}
 		if t.fold {
-			if u := upper(c); u != c {
-				triggers[u] = append(triggers[u], t)
+			firsts = append(firsts, upper(t.word[0]))
+			seconds = append(seconds, upper(t.second))
+		}
+		for _, c := range firsts {
+			if len(triggers[c]) > 0 && triggers[c][len(triggers[c])-1].word == t.word {
+				continue // a folded word whose first byte has no case
+			}
+			triggers[c] = append(triggers[c], t)
+			byteFlags[c] |= startsTrigger
+			for _, c1 := range seconds {
+				triggerSecond[c] |= 1 << (c1 & 63)
 			}
 		}
 	}
@@ -82,19 +137,84 @@ func (sc *scanner) run() {
 	s := sc.s
 	for i := 0; i < len(s); {
 		c := s[i]
+		f := byteFlags[c]
+		if f == 0 {
+			i++
+			continue
+		}
 		next := i + 1
-		if toolStart[c] && (i == 0 || toolBoundary[s[i-1]]) {
+		if f&startsTool != 0 && (i == 0 || toolBoundary[s[i-1]]) {
 			sc.tool(i)
 		}
-		for _, t := range triggers[c] {
-			if hasWordAt(s, i, t.word, t.fold) {
-				if n := t.run(sc, i); n > next {
-					next = n
-				}
+		if f&startsTrigger == 0 || i+1 >= len(s) || triggerSecond[c]&(1<<(s[i+1]&63)) == 0 {
+			i = next
+			continue
+		}
+		c1 := s[i+1]
+		ts := triggers[c]
+		for k := range ts {
+			t := &ts[k]
+			if t.second != c1 && !(t.fold && t.second == lower(c1)) {
+				continue
+			}
+			if !hasWordAt(s, i, t.word, t.fold) {
+				continue
+			}
+			if n := sc.dispatch(t.rule, i); n > next {
+				next = n
 			}
 		}
 		i = next
 	}
+}
+
+// dispatch runs rule r at i and returns where the main loop continues. (A
+// switch rather than a table of method values keeps the scanner on the
+// stack.)
+func (sc *scanner) dispatch(r rule, i int) int {
+	switch r {
+	case ruleKeyValue:
+		return sc.keyValue(i)
+	case ruleBearer:
+		return sc.bearer(i)
+	case ruleURL:
+		return sc.urlUserinfo(i)
+	case rulePEM:
+		return sc.pemBlock(i)
+	case ruleSlackWebhook:
+		return sc.slackWebhook(i)
+	case ruleDiscordWebhook:
+		return sc.discordWebhook(i)
+	case ruleJWT:
+		return sc.jwt(i)
+	case ruleOpenAI:
+		return sc.openAI(i)
+	case ruleStripe:
+		return sc.stripe(i)
+	case ruleGitHub:
+		return sc.github(i)
+	case ruleGitLab:
+		return sc.gitlab(i)
+	case ruleUpperA:
+		return sc.upperA(i)
+	case ruleSlackToken:
+		return sc.slackToken(i)
+	case ruleGoogleOAuth:
+		return sc.googleOAuth(i)
+	case ruleNPM:
+		return sc.npm(i)
+	case ruleHuggingFace:
+		return sc.huggingFace(i)
+	case rulePyPI:
+		return sc.pypi(i)
+	case ruleSendGrid:
+		return sc.sendGrid(i)
+	case ruleVault:
+		return sc.vault(i)
+	case ruleDigitalOcean:
+		return sc.digitalOcean(i)
+	}
+	return i + 1
 }
 
 // hasWordAt reports whether s[i:] starts with word (case-folded if fold).
@@ -105,7 +225,7 @@ func hasWordAt(s string, i int, word string, fold bool) bool {
 	if !fold {
 		return s[i:i+len(word)] == word
 	}
-	for k := 1; k < len(word); k++ { // the first byte matched by the table
+	for k := 2; k < len(word); k++ { // the first two bytes matched in run
 		if lower(s[i+k]) != word[k] {
 			return false
 		}
@@ -143,42 +263,79 @@ func (sc *scanner) add(start, end int, kind string, prio uint8) {
 	sc.spans = append(sc.spans, span{start, end, kind, prio})
 }
 
-// maxRepeatValues bounds the repeated-value search (each costs one
-// strings.Index sweep of the text).
-const maxRepeatValues = 32
+// maxRepeatValues bounds how many distinct secrets are chased through the
+// text.
+const maxRepeatValues = 64
+
+// repeatValue is a secret found by a rule, to be looked for elsewhere.
+type repeatValue struct {
+	text, kind string
+	at         int // where the rule found it
+}
 
 // addRepeats marks the other occurrences of every secret found, when the
 // secret is long and distinctive enough (8 bytes or more, not a plain word)
-// that an occurrence is the same secret.
+// that an occurrence is the same secret. A few values are searched with
+// strings.Index each; more share one sweep of the text.
 func (sc *scanner) addRepeats() {
 	s := sc.s
-	n := len(sc.spans)
-	searched := 0
+	var vals [maxRepeatValues]repeatValue
+	n := 0
 outer:
-	for k := 0; k < n && searched < maxRepeatValues; k++ {
-		sp := sc.spans[k]
+	for _, sp := range sc.spans {
 		v := s[sp.start:sp.end]
 		if len(v) < 8 || plainWord(v) {
 			continue
 		}
-		for _, o := range sc.spans[:k] {
-			if s[o.start:o.end] == v {
+		for _, o := range vals[:n] {
+			if o.text == v {
 				continue outer
 			}
 		}
-		searched++
-		for off := 0; off < len(s); {
-			j := strings.Index(s[off:], v)
-			if j < 0 {
-				break
-			}
-			j += off
-			if j != sp.start {
-				sc.add(j, j+len(v), sp.kind, prioKeyValue)
-			}
-			off = j + len(v)
+		vals[n] = repeatValue{v, sp.kind, sp.start}
+		if n++; n == len(vals) {
+			break
 		}
 	}
+	if n <= 4 {
+		for _, rv := range vals[:n] {
+			for off := 0; off < len(s); {
+				j := strings.Index(s[off:], rv.text)
+				if j < 0 {
+					break
+				}
+				j += off
+				if j != rv.at {
+					sc.add(j, j+len(rv.text), rv.kind, prioKeyValue)
+				}
+				off = j + len(rv.text)
+			}
+		}
+		return
+	}
+	// Chain the values by a hash of their first two bytes, then sweep once.
+	var head [1 << 12]int8
+	var chain [maxRepeatValues]int8
+	for h := range head {
+		head[h] = -1
+	}
+	for k := n - 1; k >= 0; k-- {
+		h := pairHash(vals[k].text[0], vals[k].text[1])
+		chain[k], head[h] = head[h], int8(k)
+	}
+	for i := 0; i+8 <= len(s); i++ {
+		for k := head[pairHash(s[i], s[i+1])]; k >= 0; k = chain[k] {
+			rv := &vals[k]
+			if i != rv.at && strings.HasPrefix(s[i:], rv.text) {
+				sc.add(i, i+len(rv.text), rv.kind, prioKeyValue)
+			}
+		}
+	}
+}
+
+// pairHash buckets two bytes into 12 bits.
+func pairHash(a, b byte) uint16 {
+	return (uint16(a)<<5 ^ uint16(b)) & (1<<12 - 1)
 }
 
 // plainWord reports whether v is letters only (a word, not a secret worth

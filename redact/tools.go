@@ -119,19 +119,29 @@ func init() {
 	add([]*toolRule{rulePasswd}, "passwd")
 	add([]*toolRule{ruleHtpasswd}, "htpasswd")
 	for name := range toolTable {
-		toolStart[name[0]] = true
+		byteFlags[name[0]] |= startsTool
+		toolSecond[name[0]] |= 1 << (name[1] & 63)
 	}
 }
 
 var (
-	// toolStart marks the first bytes of tool names.
-	toolStart [256]bool
+	// toolSecond[first] has bit (second&63) set for each second byte of a
+	// tool name, a cheap filter before the table lookup.
+	toolSecond [256]uint64
 	// toolBoundary: what may come right before a command name (a path
 	// separator too: /usr/bin/mysql, C:\tools\7z.exe).
 	toolBoundary = byteSet(" \t\r\n;&|(`'\"/\\{=")
 	toolNameChar = byteSet(lowers + digits + "-_.")
 	// segmentEnd ends a simple command.
 	segmentEnd = byteSet(";|&()\n\r")
+	// wordByte is a byte inside a shell word with no special meaning.
+	wordByte = func() [256]bool {
+		t := byteSet(lowers + uppers + digits + "-_./:=,+@%^~!?*[]{}#")
+		for c := 0x80; c < 0x100; c++ {
+			t[c] = true
+		}
+		return t
+	}()
 )
 
 // maxToolWords bounds how many words after a tool are read.
@@ -141,6 +151,9 @@ const maxToolWords = 64
 // read the words after it.
 func (sc *scanner) tool(i int) {
 	s := sc.s
+	if i+1 >= len(s) || toolSecond[s[i]]&(1<<(s[i+1]&63)) == 0 {
+		return
+	}
 	j := i
 	for j < len(s) && j-i < 24 && toolNameChar[s[j]] {
 		j++
@@ -384,6 +397,10 @@ func nextWord(s string, p int) (a, e int, ok bool) {
 	}
 	for p < len(s) {
 		c := s[p]
+		if wordByte[c] {
+			p++
+			continue
+		}
 		switch {
 		case space[c] || segmentEnd[c] || c == '<' || c == '>':
 			return a, p, true

@@ -55,7 +55,7 @@ func (sc *scanner) urlUserinfo(i int) int {
 // reference: p%40ss is a password.
 func nonSecretURLPart(p string) bool {
 	switch {
-	case p == "", p[0] == '$', strings.Trim(p, "*") == "":
+	case p == "", p[0] == '$', allOf(p, '*'):
 		return true
 	case len(p) == 2 && p[0] == '%' && letter[p[1]]:
 		return true
