@@ -15,8 +15,12 @@ type judge struct {
 	plat   paths.Platform
 	en     bool
 	s      *shell.Script
-	cwd    paths.Path // the call's cwd; not absolute when unknown
+	cwdRaw string     // the call's cwd as given
+	cwd    paths.Path // cwdRaw cleaned, once needed (see callCwd)
 	custom *customSet
+
+	cwdDone bool
+	cur     cmdv // the command being judged (one at a time per judge)
 
 	rev     [][]int // rev[i]: the commands whose output reaches i (built lazily)
 	reasons []core.Reason
@@ -25,11 +29,19 @@ type judge struct {
 }
 
 func newJudge(plat paths.Platform, en bool, s *shell.Script, cwd string) *judge {
-	j := &judge{plat: plat, en: en, s: s}
-	if cwd != "" {
-		j.cwd = plat.Clean(cwd)
+	return &judge{plat: plat, en: en, s: s, cwdRaw: cwd}
+}
+
+// callCwd returns the call's cwd as a Path (not absolute when unknown),
+// cleaning it on first use: most calls never need it.
+func (j *judge) callCwd() paths.Path {
+	if !j.cwdDone {
+		j.cwdDone = true
+		if j.cwdRaw != "" {
+			j.cwd = j.plat.Clean(j.cwdRaw)
+		}
 	}
-	return j
+	return j.cwd
 }
 
 // ctxCheckEvery is how many commands are judged between deadline checks.
@@ -56,7 +68,8 @@ func (j *judge) run(ctx context.Context) error {
 // command judges one command with every rule that applies to it.
 func (j *judge) command(i int) {
 	c := &j.s.Commands[i]
-	v := &cmdv{j: j, i: i, c: c, name: dispatchName(c)}
+	v := &j.cur
+	*v = cmdv{j: j, i: i, c: c, name: dispatchName(c)}
 	if len(c.Args) > 1 {
 		v.args = c.Args[1:]
 	}
@@ -128,7 +141,7 @@ func (v *cmdv) baseDir() (base paths.Path, unknown bool) {
 		return v.base, v.baseUnknown
 	}
 	v.baseDone = true
-	v.base = v.j.cwd
+	v.base = v.j.callCwd()
 	if len(v.c.Cd) == 0 {
 		return v.base, false
 	}
@@ -141,7 +154,7 @@ func (v *cmdv) baseDir() (base paths.Path, unknown bool) {
 		}
 		steps = append(steps, w.Value)
 	}
-	v.base = v.j.plat.ChangeDir(v.j.cwd, steps)
+	v.base = v.j.plat.ChangeDir(v.base, steps)
 	return v.base, false
 }
 

@@ -246,18 +246,14 @@ func (v *cmdv) isDecoder() bool {
 // (DG-FORK-BOMB), whatever its name; cmd.exe's %0|%0.
 func (v *cmdv) forkBomb() {
 	c := v.c
-	piped := c.FeedsInto >= 0 || c.Background
-	if !piped {
-		piped = len(v.j.feeders(v.i)) > 0
-	}
-	if !piped {
-		return
-	}
+	name := ""
 	if fn, ok := strings.CutPrefix(v.viaLast(), "function "); ok && fn != "" && c.Name == strings.ToLower(fn) {
-		v.j.add(finding{rule: "DG-FORK-BOMB", cmd: fn + "()"})
+		name = fn + "()"
+	} else if c.Dialect == shell.Cmd && len(c.Args) > 0 && c.Args[0].Raw == "%0" {
+		name = "%0|%0"
 	}
-	if c.Dialect == shell.Cmd && len(c.Args) > 0 && c.Args[0].Raw == "%0" {
-		v.j.add(finding{rule: "DG-FORK-BOMB", cmd: "%0|%0"})
+	if name != "" && (c.FeedsInto >= 0 || c.Background || len(v.j.feeders(v.i)) > 0) {
+		v.j.add(finding{rule: "DG-FORK-BOMB", cmd: name})
 	}
 }
 
