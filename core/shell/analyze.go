@@ -208,6 +208,7 @@ type analyzer struct {
 
 	argsInner map[int]int // xargs/parallel command -> the command it runs
 	declared  []declaredFunc
+	last      lastRun // the command run last (see pipedInto)
 }
 
 type declaredFunc struct {
@@ -238,6 +239,7 @@ type ctx struct {
 	redirs  []Redirect
 	stdin   *xword
 	stdinOp string
+	piped   *pipedInput // literal text a pipe feeds (see piped.go)
 }
 
 func appendVia(via []string, s string) []string {
@@ -519,6 +521,7 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	}
 	idx := len(a.out.Commands)
 	a.out.Commands = append(a.out.Commands, cmd)
+	a.last = lastRun{idx: idx, words: words, stdin: stdin, piped: c.piped}
 
 	a.substitutions(c, st, sc, idx)
 

@@ -121,12 +121,18 @@ loop:
 		child.pos, child.posKnown = slices.Clone(ws[min(i, len(ws)):]), true
 		via = ex.name + " -c"
 	case stdinMode || i >= len(ws):
-		if c.stdin == nil {
+		switch {
+		case c.stdin != nil:
+			payload = c.stdin
+			via = ex.name + " " + c.stdinOp
+		case c.piped != nil:
+			p := c.piped.text(Bash)
+			payload = &p
+			via = c.piped.from + " | " + ex.name
+		default:
 			return
 		}
-		payload = c.stdin
 		child.pos, child.posKnown = slices.Clone(ws[min(i, len(ws)):]), true
-		via = ex.name + " " + c.stdinOp
 	default:
 		return // a script file: nothing to analyse
 	}
@@ -277,6 +283,8 @@ func (a *analyzer) powershellCmd(c ctx, st *state, ex exec) {
 	switch {
 	case h.Stdin && c.stdin != nil:
 		a.nestedWord(c, newState(), *c.stdin, PowerShell, via+" -", ex.idx)
+	case h.Stdin && c.piped != nil:
+		a.nestedWord(c, newState(), c.piped.text(PowerShell), PowerShell, c.piped.from+" | "+via+" -", ex.idx)
 	case h.Code != "" && a.hasKnownText(h.Code):
 		a.nestedText(c, newState(), h.Code, PowerShell, via, ex.idx)
 	}
@@ -284,12 +292,37 @@ func (a *analyzer) powershellCmd(c ctx, st *state, ex exec) {
 
 // cmdCmd: cmd [/s] [/q] ... /c|/k TEXT: the rest is cmd.exe text (read by
 // CmdPayload, windows.go).
+// Without /c, /k or /r cmd reads its commands from stdin (a heredoc, a
+// here-string or piped literal text).
 func (a *analyzer) cmdCmd(c ctx, st *state, ex exec) {
-	h, ok := CmdPayload(a.hostArgs(ex.words[1:]))
-	if !ok || !a.hasKnownText(h.Code) {
+	args := a.hostArgs(ex.words[1:])
+	h, ok := CmdPayload(args)
+	if !ok {
+		if !allSwitches(args) {
+			return
+		}
+		switch {
+		case c.stdin != nil:
+			a.nestedWord(c, newState(), *c.stdin, Cmd, "cmd "+c.stdinOp, ex.idx)
+		case c.piped != nil:
+			a.nestedWord(c, newState(), c.piped.text(Cmd), Cmd, c.piped.from+" | cmd", ex.idx)
+		}
+		return
+	}
+	if !a.hasKnownText(h.Code) {
 		return
 	}
 	a.nestedText(c, newState(), h.Code, Cmd, h.Via, ex.idx)
+}
+
+// allSwitches reports whether every argument is a /switch (/q, /d, /v:on).
+func allSwitches(args []string) bool {
+	for _, s := range args {
+		if !strings.HasPrefix(s, "/") {
+			return false
+		}
+	}
+	return true
 }
 
 // hostArgs turns words into the argument strings a Windows program

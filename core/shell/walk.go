@@ -135,7 +135,9 @@ func (a *analyzer) pipeline(c ctx, st *state, bc *syntax.BinaryCmd) {
 	start := len(a.out.Commands)
 	a.stmt(c, st.clone(), bc.X)
 	mid := len(a.out.Commands)
-	a.stmt(c, st.clone(), bc.Y)
+	yc := c
+	yc.piped = a.pipedInto(c, start, mid, bc.Y)
+	a.stmt(yc, st.clone(), bc.Y)
 	end := len(a.out.Commands)
 	if mid == end {
 		return
