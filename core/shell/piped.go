@@ -79,6 +79,90 @@ func (a *analyzer) pipedInto(c ctx, start, mid int, y *syntax.Stmt) *pipedInput 
 	return &pipedInput{posix: posix, windows: windows, from: cmd.Name}
 }
 
+// substValue returns the value of a command substitution whose body is a
+// single echo, printf or pwd of fully known words, without redirects or
+// assignments: $(echo /), `printf /`, $(pwd) in a known directory. The
+// trailing newlines are removed, as the shell does. Anything else (another
+// command, an unknown word, echo text with a backslash, which bash and sh
+// print differently) gives ok false. The body is still walked as a
+// command of its own (see substitutions). Cost: the body's words, once.
+func (a *analyzer) substValue(st *state, src string, cs *syntax.CmdSubst) (string, bool) {
+	if len(cs.Stmts) != 1 || cs.TempFile || cs.ReplyVar {
+		return "", false
+	}
+	s := cs.Stmts[0]
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Assigns) > 0 || len(ce.Args) == 0 || len(s.Redirs) > 0 ||
+		s.Background || s.Negated || s.Coprocess || s.Disown {
+		return "", false
+	}
+	name := CommandName(ce.Args[0].Lit())
+	if name != "echo" && name != "printf" && name != "pwd" {
+		return "", false
+	}
+	scratch := st.clone() // expanding may assign (${x:=y}); the body is a subshell
+	var words []xword
+	for _, w := range ce.Args {
+		if len(words) > maxBraceFields {
+			return "", false
+		}
+		words = append(words, a.fields(scratch, src, w)...)
+	}
+	for _, w := range words {
+		if !w.known() || w.glob {
+			return "", false
+		}
+	}
+	var out string
+	switch name {
+	case "pwd":
+		for _, w := range words[1:] {
+			if v := w.value(); v != "-L" && v != "-P" {
+				return "", false
+			}
+		}
+		pwd, ok := a.lookup(st, "PWD")
+		if !ok || !partsKnown(pwd.val) {
+			return "", false
+		}
+		out = joinParts(pwd.val)
+	case "echo":
+		if echoAmbiguous(words) {
+			return "", false
+		}
+		fallthrough
+	default:
+		x, ok := literalOutput(name, words, nil, a.maxExpanded-a.expanded, Bash)
+		if !ok || !x.known() {
+			return "", false
+		}
+		out = x.value()
+	}
+	out = strings.TrimRight(out, "\n")
+	return out, a.spend(len(out))
+}
+
+// echoAmbiguous reports echo text with a backslash and neither -e nor -E:
+// bash prints it as it is, sh and zsh expand the escapes.
+func echoAmbiguous(words []xword) bool {
+	i := 1
+	for ; i < len(words); i++ {
+		v := words[i].value()
+		if len(v) < 2 || v[0] != '-' || strings.Trim(v[1:], "neE") != "" {
+			break
+		}
+		if strings.ContainsAny(v, "eE") {
+			return false
+		}
+	}
+	for _, w := range words[i:] {
+		if strings.IndexByte(w.value(), '\\') >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // passesInput reports a command that copies its piped input to stdout: cat
 // without files, tee.
 func passesInput(name string, words []xword) bool {

@@ -360,6 +360,14 @@ func (a *analyzer) evalParts(st *state, src string, parts []syntax.WordPart, mod
 			if len(wp.Stmts) == 0 && !wp.TempFile && !wp.ReplyVar {
 				continue // $() and `` run nothing and expand to nothing
 			}
+			if v, ok := a.substValue(st, src, wp); ok {
+				if mode == modeArgs {
+					a.splitInto(st, b, []part{{text: v}})
+				} else {
+					a.addText(b, v)
+				}
+				continue
+			}
 			b.add(part{text: a.fillRaw(nodeText(src, wp)), unknown: true})
 		case *syntax.BraceExp:
 			// Only reached through single(): brace expansion does not
