@@ -60,6 +60,32 @@ func BenchmarkStringCorpus(b *testing.B) {
 // BenchmarkString100KiB: a large log-like text.
 func BenchmarkString100KiB(b *testing.B) { benchString(b, benchText(b)) }
 
+// BenchmarkStringPathological: 100 KiB of one trigger repeated, each unit
+// built so that a naive scanner would rescan the rest of the text from
+// every trigger. The cost must stay near the linear cases above.
+func BenchmarkStringPathological(b *testing.B) {
+	units := map[string]string{
+		"sk-":         "sk-",
+		"quote":       `password="`,
+		"cookie":      "Cookie: a ",
+		"mysql":       "mysql ",
+		"scheme":      "a://",
+		"pem":         "-----BEGIN PRIVATE KEY-----",
+		"jwt":         "eyJhbGciOiJIUzI1NiJ9.",
+		"bearer":      "Bearer ",
+		"sudo":        "echo x | sudo -S ",
+		"param":       "${TOKEN:-",
+		"keychars":    "token_key_pass_",
+		"setcontext":  "set a.token ",
+		"dollarparen": "$(",
+		"base64":      "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0NTY3ODkw+/",
+	}
+	for name, unit := range units {
+		s := strings.Repeat(unit, (100<<10)/len(unit))
+		b.Run(name, func(b *testing.B) { benchString(b, s) })
+	}
+}
+
 // BenchmarkStringLongLine: 100 KiB of trigger-dense text (key names,
 // schemes, tool words) without a secret: the worst ordinary case.
 func BenchmarkStringLongLine(b *testing.B) {

@@ -141,7 +141,7 @@ func (sc *scanner) keyValue(t int) int {
 			!(kind == "aws-secret-key" && awsSecretShape(s[vs:ve])) {
 			return next
 		}
-		sc.add(vs, ve, kind, prioKeyValue)
+		sc.addValue(vs, ve, kind, prioKeyValue)
 		return next
 	}
 	for q < len(s) && q-p < 64 && hspace[s[q]] {
@@ -162,7 +162,7 @@ func (sc *scanner) keyValue(t int) int {
 	if !ok || nonSecretValue(s[vs:ve]) {
 		return next
 	}
-	sc.add(vs, ve, kind, prioKeyValue)
+	sc.addValue(vs, ve, kind, prioKeyValue)
 	return next
 }
 
@@ -185,12 +185,15 @@ func (sc *scanner) paramDefault(p int, kind string) {
 		return
 	}
 	a := p + 1
+	if a < len(s) && (s[a] == '$' || s[a] == '`') {
+		return // a reference: no need to find its end
+	}
 	e := a
 	for e < len(s) && e-a < maxValue && s[e] != '}' && !space[s[e]] {
 		e++
 	}
 	if e > a && !nonSecretValue(s[a:e]) {
-		sc.add(a, e, kind, prioKeyValue)
+		sc.addValue(a, e, kind, prioKeyValue)
 	}
 }
 
@@ -202,13 +205,13 @@ func valueAt(s string, v int, encl byte) (vs, ve int, ok bool) {
 	c := s[v]
 	switch {
 	case c == '"' || c == '\'':
-		if c == encl {
-			return 0, 0, false
+		if c == encl || (v+1 < len(s) && (s[v+1] == '$' || s[v+1] == '`')) {
+			return 0, 0, false // no value, or a reference (no need to find its end)
 		}
 		return v + 1, closeQuote(s, v+1, c), true
 	case c == '\\' && v+1 < len(s) && (s[v+1] == '"' || s[v+1] == '\''):
 		return v + 2, closeEscapedQuote(s, v+2, s[v+1]), true
-	case c == '`':
+	case c == '`' || c == '$':
 		return 0, 0, false
 	}
 	return v, unquotedEnd(s, v), true
@@ -377,7 +380,7 @@ func (sc *scanner) headerValue(v int, encl byte, kind string) {
 	if a >= e || nonSecretValue(s[a:e]) {
 		return
 	}
-	sc.add(a, e, kind, prioContext)
+	sc.addValue(a, e, kind, prioContext)
 }
 
 // schemeKind names the secret after an Authorization scheme.

@@ -7,6 +7,12 @@ import "strings"
 // the whole key as one span. Bodies are read as a run of their characters,
 // so a key is never cut short by a minimum length.
 
+// maxDecide bounds how much of a key body is inspected to decide whether it
+// looks generated (a random key shows a capital letter or mixed classes
+// within its first 64 bytes); the whole run is redacted either way. It keeps
+// a text of repeated triggers (sk-sk-sk-...) linear.
+const maxDecide = 64
+
 // shape adds s[i:end] as kind when the key starts at a boundary; it returns
 // where the main loop continues.
 func (sc *scanner) shape(i, end int, kind string) int {
@@ -23,7 +29,7 @@ func (sc *scanner) openAI(i int) int {
 		return i + 1
 	}
 	body := i + 3
-	end := runOf(s, body, &b64url)
+	end := sc.runOf(body, &b64url)
 	b := s[body:end]
 	if strings.HasPrefix(b, "ant-") {
 		if end-body-4 >= 20 {
@@ -36,7 +42,8 @@ func (sc *scanner) openAI(i int) int {
 			return sc.shape(i, end, "openai-key")
 		}
 	}
-	if len(b) >= 20 && (hasUpper(b) || (len(b) >= 32 && strings.IndexAny(b, "-_") < 0)) {
+	d := b[:min(len(b), maxDecide)]
+	if len(b) >= 20 && (hasUpper(d) || (len(b) >= 32 && strings.IndexAny(d, "-_") < 0)) {
 		return sc.shape(i, end, "openai-key")
 	}
 	return i + 1
@@ -60,7 +67,7 @@ func (sc *scanner) stripe(i int) int {
 	default:
 		return i + 1
 	}
-	end := runOf(s, i+len(p), &alnum)
+	end := sc.runOf(i+len(p), &alnum)
 	if end-i-len(p) < 10 {
 		return i + 1
 	}
@@ -74,7 +81,7 @@ func (sc *scanner) github(i int) int {
 		return i + 1
 	}
 	if strings.HasPrefix(s[i:], "github_pat_") {
-		end := runOf(s, i+11, &alnumUnder)
+		end := sc.runOf(i+11, &alnumUnder)
 		if end-i-11 >= 20 {
 			return sc.shape(i, end, "github-token")
 		}
@@ -83,7 +90,7 @@ func (sc *scanner) github(i int) int {
 	if !strings.ContainsRune("pousr", rune(s[i+2])) || s[i+3] != '_' {
 		return i + 1
 	}
-	end := runOf(s, i+4, &alnum)
+	end := sc.runOf(i+4, &alnum)
 	if end-i-4 < 20 {
 		return i + 1
 	}
@@ -99,7 +106,7 @@ func (sc *scanner) gitlab(i int) int {
 	}
 	for _, p := range []string{"glpat-", "glptt-", "glrt-", "gldt-", "gloas-", "glft-", "glcbt-"} {
 		if strings.HasPrefix(s[i:], p) {
-			end := runOf(s, i+len(p), &b64url)
+			end := sc.runOf(i+len(p), &b64url)
 			if end-i-len(p) >= 20 {
 				return sc.shape(i, end, "gitlab-token")
 			}
@@ -118,18 +125,18 @@ func (sc *scanner) upperA(i int) int {
 	}
 	switch p := s[i : i+4]; p {
 	case "AKIA", "ASIA", "ABIA", "ACCA":
-		end := runOf(s, i+4, &upperDigit)
+		end := sc.runOf(i+4, &upperDigit)
 		if end-i == 20 && (end == len(s) || !alnum[s[end]]) {
 			return sc.shape(i, end, "aws-access-key")
 		}
 	case "AIza":
-		end := runOf(s, i+4, &b64url)
+		end := sc.runOf(i+4, &b64url)
 		if end-i-4 >= 30 {
 			return sc.shape(i, end, "google-api-key")
 		}
 	case "AGE-":
 		if strings.HasPrefix(s[i:], "AGE-SECRET-KEY-1") {
-			end := runOf(s, i+16, &upperDigit)
+			end := sc.runOf(i+16, &upperDigit)
 			if end-i-16 >= 20 {
 				return sc.shape(i, end, "age-secret-key")
 			}
@@ -148,7 +155,7 @@ func (sc *scanner) slackToken(i int) int {
 	if s[i+1] == 'o' && (!strings.ContainsRune("abeoprs", rune(s[i+3])) || s[i+4] != '-') {
 		return i + 1
 	}
-	end := runOf(s, body, &b64url)
+	end := sc.runOf(body, &b64url)
 	if end-body < 10 {
 		return i + 1
 	}
@@ -161,7 +168,7 @@ func (sc *scanner) googleOAuth(i int) int {
 	if !leftBoundary(s, i) {
 		return i + 1
 	}
-	end := runOf(s, i+5, &tokenChars)
+	end := sc.runOf(i+5, &tokenChars)
 	if end-i-5 < 20 {
 		return i + 1
 	}
@@ -185,7 +192,7 @@ func (sc *scanner) prefixed(i, plen, min int, set *[256]bool, kind string) int {
 	if !leftBoundary(s, i) {
 		return i + 1
 	}
-	end := runOf(s, i+plen, set)
+	end := sc.runOf(i+plen, set)
 	if end-i-plen < min {
 		return i + 1
 	}
@@ -199,9 +206,9 @@ func (sc *scanner) pypi(i int) int {
 	if !leftBoundary(s, i) {
 		return i + 1
 	}
-	end := runOf(s, i+5, &b64url)
+	end := sc.runOf(i+5, &b64url)
 	b := s[i+5 : end]
-	if (strings.HasPrefix(b, "AgE") && len(b) >= 20) || (len(b) >= 32 && mixed(b)) {
+	if (strings.HasPrefix(b, "AgE") && len(b) >= 20) || (len(b) >= 32 && mixed(b[:min(len(b), maxDecide)])) {
 		return sc.shape(i, end, "pypi-token")
 	}
 	return i + 1
@@ -213,11 +220,11 @@ func (sc *scanner) sendGrid(i int) int {
 	if !leftBoundary(s, i) {
 		return i + 1
 	}
-	a := runOf(s, i+3, &b64url)
+	a := sc.runOf(i+3, &b64url)
 	if a-i-3 < 16 || a >= len(s) || s[a] != '.' {
 		return i + 1
 	}
-	end := runOf(s, a+1, &b64url)
+	end := sc.runOf(a+1, &b64url)
 	if end-a-1 < 16 {
 		return i + 1
 	}
@@ -230,7 +237,7 @@ func (sc *scanner) vault(i int) int {
 	if !leftBoundary(s, i) || len(s)-i < 4 || s[i+3] != '.' || !strings.ContainsRune("sbr", rune(s[i+2])) {
 		return i + 1
 	}
-	end := runOf(s, i+4, &b64url)
+	end := sc.runOf(i+4, &b64url)
 	if end-i-4 < 24 {
 		return i + 1
 	}
@@ -243,7 +250,7 @@ func (sc *scanner) digitalOcean(i int) int {
 	if !leftBoundary(s, i) || len(s)-i < 7 || !strings.ContainsRune("por", rune(s[i+2])) || s[i+3:i+7] != "_v1_" {
 		return i + 1
 	}
-	end := runOf(s, i+7, &alnum)
+	end := sc.runOf(i+7, &alnum)
 	if end-i-7 < 32 {
 		return i + 1
 	}
@@ -257,17 +264,17 @@ func (sc *scanner) jwt(i int) int {
 	if i > 0 && b64url[s[i-1]] {
 		return i + 1
 	}
-	a := runOf(s, i, &b64url)
+	a := sc.runOf(i, &b64url)
 	if a-i < 10 || a >= len(s) || s[a] != '.' {
 		return i + 1
 	}
-	b := runOf(s, a+1, &b64url)
+	b := sc.runOf(a+1, &b64url)
 	if b-a-1 < 10 || b >= len(s) || s[b] != '.' {
 		return i + 1
 	}
-	end := runOf(s, b+1, &b64url)
+	end := sc.runOf(b+1, &b64url)
 	for parts := 3; parts < 5 && end < len(s) && s[end] == '.' && end+1 < len(s) && b64url[s[end+1]]; parts++ {
-		end = runOf(s, end+1, &b64url)
+		end = sc.runOf(end+1, &b64url)
 	}
 	return sc.shape(i, end, "jwt")
 }
@@ -290,7 +297,10 @@ func (sc *scanner) pemBlock(i int) int {
 	if !strings.Contains(s[l:j], "PRIVATE KEY") {
 		return i + 1
 	}
-	if j < len(s) && !strings.HasPrefix(s[j:], "-----") {
+	if !strings.HasPrefix(s[j:], "-----") {
+		if j == len(s) {
+			return sc.shape(i, j, "private-key") // cut inside the BEGIN line
+		}
 		return i + 1
 	}
 	j += 5
@@ -324,7 +334,7 @@ func (sc *scanner) slackWebhook(i int) int {
 	for _, sec := range []string{"services/", "workflows/", "triggers/"} {
 		if strings.HasPrefix(s[p:], sec) {
 			a := p + len(sec)
-			end := runOf(s, a, &webhookPath)
+			end := sc.runOf(a, &webhookPath)
 			if end-a >= 8 {
 				return sc.shape(a, end, "slack-webhook")
 			}
@@ -345,7 +355,7 @@ func (sc *scanner) discordWebhook(i int) int {
 	}
 	p += len(".com/api/")
 	if p < len(s) && s[p] == 'v' {
-		q := runOf(s, p+1, &digit)
+		q := sc.runOf(p+1, &digit)
 		if q > p+1 && q < len(s) && s[q] == '/' {
 			p = q + 1
 		}
@@ -354,7 +364,7 @@ func (sc *scanner) discordWebhook(i int) int {
 		return i + 1
 	}
 	a := p + len("webhooks/")
-	end := runOf(s, a, &webhookPath)
+	end := sc.runOf(a, &webhookPath)
 	if end-a < 10 {
 		return i + 1
 	}

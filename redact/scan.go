@@ -12,6 +12,36 @@ type scanner struct {
 
 	markers     [][2]int // marker ranges in s, filled on the first add
 	markersDone bool
+
+	// The last run computed by runOf: a run of one class starting anywhere
+	// inside it ends at the same place, so triggers repeated inside one run
+	// (sk-sk-sk-...) cost nothing more.
+	runSet           *[256]bool
+	runFrom, runUpto int
+
+	// lastTool read the words up to lastToolEnd (see toolArgs).
+	lastTool    *toolRule
+	lastToolEnd int
+
+	// valueEnd is the end of the latest key/value or header value span;
+	// key-name triggers inside it are skipped (it is redacted already).
+	valueEnd int
+}
+
+// runOf returns the end of the run of bytes in set starting at i.
+func (sc *scanner) runOf(i int, set *[256]bool) int {
+	if set == sc.runSet && sc.runFrom <= i && i <= sc.runUpto {
+		return sc.runUpto
+	}
+	e := runOf(sc.s, i, set)
+	sc.runSet, sc.runFrom, sc.runUpto = set, i, e
+	return e
+}
+
+// addValue records a key/value or header value span.
+func (sc *scanner) addValue(start, end int, kind string, prio uint8) {
+	sc.add(start, end, kind, prio)
+	sc.valueEnd = max(sc.valueEnd, end)
 }
 
 // rule names the handler a trigger starts.
@@ -158,6 +188,9 @@ func (sc *scanner) run() {
 				continue
 			}
 			if !hasWordAt(s, i, t.word, t.fold) {
+				continue
+			}
+			if t.rule == ruleKeyValue && i < sc.valueEnd {
 				continue
 			}
 			if n := sc.dispatch(t.rule, i); n > next {

@@ -175,6 +175,16 @@ func (sc *scanner) tool(i int) {
 func (sc *scanner) toolArgs(r *toolRule, ts, te int) {
 	s := sc.s
 	p := te
+	stateless := r.needs == nil && !r.operandStops && !r.htpasswd && r.stdinFlag == "" && !r.stdinAlways
+	if stateless && r == sc.lastTool && te < sc.lastToolEnd {
+		// The same tool again inside the words its last occurrence read
+		// (mysql mysql mysql ...): those words were judged already, the
+		// same way; go on from where that scan stopped.
+		p = sc.lastToolEnd
+	}
+	if stateless {
+		defer func() { sc.lastTool, sc.lastToolEnd = r, p }()
+	}
 	need := 0
 	stdinArmed := r.stdinAlways
 	var positional [4][2]int
@@ -377,8 +387,8 @@ func (sc *scanner) pipedSecret(r *toolRule, ts int) {
 // redirection operator (<, >>, <<<, 2>&) is a word of its own.
 func nextWord(s string, p int) (a, e int, ok bool) {
 	for p < len(s) {
-		if hspace[s[p]] {
-			p++
+		if space[s[p]] && !segmentEnd[s[p]] {
+			p++ // blanks, also \f and \v
 		} else if s[p] == '\\' && p+1 < len(s) && s[p+1] == '\n' {
 			p += 2
 		} else {
