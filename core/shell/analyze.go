@@ -550,6 +550,8 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 			h(a, inner, ist, ex)
 		}
 		a.inline(inner, ist, ex)
+	} else if len(words) > 1 {
+		a.unknownWrapper(inner, ist, st, ex)
 	}
 	if !external && name != "" {
 		a.builtin(c, st, ex)
