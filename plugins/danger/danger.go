@@ -12,8 +12,9 @@
 // made by core/shell) and never parses POSIX shell text itself; paths are
 // normalised and judged with core/paths for the call's platform. A few
 // known gaps of core/shell are bridged in gaps.go, each in one marked
-// function (literal text piped into a shell, PowerShell .NET calls,
-// PowerShell (...) feeding the command around it).
+// function (literal code piped into an interpreter, PowerShell .NET
+// calls, PowerShell (...) feeding the command around it, Start-Process),
+// and one of core/paths in targets.go (WSL's /mnt/c drive mounts).
 //
 // # Rules
 //
@@ -42,8 +43,9 @@
 //     write whose target starts with an unknown variable ($X/, ${X:-/}, "$D"),
 //     or is a catastrophic directory followed by one (/$X, ~/$X), or is * . ..
 //     after a cd to an unknown directory (cd $X && rm -rf *).
-//   - DG-UNKNOWN-COMMAND: the command word is an unknown variable and its
-//     flagged arguments name a catastrophic target ($RM -rf /).
+//   - DG-UNKNOWN-COMMAND: the command word is unknown until run time (a
+//     variable, a substitution) and its flagged arguments name a
+//     catastrophic target ($RM -rf /).
 //   - DG-CRITICAL-FILE: deleting, overwriting, editing in place or chmod/chown
 //     of /etc/passwd, shadow, gshadow, group, sudoers, fstab, master.passwd or
 //     the Windows SAM/SYSTEM/SECURITY/SOFTWARE hives.

@@ -12,38 +12,27 @@ import (
 // then they stay small and self-contained so that moving them only
 // deletes code here.
 
-// gapLiteralStdin analyses literal text piped into a shell or an
-// interpreter (echo 'rm -rf /' | sh, printf '...' | bash,
-// echo "import shutil; ..." | python3) as the script it is, one level
-// deeper. k is the feeding command (echo or printf with known arguments).
+// gapLiteralStdin judges literal code piped into an interpreter
+// (echo "import shutil; shutil.rmtree('/')" | python3) as the script it
+// is: its file effects, and the shell commands it runs one level deeper.
+// k is the feeding command (echo or printf with known arguments).
 //
-// Known core/shell gap: the analysis follows here-strings and heredocs
-// into a shell's stdin, but not a pipe from echo/printf.
+// Known core/shell gap: the analysis follows literal text piped into a
+// shell (echo ... | sh), and heredocs into an interpreter, but not a pipe
+// into an interpreter.
 func gapLiteralStdin(v *cmdv, k int) {
 	j := v.j
-	if j.nested > 0 {
+	lang := interpreterLang(v.name)
+	if j.nested > 0 || lang == "" || shells[v.name] {
 		return
 	}
 	text, ok := literalOutput(j.view(k))
 	if !ok || strings.TrimSpace(text) == "" {
 		return
 	}
-	switch {
-	case shells[v.name]:
-		j.nestedScript(v, text, shell.Bash)
-	case v.name == "powershell" || v.name == "pwsh":
-		j.nestedScript(v, text, shell.PowerShell)
-	case v.name == "cmd":
-		j.nestedScript(v, text, shell.Cmd)
-	default:
-		lang := interpreterLang(v.name)
-		if lang == "" {
-			return
-		}
-		v.judgeEffects(v.display()+" stdin", shell.ScriptEffects(lang, text))
-		for _, line := range shell.ScriptExecs(lang, text) {
-			j.nestedScript(v, line, shell.Bash)
-		}
+	v.judgeEffects(v.display()+" stdin", text, shell.ScriptEffects(lang, text))
+	for _, line := range shell.ScriptExecs(lang, text) {
+		j.nestedScript(v, line, shell.Bash)
 	}
 }
 
@@ -136,6 +125,36 @@ func gapPowerShellGroupFeed(s *shell.Script, k int) (int, bool) {
 		return -1, false
 	}
 	return c.Parent, true
+}
+
+// ruleStartProcess analyses what Start-Process starts: its -FilePath with
+// its -ArgumentList, as a PowerShell command line (Start-Process cmd
+// -ArgumentList '/c rd /s /q C:\' runs cmd /c rd /s /q C:\).
+//
+// Known core/shell gap: Start-Process is not followed as a wrapper.
+func ruleStartProcess(v *cmdv) {
+	pc := shell.ParsePowerShellCommand(v.c.Args)
+	prog := pc.Named["filepath"]
+	if len(prog) != 1 || prog[0].Unknown || v.j.nested >= maxAliasNesting {
+		return
+	}
+	text := psQuoteArg(prog[0].Value)
+	for _, a := range pc.Named["argumentlist"] {
+		if a.Unknown {
+			return
+		}
+		text += " " + a.Value
+	}
+	v.j.nestedScript(v, text, shell.PowerShell)
+}
+
+// psQuoteArg quotes a program path for a PowerShell command line when it
+// holds a space.
+func psQuoteArg(s string) string {
+	if strings.ContainsAny(s, " \t") {
+		return "& '" + strings.ReplaceAll(s, "'", "''") + "'"
+	}
+	return s
 }
 
 // gapWebClient reports New-Object Net.WebClient (its DownloadString result

@@ -60,7 +60,7 @@ var templates = map[string]template{
 	"DG-MV-SOURCE":           {"{cmd} 将把 {targets} 整体移走，系统或用户数据会随之失效。", "{cmd} would move {targets} away, breaking the system or the user's data.", true},
 	"DG-RSYNC-DELETE":        {"{cmd} {detail} 同步到 {targets}，会删掉其中源里没有的一切。", "{cmd} {detail} into {targets} deletes everything there that the source lacks.", true},
 	"DG-UNRESOLVED-TARGET":   {"{cmd} 的目标 {targets} 取决于未知变量，为空或出错时可能删到根目录或主目录。", "{cmd} targets {targets}, which depends on an unknown variable; empty or wrong, it can hit / or home.", true},
-	"DG-UNKNOWN-COMMAND":     {"命令名 {cmd} 是未知变量，其参数指向 {targets}。", "The command name {cmd} is an unknown variable and its arguments point at {targets}.", true},
+	"DG-UNKNOWN-COMMAND":     {"命令名 {cmd} 运行前无法确定，其参数指向 {targets}。", "The command word {cmd} is unknown until run time and its arguments point at {targets}.", true},
 	"DG-CRITICAL-FILE":       {"{cmd} 将修改或删除 {targets}。", "{cmd} would change or delete {targets}.", true},
 	"DG-DD-DEVICE":           {"{cmd} 直接写入设备 {targets}，会覆盖其上的数据。", "{cmd} writes straight to the device {targets}, overwriting its data.", true},
 	"DG-DD-TARGET":           {"{cmd} 的输出会覆盖 {targets}。", "{cmd} would write its output over {targets}.", true},

@@ -19,6 +19,9 @@ func init() {
 	}
 	// Deletes.
 	reg(ruleRm, "rm")
+	reg(ruleRimraf, "rimraf")
+	reg(ruleRunner, "npx", "pnpx", "bunx", "pnpm", "yarn", "npm")
+	reg(ruleStartProcess, "start-process")
 	reg(ruleRmdir, "rmdir")
 	reg(ruleWinDelete, "del", "erase", "rd")
 	reg(ruleRemoveItem, "remove-item")

@@ -11,8 +11,15 @@ import (
 // catastrophic directory (DG-RM-GLOB), xargs rm of listed items
 // (DG-XARGS-DELETE), critical files and unknown targets.
 func ruleRm(v *cmdv) {
+	rmTargets(v, hasShort(v.args, "rR") || hasLong(v.args, "--recursive"))
+}
+
+// ruleRimraf: rimraf (also through npx) is rm -rf.
+func ruleRimraf(v *cmdv) { rmTargets(v, true) }
+
+// rmTargets judges the operands of an rm-like command.
+func rmTargets(v *cmdv, recursive bool) {
 	args := v.args
-	recursive := hasShort(args, "rR") || hasLong(args, "--recursive")
 	noPreserve := hasLong(args, "--no-preserve-root")
 	want := hitCatastrophic | hitCritical
 	if recursive || noPreserve {
@@ -138,7 +145,7 @@ func ruleRemoveItem(v *cmdv) {
 	if len(dels) == 0 {
 		v.j.upstream(v.i, func(k int, kind shell.FeedKind) bool {
 			if kind == shell.FeedPipe {
-				hs = append(hs, v.j.listedHits(k, hitCatastrophic)...)
+				hs = append(hs, v.j.listedHits(k, hitCatastrophic, "")...)
 			}
 			return true
 		})

@@ -13,16 +13,17 @@ var gitValued = map[string]bool{
 }
 
 // gitSubcommand skips git's global options and returns the subcommand and
-// its arguments. -c alias.NAME=VALUE aliases that are git commands (not
-// "!shell" ones) are expanded, once. sub is "" when the subcommand is
-// unknown (a variable) or missing.
-func gitSubcommand(args []shell.Word) (sub string, rest []shell.Word) {
+// its arguments. A -c alias.NAME=VALUE alias used as the subcommand is
+// expanded, once: a git alias into sub and rest, a "!shell" alias into
+// script (the shell command it runs, with rest appended). sub is "" when
+// the subcommand is unknown (a variable) or missing.
+func gitSubcommand(args []shell.Word) (sub string, rest []shell.Word, script string) {
 	aliases := map[string]string{}
 	i := 0
 	for i < len(args) {
 		a := args[i]
 		if a.Unknown {
-			return "", nil
+			return "", nil, ""
 		}
 		v := a.Value
 		if !strings.HasPrefix(v, "-") {
@@ -39,25 +40,42 @@ func gitSubcommand(args []shell.Word) (sub string, rest []shell.Word) {
 		i++
 	}
 	if i >= len(args) {
-		return "", nil
+		return "", nil, ""
 	}
 	sub, rest = args[i].Value, args[i+1:]
-	if val, ok := aliases[strings.ToLower(sub)]; ok && !strings.HasPrefix(val, "!") {
-		fields := strings.Fields(val)
-		if len(fields) > 0 {
-			expanded := make([]shell.Word, 0, len(fields)-1+len(rest))
-			for _, f := range fields[1:] {
-				expanded = append(expanded, textWord(f))
-			}
-			return fields[0], append(expanded, rest...)
-		}
+	val, ok := aliases[strings.ToLower(sub)]
+	if !ok {
+		return sub, rest, ""
 	}
-	return sub, rest
+	if sh, isShell := strings.CutPrefix(val, "!"); isShell {
+		for _, w := range rest {
+			if w.Unknown {
+				break
+			}
+			sh += " " + w.Value
+		}
+		return "", nil, sh
+	}
+	fields := strings.Fields(val)
+	if len(fields) == 0 {
+		return sub, rest, ""
+	}
+	expanded := make([]shell.Word, 0, len(fields)-1+len(rest))
+	for _, f := range fields[1:] {
+		expanded = append(expanded, textWord(f))
+	}
+	return fields[0], append(expanded, rest...), ""
 }
+
+// maxAliasNesting bounds how deep git shell aliases are followed.
+const maxAliasNesting = 2
 
 // ruleGit dispatches git subcommands to the irreversible-Git rules.
 func ruleGit(v *cmdv) {
-	sub, rest := gitSubcommand(v.args)
+	sub, rest, script := gitSubcommand(v.args)
+	if script != "" && v.j.nested < maxAliasNesting {
+		v.j.nestedScript(v, script, shell.Bash)
+	}
 	switch sub {
 	case "push":
 		ruleGitPush(v, rest)

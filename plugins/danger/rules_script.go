@@ -17,7 +17,7 @@ func (v *cmdv) inlineScripts() {
 		return
 	}
 	for _, in := range shell.InlineScripts(v.c) {
-		v.judgeEffects(in.Via, shell.ScriptEffects(in.Lang, in.Code))
+		v.judgeEffects(in.Via, in.Code, shell.ScriptEffects(in.Lang, in.Code))
 		if in.InPlace {
 			if hs := v.targets(in.Files, hitCritical); len(hs) > 0 {
 				v.j.add(finding{rule: "DG-CRITICAL-FILE", cmd: in.Via, targets: hs})
@@ -28,11 +28,20 @@ func (v *cmdv) inlineScripts() {
 
 // judgeEffects reports the delete and write effects of a script, named as
 // cmd. A write to a directory only matters when it changes permissions or
-// owners (chmod of /); creating or copying into one is harmless.
-func (v *cmdv) judgeEffects(cmd string, effects []shell.Effect) {
+// owners (chmod of /); creating or copying into one is harmless. A delete
+// whose path is computed at run time counts against a catastrophic
+// directory the code names as a string literal (os.remove(os.path.join(
+// "/etc", f)) for f in os.listdir("/etc")): the write API and the absolute
+// literal appear together.
+func (v *cmdv) judgeEffects(cmd, code string, effects []shell.Effect) {
 	var dels, writes, crit []hit
+	computed := false
 	for _, e := range effects {
-		if e.Path == "" || e.Op == "exec" {
+		if e.Op == "exec" {
+			continue
+		}
+		if e.Path == "" {
+			computed = computed || e.Op == "delete"
 			continue
 		}
 		w := []shell.Word{textWord(e.Path)}
@@ -52,6 +61,11 @@ func (v *cmdv) judgeEffects(cmd string, effects []shell.Effect) {
 			crit = append(crit, pick(hs, hitCritical)...)
 		}
 	}
+	if computed && len(dels) == 0 {
+		for _, lit := range pathLiterals(code) {
+			dels = append(dels, v.targets([]shell.Word{textWord(lit)}, hitCatastrophic)...)
+		}
+	}
 	if len(dels) > 0 {
 		v.j.add(finding{rule: "DG-SCRIPT-DELETE", cmd: cmd, targets: dels})
 	}
@@ -61,4 +75,48 @@ func (v *cmdv) judgeEffects(cmd string, effects []shell.Effect) {
 	if len(crit) > 0 {
 		v.j.add(finding{rule: "DG-CRITICAL-FILE", cmd: cmd, targets: crit})
 	}
+}
+
+// maxPathLiterals bounds how many literals pathLiterals returns.
+const maxPathLiterals = 16
+
+// pathLiterals returns the quoted string literals of code that look like
+// absolute paths ("/etc", '~', "C:\\Users"), in order. Cost: one pass.
+func pathLiterals(code string) []string {
+	var out []string
+	for i := 0; i < len(code) && len(out) < maxPathLiterals; i++ {
+		q := code[i]
+		if q != '"' && q != '\'' && q != '`' {
+			continue
+		}
+		end := i + 1
+		for end < len(code) && code[end] != q && code[end] != '\n' {
+			if code[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		if end >= len(code) || code[end] != q {
+			return out
+		}
+		lit := strings.ReplaceAll(code[i+1:end], `\\`, `\`)
+		if looksAbsolute(lit) {
+			out = append(out, lit)
+		}
+		i = end
+	}
+	return out
+}
+
+// looksAbsolute: "/x", "~", "~/x", "C:\x", "C:/x", "\\srv".
+func looksAbsolute(s string) bool {
+	switch {
+	case s == "":
+		return false
+	case s[0] == '/' || s == "~" || strings.HasPrefix(s, "~/") || strings.HasPrefix(s, `\\`):
+		return true
+	case len(s) >= 3 && isNameByte(s[0]) && s[1] == ':' && (s[2] == '\\' || s[2] == '/'):
+		return true
+	}
+	return false
 }

@@ -143,11 +143,29 @@ func (j *judge) catastrophic(p paths.Path) (bool, string) {
 	if ok, label := j.plat.IsCatastrophic(p); ok {
 		return true, label
 	}
+	if d, ok := wslDrive(p); ok {
+		if ok, label := j.plat.IsCatastrophic(j.plat.Clean(d)); ok {
+			return true, label
+		}
+	}
 	dir, last := splitLast(p.Norm)
 	if dir == "" || !strings.ContainsAny(last, "*?[") || strings.Trim(last, "*?.[]!^") != "" {
 		return false, ""
 	}
 	return j.plat.IsCatastrophic(j.plat.Clean(dir))
+}
+
+// wslDrive maps a WSL drive mount (/mnt/c/Users/alice) to the Windows path
+// it is (C:\Users\alice).
+//
+// Known core/paths gap: IsCatastrophic sees /mnt/c as a mounted volume
+// but not what lies on it (a whole profile, the Windows directory).
+func wslDrive(p paths.Path) (string, bool) {
+	rest, ok := strings.CutPrefix(p.Norm, "/mnt/")
+	if p.Kind != paths.Unix || !ok || rest == "" || !isNameByte(rest[0]) || rest[0] == '_' || len(rest) > 1 && rest[1] != '/' {
+		return "", false
+	}
+	return string(rest[0]) + ":\\" + strings.ReplaceAll(strings.TrimPrefix(rest[1:], "/"), "/", `\`), true
 }
 
 // splitLast splits a normalised absolute path into its parent (with the
@@ -211,22 +229,23 @@ func isInputWord(w shell.Word) bool {
 }
 
 // inputHits judges the items fed into w: the children of every directory a
-// lister upstream lists (find /, ls ~, Get-ChildItem C:\), and the
-// literal items echo/printf print.
+// lister upstream lists (find /, ls ~, Get-ChildItem C:\), and the paths a
+// producer prints (echo /, pwd, dirname "$PWD"), followed by what the word
+// has after its substitution ("$(pwd)/build" is the cwd's build).
 func (v *cmdv) inputHits(w shell.Word, want hitKind) []hit {
 	if want&(hitCatastrophic|hitCritical) == 0 {
 		return nil
 	}
-	wantFeed := shell.FeedArgs
+	wantFeed, tail := shell.FeedArgs, ""
 	if w.Value != shell.InputPlaceholder {
-		wantFeed = shell.FeedSubst
+		wantFeed, tail = shell.FeedSubst, substTail(w.Value)
 	}
 	var out []hit
 	v.j.upstream(v.i, func(k int, kind shell.FeedKind) bool {
 		if kind != wantFeed {
 			return true
 		}
-		for _, h := range v.j.listedHits(k, want) {
+		for _, h := range v.j.listedHits(k, want, tail) {
 			h.fromInput = true
 			out = append(out, h)
 		}
@@ -235,16 +254,43 @@ func (v *cmdv) inputHits(w shell.Word, want hitKind) []hit {
 	return out
 }
 
-// listedHits judges what command k lists: the children of its directory
-// operands for a lister (find, ls, dir, Get-ChildItem), the words
-// themselves for echo and printf.
-func (j *judge) listedHits(k int, want hitKind) []hit {
+// substTail returns what follows the leading $(...) or `...` of a word's
+// value ("" when the substitution is the whole word, or cannot be
+// delimited).
+func substTail(v string) string {
+	if strings.HasPrefix(v, "`") {
+		if i := strings.IndexByte(v[1:], '`'); i >= 0 {
+			return v[i+2:]
+		}
+		return ""
+	}
+	depth := 0
+	for i := 1; i < len(v); i++ {
+		switch v[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return v[i+1:]
+			}
+		}
+	}
+	return ""
+}
+
+// listedHits judges what command k outputs as items: the children of its
+// directory operands for a lister (find, ls, dir, Get-ChildItem), the
+// paths printed by echo, printf, pwd, dirname, realpath and readlink.
+// tail is appended to printed paths; a lister's children only count when
+// tail does not narrow them (empty, "/", "/*").
+func (j *judge) listedHits(k int, want hitKind, tail string) []hit {
 	lv := j.view(k)
+	var roots []shell.Word
 	switch lv.name {
 	case "find", "gfind":
-		return lv.childHits(findRoots(lv.args), want)
+		roots = findRoots(lv.args)
 	case "ls", "dir", "get-childitem", "tree":
-		roots := operands(lv.args)
+		roots = operands(lv.args)
 		if lv.c.Dialect == shell.PowerShell {
 			pc := shell.ParsePowerShellCommand(lv.c.Args)
 			roots = append(append(append([]shell.Word(nil), pc.Named["path"]...), pc.Named["literalpath"]...), pc.Positional...)
@@ -252,21 +298,42 @@ func (j *judge) listedHits(k int, want hitKind) []hit {
 		if len(roots) == 0 {
 			roots = []shell.Word{textWord(".")}
 		}
-		return lv.childHits(roots, want)
 	case "echo", "printf":
-		items := operands(lv.args)
-		if lv.name == "printf" && len(items) > 1 {
-			items = items[1:]
+		text, ok := literalOutput(lv)
+		if !ok {
+			return nil
 		}
 		var out []hit
-		for _, w := range items {
-			for _, f := range strings.Fields(w.Value) {
-				out = append(out, lv.textHits(f, want)...)
-			}
+		for _, f := range strings.Fields(text) {
+			out = append(out, lv.textHits(f+tail, want)...)
 		}
 		return out
+	case "pwd":
+		base, _ := lv.baseDir()
+		if !base.IsAbs() {
+			return nil
+		}
+		return lv.textHits(base.Norm+tail, want)
+	case "dirname", "realpath", "readlink":
+		var out []hit
+		for _, w := range operands(lv.args) {
+			if w.Unknown {
+				continue
+			}
+			s := w.Value
+			if lv.name == "dirname" {
+				s += "/.."
+			}
+			out = append(out, lv.textHits(s+tail, want)...)
+		}
+		return out
+	default:
+		return nil
 	}
-	return nil
+	if strings.Trim(tail, `/\*`) != "" {
+		return nil
+	}
+	return lv.childHits(roots, want)
 }
 
 // childHits judges "everything below" each root: ROOT/*.
