@@ -137,7 +137,8 @@ func (sc *scanner) keyValue(t int) int {
 		if !ok || nonSecretValue(s[vs:ve]) {
 			return next
 		}
-		if !flag && !(name == "password" && netrcContext(s, ks)) && !setContext(s, ks, ke) &&
+		sqlLiteral := eqFold(name, "password") && s[q] == '\'' // ALTER USER x WITH PASSWORD 'pw'
+		if !flag && !sqlLiteral && !(name == "password" && netrcContext(s, ks)) && !setContext(s, ks, ke) &&
 			!(kind == "aws-secret-key" && awsSecretShape(s[vs:ve])) {
 			return next
 		}
@@ -510,7 +511,7 @@ func classifyKey(name string) string {
 		prev2 = parts[n-3]
 	}
 	switch {
-	case eqFold(last, "pass"), eqFold(last, "pw"),
+	case eqFold(last, "pass"), eqFold(last, "pwd"), eqFold(last, "pw"),
 		hasSuffixFold(last, "password"), hasSuffixFold(last, "passwd"), hasSuffixFold(last, "passphrase"),
 		hasSuffixFold(last, "storepass"), hasSuffixFold(last, "keypass"):
 		return "password"

@@ -32,6 +32,9 @@ type toolRule struct {
 	// gluedOnly: the flag's value is only ever glued on (mysql -pSecret,
 	// 7z -pSecret); a separate next word is something else.
 	gluedOnly bool
+	// noGlue: the tool spells long options with one dash (openssl -key),
+	// so -kX is never -k with X glued on.
+	noGlue bool
 	// operandStops: the first operand ends the scan (the command sshpass or
 	// sudo runs has flags of its own).
 	operandStops bool
@@ -63,7 +66,7 @@ var (
 	ruleZip      = &toolRule{kind: "password", flags: []toolFlag{{"-P", actSecret}}}
 	ruleKeygen   = &toolRule{kind: "password", flags: []toolFlag{{"-N", actSecret}, {"-P", actSecret}}}
 	rulePlink    = &toolRule{kind: "password", flags: []toolFlag{{"-pw", actSecret}}}
-	ruleOpenSSL  = &toolRule{kind: "password", flags: []toolFlag{{"-k", actSecret}}}
+	ruleOpenSSL  = &toolRule{kind: "password", noGlue: true, flags: []toolFlag{{"-k", actSecret}}}
 	ruleCurl     = &toolRule{kind: "password", userSep: ':', flags: []toolFlag{
 		{"-u", actUserPass}, {"--user", actUserPass}, {"-U", actUserPass}, {"--proxy-user", actUserPass},
 		{"-b", actCookie}, {"--cookie", actCookie}, {"-E", actCert}, {"--cert", actCert}}}
@@ -280,7 +283,7 @@ func (sc *scanner) toolFlag(r *toolRule, w string, a, e, p int) int {
 				sc.toolValue(r, f.act, va, ve)
 			}
 			return ve
-		case len(f.name) == 2 && len(w) > 2 && strings.HasPrefix(w, f.name):
+		case len(f.name) == 2 && len(w) > 2 && !r.noGlue && strings.HasPrefix(w, f.name):
 			if f.act != actSkip {
 				sc.toolValue(r, f.act, a+2, e) // -pSecret
 			}
