@@ -1024,6 +1024,11 @@ type winCmdSplitter struct {
 	lookup func(string) (string, bool)
 	out    *winOut
 	paren  int // open ( blocks
+	// forVars binds the variables of the for loops whose body is being
+	// split (%i, %%i; case-sensitive); a nil value is unknown. loopMult is
+	// how many times the current body is split, at most winMaxLoopMult.
+	forVars  map[byte]*Word
+	loopMult int
 }
 
 // winCmdInternal lists the cmd.exe built-ins whose arguments are also split
@@ -1277,9 +1282,12 @@ func (s *winCmdSplitter) ifRest(words *[]Word, depth, idx int) (sep string, clos
 	return s.body(words, depth, idx, "if", true)
 }
 
-// forRest parses `for ... in (set) do body`.
+// forRest parses `for ... in (set) do body`. The body is split with the
+// loop variable bound (see forBindings): once per item for a short list of
+// known items, so `for %i in (a b) do del %i` gives del a and del b.
 func (s *winCmdSplitter) forRest(words *[]Word, depth, idx int) (sep string, closed, done bool) {
-	fileMode := false
+	fileMode, otherMode := false, false
+	var loopVar byte
 	for {
 		w, ok := s.nextWord()
 		if !ok {
@@ -1287,8 +1295,15 @@ func (s *winCmdSplitter) forRest(words *[]Word, depth, idx int) (sep string, clo
 		}
 		*words = append(*words, w)
 		low := strings.ToLower(w.Value)
-		if low == "/f" {
+		switch {
+		case low == "/f":
 			fileMode = true
+		case low == "/l" || low == "/r":
+			otherMode = true
+		case loopVar == 0 && strings.HasPrefix(w.Raw, "%"):
+			if v := strings.TrimLeft(w.Raw, "%"); len(v) == 1 {
+				loopVar = v[0]
+			}
 		}
 		if low == "in" {
 			break
@@ -1328,7 +1343,85 @@ func (s *winCmdSplitter) forRest(words *[]Word, depth, idx int) (sep string, clo
 	if !strings.EqualFold(w.Value, "do") {
 		return "", false, false
 	}
-	return s.body(words, depth, idx, "for", false)
+	if loopVar == 0 {
+		return s.body(words, depth, idx, "for", false)
+	}
+	var binds []*Word
+	if !fileMode && !otherMode {
+		binds = s.forBindings(set)
+	}
+	if len(binds) == 0 || max(s.loopMult, 1)*len(binds) > winMaxLoopMult {
+		binds = []*Word{nil}
+	}
+	outerMult := s.loopMult
+	s.loopMult = max(outerMult, 1) * len(binds)
+	defer func() { s.loopMult = outerMult }()
+	saved, had := s.forVars[loopVar]
+	if s.forVars == nil {
+		s.forVars = map[byte]*Word{}
+	}
+	start, n := s.pos, len(*words)
+	for _, b := range binds {
+		s.pos, *words = start, (*words)[:n]
+		s.forVars[loopVar] = b
+		sep, closed, done = s.body(words, depth, idx, "for", false)
+	}
+	if had {
+		s.forVars[loopVar] = saved
+	} else {
+		delete(s.forVars, loopVar)
+	}
+	return sep, closed, done
+}
+
+// winMaxForItems bounds the items a for body is split for, one by one,
+// and winMaxLoopMult how far nested loops multiply (as for bash loops).
+const (
+	winMaxForItems = 8
+	winMaxLoopMult = 32
+)
+
+// forBindings returns the values a for loop over set binds its variable
+// to, one per iteration: the items when there are at most winMaxForItems,
+// all known and without wildcards; the pattern itself (a glob word) for a
+// single item with wildcards; nil otherwise (the variable is unknown).
+// Items are separated by blanks, commas and semicolons outside double
+// quotes, which are removed.
+func (s *winCmdSplitter) forBindings(set string) []*Word {
+	var items []string
+	var cur strings.Builder
+	quoted, have := false, false
+	flush := func() {
+		if have {
+			items = append(items, cur.String())
+		}
+		cur.Reset()
+		have = false
+	}
+	for i := 0; i < len(set); i++ {
+		switch c := set[i]; {
+		case c == '"':
+			quoted, have = !quoted, true
+		case !quoted && strings.IndexByte(" \t,;=\r\n", c) >= 0:
+			flush()
+		default:
+			cur.WriteByte(c)
+			have = true
+		}
+	}
+	flush()
+	if len(items) == 0 || len(items) > winMaxForItems {
+		return nil
+	}
+	var out []*Word
+	for _, it := range items {
+		w := s.expandText(it).word(it, "*?")
+		if w.Unknown || w.Glob && len(items) > 1 {
+			return nil
+		}
+		out = append(out, &w)
+	}
+	return out
 }
 
 // body parses the body of an if/else/for: a parenthesised block (after
@@ -1537,7 +1630,7 @@ func (s *winCmdSplitter) percent(w *winWord) {
 	switch c := src[i+1]; {
 	case c == '%': // %%i: a for variable in a batch file
 		if i+2 < len(src) && psNameChar(src[i+2]) {
-			w.dyn(src[i : i+3])
+			s.forVar(w, src[i+2], src[i:i+3])
 			s.pos = i + 3
 			return
 		}
@@ -1559,6 +1652,12 @@ func (s *winCmdSplitter) percent(w *winWord) {
 		w.dyn(src[i:j])
 		s.pos = j
 		return
+	case s.forVars != nil && psNameChar(c):
+		if _, bound := s.forVars[c]; bound { // %i in a for body
+			s.forVar(w, c, src[i:i+2])
+			s.pos = i + 2
+			return
+		}
 	}
 	end := winCmdVarEnd(src, i+1, '%')
 	if end < 0 {
@@ -1575,6 +1674,16 @@ func (s *winCmdSplitter) percent(w *winWord) {
 		}
 	}
 	w.dyn(src[i : end+1])
+}
+
+// forVar expands the for variable name written as raw: its bound value,
+// or unknown.
+func (s *winCmdSplitter) forVar(w *winWord, name byte, raw string) {
+	if v := s.forVars[name]; v != nil {
+		w.lit(v.Value)
+		return
+	}
+	w.dyn(raw)
 }
 
 // bang expands a delayed-expansion !NAME! reference at s.pos.
