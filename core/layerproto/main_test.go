@@ -93,8 +93,9 @@ func runTestPlugin(mode string) {
 	case "host":
 		self, _ := os.Executable()
 		c, err := Launch(context.Background(), LaunchConfig{
-			Path: self,
-			Env:  []string{modeEnv + "=serve"},
+			Path:         self,
+			Env:          []string{modeEnv + "=serve"},
+			StartTimeout: testStartTimeout,
 		})
 		if err != nil {
 			fmt.Println("error", err)
@@ -107,9 +108,10 @@ func runTestPlugin(mode string) {
 		// The "; exit" keeps every shell from exec'ing the layer, so the
 		// layer's parent is the shell and only HostPIDEnv names the host.
 		c, err := Launch(context.Background(), LaunchConfig{
-			Path: "sh",
-			Args: []string{"-c", `"$0"; exit $?`, self},
-			Env:  []string{modeEnv + "=serve"},
+			Path:         "sh",
+			Args:         []string{"-c", `"$0"; exit $?`, self},
+			Env:          []string{modeEnv + "=serve"},
+			StartTimeout: testStartTimeout,
 		})
 		if err != nil {
 			fmt.Println("error", err)
