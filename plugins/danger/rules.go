@@ -119,10 +119,11 @@ func (v *cmdv) reportCommon(hs []hit) {
 	v.report("DG-UNRESOLVED-TARGET", "", pick(hs, hitUnknown))
 }
 
-// viaArgs reports whether the command is run by xargs or parallel.
+// viaArgs reports whether the command is run by xargs, parallel or fd
+// -x/-X on items they read or find.
 func (v *cmdv) viaArgs() bool {
 	for _, s := range v.c.Via {
-		if s == "xargs" || s == "parallel" {
+		if s == "xargs" || s == "parallel" || strings.HasPrefix(s, "fd -") {
 			return true
 		}
 	}

@@ -71,7 +71,7 @@ func (v *cmdv) runsCode() (stdin, words bool) {
 		return v.shellReadsStdin(), true
 	case v.name == "powershell" || v.name == "pwsh":
 		h, ok := shell.PowerShellPayload(v.c.ArgValues())
-		return h.Stdin || !ok, true
+		return h.Stdin || !ok || h.Code == "-", true
 	case v.name == "cmd":
 		_, ok := shell.CmdPayload(v.c.ArgValues())
 		return !ok, true

@@ -60,7 +60,7 @@ func (v *cmdv) targets(words []shell.Word, want hitKind) []hit {
 
 // wordHits judges one word.
 func (v *cmdv) wordHits(w shell.Word, want hitKind) []hit {
-	if isInputWord(w) {
+	if isInputWord(w) || v.isReplaceWord(w) {
 		return v.inputHits(w, want)
 	}
 	if w.Unknown {
@@ -228,17 +228,41 @@ func isInputWord(w shell.Word) bool {
 	return w.Value == shell.InputPlaceholder || strings.HasPrefix(w.Value, "$(") || strings.HasPrefix(w.Value, "`")
 }
 
+// isReplaceWord reports a word of a command run by xargs -I, parallel or
+// fd -x that starts with the replace string ({}, %, {/}): unknown to the
+// analysis, with no shell expansion in it.
+func (v *cmdv) isReplaceWord(w shell.Word) bool {
+	if !w.Unknown || w.KnownPrefix != "" || strings.ContainsAny(w.Value, "$`") {
+		return false
+	}
+	return v.viaArgs()
+}
+
 // inputHits judges the items fed into w: the children of every directory a
 // lister upstream lists (find /, ls ~, Get-ChildItem C:\), and the paths a
 // producer prints (echo /, pwd, dirname "$PWD"), followed by what the word
-// has after its substitution ("$(pwd)/build" is the cwd's build).
+// has after its substitution ("$(pwd)/build" is the cwd's build). For fd
+// -x the lister is the fd command itself.
 func (v *cmdv) inputHits(w shell.Word, want hitKind) []hit {
 	if want&(hitCatastrophic|hitCritical) == 0 {
 		return nil
 	}
 	wantFeed, tail := shell.FeedArgs, ""
-	if w.Value != shell.InputPlaceholder {
+	switch {
+	case strings.HasPrefix(w.Value, "$(") || strings.HasPrefix(w.Value, "`"):
 		wantFeed, tail = shell.FeedSubst, substTail(w.Value)
+	case w.Value != shell.InputPlaceholder:
+		if i := strings.IndexAny(w.Value, `/\`); i >= 0 {
+			tail = w.Value[i:] // {}/x: what follows the replace string
+		}
+	}
+	if strings.HasPrefix(v.viaLast(), "fd -") && v.c.Parent >= 0 {
+		var out []hit
+		for _, h := range v.j.listedHits(v.c.Parent, want, tail) {
+			h.fromInput = true
+			out = append(out, h)
+		}
+		return out
 	}
 	var out []hit
 	v.j.upstream(v.i, func(k int, kind shell.FeedKind) bool {
@@ -289,6 +313,8 @@ func (j *judge) listedHits(k int, want hitKind, tail string) []hit {
 	switch lv.name {
 	case "find", "gfind":
 		roots = findRoots(lv.args)
+	case "fd", "fdfind":
+		roots = fdRoots(lv.args)
 	case "ls", "dir", "get-childitem", "tree":
 		roots = operands(lv.args)
 		if lv.c.Dialect == shell.PowerShell {
@@ -359,6 +385,33 @@ func (v *cmdv) childHits(roots []shell.Word, want hitKind) []hit {
 		}
 	}
 	return out
+}
+
+// fdValued are fd's options that take a value.
+var fdValued = []string{"-e", "--extension", "-t", "--type", "-d", "--max-depth", "--min-depth", "--exact-depth", "-E",
+	"--exclude", "-j", "--threads", "-S", "--size", "--changed-within", "--changed-before", "-o", "--owner",
+	"--base-directory", "--search-path", "-c", "--color", "--ignore-file", "--max-results", "--path-separator"}
+
+// fdRoots returns fd's search paths: the operands after the pattern (and
+// --search-path values), before -x/-X; "." when none.
+func fdRoots(args []shell.Word) []shell.Word {
+	for i, a := range args {
+		if a.Value == "-x" || a.Value == "-X" || a.Value == "--exec" || a.Value == "--exec-batch" {
+			args = args[:i]
+			break
+		}
+	}
+	roots := operands(args, fdValued...)
+	if len(roots) > 0 {
+		roots = roots[1:] // the pattern
+	}
+	if sp := optionValue(args, "--search-path"); sp != nil {
+		roots = append(roots, *sp)
+	}
+	if len(roots) == 0 {
+		roots = []shell.Word{textWord(".")}
+	}
+	return roots
 }
 
 // findRoots returns find's start paths: the operands before the first
