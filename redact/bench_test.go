@@ -78,6 +78,10 @@ func BenchmarkStringPathological(b *testing.B) {
 		"keychars":    "token_key_pass_",
 		"setcontext":  "set a.token ",
 		"dollarparen": "$(",
+		"markers":     "[REDACTED:x] password=abc12345 ",
+		"sudonest":    "sudo $(",
+		"docker":      "docker ",
+		"sudoquote":   "sudo 'a ",
 		"base64":      "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0NTY3ODkw+/",
 	}
 	for name, unit := range units {

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -19,9 +20,15 @@ type scanner struct {
 	runSet           *[256]bool
 	runFrom, runUpto int
 
-	// lastTool read the words up to lastToolEnd (see toolArgs).
-	lastTool    *toolRule
-	lastToolEnd int
+	// brackets matches the brackets of s (see closeNested), made when
+	// first needed.
+	brackets []int32
+
+	// lastTool read the words up to lastToolEnd, ending as it began when
+	// lastToolQuiet (see toolArgs).
+	lastTool      *toolRule
+	lastToolEnd   int
+	lastToolQuiet bool
 
 	// valueEnd is the end of the latest key/value or header value span;
 	// key-name triggers inside it are skipped (it is redacted already).
@@ -278,10 +285,14 @@ func (sc *scanner) add(start, end int, kind string, prio uint8) {
 			sc.markers = findMarkers(sc.s)
 		}
 	}
-	for _, m := range sc.markers {
+	// The first marker ending after start (markers are sorted and disjoint).
+	k, _ := slices.BinarySearchFunc(sc.markers, start, func(m [2]int, start int) int {
 		if m[1] <= start {
-			continue
+			return -1
 		}
+		return 1
+	})
+	for _, m := range sc.markers[k:] {
 		if m[0] >= end {
 			break
 		}

@@ -178,23 +178,27 @@ func (sc *scanner) tool(i int) {
 func (sc *scanner) toolArgs(r *toolRule, ts, te int) {
 	s := sc.s
 	p := te
-	stateless := r.needs == nil && !r.operandStops && !r.htpasswd && r.stdinFlag == "" && !r.stdinAlways
-	if stateless && r == sc.lastTool && te < sc.lastToolEnd {
-		// The same tool again inside the words its last occurrence read
-		// (mysql mysql mysql ...): those words were judged already, the
-		// same way; go on from where that scan stopped.
+	// A rule reads no state beyond one flag and its argument, except
+	// htpasswd (counts operands) and the ones that stop at an operand. When
+	// the same rule read past this tool word already and ended as it began
+	// (no subcommand matched, stdin not armed), those words were judged the
+	// same way: go on from where that reading stopped (mysql mysql ...).
+	resumable := !r.operandStops && !r.htpasswd
+	if resumable && r == sc.lastTool && sc.lastToolQuiet && te < sc.lastToolEnd {
 		p = sc.lastToolEnd
-	}
-	if stateless {
-		defer func() { sc.lastTool, sc.lastToolEnd = r, p }()
 	}
 	need := 0
 	stdinArmed := r.stdinAlways
+	if resumable {
+		defer func() {
+			sc.lastTool, sc.lastToolEnd, sc.lastToolQuiet = r, p, need == 0 && stdinArmed == r.stdinAlways
+		}()
+	}
 	var positional [4][2]int
 	nPositional := 0
 	batch, noFile := false, false
 	for range maxToolWords {
-		a, e, ok := nextWord(s, p)
+		a, e, ok := sc.nextWord(p)
 		if !ok {
 			break
 		}
@@ -207,7 +211,7 @@ func (sc *scanner) toolArgs(r *toolRule, ts, te int) {
 			continue
 		}
 		if w == "<<<" && stdinArmed {
-			if va, ve, ok := nextWord(s, p); ok {
+			if va, ve, ok := sc.nextWord(p); ok {
 				sc.toolValue(r, actUserPassIf(r), va, ve)
 				p = ve
 			}
@@ -235,7 +239,7 @@ func (sc *scanner) toolArgs(r *toolRule, ts, te int) {
 				batch = batch || strings.IndexByte(w, 'b') > 0
 				noFile = noFile || strings.IndexByte(w, 'n') > 0
 				if strings.IndexByte(w, 'C') > 0 || strings.IndexByte(w, 'r') > 0 {
-					if _, ve, ok := nextWord(s, p); ok {
+					if _, ve, ok := sc.nextWord(p); ok {
 						p = ve // -C cost, -r rounds
 					}
 				}
@@ -275,7 +279,7 @@ func (sc *scanner) toolFlag(r *toolRule, w string, a, e, p int) int {
 			if r.gluedOnly {
 				return p
 			}
-			va, ve, ok := nextWord(s, p)
+			va, ve, ok := sc.nextWord(p)
 			if !ok || (f.act != actSkip && s[va] == '-' && ve-va > 1) {
 				return p // no argument: the tool prompts
 			}
@@ -350,7 +354,7 @@ func (sc *scanner) pipedSecret(r *toolRule, ts int) {
 	for st > 0 && end-st < 1024 && !segmentEnd[s[st-1]] {
 		st--
 	}
-	a, e, ok := nextWord(s, st)
+	a, e, ok := sc.nextWord(st)
 	if !ok || e > end {
 		return
 	}
@@ -364,7 +368,7 @@ func (sc *scanner) pipedSecret(r *toolRule, ts int) {
 	var args [8][2]int
 	n := 0
 	for p := e; n < len(args); {
-		a, e, ok := nextWord(s, p)
+		a, e, ok := sc.nextWord(p)
 		if !ok || e > end {
 			break
 		}
@@ -388,7 +392,8 @@ func (sc *scanner) pipedSecret(r *toolRule, ts int) {
 // after p: [a, e), quotes, escapes and $(...) included. ok is false at the
 // end of the command (; | & ( ) or a line end) or of the text. A
 // redirection operator (<, >>, <<<, 2>&) is a word of its own.
-func nextWord(s string, p int) (a, e int, ok bool) {
+func (sc *scanner) nextWord(p int) (a, e int, ok bool) {
+	s := sc.s
 	for p < len(s) {
 		if space[s[p]] && !segmentEnd[s[p]] {
 			p++ // blanks, also \f and \v
@@ -431,7 +436,7 @@ func nextWord(s string, p int) (a, e int, ok bool) {
 		case c == '\\':
 			p += 2
 		case c == '$' && p+1 < len(s) && (s[p+1] == '(' || s[p+1] == '{'):
-			p = closeNested(s, p+1)
+			p = sc.closeNested(p + 1)
 		case c == '`':
 			k := strings.IndexByte(s[p+1:], '`')
 			if k < 0 || k > maxValue {
@@ -446,26 +451,43 @@ func nextWord(s string, p int) (a, e int, ok bool) {
 }
 
 // closeNested returns the index after the bracket matching the one at
-// s[p] ('(' or '{'), or a bound.
-func closeNested(s string, p int) int {
-	open := s[p]
-	shut := byte(')')
-	if open == '{' {
-		shut = '}'
+// s[p] ('(' or '{', nesting counted, quotes not), or the end of the text
+// when it has none: an unclosed $( runs to the end. The matches of the
+// whole text are found once per pass, so repeated brackets stay linear.
+func (sc *scanner) closeNested(p int) int {
+	if sc.brackets == nil {
+		sc.brackets = matchBrackets(sc.s)
 	}
-	depth := 0
-	for j := p; j < len(s) && j-p < maxValue; j++ {
-		switch s[j] {
-		case open:
-			depth++
-		case shut:
-			depth--
-			if depth == 0 {
-				return j + 1
+	if m := sc.brackets[p]; m > 0 {
+		return int(m) + 1
+	}
+	return len(sc.s)
+}
+
+// matchBrackets returns, for every '(' and '{' of s, the index of its
+// matching ')' or '}' (0 when unmatched; other entries are 0 too).
+func matchBrackets(s string) []int32 {
+	m := make([]int32, len(s))
+	var parens, braces []int32
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			parens = append(parens, int32(i))
+		case '{':
+			braces = append(braces, int32(i))
+		case ')':
+			if n := len(parens); n > 0 {
+				m[parens[n-1]] = int32(i)
+				parens = parens[:n-1]
+			}
+		case '}':
+			if n := len(braces); n > 0 {
+				m[braces[n-1]] = int32(i)
+				braces = braces[:n-1]
 			}
 		}
 	}
-	return runeStartAtOrBefore(s, min(len(s), p+maxValue))
+	return m
 }
 
 // unquoteWord returns the inside of the word [a, e) when it is one quoted
