@@ -136,6 +136,7 @@ package danger
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/paths"
@@ -208,7 +209,7 @@ func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err e
 		script = shell.Analyze(c.Command, shell.Options{Dialect: dialect, Cwd: c.Cwd, Home: plat.Home, Lookup: plat.Lookup})
 	}
 	custom := compileCustom(c.Option(optCustomRules, ""))
-	j := newJudge(plat, c.Option(optLanguage, "zh") == "en", script, c.Cwd)
+	j := newJudge(plat, strings.EqualFold(strings.TrimSpace(c.Option(optLanguage, "zh")), "en"), script, c.Cwd)
 	j.custom = custom
 	if err := j.run(ctx); err != nil {
 		return core.SilentVerdict, err

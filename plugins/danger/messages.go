@@ -23,13 +23,13 @@ const (
 
 	// Advice closing every message: ask the user, do not work around it.
 	adviceZhPath = "请先征得用户同意，或改用项目内或临时目录的路径；不要改写命令绕过检查。"
-	adviceEnPath = "Ask the user or use a project/temp path; don't rewrite the command to dodge this check."
+	adviceEnPath = "Ask the user, or use a project or temp path; don't rewrite it to evade this check."
 	adviceZh     = "请先征得用户同意；不要改写命令绕过检查。"
-	adviceEn     = "Ask the user first; don't rewrite the command to dodge this check."
+	adviceEn     = "Ask the user first; don't rewrite it to evade this check."
 
 	// maxMessage is the length (in runes) a message is kept under, by
 	// showing fewer and shorter targets when needed.
-	maxMessage = 220
+	maxMessage = 210
 	maxCmdLen  = 32
 )
 
@@ -59,7 +59,7 @@ var templates = map[string]template{
 	"DG-SHRED":               {"{cmd} 将不可恢复地覆写 {targets}。", "{cmd} would irrecoverably overwrite {targets}.", true},
 	"DG-MV-SOURCE":           {"{cmd} 将把 {targets} 整体移走，系统或用户数据会随之失效。", "{cmd} would move {targets} away, breaking the system or the user's data.", true},
 	"DG-RSYNC-DELETE":        {"{cmd} {detail} 同步到 {targets}，会删掉其中源里没有的一切。", "{cmd} {detail} into {targets} deletes everything there that the source lacks.", true},
-	"DG-UNRESOLVED-TARGET":   {"{cmd} 的目标 {targets} 取决于未知变量，为空或出错时可能删到根目录或主目录。", "{cmd} targets {targets}, which depends on an unknown variable; empty or wrong, it can hit / or home.", true},
+	"DG-UNRESOLVED-TARGET":   {"{cmd} 的目标 {targets} 取决于未知变量，为空或出错时可能删到根目录或主目录。", "{cmd} targets {targets}, built from an unknown variable that could make it / or home.", true},
 	"DG-UNKNOWN-COMMAND":     {"命令名 {cmd} 运行前无法确定，其参数指向 {targets}。", "The command word {cmd} is unknown until run time and its arguments point at {targets}.", true},
 	"DG-CRITICAL-FILE":       {"{cmd} 将修改或删除 {targets}。", "{cmd} would change or delete {targets}.", true},
 	"DG-DD-DEVICE":           {"{cmd} 直接写入设备 {targets}，会覆盖其上的数据。", "{cmd} writes straight to the device {targets}, overwriting its data.", true},
@@ -96,8 +96,8 @@ var templates = map[string]template{
 	"DG-PERSIST-LAUNCHCTL":   {"{cmd} {detail} 会加载或卸载 launchd 服务（系统持久化）。", "{cmd} {detail} loads or unloads a launchd service (system persistence).", false},
 	"DG-FIREWALL-OFF":        {"{cmd} {detail} 会关闭防火墙或系统安全防护。", "{cmd} {detail} turns off the firewall or a system security protection.", false},
 	"DG-SCRIPT-DELETE":       {"{cmd} 内嵌脚本将删除 {targets}。", "The {cmd} one-liner would delete {targets}.", true},
-	"DG-SCRIPT-WRITE":        {"{cmd} 内嵌脚本将写入 {targets}。", "The {cmd} one-liner would write to {targets}.", true},
-	"DG-FORK-BOMB":           {"{cmd} 是 fork 炸弹：在管道或后台里不断复制自身，会耗尽系统资源。", "{cmd} is a fork bomb: it keeps copying itself through a pipe or the background until the machine runs out of resources.", false},
+	"DG-SCRIPT-WRITE":        {"{cmd} 内嵌脚本将写入或修改 {targets}。", "The {cmd} one-liner would write to or change {targets}.", true},
+	"DG-FORK-BOMB":           {"{cmd} 是 fork 炸弹：在管道或后台里不断复制自身，会耗尽系统资源。", "{cmd} is a fork bomb: it copies itself through pipes or the background until the machine runs out of resources.", false},
 	"DG-CUSTOM":              {"命令命中自定义规则 #{detail}（{cmd}）。", "The command matches custom rule #{detail} ({cmd}).", false},
 	"DG-TOO-DEEP":            {"命令嵌套过深或过长，无法完整检查。", "The command is nested too deeply or is too long to inspect completely.", false},
 }

@@ -196,7 +196,7 @@ func ruleReg(v *cmdv) {
 	case "delete":
 		if len(v.args) > 1 {
 			if key, ok := registryRoot(keyText(v.args[1])); ok {
-				v.report("DG-REG-DELETE", "", []hit{{shown: key}})
+				v.j.add(finding{rule: "DG-REG-DELETE", cmd: "reg delete", targets: []hit{{shown: key}}})
 			}
 		}
 	case "add", "import":

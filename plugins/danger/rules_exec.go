@@ -257,13 +257,20 @@ func (v *cmdv) forkBomb() {
 	}
 }
 
-// unknownCommand judges a command whose name is an unknown variable: with
-// flags and a catastrophic target it asks (DG-UNKNOWN-COMMAND, $RM -rf /);
-// and when its first argument is a command name, that command is judged
-// as if the variable were an empty wrapper ($SUDO rm -rf /).
+// unknownCommand judges a command whose name is unknown until run time.
+// When its first argument is a command name, that command is judged as if
+// the unknown word were an empty wrapper ($SUDO rm -rf /). Otherwise, with
+// flags and a catastrophic target, it asks (DG-UNKNOWN-COMMAND, $RM -rf /).
 func (v *cmdv) unknownCommand() {
 	if len(v.c.Args) == 0 || v.c.NameIfEmpty != "" {
 		return
+	}
+	if len(v.args) > 0 && !v.args[0].Unknown && !strings.HasPrefix(v.args[0].Value, "-") {
+		before := len(v.j.reasons)
+		v.judgeInner(v.args)
+		if len(v.j.reasons) > before {
+			return
+		}
 	}
 	flagged := false
 	for _, a := range v.args {
@@ -272,16 +279,12 @@ func (v *cmdv) unknownCommand() {
 			break
 		}
 	}
-	if flagged {
-		hs := v.targets(operands(v.args), hitCatastrophic)
-		if len(hs) > 0 {
-			v.j.add(finding{rule: "DG-UNKNOWN-COMMAND", cmd: shownRaw(v.c.Args[0]), targets: hs})
-		}
-	}
-	if len(v.args) == 0 || v.args[0].Unknown || strings.HasPrefix(v.args[0].Value, "-") {
+	if !flagged {
 		return
 	}
-	v.judgeInner(v.args)
+	if hs := v.targets(operands(v.args), hitCatastrophic); len(hs) > 0 {
+		v.j.add(finding{rule: "DG-UNKNOWN-COMMAND", cmd: shownRaw(v.c.Args[0]), targets: hs})
+	}
 }
 
 // judgeInner judges argv (argv[0] a known command word) as a command run

@@ -62,9 +62,11 @@ func (v *cmdv) judgeEffects(cmd, code string, effects []shell.Effect) {
 		}
 	}
 	if computed && len(dels) == 0 {
+		var lits []shell.Word
 		for _, lit := range pathLiterals(code) {
-			dels = append(dels, v.targets([]shell.Word{textWord(lit)}, hitCatastrophic)...)
+			lits = append(lits, textWord(lit))
 		}
+		dels = v.targets(lits, hitCatastrophic)
 	}
 	if len(dels) > 0 {
 		v.j.add(finding{rule: "DG-SCRIPT-DELETE", cmd: cmd, targets: dels})
