@@ -697,8 +697,9 @@ func nonSecretValue(v string) bool {
 			return true
 		}
 	case '.':
-		if strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.HasPrefix(v, ".\\") {
-			return true
+		if strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.HasPrefix(v, ".\\") ||
+			strings.HasPrefix(v, ".*") {
+			return true // paths, and a regular expression (sed 's/^password=.*/.../')
 		}
 	case '\\':
 		if strings.HasPrefix(v, `\\`) {

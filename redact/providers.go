@@ -371,6 +371,22 @@ func (sc *scanner) discordWebhook(i int) int {
 	return sc.shape(a, end, "discord-webhook")
 }
 
+// telegramBot: api.telegram.org/bot<id>:<secret>/method; the token after
+// "bot" is redacted.
+func (sc *scanner) telegramBot(i int) int {
+	s := sc.s
+	a := i + len("telegram.org/bot")
+	d := runOf(s, a, &digit)
+	if d-a < 5 || d >= len(s) || s[d] != ':' {
+		return i + 1
+	}
+	end := sc.runOf(d+1, &b64url)
+	if end-d-1 < 30 {
+		return i + 1
+	}
+	return sc.shape(a, end, "telegram-token")
+}
+
 var (
 	webhookPath = byteSet(lowers + uppers + digits + "/_-")
 	digit       = byteSet(digits)

@@ -12,10 +12,10 @@
 // What is recognised:
 //
 //   - provider keys by their shape: OpenAI, Anthropic, GitHub, GitLab, AWS
-//     access key ids, Slack tokens and webhooks, Discord webhooks, Google API
-//     keys and OAuth tokens, Stripe, npm, Hugging Face, PyPI, SendGrid, Vault,
-//     DigitalOcean, age secret keys; JWTs; PEM private key blocks (also with
-//     escaped "\n" line ends and cut short);
+//     access key ids, Slack tokens and webhooks, Discord webhooks, Telegram
+//     bot tokens, Google API keys and OAuth tokens, Stripe, npm, Hugging
+//     Face, PyPI, SendGrid, Vault, DigitalOcean, age secret keys; JWTs; PEM
+//     private key blocks (also with escaped "\n" line ends and cut short);
 //   - Authorization and Cookie header values (the scheme is kept) and a bare
 //     "Bearer <token>";
 //   - the value of a key whose name says secret (password, passwd, pwd, pass,

@@ -61,6 +61,7 @@ const (
 	rulePEM
 	ruleSlackWebhook
 	ruleDiscordWebhook
+	ruleTelegram
 	ruleJWT
 	ruleOpenAI
 	ruleStripe
@@ -121,6 +122,7 @@ func init() {
 		{word: "-----BEGIN ", rule: rulePEM},
 		{word: "hooks.slack.com/", fold: true, rule: ruleSlackWebhook},
 		{word: "discord", fold: true, rule: ruleDiscordWebhook},
+		{word: "telegram.org/bot", rule: ruleTelegram},
 		{word: "eyJ", rule: ruleJWT},
 		// provider shapes
 		{word: "sk-", rule: ruleOpenAI},
@@ -225,6 +227,8 @@ func (sc *scanner) dispatch(r rule, i int) int {
 		return sc.slackWebhook(i)
 	case ruleDiscordWebhook:
 		return sc.discordWebhook(i)
+	case ruleTelegram:
+		return sc.telegramBot(i)
 	case ruleJWT:
 		return sc.jwt(i)
 	case ruleOpenAI:
