@@ -12,6 +12,7 @@ func (a *analyzer) foreign(c ctx, st *state, text string) {
 	if truncated {
 		a.out.Truncated = true
 	}
+	base := len(a.out.Commands)     // the first command made from text
 	cmdOf := make([]int, len(segs)) // segment -> command index (or its parent's)
 	made := make([]bool, len(segs)) // the segment produced a command
 	viaOf := make([][]string, len(segs))
@@ -47,8 +48,13 @@ func (a *analyzer) foreign(c ctx, st *state, text string) {
 			sc.redirs = append(sc.redirs, r)
 		}
 		if seg.Expression {
-			// A value, not a command: only its redirects act.
-			if len(sc.redirs) == 0 {
+			// A value, not a command: only a static method call and
+			// redirects act.
+			if call, ok := psStaticCall(segs, i); ok {
+				for _, w := range call {
+					sc.words = append(sc.words, a.xFromWord(w))
+				}
+			} else if len(sc.redirs) == 0 {
 				continue
 			}
 		} else {
@@ -70,6 +76,22 @@ func (a *analyzer) foreign(c ctx, st *state, text string) {
 		}
 		if cm := &a.out.Commands[cmdOf[i]]; cm.FeedsInto == -1 {
 			cm.FeedsInto, cm.Feed = cmdOf[f], FeedPipe
+		}
+	}
+	// What a ( ), $( ), @( ) (or run-in-place { }) block outputs is the
+	// value of the word holding it: its last commands feed the command
+	// holding the block (iex (irm URL)), as $(...) does in bash.
+	for i := range segs {
+		seg := &segs[i]
+		if !made[i] || seg.Parent < 0 || seg.FeedsInto >= 0 || !psValueBlock(segs, seg) {
+			continue
+		}
+		holder := cmdOf[seg.Parent]
+		if holder < base || holder >= cmdOf[i] {
+			continue
+		}
+		if cm := &a.out.Commands[cmdOf[i]]; cm.FeedsInto == -1 {
+			cm.FeedsInto, cm.Feed = holder, FeedSubst
 		}
 	}
 }

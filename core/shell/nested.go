@@ -16,23 +16,26 @@ var nestedHandlers map[string]nestedHandler
 
 func init() {
 	nestedHandlers = map[string]nestedHandler{
-		"eval":       (*analyzer).evalCmd,
-		"trap":       (*analyzer).trapCmd,
-		"xargs":      (*analyzer).xargsCmd,
-		"parallel":   (*analyzer).parallelCmd,
-		"find":       (*analyzer).findCmd,
-		"gfind":      (*analyzer).findCmd,
-		"fd":         (*analyzer).fdCmd,
-		"fdfind":     (*analyzer).fdCmd,
-		"watch":      (*analyzer).watchCmd,
-		"su":         (*analyzer).suCmd,
-		"runuser":    (*analyzer).suCmd,
-		"flock":      (*analyzer).flockCmd,
-		"script":     (*analyzer).scriptCmd,
-		"wsl":        (*analyzer).wslCmd,
-		"powershell": (*analyzer).powershellCmd,
-		"pwsh":       (*analyzer).powershellCmd,
-		"cmd":        (*analyzer).cmdCmd,
+		"eval":          (*analyzer).evalCmd,
+		"trap":          (*analyzer).trapCmd,
+		"xargs":         (*analyzer).xargsCmd,
+		"parallel":      (*analyzer).parallelCmd,
+		"find":          (*analyzer).findCmd,
+		"gfind":         (*analyzer).findCmd,
+		"fd":            (*analyzer).fdCmd,
+		"fdfind":        (*analyzer).fdCmd,
+		"watch":         (*analyzer).watchCmd,
+		"su":            (*analyzer).suCmd,
+		"runuser":       (*analyzer).suCmd,
+		"flock":         (*analyzer).flockCmd,
+		"script":        (*analyzer).scriptCmd,
+		"wsl":           (*analyzer).wslCmd,
+		"powershell":    (*analyzer).powershellCmd,
+		"pwsh":          (*analyzer).powershellCmd,
+		"cmd":           (*analyzer).cmdCmd,
+		"start":         (*analyzer).startProcessCmd,
+		"start-process": (*analyzer).startProcessCmd,
+		"saps":          (*analyzer).startProcessCmd,
 	}
 	for _, sh := range []string{"bash", "sh", "zsh", "dash", "ksh", "ash", "mksh", "fish", "rbash", "yash", "csh", "tcsh", "ksh93", "pdksh", "lksh", "oksh"} {
 		nestedHandlers[sh] = (*analyzer).shellCmd
@@ -282,11 +285,11 @@ func (a *analyzer) powershellCmd(c ctx, st *state, ex exec) {
 	via := strings.Replace(h.Via, "powershell", ex.name, 1)
 	switch {
 	case h.Stdin && c.stdin != nil:
-		a.nestedWord(c, newState(), *c.stdin, PowerShell, via+" -", ex.idx)
+		a.nestedWord(c, st.process(), *c.stdin, PowerShell, via+" -", ex.idx)
 	case h.Stdin && c.piped != nil:
-		a.nestedWord(c, newState(), c.piped.text(PowerShell), PowerShell, c.piped.from+" | "+via+" -", ex.idx)
+		a.nestedWord(c, st.process(), c.piped.text(PowerShell), PowerShell, c.piped.from+" | "+via+" -", ex.idx)
 	case h.Code != "" && a.hasKnownText(h.Code):
-		a.nestedText(c, newState(), h.Code, PowerShell, via, ex.idx)
+		a.nestedText(c, st.process(), h.Code, PowerShell, via, ex.idx)
 	}
 }
 
@@ -303,16 +306,16 @@ func (a *analyzer) cmdCmd(c ctx, st *state, ex exec) {
 		}
 		switch {
 		case c.stdin != nil:
-			a.nestedWord(c, newState(), *c.stdin, Cmd, "cmd "+c.stdinOp, ex.idx)
+			a.nestedWord(c, st.process(), *c.stdin, Cmd, "cmd "+c.stdinOp, ex.idx)
 		case c.piped != nil:
-			a.nestedWord(c, newState(), c.piped.text(Cmd), Cmd, c.piped.from+" | cmd", ex.idx)
+			a.nestedWord(c, st.process(), c.piped.text(Cmd), Cmd, c.piped.from+" | cmd", ex.idx)
 		}
 		return
 	}
 	if !a.hasKnownText(h.Code) {
 		return
 	}
-	a.nestedText(c, newState(), h.Code, Cmd, h.Via, ex.idx)
+	a.nestedText(c, st.process(), h.Code, Cmd, h.Via, ex.idx)
 }
 
 // allSwitches reports whether every argument is a /switch (/q, /d, /v:on).

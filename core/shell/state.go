@@ -126,6 +126,11 @@ func (s *state) child(a *analyzer, env map[string]variable) *state {
 	return c
 }
 
+// process returns the state a Windows process started from this shell
+// (powershell, cmd, Start-Process) begins with: the working directory
+// only; its variables come from the environment (Options.Lookup).
+func (s *state) process() *state { return &state{cd: s.cd} }
+
 func (s *state) setVar(name string, v variable) {
 	s.version++
 	if s.journal != nil {

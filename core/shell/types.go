@@ -94,7 +94,11 @@ const (
 	// FeedPipe: stdout is piped into the next command of a pipeline.
 	FeedPipe
 	// FeedSubst: the command runs inside $(...) or `...` in an argument,
-	// assignment or redirect of another command.
+	// assignment or redirect of another command; in PowerShell, its output
+	// is the value of a ( ), $( ) or @( ) block (or of a { } block run in
+	// place: & { }, Invoke-Command { }) in a word of another command, as in
+	// iex (irm URL). In a pipeline inside such a block only the last
+	// command feeds the holder.
 	FeedSubst
 	// FeedProcSubst: the command runs inside <(...) or >(...) of another
 	// command.
@@ -125,6 +129,17 @@ type Command struct {
 	// Name is argv[0] reduced to what rules match on: the last path element,
 	// lower-cased, with .exe/.cmd/.bat/.com/.ps1 removed ("/usr/bin/RM.exe"
 	// gives "rm"). "" when argv[0] is unknown (e.g. $CMD with CMD unset).
+	//
+	// A PowerShell .NET static method call, [System.IO.Directory]::Delete(
+	// "C:\x", $true), is reported as a Command too, with a synthetic name:
+	// "[" full type name "]::" method, lower-case (see PSStaticCallName:
+	// [IO.File] and [System.IO.File] both give "[system.io.file]::delete",
+	// [scriptblock]::Create gives
+	// "[system.management.automation.scriptblock]::create"). Args[0] is
+	// that name (Raw: the call as written), Args[1:] the call's arguments
+	// as PowerShell values ($true is "True"); an argument that is itself an
+	// expression is Unknown, and the commands in it follow, feeding the
+	// call (FeedSubst).
 	Name string
 	// NameIfEmpty is the Name argv[0] would have if its unknown parts
 	// expanded to nothing: "r${X}m" and "$BIN/rm" give "rm", "$CMD" gives
@@ -144,6 +159,16 @@ type Command struct {
 	// against the call's cwd: an absolute step replaces the base, a relative
 	// one is joined. An Unknown step (cd -, cd "$X") makes the directory
 	// unknown. Empty: the command runs in the call's cwd.
+	//
+	// The chain is kept short: consecutive known relative steps are merged
+	// into one, joined with / (bash) or \ (cmd, PowerShell), with .. kept as
+	// written (cd a; cd ../b gives "a/../b"), Raw joined alike; a known
+	// absolute step drops the steps before it; consecutive wholly unknown
+	// steps collapse into one. A chain holds at most 32 steps of at most
+	// 4 KiB: a longer step becomes the Unknown step "(cd step too long)",
+	// and a chain that would grow past 32 steps ends in the Unknown step
+	// "(cd chain too long)". The slice may be shared with other Commands:
+	// do not modify it.
 	Cd []Word
 	// Dialect is the language this command was parsed in.
 	Dialect Dialect
@@ -151,7 +176,11 @@ type Command struct {
 	// $(...), powershell -Command, cmd /c, xargs, find -exec, ... level.
 	Depth int
 	// Via lists the wrappers and contexts that lead here, outermost first:
-	// "sudo", "bash -c", "$()", "eval", "xargs", "find -exec", "heredoc"...
+	// "sudo", "bash -c", "$()", "eval", "xargs", "find -exec", "sh <<",
+	// "echo | sh" (literal text piped into a shell), "unknown wrapper" (the
+	// command after a wholly unknown command word: $SUDO rm ...),
+	// "Start-Process" and "start" (a program started from PowerShell or
+	// cmd.exe, in dialect Cmd), "for" (a cmd.exe for body)...
 	Via []string
 	// Parent is the index (in Script.Commands) of the command that runs this
 	// one: the wrapper for bash -c / eval / xargs / find -exec, the command
