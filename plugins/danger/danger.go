@@ -26,7 +26,9 @@
 // directories; a glob over one (/etc/*, ~/.*) counts as the directory.
 //
 // Deletes:
-//   - DG-RM-RECURSIVE: rm -r/-R/--recursive of a catastrophic target.
+//   - DG-RM-RECURSIVE: rm -r/-R/--recursive (or rimraf, also run by npx,
+//     pnpm dlx, npm exec) of a catastrophic target, named or listed by a
+//     $(...) (rm -rf $(ls /), rm -rf "$(dirname "$PWD")").
 //   - DG-RM-NO-PRESERVE-ROOT: rm --no-preserve-root with an absolute or unknown target.
 //   - DG-RM-GLOB: rm without -r of a glob over a catastrophic directory (rm /etc/*).
 //   - DG-RMDIR: rmdir of a catastrophic directory.
@@ -34,8 +36,8 @@
 //   - DG-PS-REMOVE: Remove-Item (any alias), or a .NET Directory/File delete,
 //     of a catastrophic target; also Get-ChildItem ROOT | Remove-Item.
 //   - DG-FIND-DELETE: find -delete (or -exec rm/unlink/shred without -r) under a catastrophic start.
-//   - DG-XARGS-DELETE: xargs/parallel delete of items listed from a catastrophic
-//     directory (find /, ls ~, echo /); also rm -r $(ls /).
+//   - DG-XARGS-DELETE: an xargs, parallel or fd -x/-X delete of items listed
+//     from a catastrophic directory (find /, ls ~, echo /, fd . ~).
 //   - DG-SHRED: shred of a disk, a critical file or a catastrophic glob.
 //   - DG-MV-SOURCE: mv/Move-Item/move of a catastrophic source.
 //   - DG-RSYNC-DELETE: rsync --delete* (robocopy /MIR /PURGE) into a catastrophic destination.
@@ -118,6 +120,17 @@
 //     annotations ("custom_rules_skipped"); the others still apply.
 //   - DG-TOO-DEEP: the analysis was truncated (nesting beyond shell.MaxDepth,
 //     or a size limit), so part of the command could not be inspected.
+//
+// # Blind spots
+//
+// What the command text does not show: script files (bash x.sh, python
+// x.py, make), a download saved and then run (curl -o x.sh URL && bash
+// x.sh), functions and aliases defined outside the command, payloads that
+// do not decode. Single files in system directories (rm /usr/bin/python3)
+// are not catastrophes by this layer's definition (the project fence asks
+// about them); targets are judged lexically (a symlink to / is not
+// followed). Unknown values are not blind spots: they ask where emptiness
+// or an unknown directory could make the target catastrophic.
 //
 // # Options
 //
