@@ -203,7 +203,11 @@ func runHooks(env []string, dir string, payloads [][]byte) ([]runResult, []error
 
 // oneLine quotes a command for a test message, shortened.
 func oneLine(s string) string {
-	b, _ := json.Marshal(s)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	if len(b) > 160 {
 		return string(b[:157]) + "..."
 	}
