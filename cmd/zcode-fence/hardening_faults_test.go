@@ -342,13 +342,16 @@ func hardeningExe() string {
 	return ""
 }
 
-// processesWith lists the pids whose environment holds kv (Linux /proc;
-// ok is false elsewhere). While it finds some it looks again, for up to
-// wait, so that exits in flight are not reported as leaks.
-func processesWith(kv string, wait time.Duration) (pids []string, ok bool) {
+// processesFrom lists the pids whose executable lies in dir (Linux /proc;
+// ok is false elsewhere). Every fault layer, and the grandchild it starts,
+// runs from a directory of its own test, so any process from there once
+// the hook has exited is a leak. While it finds some it looks again, for
+// up to wait, so that exits in flight are not reported as leaks.
+func processesFrom(dir string, wait time.Duration) (pids []string, ok bool) {
 	if runtime.GOOS != "linux" {
 		return nil, false
 	}
+	prefix := dir + string(filepath.Separator)
 	for deadline := time.Now().Add(wait); ; time.Sleep(50 * time.Millisecond) {
 		pids = pids[:0]
 		entries, _ := os.ReadDir("/proc")
@@ -356,8 +359,7 @@ func processesWith(kv string, wait time.Duration) (pids []string, ok bool) {
 			if e.Name()[0] < '0' || e.Name()[0] > '9' {
 				continue
 			}
-			environ, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-			if err == nil && (bytes.HasPrefix(environ, []byte(kv+"\x00")) || bytes.Contains(environ, []byte("\x00"+kv+"\x00"))) {
+			if exe, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe")); err == nil && strings.HasPrefix(exe, prefix) {
 				pids = append(pids, e.Name())
 			}
 		}
@@ -375,8 +377,8 @@ func processesWith(kv string, wait time.Duration) (pids []string, ok bool) {
 // built-ins' verdicts come through unchanged (and the healthy layer's ask
 // too), the answer comes inside the budget, every broken layer is logged
 // as an error, and no process is left behind: the hanging modes start a
-// sleeping grandchild, and the marker in the hook's environment, which it
-// inherits, must be gone from the process table after the hook exits.
+// sleeping grandchild, and nothing may run from the layers' directory
+// after the hook exits.
 func TestFaultLayers(t *testing.T) {
 	t.Parallel() // it mostly waits (for timeouts) and takes little CPU
 	broken := []string{"panic-decide", "hang-decide", "exit-decide", "exit-at-start", "hang-handshake"}
@@ -392,7 +394,7 @@ func TestFaultLayers(t *testing.T) {
 		want          string
 		s             *scratch
 		env           []string
-		mark          string
+		layerDir      string
 		res           runResult
 		err           error
 	}
@@ -406,17 +408,16 @@ func TestFaultLayers(t *testing.T) {
 				chains = append(chains, chain{name: b, layers: []string{b}, silent: "silent"})
 			}
 		}
-		for ci, ch := range chains {
+		for _, ch := range chains {
 			s := newScratch(t)
 			var list []string
 			for _, l := range ch.layers {
 				list = append(list, faultLayer(t, filepath.Join(s.root, "layers"), l))
 			}
-			for k, c := range []struct{ command, want string }{{"rm -rf /", "ask"}, {"ls -la", ch.silent}} {
-				mark := fmt.Sprintf("ZF_FAULT_MARK=%s-%d-%d-%d", mode, ci, k, time.Now().UnixNano())
+			for _, c := range []struct{ command, want string }{{"rm -rf /", "ask"}, {"ls -la", ch.silent}} {
 				env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION="+mode, "ZCODE_FENCE_LANGUAGE=en",
-					"ZCODE_FENCE_EXTERNAL_LAYERS="+strings.Join(list, ";"), mark)
-				runs = append(runs, &run{chain: ch, mode: mode, command: c.command, want: c.want, s: s, env: env, mark: mark})
+					"ZCODE_FENCE_EXTERNAL_LAYERS="+strings.Join(list, ";"))
+				runs = append(runs, &run{chain: ch, mode: mode, command: c.command, want: c.want, s: s, env: env, layerDir: filepath.Join(s.root, "layers")})
 			}
 		}
 	}
@@ -433,7 +434,7 @@ func TestFaultLayers(t *testing.T) {
 			t.Errorf("%s: answered after %v, past the %v budget", what, r.res.took, host.Budget)
 		}
 		t.Logf("%s -> %s in %v", what, r.want, r.res.took.Round(time.Millisecond))
-		if left, ok := processesWith(r.mark, 2*time.Second); ok && len(left) > 0 {
+		if left, ok := processesFrom(r.layerDir, 2*time.Second); ok && len(left) > 0 {
 			t.Errorf("%s: processes %v left running after the hook exited", what, left)
 		}
 	}
@@ -469,29 +470,28 @@ func TestFaultLayers(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := processesWith("x", 0); !ok {
+	if _, ok := processesFrom(os.TempDir(), 0); !ok {
 		t.Logf("leak check not run: no process table reader on %s", runtime.GOOS)
 	}
 }
 
 // TestFaultLeakCheckSeesProcesses checks the leak check itself: a fault
 // layer started by hand (hang-handshake, which starts a sleeping
-// grandchild) is found with its grandchild through the environment marker,
+// grandchild) is found with its grandchild by its directory,
 // and is gone once both are killed.
 func TestFaultLeakCheckSeesProcesses(t *testing.T) {
-	if _, ok := processesWith("x", 0); !ok {
+	if _, ok := processesFrom(os.TempDir(), 0); !ok {
 		t.Skipf("no process table reader on %s", runtime.GOOS)
 	}
-	exe := faultLayer(t, filepath.Join(newScratch(t).root, "probe"), "hang-handshake")
-	mark := fmt.Sprintf("ZF_FAULT_MARK=probe-%d", time.Now().UnixNano())
+	dir := filepath.Join(newScratch(t).root, "probe")
+	exe := faultLayer(t, dir, "hang-handshake")
 	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), mark)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	var pids []string
 	for deadline := time.Now().Add(5 * time.Second); len(pids) < 2 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		pids, _ = processesWith(mark, 0)
+		pids, _ = processesFrom(dir, 0)
 	}
 	if len(pids) != 2 {
 		t.Errorf("saw %v, want the layer and its grandchild", pids)
@@ -505,7 +505,7 @@ func TestFaultLeakCheckSeesProcesses(t *testing.T) {
 		}
 	}
 	cmd.Wait()
-	if left, _ := processesWith(mark, 2*time.Second); len(left) > 0 {
+	if left, _ := processesFrom(dir, 2*time.Second); len(left) > 0 {
 		t.Errorf("pids %v still seen after the kill", left)
 	}
 }
