@@ -42,9 +42,11 @@
 //   - DG-MV-SOURCE: mv/Move-Item/move of a catastrophic source.
 //   - DG-RSYNC-DELETE: rsync --delete* (robocopy /MIR /PURGE) into a catastrophic destination.
 //   - DG-UNRESOLVED-TARGET: a recursive delete, find -delete, chmod -R or disk
-//     write whose target starts with an unknown variable ($X/, ${X:-/}, "$D"),
-//     or is a catastrophic directory followed by one (/$X, ~/$X), or is * . ..
-//     after a cd to an unknown directory (cd $X && rm -rf *).
+//     write whose target is only unknown values ("$D", "$1"), becomes
+//     catastrophic with its unknown variables empty or at their defaults
+//     ($X/, $X/*, ${X:-/}, $DIR/bin), is a catastrophic directory followed
+//     by unknown text (/$X, ~/$X), or is * . .. after a cd to an unknown
+//     directory (cd $X && rm -rf *). $TMPDIR/x and ${TMPDIR:-/tmp}/x are not.
 //   - DG-UNKNOWN-COMMAND: the command word is unknown until run time (a
 //     variable, a substitution) and its flagged arguments name a
 //     catastrophic target ($RM -rf /).

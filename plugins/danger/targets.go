@@ -61,7 +61,13 @@ func (v *cmdv) targets(words []shell.Word, want hitKind) []hit {
 // wordHits judges one word.
 func (v *cmdv) wordHits(w shell.Word, want hitKind) []hit {
 	if isInputWord(w) || v.isReplaceWord(w) {
-		return v.inputHits(w, want)
+		hs := v.inputHits(w, want)
+		// $(...)/* with unknown output: empty, it is /*. A bare $(...)
+		// is a list of items, judged by what lists them.
+		if len(hs) == 0 && want&hitUnknown != 0 && isInputWord(w) && substTail(w.Value) != "" && v.unknownStart(w) {
+			hs = []hit{{kind: hitUnknown, shown: shownRaw(w)}}
+		}
+		return hs
 	}
 	if w.Unknown {
 		if p, ok := v.j.tildeUser(w.Value); ok {
@@ -194,19 +200,37 @@ func wholeDir(rel string) bool {
 }
 
 // unknownStart reports whether an unknown word is a target nobody can
-// judge and that easily becomes a catastrophe: it starts with an unknown
-// variable ($X/, ${X:-/}, "$D"), or it is a catastrophic directory
-// followed by one (/$X, ~/$X). /tmp/$X is not: whatever X is, it stays
-// below /tmp.
+// judge and that easily becomes a catastrophe:
+//
+//   - it is nothing but unknown values ("$D", "$1", ${X}): never safe by
+//     emptiness, it may hold anything;
+//   - with its unknown variables empty, or at their defaults, it is
+//     catastrophic ($X/ and $X/* are / and /*, ${X:-/} is /, $DIR/bin is
+//     /bin);
+//   - it is a catastrophic directory followed by unknown text (/$X, ~/$X).
+//
+// $TMPDIR/scratch and ${TMPDIR:-/tmp}/x are not: empty or at its default
+// the target is an ordinary directory, and whatever the variable holds it
+// is a subdirectory of it.
 func (v *cmdv) unknownStart(w shell.Word) bool {
-	if w.KnownPrefix == "" {
+	form, ok := emptyForm(w.Value)
+	if !ok || strings.TrimSpace(form) == "" {
+		return true
+	}
+	if v.catastrophicText(form) {
 		return true
 	}
 	kp := w.KnownPrefix
-	if !strings.HasSuffix(kp, "/") && !strings.HasSuffix(kp, `\`) {
+	if kp == "" || !strings.HasSuffix(kp, "/") && !strings.HasSuffix(kp, `\`) {
 		return false
 	}
-	p := v.j.plat.Normalize(kp)
+	return v.catastrophicText(kp)
+}
+
+// catastrophicText reports whether a path string, resolved against the
+// command's directory, is catastrophic (a glob over one included).
+func (v *cmdv) catastrophicText(s string) bool {
+	p := v.j.plat.Normalize(s)
 	if p.Kind == paths.Relative {
 		base, _ := v.baseDir()
 		if !base.IsAbs() {
@@ -214,8 +238,129 @@ func (v *cmdv) unknownStart(w shell.Word) bool {
 		}
 		p = v.j.plat.Join(base, p)
 	}
-	ok, _ := v.j.plat.IsCatastrophic(p)
+	if !p.IsAbs() {
+		return false
+	}
+	ok, _ := v.j.catastrophic(p)
 	return ok
+}
+
+// maxEmptyFormDepth bounds the nesting of ${X:-${Y:-...}} defaults.
+const maxEmptyFormDepth = 8
+
+// emptyForm returns a word's value (unknown parts kept as source text)
+// with every unknown expansion taken as empty, or as its default for
+// ${X:-d} and ${X:=d}: $X, ${X}, $1, $@, $(...), `...`, PowerShell
+// $env:X and ${env:X}, cmd %X%. ok is false when the text cannot be
+// delimited (an unclosed ${ or $( ).
+func emptyForm(s string) (string, bool) { return emptyFormDepth(s, 0) }
+
+func emptyFormDepth(s string, depth int) (string, bool) {
+	if depth > maxEmptyFormDepth || !strings.ContainsAny(s, "$`%") {
+		return s, depth <= maxEmptyFormDepth
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '`':
+			end := strings.IndexByte(s[i+1:], '`')
+			if end < 0 {
+				return "", false
+			}
+			i += end + 1
+		case c == '%' && i+1 < len(s):
+			end := strings.IndexByte(s[i+1:], '%')
+			if end <= 0 || !isVarName(s[i+1:i+1+end]) {
+				sb.WriteByte(c)
+				continue
+			}
+			i += end + 1
+		case c == '$' && i+1 < len(s) && (s[i+1] == '{' || s[i+1] == '('):
+			end := matchClose(s, i+1)
+			if end < 0 {
+				return "", false
+			}
+			if s[i+1] == '{' {
+				inner := s[i+2 : end]
+				if def, ok := paramDefault(inner); ok {
+					d, ok := emptyFormDepth(def, depth+1)
+					if !ok {
+						return "", false
+					}
+					sb.WriteString(d)
+				}
+			}
+			i = end
+		case c == '$' && i+1 < len(s):
+			j := i + 1
+			if strings.HasPrefix(strings.ToLower(s[j:]), "env:") {
+				j += len("env:")
+			}
+			switch {
+			case isNameByte(s[j]):
+				for j < len(s) && isNameByte(s[j]) {
+					j++
+				}
+			case strings.IndexByte("@*#?$!-0123456789", s[j]) >= 0:
+				j++
+			default:
+				sb.WriteByte(c)
+				continue
+			}
+			i = j - 1
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return sb.String(), true
+}
+
+// matchClose returns the index of the bracket closing the one at s[open]
+// ({ or (), or -1.
+func matchClose(s string, open int) int {
+	o, c := s[open], byte('}')
+	if o == '(' {
+		c = ')'
+	}
+	depth := 0
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case o:
+			depth++
+		case c:
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// paramDefault returns the default of a ${...} body NAME:-d, NAME-d,
+// NAME:=d or NAME=d.
+func paramDefault(inner string) (string, bool) {
+	i := 0
+	for i < len(inner) && isNameByte(inner[i]) {
+		i++
+	}
+	rest := inner[i:]
+	for _, op := range []string{":-", ":=", "-", "="} {
+		if d, ok := strings.CutPrefix(rest, op); ok && i > 0 {
+			return d, true
+		}
+	}
+	return "", false
+}
+
+// isVarName: a cmd.exe variable name (letters, digits, _, parentheses).
+func isVarName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isNameByte(s[i]) && s[i] != '(' && s[i] != ')' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // isInputWord reports whether w stands for items another command feeds
