@@ -175,12 +175,12 @@ func (sc *scanner) googleOAuth(i int) int {
 	return sc.shape(i, end, "google-oauth-token")
 }
 
-// npm: npm_ + 36 letters and digits.
+// npm: npm_ + 36 letters and digits (30 or more taken).
 func (sc *scanner) npm(i int) int {
 	return sc.prefixed(i, 4, 30, &alnum, "npm-token")
 }
 
-// huggingFace: hf_ + 34 letters.
+// huggingFace: hf_ + 34 letters (30 or more letters and digits taken).
 func (sc *scanner) huggingFace(i int) int {
 	return sc.prefixed(i, 3, 30, &alnum, "huggingface-token")
 }
@@ -244,7 +244,7 @@ func (sc *scanner) vault(i int) int {
 	return sc.shape(i, end, "vault-token")
 }
 
-// digitalOcean: dop_v1_, doo_v1_, dor_v1_ + 64 hex digits.
+// digitalOcean: dop_v1_, doo_v1_, dor_v1_ + 64 hex digits (32 or more taken).
 func (sc *scanner) digitalOcean(i int) int {
 	s := sc.s
 	if !leftBoundary(s, i) || len(s)-i < 7 || !strings.ContainsRune("por", rune(s[i+2])) || s[i+3:i+7] != "_v1_" {
