@@ -333,8 +333,11 @@ func (a *analyzer) walkText(c ctx, st *state, text string) (done int, err error)
 			if a.full() {
 				break
 			}
+			// Before the walk, which may rewrite words (brace expansion)
+			// into nodes syntax.Walk refuses.
+			end := stmtEnd(s, text)
 			a.stmt(c, st, s)
-			done = int(s.End().Offset())
+			done = max(done, end)
 		}
 		pending = pending[:0]
 		if a.full() {
@@ -379,6 +382,29 @@ func hasHeredoc(s *syntax.Stmt) bool {
 		return !found
 	})
 	return found
+}
+
+// stmtEnd is the offset in text where a statement ends, its heredoc
+// bodies (which follow its line) and their delimiter lines included.
+func stmtEnd(s *syntax.Stmt, text string) int {
+	end := int(s.End().Offset())
+	if !hasHeredoc(s) {
+		return end
+	}
+	body := -1
+	syntax.Walk(s, func(n syntax.Node) bool {
+		if r, ok := n.(*syntax.Redirect); ok && r.Hdoc != nil && r.Hdoc.End().IsValid() {
+			body = max(body, int(r.Hdoc.End().Offset()))
+		}
+		return true
+	})
+	if body > end && body <= len(text) {
+		end = len(text)
+		if nl := strings.IndexByte(text[body:], '\n'); nl >= 0 {
+			end = body + nl + 1 // past the delimiter line
+		}
+	}
+	return end
 }
 
 // stoppableReader reads from r until stop is set, then reports the end of

@@ -824,7 +824,12 @@ func hasBrace(w *syntax.Word) bool {
 
 // braceAlternatives performs brace expansion on w, returning each
 // alternative as a list of word parts; ok is false past limit.
+//
+// The word itself is left as parsed (syntax.SplitBraces works on a copy):
+// a loop body is walked once per item, and syntax.Walk refuses the brace
+// nodes a split leaves behind.
 func braceAlternatives(w *syntax.Word, limit int) ([][]syntax.WordPart, bool) {
+	w = &syntax.Word{Parts: w.Parts}
 	if !syntax.SplitBraces(w) {
 		hasBrace := false
 		for _, p := range w.Parts {
