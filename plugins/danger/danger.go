@@ -10,11 +10,10 @@
 //
 // The layer judges the host's analysis of the command (core.Call.Script,
 // made by core/shell) and never parses POSIX shell text itself; paths are
-// normalised and judged with core/paths for the call's platform. A few
-// known gaps of core/shell are bridged in gaps.go, each in one marked
-// function (literal code piped into an interpreter, PowerShell .NET
-// calls, PowerShell (...) feeding the command around it, Start-Process),
-// and one of core/paths in targets.go (WSL's /mnt/c drive mounts).
+// normalised and judged with core/paths for the call's platform. One known
+// gap of core/shell is bridged in gaps.go (literal code piped into an
+// interpreter) and one of core/paths in targets.go (WSL's /mnt/c drive
+// mounts), each in one marked function.
 //
 // # Rules
 //
@@ -33,8 +32,9 @@
 //   - DG-RM-GLOB: rm without -r of a glob over a catastrophic directory (rm /etc/*).
 //   - DG-RMDIR: rmdir of a catastrophic directory.
 //   - DG-WIN-DELETE: del, erase, rd, rmdir /s (cmd.exe) on a catastrophic target.
-//   - DG-PS-REMOVE: Remove-Item (any alias), or a .NET Directory/File delete,
-//     of a catastrophic target; also Get-ChildItem ROOT | Remove-Item.
+//   - DG-PS-REMOVE: Remove-Item (any alias), or a .NET delete
+//     ([System.IO.Directory]::Delete, [IO.File]::Delete, VisualBasic
+//     FileSystem), of a catastrophic target; also Get-ChildItem ROOT | Remove-Item.
 //   - DG-FIND-DELETE: find -delete (or -exec rm/unlink/shred without -r) under a catastrophic start.
 //   - DG-XARGS-DELETE: an xargs, parallel or fd -x/-X delete of items listed
 //     from a catastrophic directory (find /, ls ~, echo /, fd . ~).

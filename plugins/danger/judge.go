@@ -58,7 +58,6 @@ func (j *judge) run(ctx context.Context) error {
 		}
 		j.command(i)
 	}
-	j.gapPowerShellText()
 	if j.s.Truncated {
 		j.add(finding{rule: "DG-TOO-DEEP"})
 	}
@@ -117,8 +116,12 @@ func dispatchName(c *shell.Command) string {
 }
 
 // display is how messages name the command: as dispatched, with the
-// PowerShell cmdlet in its usual spelling.
+// PowerShell cmdlet in its usual spelling and a .NET static call as
+// written ([IO.File]::Delete).
 func (v *cmdv) display() string {
+	if strings.HasPrefix(v.name, "[") && len(v.c.Args) > 0 {
+		return v.c.Args[0].Raw
+	}
 	if v.c.Dialect == shell.PowerShell && len(v.c.Args) > 0 {
 		if canon, ok := shell.PowerShellCmdlet(v.c.Args[0].Value); ok {
 			return canon
@@ -290,9 +293,6 @@ func (j *judge) feedTarget(k int) (int, shell.FeedKind) {
 	c := &j.s.Commands[k]
 	if c.FeedsInto >= 0 && c.FeedsInto < len(j.s.Commands) {
 		return c.FeedsInto, c.Feed
-	}
-	if p, ok := gapPowerShellGroupFeed(j.s, k); ok {
-		return p, shell.FeedSubst
 	}
 	return -1, shell.FeedNone
 }

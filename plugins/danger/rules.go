@@ -21,7 +21,6 @@ func init() {
 	reg(ruleRm, "rm")
 	reg(ruleRimraf, "rimraf")
 	reg(ruleRunner, "npx", "pnpx", "bunx", "pnpm", "yarn", "npm")
-	reg(ruleStartProcess, "start-process")
 	reg(ruleRmdir, "rmdir")
 	reg(ruleWinDelete, "del", "erase", "rd")
 	reg(ruleRemoveItem, "remove-item")
@@ -30,6 +29,9 @@ func init() {
 	reg(ruleUnlink, "unlink")
 	reg(ruleMv, "mv", "move")
 	reg(ruleMoveItem, "move-item")
+	for name := range dotNetFileCalls {
+		reg(ruleDotNet, name)
+	}
 	reg(ruleRsync, "rsync")
 	reg(ruleRobocopy, "robocopy")
 	reg(ruleCopyTo, "cp", "install", "ln", "pv")

@@ -245,6 +245,55 @@ func ruleMv(v *cmdv) {
 	v.report("DG-CRITICAL-FILE", "", append(pick(hs, hitCritical), v.targets(dest, hitCritical)...))
 }
 
+// dotNetOp is what one argument of a .NET file call does.
+type dotNetOp struct {
+	arg   int // index in the call's arguments
+	write bool
+}
+
+// dotNetFileCalls are the PowerShell .NET static calls (as the analysis
+// names them) that delete or write files, with the argument each touches.
+var dotNetFileCalls = map[string][]dotNetOp{
+	"[system.io.directory]::delete":                              {{0, false}},
+	"[system.io.file]::delete":                                   {{0, false}},
+	"[system.io.file]::move":                                     {{0, false}, {1, true}},
+	"[system.io.directory]::move":                                {{0, false}},
+	"[system.io.file]::copy":                                     {{1, true}},
+	"[system.io.file]::replace":                                  {{1, true}},
+	"[system.io.file]::writealltext":                             {{0, true}},
+	"[system.io.file]::writeallbytes":                            {{0, true}},
+	"[system.io.file]::writealllines":                            {{0, true}},
+	"[system.io.file]::appendalltext":                            {{0, true}},
+	"[system.io.file]::appendalllines":                           {{0, true}},
+	"[system.io.file]::appendtext":                               {{0, true}},
+	"[system.io.file]::create":                                   {{0, true}},
+	"[system.io.file]::createtext":                               {{0, true}},
+	"[system.io.file]::openwrite":                                {{0, true}},
+	"[microsoft.visualbasic.fileio.filesystem]::deletedirectory": {{0, false}},
+	"[microsoft.visualbasic.fileio.filesystem]::deletefile":      {{0, false}},
+}
+
+// ruleDotNet: a PowerShell .NET file call ([System.IO.Directory]::Delete,
+// [IO.File]::WriteAllText, ...) deleting a catastrophic target
+// (DG-PS-REMOVE), or deleting or writing a critical file or a disk.
+func ruleDotNet(v *cmdv) {
+	var dels, writes []shell.Word
+	for _, op := range dotNetFileCalls[v.name] {
+		if op.arg >= len(v.args) {
+			continue
+		}
+		if op.write {
+			writes = append(writes, v.args[op.arg])
+		} else {
+			dels = append(dels, v.args[op.arg])
+		}
+	}
+	hs := v.targets(dels, hitCatastrophic|hitCritical)
+	v.report("DG-PS-REMOVE", "", pick(hs, hitCatastrophic))
+	v.report("DG-CRITICAL-FILE", "", pick(hs, hitCritical))
+	v.writes(writes)
+}
+
 // ruleMoveItem: PowerShell Move-Item of a catastrophic source.
 func ruleMoveItem(v *cmdv) {
 	dels, writes := shell.ParsePowerShellCommand(v.c.Args).Targets()

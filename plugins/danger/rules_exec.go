@@ -189,7 +189,7 @@ func (v *cmdv) codeConsumer() {
 		switch {
 		case fetch >= 0:
 			name := v.j.view(fetch).display()
-			if gapWebClient(v.j.view(fetch)) {
+			if webClient(v.j.view(fetch)) {
 				name = webClientName
 			}
 			v.j.add(finding{rule: "DG-RCE-PIPE", cmd: name, detail: v.display()})
@@ -200,9 +200,39 @@ func (v *cmdv) codeConsumer() {
 		}
 	}
 	if v.name == "invoke-expression" {
-		gapWebClientArgs(v)
+		webClientArgs(v)
 	}
 }
+
+// webClient reports New-Object Net.WebClient: what its DownloadString
+// returns is remote content ((New-Object Net.WebClient).DownloadString(URL)).
+func webClient(u *cmdv) bool {
+	if u.name != "new-object" {
+		return false
+	}
+	for _, a := range u.args {
+		if strings.Contains(strings.ToLower(a.Value), "webclient") {
+			return true
+		}
+	}
+	return false
+}
+
+// webClientArgs: Invoke-Expression whose argument text calls
+// .DownloadString(...) / .DownloadData(...) on a client made earlier
+// ($wc.DownloadString(URL)), an expression the analysis keeps opaque.
+func webClientArgs(v *cmdv) {
+	for _, a := range v.args {
+		l := strings.ToLower(a.Raw)
+		if strings.Contains(l, ".downloadstring") || strings.Contains(l, ".downloaddata") {
+			v.j.add(finding{rule: "DG-RCE-PIPE", cmd: webClientName, detail: v.display()})
+			return
+		}
+	}
+}
+
+// webClientName is how messages name a Net.WebClient download.
+const webClientName = "Net.WebClient"
 
 // origin looks at command k and everything upstream of it for the first
 // fetcher and the first decoder (-1 when none).
@@ -211,7 +241,7 @@ func (j *judge) origin(k int) (fetch, decode int) {
 	check := func(i int) bool {
 		u := j.view(i)
 		switch {
-		case fetchers[u.name] || gapWebClient(u):
+		case fetchers[u.name] || webClient(u):
 			fetch = i
 			return false
 		case decode < 0 && u.isDecoder():
@@ -257,20 +287,17 @@ func (v *cmdv) forkBomb() {
 	}
 }
 
-// unknownCommand judges a command whose name is unknown until run time.
-// When its first argument is a command name, that command is judged as if
-// the unknown word were an empty wrapper ($SUDO rm -rf /). Otherwise, with
-// flags and a catastrophic target, it asks (DG-UNKNOWN-COMMAND, $RM -rf /).
+// unknownCommand judges a command whose name is unknown until run time:
+// with flags and a catastrophic target it asks (DG-UNKNOWN-COMMAND, $RM
+// -rf /). When its first argument is a command name ($SUDO rm -rf /), the
+// analysis reports that command, nested with Via "unknown wrapper", and
+// the rules judge it there.
 func (v *cmdv) unknownCommand() {
 	if len(v.c.Args) == 0 || v.c.NameIfEmpty != "" {
 		return
 	}
 	if len(v.args) > 0 && !v.args[0].Unknown && !strings.HasPrefix(v.args[0].Value, "-") {
-		before := len(v.j.reasons)
-		v.judgeInner(v.args)
-		if len(v.j.reasons) > before {
-			return
-		}
+		return
 	}
 	flagged := false
 	for _, a := range v.args {
@@ -288,8 +315,8 @@ func (v *cmdv) unknownCommand() {
 }
 
 // judgeInner judges argv (argv[0] a known command word) as a command run
-// by v, with v's directory, redirects and place in the analysis, by the
-// rule for its name.
+// by v (a package runner), with v's directory, redirects and place in the
+// analysis, by the rule for its name.
 func (v *cmdv) judgeInner(argv []shell.Word) {
 	if len(argv) == 0 || argv[0].Unknown {
 		return
