@@ -30,6 +30,7 @@ func explainMode(args []string, stdout, stderr io.Writer) int {
 	j := newJudgement("explain", time.Now())
 	j.run(p)
 	total := time.Since(j.start)
+	j.done()
 
 	w := &strings.Builder{}
 	c := j.prep.Call

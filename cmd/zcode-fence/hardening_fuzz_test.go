@@ -76,6 +76,7 @@ func judgeLikeHookMode(stdin []byte, stdout *bytes.Buffer) {
 	if line := j.answer(); line != nil {
 		stdout.Write(line)
 	}
+	j.done()
 	j.log()
 }
 

@@ -20,6 +20,7 @@ func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
 			j.log()
 			code = 0
 		}
+		j.done()
 	}()
 	p, raw, err := hookio.ReadPayload(stdin, stdinWait)
 	if err != nil {
@@ -31,6 +32,8 @@ func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
 	if line := j.answer(); line != nil {
 		_, _ = stdout.Write(line)
 	}
+	// The answer is out; now stop the layer processes, then log.
+	j.done()
 	j.log()
 	return 0
 }
@@ -45,11 +48,13 @@ func evalMode(p hookio.Payload, stdout, stderr io.Writer) (code int) {
 			j.log()
 			code = 0
 		}
+		j.done()
 	}()
 	j.run(p)
 	if line := j.answer(); line != nil {
 		_, _ = stdout.Write(line)
 	}
+	j.done()
 	j.log()
 	switch {
 	case j.inputErr != nil:

@@ -33,6 +33,9 @@ type judgement struct {
 	// inputErr is why the input could not be judged (the call fails open).
 	inputErr error
 	stdin    []byte
+	// release kills the layer processes of the run; call it after the
+	// answer is written.
+	release func()
 }
 
 // newJudgement loads the configuration for a call that began at start.
@@ -62,7 +65,15 @@ func (j *judgement) run(p hookio.Payload) {
 	if prep.Skip {
 		return
 	}
-	j.out = newHost().Run(context.Background(), prep.Call, j.cfg, j.start)
+	j.out, j.release = newHost().Run(context.Background(), prep.Call, j.cfg, j.start)
+}
+
+// done releases what the run started (idempotent).
+func (j *judgement) done() {
+	if j.release != nil {
+		j.release()
+		j.release = nil
+	}
 }
 
 // ask reports whether the answer is ask.

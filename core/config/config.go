@@ -14,6 +14,7 @@
 package config
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -218,6 +219,7 @@ func (c *Config) fromFile(env Env) {
 	if err != nil {
 		return // no file: defaults, nothing to note
 	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM from a Windows editor
 	var doc struct {
 		Plugins struct {
 			Options map[string]json.RawMessage `json:"options"`

@@ -12,7 +12,6 @@
 package decisionlog
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -24,6 +23,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/internal/filelock"
+	"github.com/zcode-fence/zcode-fence/core/internal/lines"
 	"github.com/zcode-fence/zcode-fence/redact"
 )
 
@@ -194,19 +194,17 @@ func Read(dir string) (records []Record, bad int, err error) {
 }
 
 func readLines(r io.Reader, out *[]Record) (bad int, err error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 4<<20)
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
+	long, err := lines.Each(r, 4<<20, func(line []byte) {
+		line = bytes.TrimSpace(line)
 		if len(line) == 0 {
-			continue
+			return
 		}
 		var rec Record
 		if json.Unmarshal(line, &rec) != nil {
 			bad++
-			continue
+			return
 		}
 		*out = append(*out, rec)
-	}
-	return bad, sc.Err()
+	})
+	return bad + long, err
 }

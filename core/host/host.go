@@ -143,12 +143,21 @@ type slot struct {
 
 // Run judges call with configuration cfg. start is when the hook began
 // (the global budget counts from it). call's Options are set per layer.
-func (h *Host) Run(ctx context.Context, call *core.Call, cfg config.Config, start time.Time) Outcome {
+//
+// The returned release function kills every layer process Run started and
+// removes what they left; call it once the answer is written (killing and
+// reaping costs a few milliseconds per process, and the answer should not
+// wait for that). It is bounded by CloseBudget and safe to call twice.
+func (h *Host) Run(ctx context.Context, call *core.Call, cfg config.Config, start time.Time) (Outcome, func()) {
 	ctx, cancel := context.WithDeadline(ctx, start.Add(Budget-AnswerMargin))
-	var remotes remoteSet
-	// Cancel first, so launches still in flight give up, then kill every
-	// process that did start.
-	defer remotes.closeAll(cancel)
+	remotes := &remoteSet{}
+	release := func() { remotes.closeAll(cancel) }
+	ok := false
+	defer func() {
+		if !ok { // a panic on the way: still leave nothing behind
+			release()
+		}
+	}()
 
 	slots, notes := h.slots(cfg)
 	out := Outcome{Notes: notes}
@@ -162,8 +171,12 @@ func (h *Host) Run(ctx context.Context, call *core.Call, cfg config.Config, star
 		}
 	}
 
+	// Deterministic layers: processes get DeterministicBudget; a built-in
+	// whose process failed or ran out of it is judged in-process with what
+	// is left of the global budget, so load never turns its ask into
+	// silence.
 	detCtx, detCancel := context.WithDeadline(ctx, start.Add(DeterministicBudget))
-	results := h.runAll(detCtx, det, call, &remotes)
+	results := h.runAll(detCtx, ctx, det, call, remotes)
 	detCancel()
 	out.Layers = append(out.Layers, results...)
 
@@ -180,7 +193,7 @@ func (h *Host) Run(ctx context.Context, call *core.Call, cfg config.Config, star
 			if s.timeout > 0 {
 				dctx, dcancel = context.WithTimeout(ctx, s.timeout+200*time.Millisecond)
 			}
-			res := h.runAll(dctx, []slot{s}, call, &remotes)
+			res := h.runAll(dctx, dctx, []slot{s}, call, remotes)
 			dcancel()
 			out.Layers = append(out.Layers, res...)
 			out.Verdict = core.Merge(out.Verdict, res[0].Verdict)
@@ -192,7 +205,8 @@ func (h *Host) Run(ctx context.Context, call *core.Call, cfg config.Config, star
 	if out.Verdict.Decision == core.Ask {
 		out.Text = FormatReasons(out.Verdict, cfg.Get(config.KeyLanguage))
 	}
-	return out
+	ok = true
+	return out, release
 }
 
 // slots lists this call's layers from the configuration.
@@ -255,9 +269,11 @@ func (s *remoteSet) begin() bool {
 	return true
 }
 
-// launchGrace bounds how long closeAll waits for launches in flight after
-// cancelling them (a launch honours its context, so this is rarely used).
-const launchGrace = 500 * time.Millisecond
+// CloseBudget bounds closeAll: waiting for launches in flight after
+// cancelling them (a launch honours its context, so this is rarely used)
+// and killing every process. A layer process still alive after it exits on
+// its own once the host is gone (it watches the host's pid).
+const CloseBudget = 300 * time.Millisecond
 
 // add registers r; if the set was already closed, r is closed at once.
 func (s *remoteSet) add(r Remote) {
@@ -275,18 +291,25 @@ func (s *remoteSet) add(r Remote) {
 func (s *remoteSet) closeAll(cancel context.CancelFunc) {
 	cancel()
 	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		return
+	}
 	s.closing = true
 	s.mu.Unlock()
+	limit := time.NewTimer(CloseBudget)
+	defer limit.Stop()
 	waited := make(chan struct{})
 	go func() { s.pending.Wait(); close(waited) }()
 	select {
 	case <-waited:
-	case <-time.After(launchGrace):
+	case <-limit.C:
 	}
 	s.mu.Lock()
 	list := s.list
 	s.list, s.done = nil, true
 	s.mu.Unlock()
+	closed := make(chan struct{})
 	var wg sync.WaitGroup
 	for _, r := range list {
 		wg.Add(1)
@@ -296,7 +319,11 @@ func (s *remoteSet) closeAll(cancel context.CancelFunc) {
 			r.Close()
 		}()
 	}
-	wg.Wait()
+	go func() { wg.Wait(); close(closed) }()
+	select {
+	case <-closed:
+	case <-limit.C:
+	}
 }
 
 // AskGrace is how long the chain still waits for other layers once one has
@@ -308,28 +335,37 @@ const AskGrace = 100 * time.Millisecond
 var errAbandoned = errors.New("not waited for: another layer had already asked")
 
 // runAll runs slots concurrently and waits for all of them, but never past
-// ctx's deadline (a layer still running then is reported as timed out) and
-// no longer than AskGrace after the first ask.
-func (h *Host) runAll(ctx context.Context, slots []slot, call *core.Call, remotes *remoteSet) []LayerResult {
+// a deadline (a layer still running then is reported as timed out) and no
+// longer than AskGrace after the first ask. Layer processes get ctx;
+// built-in layers may fall back to running in-process until outer.
+func (h *Host) runAll(ctx, outer context.Context, slots []slot, call *core.Call, remotes *remoteSet) []LayerResult {
 	results := make([]LayerResult, len(slots))
 	done := make([]chan struct{}, len(slots))
-	wait, stopWaiting := context.WithCancel(ctx)
-	defer stopWaiting()
+	waitInner, stopInner := context.WithCancel(ctx)
+	defer stopInner()
+	waitOuter, stopOuter := context.WithCancel(outer)
+	defer stopOuter()
 	var asked sync.Once
 	for i, s := range slots {
 		done[i] = make(chan struct{})
 		results[i] = LayerResult{Name: s.name, Mode: s.mode}
 		go func(i int, s slot) {
-			res := h.runOne(ctx, s, call, remotes)
+			res := h.runOne(ctx, outer, s, call, remotes)
 			results[i] = res
 			close(done[i])
 			if res.Verdict.Decision == core.Ask {
-				asked.Do(func() { time.AfterFunc(AskGrace, stopWaiting) })
+				asked.Do(func() {
+					time.AfterFunc(AskGrace, func() { stopInner(); stopOuter() })
+				})
 			}
 		}(i, s)
 	}
 	final := make([]LayerResult, len(slots))
-	for i := range slots {
+	for i, s := range slots {
+		wait, limit := waitInner, ctx
+		if s.builtin != nil {
+			wait, limit = waitOuter, outer
+		}
 		select {
 		case <-done[i]:
 		case <-wait.Done():
@@ -339,66 +375,55 @@ func (h *Host) runAll(ctx context.Context, slots []slot, call *core.Call, remote
 		case <-done[i]:
 			final[i] = results[i]
 		default:
-			err := fmt.Errorf("layer %s: no answer before the deadline: %w", slots[i].name, context.DeadlineExceeded)
-			if ctx.Err() == nil {
-				err = fmt.Errorf("layer %s: %w", slots[i].name, errAbandoned)
+			err := fmt.Errorf("layer %s: no answer before the deadline: %w", s.name, context.DeadlineExceeded)
+			if limit.Err() == nil {
+				err = fmt.Errorf("layer %s: %w", s.name, errAbandoned)
 			}
-			final[i] = LayerResult{Name: slots[i].name, Mode: slots[i].mode, Err: err}
+			final[i] = LayerResult{Name: s.name, Mode: s.mode, Err: err}
 		}
 	}
 	return final
 }
 
-// runOne launches (if needed) and asks one layer. It never panics.
-func (h *Host) runOne(ctx context.Context, s slot, call *core.Call, remotes *remoteSet) (res LayerResult) {
+// runOne asks one layer: in-process, or through its process (launched
+// here). A built-in whose launch fails, or (deterministic ones) whose
+// process fails to answer within ctx, is asked again in-process within
+// outer. It never panics.
+func (h *Host) runOne(ctx, outer context.Context, s slot, call *core.Call, remotes *remoteSet) (res LayerResult) {
 	res = LayerResult{Name: s.name, Mode: s.mode}
 	defer func() {
 		if p := recover(); p != nil {
 			res.Verdict = core.SilentVerdict
-			res.Err = fmt.Errorf("layer %s: panic: %v\n%s", s.name, p, firstLines(string(debug.Stack()), 12))
+			res.Err = errors.Join(res.Err, fmt.Errorf("layer %s: panic: %v\n%s", s.name, p, firstLines(string(debug.Stack()), 12)))
 		}
 	}()
-	var layer core.Layer
-	if s.mode == ModeInProcess {
-		layer = s.builtin.New()
-	} else {
-		if !remotes.begin() {
-			res.Err = fmt.Errorf("layer %s: not launched: the call is over", s.name)
-			return res
-		}
-		t0 := time.Now()
-		r, err := h.Launch(ctx, s.spec)
-		res.Launch = time.Since(t0)
-		remotes.pending.Done()
-		switch {
-		case err == nil:
-			remotes.add(r)
-			layer = r
-		case s.builtin != nil && ctx.Err() == nil:
-			// A built-in layer is compiled in: a failed launch (a loaded
-			// machine missing the start timeout) must not switch the gate
-			// off, so it runs in the host instead. Logged, not silent.
-			res.Err = fmt.Errorf("layer %s: launch failed, ran in-process instead: %w", s.name, err)
-			res.Mode = ModeInProcess
-			layer = s.builtin.New()
-		default:
-			res.Err = fmt.Errorf("layer %s: launch: %w", s.name, err)
-			return res
-		}
-	}
 	c := *call
 	c.Options = s.options
-	t0 := time.Now()
-	v, err := layer.Decide(ctx, &c)
-	res.Decide = time.Since(t0)
+	var v core.Verdict
+	var err error
+	if s.mode == ModeInProcess {
+		t0 := time.Now()
+		v, err = s.builtin.New().Decide(outer, &c)
+		res.Decide = time.Since(t0)
+	} else {
+		var launched bool
+		v, launched, err = h.viaProcess(ctx, s, &c, remotes, &res)
+		fallback := err != nil && s.builtin != nil && outer.Err() == nil && (!launched || !s.deferred)
+		if fallback {
+			// A built-in is compiled in: a loaded machine that cannot start
+			// or run its process in time must not switch the gate off. The
+			// failure is logged; the verdict comes from the host itself.
+			res.Err = fmt.Errorf("layer %s: process failed, judged in-process instead: %w", s.name, err)
+			res.Mode = ModeInProcess
+			t0 := time.Now()
+			v, err = s.builtin.New().Decide(outer, &c)
+			res.Decide = time.Since(t0)
+		}
+	}
 	if err != nil {
 		res.Err = errors.Join(res.Err, fmt.Errorf("layer %s: %w", s.name, err))
 		// An error is silence, but keep annotations for the log.
 		res.Verdict = core.Verdict{Annotations: v.Annotations}
-		return res
-	}
-	if ctx.Err() != nil {
-		res.Err = fmt.Errorf("layer %s: answered after the deadline", s.name)
 		return res
 	}
 	for i := range v.Reasons {
@@ -411,6 +436,29 @@ func (h *Host) runOne(ctx context.Context, s slot, call *core.Call, remotes *rem
 	}
 	res.Verdict = v
 	return res
+}
+
+// viaProcess launches s's process and asks it, within ctx. launched
+// reports whether the process started.
+func (h *Host) viaProcess(ctx context.Context, s slot, c *core.Call, remotes *remoteSet, res *LayerResult) (v core.Verdict, launched bool, err error) {
+	if !remotes.begin() {
+		return v, false, errors.New("not launched: the call is over")
+	}
+	t0 := time.Now()
+	r, err := h.Launch(ctx, s.spec)
+	res.Launch = time.Since(t0)
+	remotes.pending.Done()
+	if err != nil {
+		return v, false, fmt.Errorf("launch: %w", err)
+	}
+	remotes.add(r)
+	t0 = time.Now()
+	v, err = r.Decide(ctx, c)
+	res.Decide = time.Since(t0)
+	if err == nil && ctx.Err() != nil {
+		err = fmt.Errorf("answered after the deadline: %w", ctx.Err())
+	}
+	return v, true, err
 }
 
 func firstLines(s string, n int) string {

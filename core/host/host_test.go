@@ -19,7 +19,9 @@ type fakeLayer struct {
 	ask   bool
 	err   error
 	panic bool
-	hang  bool
+	hang  bool // ignores ctx
+	block bool // waits for ctx, like an RPC
+
 	calls *atomic.Int32
 	seen  func(*core.Call)
 }
@@ -38,6 +40,9 @@ func (f *fakeLayer) Decide(ctx context.Context, c *core.Call) (core.Verdict, err
 		panic("boom")
 	case f.hang:
 		select {} // ignores ctx on purpose
+	case f.block:
+		<-ctx.Done()
+		return core.SilentVerdict, ctx.Err()
 	case f.err != nil:
 		return core.Verdict{Annotations: map[string]string{"why": "failed"}}, f.err
 	case f.ask:
@@ -89,7 +94,8 @@ func TestChain(t *testing.T) {
 				tc.model.calls = &calls
 				h.Builtins = append(h.Builtins, builtin(tc.model, true, config.KeyEnableDecisionModel))
 			}
-			out := h.Run(context.Background(), &core.Call{Tool: "Bash"}, cfgWith(tc.cfg), time.Now())
+			out, release := h.Run(context.Background(), &core.Call{Tool: "Bash"}, cfgWith(tc.cfg), time.Now())
+	release()
 			if out.Verdict.Decision != tc.want {
 				t.Fatalf("decision = %v, want %v (%+v)", out.Verdict.Decision, tc.want, out.Layers)
 			}
@@ -116,7 +122,8 @@ func TestLayerGetsOnlyItsOptions(t *testing.T) {
 	var got map[string]string
 	l := &fakeLayer{name: "a", seen: func(c *core.Call) { got = c.Options }}
 	h := Host{Builtins: []Builtin{{Name: "a", New: func() core.Layer { return l }, Keys: []string{config.KeyCustomRules}}}}
-	h.Run(context.Background(), &core.Call{}, cfgWith(map[string]string{"custom_rules": "^x", "layer_isolation": "inprocess", "decision_model_api_key": "k"}), time.Now())
+	_, release := h.Run(context.Background(), &core.Call{}, cfgWith(map[string]string{"custom_rules": "^x", "layer_isolation": "inprocess", "decision_model_api_key": "k"}), time.Now())
+	release()
 	if len(got) != 1 || got[config.KeyCustomRules] != "^x" {
 		t.Fatalf("options = %v", got)
 	}
@@ -126,30 +133,26 @@ func TestSwitchedOffLayerDoesNotRun(t *testing.T) {
 	var calls atomic.Int32
 	l := &fakeLayer{name: "a", ask: true, calls: &calls}
 	h := Host{Builtins: []Builtin{builtin(l, false, config.KeyEnableFence)}}
-	out := h.Run(context.Background(), &core.Call{}, cfgWith(map[string]string{"enable_fence": "false", "layer_isolation": "inprocess"}), time.Now())
+	out, release := h.Run(context.Background(), &core.Call{}, cfgWith(map[string]string{"enable_fence": "false", "layer_isolation": "inprocess"}), time.Now())
+	release()
 	if out.Verdict.Decision != core.Silent || calls.Load() != 0 {
 		t.Fatalf("switched-off layer ran: %v, %d calls", out.Verdict.Decision, calls.Load())
 	}
 }
 
 // TestHangingLayerIsAbandoned: a layer that ignores its context must not
-// hold the answer past the deterministic deadline. The start time is set in
-// the past so that deadline is near.
+// hold the answer past the global deadline. The start time is set in the
+// past so that deadline is near.
 func TestHangingLayerIsAbandoned(t *testing.T) {
-	h := Host{Builtins: []Builtin{builtin(&fakeLayer{name: "slow", hang: true}, false, ""), builtin(&fakeLayer{name: "quick", ask: true}, false, "")}}
-	start := time.Now().Add(-DeterministicBudget + 50*time.Millisecond)
-	out := h.Run(context.Background(), &core.Call{}, cfgWith(map[string]string{"layer_isolation": "inprocess"}), start)
-	if out.Verdict.Decision != core.Ask {
-		t.Fatalf("quick layer's ask lost: %+v", out)
+	h := Host{Builtins: []Builtin{builtin(&fakeLayer{name: "slow", hang: true}, false, ""), builtin(&fakeLayer{name: "quick"}, false, "")}}
+	start := time.Now().Add(-(Budget - AnswerMargin) + 50*time.Millisecond)
+	out, release := h.Run(context.Background(), &core.Call{}, cfgWith(map[string]string{"layer_isolation": "inprocess"}), start)
+	release()
+	if out.Verdict.Decision != core.Silent || out.Layers[1].Err != nil {
+		t.Fatalf("quick layer's answer lost: %+v", out)
 	}
-	var slow LayerResult
-	for _, l := range out.Layers {
-		if l.Name == "slow" {
-			slow = l
-		}
-	}
-	if !errors.Is(slow.Err, context.DeadlineExceeded) {
-		t.Fatalf("slow layer err = %v", slow.Err)
+	if err := out.Layers[0].Err; !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("slow layer err = %v", err)
 	}
 }
 
@@ -172,7 +175,7 @@ func TestProcessModeClosesEveryRemote(t *testing.T) {
 		case "panics":
 			return &fakeRemote{fakeLayer: fakeLayer{name: spec.Name, panic: true}, closed: &closed}, nil
 		case "hangs":
-			return &fakeRemote{fakeLayer: fakeLayer{name: spec.Name, hang: true}, closed: &closed}, nil
+			return &fakeRemote{fakeLayer: fakeLayer{name: spec.Name, block: true}, closed: &closed}, nil
 		}
 		if spec.Path != "/self" || strings.Join(spec.Args, " ") != "layer serve "+spec.Name {
 			t.Errorf("spec = %+v", spec)
@@ -182,15 +185,16 @@ func TestProcessModeClosesEveryRemote(t *testing.T) {
 	var bs []Builtin
 	for _, n := range []string{"danger", "fence", "fails", "panics", "hangs"} {
 		bs = append(bs, Builtin{Name: n, New: func() core.Layer {
-			if n != "fails" {
-				t.Error("in-process layer built in process mode")
+			if n != "fails" && n != "hangs" {
+				t.Error("in-process layer built although its process answered")
 			}
-			return &fakeLayer{name: n}
+			return &fakeLayer{name: n, ask: n == "hangs"}
 		}})
 	}
 	h := Host{Builtins: bs, Launch: launch, Self: "/self"}
-	start := time.Now().Add(-DeterministicBudget + 100*time.Millisecond)
-	out := h.Run(context.Background(), &core.Call{}, cfgWith(nil), start)
+	start := time.Now().Add(-DeterministicBudget + 20*time.Millisecond) // before AskGrace runs out
+	out, release := h.Run(context.Background(), &core.Call{}, cfgWith(nil), start)
+	release()
 	if out.Verdict.Decision != core.Ask {
 		t.Fatalf("decision = %v", out.Verdict.Decision)
 	}
@@ -199,8 +203,8 @@ func TestProcessModeClosesEveryRemote(t *testing.T) {
 	}
 	for _, l := range out.Layers {
 		want := ModeProcess
-		if l.Name == "fails" {
-			want = ModeInProcess // launch failed: the built-in ran in the host
+		if l.Name == "fails" || l.Name == "hangs" {
+			want = ModeInProcess // launch failed or no answer in time: judged in the host
 		}
 		if l.Mode != want {
 			t.Fatalf("layer %s mode %s, want %s", l.Name, l.Mode, want)
@@ -224,7 +228,8 @@ func TestExternalLayersAreLaunchedWithScrubbedEnv(t *testing.T) {
 		"external_layers": "/opt/layers/protect-branch#sha256=" + pin + "; relative/x ;/opt/bad#md5=1",
 		"layer_options":   `{"protect-branch": {"branches": "main;release/*", "strict": true}}`,
 	})
-	out := h.Run(context.Background(), &core.Call{}, cfg, time.Now())
+	out, release := h.Run(context.Background(), &core.Call{}, cfg, time.Now())
+	release()
 	if len(specs) != 1 {
 		t.Fatalf("launched %+v", specs)
 	}
@@ -261,11 +266,41 @@ func TestFormatReasons(t *testing.T) {
 // only AskGrace, not the whole deterministic budget.
 func TestAskDoesNotWaitForAHungLayer(t *testing.T) {
 	h := Host{Builtins: []Builtin{builtin(&fakeLayer{name: "hung", hang: true}, false, ""), builtin(&fakeLayer{name: "asks", ask: true}, false, "")}}
-	out := h.Run(context.Background(), &core.Call{}, cfgWith(map[string]string{"layer_isolation": "inprocess"}), time.Now())
+	out, release := h.Run(context.Background(), &core.Call{}, cfgWith(map[string]string{"layer_isolation": "inprocess"}), time.Now())
+	release()
 	if out.Verdict.Decision != core.Ask {
 		t.Fatalf("decision = %v", out.Verdict.Decision)
 	}
 	if err := out.Layers[0].Err; !errors.Is(err, errAbandoned) {
 		t.Fatalf("hung layer err = %v, want errAbandoned (not the deadline)", err)
+	}
+}
+
+// TestBuiltinFallbackKeepsTheAsk: a built-in whose process cannot answer
+// within the deterministic budget (a loaded machine) is judged in-process,
+// so its ask survives; an external layer in the same state is silent.
+func TestBuiltinFallbackKeepsTheAsk(t *testing.T) {
+	launch := func(ctx context.Context, spec LaunchSpec) (Remote, error) {
+		var closed atomic.Int32
+		return &fakeRemote{fakeLayer: fakeLayer{name: spec.Name, block: true}, closed: &closed}, nil
+	}
+	gate := Builtin{Name: "gate", New: func() core.Layer { return &fakeLayer{name: "gate", ask: true} }}
+	h := Host{Builtins: []Builtin{gate}, Launch: launch, Self: "/self"}
+	start := time.Now().Add(-DeterministicBudget + 50*time.Millisecond)
+	out, release := h.Run(context.Background(), &core.Call{}, cfgWith(nil), start)
+	release()
+	if out.Verdict.Decision != core.Ask {
+		t.Fatalf("built-in ask lost to a stalled process: %+v", out.Layers)
+	}
+	if l := out.Layers[0]; l.Mode != ModeInProcess || l.Err == nil {
+		t.Fatalf("layer = %+v, want in-process with the process failure logged", l)
+	}
+
+	ext := Host{Launch: launch, Self: "/self"}
+	cfg := cfgWith(map[string]string{"external_layers": "/opt/stalls"})
+	out, release = ext.Run(context.Background(), &core.Call{}, cfg, start)
+	release()
+	if out.Verdict.Decision != core.Silent || out.Layers[0].Err == nil {
+		t.Fatalf("external layer: %+v", out)
 	}
 }

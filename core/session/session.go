@@ -14,7 +14,6 @@
 package session
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,6 +23,7 @@ import (
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core/internal/filelock"
+	"github.com/zcode-fence/zcode-fence/core/internal/lines"
 )
 
 // FileName is the state file inside the data dir.
@@ -34,6 +34,10 @@ const MaxAge = 30 * 24 * time.Hour
 
 // MaxEntries caps the number of sessions kept.
 const MaxEntries = 200
+
+// lockWait bounds the wait for the state file's lock when recording a new
+// session; past it the call goes on with the injected root.
+const lockWait = 1500 * time.Millisecond
 
 var validID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,128}$`)
 
@@ -62,7 +66,7 @@ func Resolve(dir, id, root string, now time.Time) (effective, note string, err e
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return root, "", fmt.Errorf("session: %w", err)
 	}
-	lock, err := filelock.Acquire(path+".lock", time.Second)
+	lock, err := filelock.Acquire(path+".lock", lockWait)
 	if err != nil {
 		return root, "", fmt.Errorf("session: %w", err)
 	}
@@ -94,18 +98,20 @@ func read(path string) map[string]entry {
 		return out
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 8<<10), 64<<10)
-	for sc.Scan() {
-		parts := strings.Split(sc.Text(), "\t")
+	_, _ = lines.Each(f, maxLine, func(line []byte) {
+		parts := strings.Split(string(line), "\t")
 		if len(parts) < 3 || !ValidID(parts[0]) || parts[1] == "" {
-			continue
+			return
 		}
 		seen, _ := time.Parse(time.RFC3339Nano, parts[2])
 		out[parts[0]] = entry{id: parts[0], root: parts[1], seen: seen}
-	}
+	})
 	return out
 }
+
+// maxLine bounds one line of the state file; longer (corrupt) lines are
+// skipped, the rest is still read.
+const maxLine = 64 << 10
 
 // write prunes and atomically replaces the state file.
 func write(path string, entries map[string]entry, now time.Time) error {

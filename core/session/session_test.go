@@ -51,6 +51,7 @@ func TestPruning(t *testing.T) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "old\t/old\t%s\n", t0.Add(-31*24*time.Hour).Format(time.RFC3339))
 	fmt.Fprintf(&b, "corrupt line without tabs\n")
+	fmt.Fprintf(&b, "huge\t/%s\t%s\n", strings.Repeat("x", 100<<10), t0.Format(time.RFC3339))
 	fmt.Fprintf(&b, "bad id!\t/x\t%s\n", t0.Format(time.RFC3339))
 	fmt.Fprintf(&b, "nodate\t/nodate\tyesterday\n")
 	for i := 0; i < 250; i++ {
@@ -64,7 +65,7 @@ func TestPruning(t *testing.T) {
 	if len(got) != MaxEntries {
 		t.Fatalf("%d entries kept, want %d", len(got), MaxEntries)
 	}
-	for _, gone := range []string{"old", "nodate", "s000", "s050"} {
+	for _, gone := range []string{"old", "nodate", "huge", "s000", "s050"} {
 		if _, ok := got[gone]; ok {
 			t.Errorf("%s should have been pruned", gone)
 		}

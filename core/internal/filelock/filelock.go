@@ -40,7 +40,7 @@ func Acquire(path string, timeout time.Duration) (*Lock, error) {
 			return nil, ErrTimeout
 		}
 		time.Sleep(wait)
-		if wait < 10*time.Millisecond {
+		if wait < 4*time.Millisecond {
 			wait *= 2
 		}
 	}
