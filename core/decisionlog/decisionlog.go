@@ -36,6 +36,10 @@ const MaxSize = 5 << 20
 // DetailUnits caps the logged command or path, in UTF-16 code units.
 const DetailUnits = 300
 
+// lockWait bounds the wait for the log's lock: the hook has already
+// answered, but its process must still exit well inside the host's timeout.
+const lockWait = 300 * time.Millisecond
+
 // LayerRecord is one layer's part in a decision.
 type LayerRecord struct {
 	Name string `json:"name"`
@@ -145,7 +149,7 @@ func Append(dir string, r Record) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("decisionlog: %w", err)
 	}
-	lock, err := filelock.Acquire(filepath.Join(dir, FileName+".lock"), 500*time.Millisecond)
+	lock, err := filelock.Acquire(filepath.Join(dir, FileName+".lock"), lockWait)
 	if err != nil {
 		return fmt.Errorf("decisionlog: %w", err)
 	}

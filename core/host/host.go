@@ -36,7 +36,7 @@ const Budget = 4500 * time.Millisecond
 const DeterministicBudget = 2 * time.Second
 
 // AnswerMargin is kept free at the end of Budget to print and log.
-const AnswerMargin = 150 * time.Millisecond
+const AnswerMargin = 250 * time.Millisecond
 
 // Builtin describes a layer compiled into the binary.
 type Builtin struct {
@@ -273,7 +273,7 @@ func (s *remoteSet) begin() bool {
 // cancelling them (a launch honours its context, so this is rarely used)
 // and killing every process. A layer process still alive after it exits on
 // its own once the host is gone (it watches the host's pid).
-const CloseBudget = 300 * time.Millisecond
+const CloseBudget = 200 * time.Millisecond
 
 // add registers r; if the set was already closed, r is closed at once.
 func (s *remoteSet) add(r Remote) {
