@@ -95,8 +95,9 @@
 // Code execution, persistence, protections:
 //   - DG-RCE-PIPE: curl, wget, fetch, httpie, nc, Invoke-WebRequest,
 //     Invoke-RestMethod, Net.WebClient output run by a shell, an interpreter,
-//     eval, source, at or Invoke-Expression — by pipe, $(...), <(...) or
-//     PowerShell (...).
+//     eval, source, at or Invoke-Expression — by pipe, $(...), <(...),
+//     PowerShell (...) or xargs; or a file downloaded earlier in the same
+//     command line and then run (curl -o i.sh URL && sh i.sh, ./tool).
 //   - DG-RCE-DECODED: base64 -d, xxd -r, openssl enc -d/base64 -d output run the same way.
 //   - DG-PERSIST-CRON: crontab -r, or crontab installing a file or stdin.
 //   - DG-PERSIST-SYSTEMD: systemctl enable/reenable.
@@ -126,9 +127,9 @@
 // # Blind spots
 //
 // What the command text does not show: script files (bash x.sh, python
-// x.py, make), a download saved and then run (curl -o x.sh URL && bash
-// x.sh), functions and aliases defined outside the command, payloads that
-// do not decode. Single files in system directories (rm /usr/bin/python3)
+// x.py, make) and what they do, files downloaded by an earlier tool call,
+// functions and aliases defined outside the command, payloads that do not
+// decode. Single files in system directories (rm /usr/bin/python3)
 // are not catastrophes by this layer's definition (the project fence asks
 // about them); targets are judged lexically (a symlink to / is not
 // followed). Unknown values are not blind spots: they ask where emptiness

@@ -22,10 +22,11 @@ type judge struct {
 	cwdDone bool
 	cur     cmdv // the command being judged (one at a time per judge)
 
-	rev     [][]int // rev[i]: the commands whose output reaches i (built lazily)
-	reasons []core.Reason
-	seen    map[string]bool
-	nested  int // how deep gap re-analysis (literal text fed to a shell) went
+	rev       [][]int    // rev[i]: the commands whose output reaches i (built lazily)
+	downloads []download // files fetchers wrote so far (see recordDownload)
+	reasons   []core.Reason
+	seen      map[string]bool
+	nested    int // how deep gap re-analysis (literal text fed to a shell) went
 }
 
 func newJudge(plat paths.Platform, en bool, s *shell.Script, cwd string) *judge {
@@ -84,6 +85,10 @@ func (j *judge) command(i int) {
 	v.inlineScripts()
 	v.forkBomb()
 	v.codeConsumer()
+	v.runsDownload()
+	if fetchers[v.name] {
+		v.recordDownload()
+	}
 }
 
 // cmdv is one command as the rules see it.

@@ -3,6 +3,7 @@ package danger
 import (
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
@@ -178,7 +179,8 @@ func (v *cmdv) codeConsumer() {
 			if !stdin {
 				continue
 			}
-		case shell.FeedSubst, shell.FeedProcSubst:
+		case shell.FeedSubst, shell.FeedProcSubst, shell.FeedArgs:
+			// FeedArgs: xargs puts the items in the words (xargs sh -c).
 			if !words {
 				continue
 			}
@@ -202,6 +204,174 @@ func (v *cmdv) codeConsumer() {
 	if v.name == "invoke-expression" {
 		webClientArgs(v)
 	}
+}
+
+// download is a file a fetcher wrote, resolved, and the fetcher.
+type download struct {
+	path  paths.Path
+	fetch int
+}
+
+// recordDownload remembers the files a fetcher writes (curl -o F / -O,
+// wget [-O F], fetch -o F, Invoke-WebRequest -OutFile F), for
+// runsDownload.
+func (v *cmdv) recordDownload() {
+	for _, w := range v.downloadTargets() {
+		if w.Unknown || w.Value == "" || w.Value == "-" {
+			continue
+		}
+		p := v.j.plat.Normalize(w.Value)
+		if p.Kind == paths.Relative {
+			base, _ := v.baseDir()
+			p = v.j.plat.Join(base, p)
+		}
+		if p.IsAbs() {
+			v.j.downloads = append(v.j.downloads, download{p, v.i})
+		}
+	}
+}
+
+// downloadTargets returns the files the command downloads into.
+func (v *cmdv) downloadTargets() []shell.Word {
+	switch v.name {
+	case "curl", "fetch":
+		return curlOutputs(v.args)
+	case "wget":
+		if o := optionValue(v.args, "-O", "--output-document"); o != nil {
+			return []shell.Word{*o}
+		}
+		for _, u := range operands(v.args, "-P", "--directory-prefix", "-o", "--output-file", "-a", "--append-output", "-e", "--execute", "-U", "--user-agent", "--header") {
+			if b := urlBase(u.Value); b != "" {
+				return []shell.Word{textWord(b)}
+			}
+		}
+	case "invoke-webrequest", "invoke-restmethod":
+		return shell.ParsePowerShellCommand(v.c.Args).Named["outfile"]
+	}
+	return nil
+}
+
+// curlOutputs returns curl's -o/--output files and, for -O/--remote-name,
+// the base names of its URLs.
+func curlOutputs(args []shell.Word) []shell.Word {
+	var out []shell.Word
+	remote := false
+	for i := 0; i < len(args); i++ {
+		s := args[i].Value
+		switch {
+		case args[i].Unknown:
+		case s == "--output" && i+1 < len(args):
+			i++
+			out = append(out, args[i])
+		case strings.HasPrefix(s, "--output="):
+			out = append(out, cutWord(args[i], len("--output=")))
+		case s == "--remote-name" || s == "--remote-name-all":
+			remote = true
+		case len(s) > 1 && s[0] == '-' && s[1] != '-':
+			for k := 1; k < len(s); k++ {
+				switch s[k] {
+				case 'O':
+					remote = true
+				case 'o':
+					if k+1 < len(s) {
+						out = append(out, cutWord(args[i], k+1))
+					} else if i+1 < len(args) {
+						i++
+						out = append(out, args[i])
+					}
+					k = len(s)
+				}
+			}
+		}
+	}
+	if remote {
+		for _, u := range operands(args) {
+			if b := urlBase(u.Value); b != "" {
+				out = append(out, textWord(b))
+			}
+		}
+	}
+	return out
+}
+
+// urlBase returns the last path segment of an http(s)/ftp URL, or "".
+func urlBase(u string) string {
+	l := strings.ToLower(u)
+	if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") && !strings.HasPrefix(l, "ftp://") {
+		return ""
+	}
+	u = u[strings.Index(u, "://")+3:]
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	slash := strings.LastIndexByte(u, '/')
+	if slash < 0 {
+		return ""
+	}
+	return u[slash+1:]
+}
+
+// runsDownload: a command runs a file an earlier fetcher of the same
+// command line downloaded (curl -o x.sh URL && sh x.sh, wget URL/i.sh &&
+// bash i.sh, curl -LO URL/tool && ./tool): remote code run unseen, as
+// with curl | sh (DG-RCE-PIPE).
+func (v *cmdv) runsDownload() {
+	if len(v.j.downloads) == 0 {
+		return
+	}
+	w := v.scriptFile()
+	if w == nil || w.Unknown {
+		return
+	}
+	p := v.j.plat.Normalize(w.Value)
+	if p.Kind == paths.Relative {
+		base, _ := v.baseDir()
+		p = v.j.plat.Join(base, p)
+	}
+	if !p.IsAbs() {
+		return
+	}
+	for _, d := range v.j.downloads {
+		if d.fetch < v.i && v.j.plat.Contains(d.path, p) && v.j.plat.Contains(p, d.path) {
+			v.j.add(finding{rule: "DG-RCE-PIPE", cmd: v.j.view(d.fetch).display(), detail: v.display() + " " + w.Value})
+			return
+		}
+	}
+}
+
+// scriptFile returns the file the command runs as a program or script: a
+// command word with a directory (./install.sh), the script operand of a
+// shell or interpreter, what source or . reads, powershell -File.
+func (v *cmdv) scriptFile() *shell.Word {
+	if len(v.c.Args) > 0 && strings.ContainsAny(v.c.Args[0].Value, `/\`) && !v.c.Args[0].Unknown {
+		return &v.c.Args[0]
+	}
+	switch {
+	case v.name == "source" || v.name == ".":
+		if ops := operands(v.args); len(ops) > 0 {
+			return &ops[0]
+		}
+	case v.name == "powershell" || v.name == "pwsh":
+		if h, ok := shell.PowerShellPayload(v.c.ArgValues()); ok && h.File != "" {
+			w := textWord(h.File)
+			return &w
+		}
+	case shells[v.name], interpreterLang(v.name) != "":
+		stdin, _ := v.runsCode()
+		if stdin || len(shell.InlineScripts(v.c)) > 0 {
+			return nil
+		}
+		for i := 0; i < len(v.args); i++ {
+			a := v.args[i]
+			if a.Unknown || !strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "+") {
+				return &v.args[i]
+			}
+			if a.Value == "-o" || a.Value == "+o" || a.Value == "--rcfile" || a.Value == "--init-file" {
+				i++
+			}
+		}
+	}
+	return nil
 }
 
 // webClient reports New-Object Net.WebClient: what its DownloadString

@@ -512,6 +512,9 @@ func (v *cmdv) childHits(roots []shell.Word, want hitKind) []hit {
 	var out []hit
 	for _, r := range roots {
 		if r.Unknown {
+			if h, ok := wellKnownVar(r.Raw); ok && want&hitCatastrophic != 0 {
+				out = append(out, h)
+			}
 			continue
 		}
 		p := v.j.plat.Normalize(r.Value)
