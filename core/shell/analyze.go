@@ -311,15 +311,19 @@ func (a *analyzer) text(c ctx, st *state, text string) {
 
 // walkText parses bash text statement by statement and walks each, so
 // that parsing stops once the command cap is reached: text past the cap
-// costs nothing. Statements are walked a line at a time, once the parser
-// has gone past the line they end on, because the bodies of the heredocs
-// a line opens are only read then. On a parse error, done is the offset
-// where the statements walked end: the caller scans the rest with the
-// fallback. Texts nested deeper than maxParseNesting are refused whole.
+// costs nothing. A statement that may hold a heredoc is walked once the
+// parser has gone past the line it ends on, because the bodies of the
+// heredocs a line opens are only read then; the statements after it wait
+// with it, to keep their order. On a parse error, done is the offset up to
+// which text was walked (heredoc bodies included): the caller scans the
+// rest with the fallback. Texts nested deeper than maxParseNesting are
+// refused whole.
 //
 // The parser is stopped by ending its input, never by leaving its
 // iterator early, and each call takes its own parser from the pool, since
 // walking a statement parses nested scripts (bash -c, eval) meanwhile.
+// Nothing here walks the syntax tree recursively (a pipeline of 100k
+// commands is a tree 100k deep). Cost: linear in text, up to the cap.
 func (a *analyzer) walkText(c ctx, st *state, text string) (done int, err error) {
 	if nestingDepth(text, maxParseNesting) > maxParseNesting {
 		return 0, errTooDeep
@@ -333,11 +337,7 @@ func (a *analyzer) walkText(c ctx, st *state, text string) (done int, err error)
 			if a.full() {
 				break
 			}
-			// Before the walk, which may rewrite words (brace expansion)
-			// into nodes syntax.Walk refuses.
-			end := stmtEnd(s, text)
 			a.stmt(c, st, s)
-			done = max(done, end)
 		}
 		pending = pending[:0]
 		if a.full() {
@@ -356,11 +356,13 @@ func (a *analyzer) walkText(c ctx, st *state, text string) (done int, err error)
 				if in.stop {
 					continue
 				}
+				done = int(s.Pos().Offset()) // the bodies lie before s
 			}
 			pending = append(pending, s)
 			pendingLine = max(pendingLine, s.End().Line())
-			if len(pending) == 1 && !hasHeredoc(s) {
+			if len(pending) == 1 && !mayHoldHeredoc(text, s) {
 				walk() // nothing in it is filled in later
+				done = int(s.End().Offset())
 			}
 		}
 	}
@@ -371,40 +373,14 @@ func (a *analyzer) walkText(c ctx, st *state, text string) (done int, err error)
 	return min(done, len(text)), err
 }
 
-// hasHeredoc reports whether a statement holds a heredoc anywhere, even
-// inside a substitution. Cost: one walk of the statement.
-func hasHeredoc(s *syntax.Stmt) bool {
-	found := false
-	syntax.Walk(s, func(n syntax.Node) bool {
-		if r, ok := n.(*syntax.Redirect); ok && (r.Op == syntax.Hdoc || r.Op == syntax.DashHdoc) {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-// stmtEnd is the offset in text where a statement ends, its heredoc
-// bodies (which follow its line) and their delimiter lines included.
-func stmtEnd(s *syntax.Stmt, text string) int {
-	end := int(s.End().Offset())
-	if !hasHeredoc(s) {
-		return end
-	}
-	body := -1
-	syntax.Walk(s, func(n syntax.Node) bool {
-		if r, ok := n.(*syntax.Redirect); ok && r.Hdoc != nil && r.Hdoc.End().IsValid() {
-			body = max(body, int(r.Hdoc.End().Offset()))
-		}
+// mayHoldHeredoc reports whether the source of statement s has a <<
+// (a heredoc operator, or text that only looks like one).
+func mayHoldHeredoc(text string, s *syntax.Stmt) bool {
+	from, to := int(s.Pos().Offset()), int(s.End().Offset())
+	if from < 0 || to > len(text) || from > to {
 		return true
-	})
-	if body > end && body <= len(text) {
-		end = len(text)
-		if nl := strings.IndexByte(text[body:], '\n'); nl >= 0 {
-			end = body + nl + 1 // past the delimiter line
-		}
 	}
-	return end
+	return strings.Contains(text[from:to], "<<")
 }
 
 // stoppableReader reads from r until stop is set, then reports the end of
