@@ -227,11 +227,14 @@ func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err e
 	custom := compileCustom(c.Option(optCustomRules, ""))
 	j := newJudge(plat, strings.EqualFold(strings.TrimSpace(c.Option(optLanguage, "zh")), "en"), script, c.Cwd)
 	j.custom = custom
-	if err := j.run(ctx); err != nil {
+	err = j.run(ctx)
+	reasons := j.reasons
+	j.release()
+	if err != nil {
 		return core.SilentVerdict, err
 	}
-	if len(j.reasons) > 0 {
-		v = core.AskVerdict(j.reasons...)
+	if len(reasons) > 0 {
+		v = core.AskVerdict(reasons...)
 	}
 	if len(custom.bad) > 0 {
 		v.Annotations = map[string]string{annotationSkipped: custom.skippedNote()}

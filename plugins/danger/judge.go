@@ -3,6 +3,7 @@ package danger
 import (
 	"context"
 	"strings"
+	"sync"
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/paths"
@@ -29,8 +30,22 @@ type judge struct {
 	nested    int // how deep gap re-analysis (literal text fed to a shell) went
 }
 
+// judges keeps judge values between calls: allocating one per call was a
+// fifth of the cost of an everyday command.
+var judges = sync.Pool{New: func() any { return new(judge) }}
+
+// newJudge returns a judge for one call; give it back with release.
 func newJudge(plat paths.Platform, en bool, s *shell.Script, cwd string) *judge {
-	return &judge{plat: plat, en: en, s: s, cwdRaw: cwd}
+	j := judges.Get().(*judge)
+	*j = judge{plat: plat, en: en, s: s, cwdRaw: cwd}
+	return j
+}
+
+// release returns j to the pool. The caller keeps the reasons (the slice
+// is not reused); nothing else of j may be used afterwards.
+func (j *judge) release() {
+	*j = judge{}
+	judges.Put(j)
 }
 
 // callCwd returns the call's cwd as a Path (not absolute when unknown),
