@@ -213,11 +213,24 @@ func FilePath(env Env) string {
 	return filepath.Join(env.Home, ".zcode", "cli", "config.json")
 }
 
+// maxFile bounds the config file read on every call (ZCode's config.json
+// holds every plugin's settings; a few MiB at most).
+const maxFile = 32 << 20
+
 func (c *Config) fromFile(env Env) {
 	path := FilePath(env)
-	data, err := os.ReadFile(path)
+	st, err := os.Stat(path)
 	if err != nil {
 		return // no file: defaults, nothing to note
+	}
+	if !st.Mode().IsRegular() || st.Size() > maxFile {
+		c.note("config: %s is not a regular file of at most %d bytes, using defaults", path, maxFile)
+		return
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		c.note("config: %s cannot be read (%v), using defaults", path, err)
+		return
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM from a Windows editor
 	var doc struct {

@@ -155,7 +155,12 @@ func Append(dir string, r Record) error {
 	}
 	defer lock.Unlock()
 	path := filepath.Join(dir, FileName)
-	if st, err := os.Stat(path); err == nil && st.Size()+int64(len(line)) > MaxSize {
+	st, err := os.Stat(path)
+	if err == nil && !st.Mode().IsRegular() {
+		// A device or a pipe: opening it could block, writing could lie.
+		return fmt.Errorf("decisionlog: %s is not a regular file", path)
+	}
+	if err == nil && st.Size()+int64(len(line)) > MaxSize {
 		if err := os.Rename(path, path+".1"); err != nil {
 			return fmt.Errorf("decisionlog: rotate: %w", err)
 		}
@@ -180,6 +185,9 @@ func Append(dir string, r Record) error {
 // in bad and skipped.
 func Read(dir string) (records []Record, bad int, err error) {
 	for _, name := range []string{FileName + ".1", FileName} {
+		if st, serr := os.Stat(filepath.Join(dir, name)); serr == nil && !st.Mode().IsRegular() {
+			return records, bad, fmt.Errorf("decisionlog: %s is not a regular file", name)
+		}
 		f, oerr := os.Open(filepath.Join(dir, name))
 		if errors.Is(oerr, os.ErrNotExist) {
 			continue
@@ -187,7 +195,7 @@ func Read(dir string) (records []Record, bad int, err error) {
 		if oerr != nil {
 			return records, bad, fmt.Errorf("decisionlog: %w", oerr)
 		}
-		n, rerr := readLines(f, &records)
+		n, rerr := readLines(io.LimitReader(f, 4*MaxSize), &records)
 		f.Close()
 		bad += n
 		if rerr != nil {

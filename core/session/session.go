@@ -15,6 +15,7 @@ package session
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -93,12 +94,15 @@ func pick(e entry, root string) (string, string, error) {
 // lines are skipped, an unparsable time counts as very old.
 func read(path string) map[string]entry {
 	out := map[string]entry{}
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return out // missing, or a device or pipe that could block or never end
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return out
 	}
 	defer f.Close()
-	_, _ = lines.Each(f, maxLine, func(line []byte) {
+	_, _ = lines.Each(io.LimitReader(f, maxFile), maxLine, func(line []byte) {
 		parts := strings.Split(string(line), "\t")
 		if len(parts) < 3 || !ValidID(parts[0]) || parts[1] == "" {
 			return
@@ -110,8 +114,12 @@ func read(path string) map[string]entry {
 }
 
 // maxLine bounds one line of the state file; longer (corrupt) lines are
-// skipped, the rest is still read.
-const maxLine = 64 << 10
+// skipped, the rest is still read. maxFile bounds the whole read (the file
+// holds at most MaxEntries short lines).
+const (
+	maxLine = 64 << 10
+	maxFile = 4 << 20
+)
 
 // write prunes and atomically replaces the state file.
 func write(path string, entries map[string]entry, now time.Time) error {

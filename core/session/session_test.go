@@ -130,3 +130,28 @@ func TestUnwritableDataDir(t *testing.T) {
 		t.Fatalf("root=%q err=%v", root, err)
 	}
 }
+
+// TestDeviceOrPipeStateFile: a state file that is a device (reads never
+// end) or a named pipe (opening blocks) is treated as empty, never read.
+func TestDeviceOrPipeStateFile(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero on this system")
+	}
+	dir := t.TempDir()
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, FileName)); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string, 1)
+	go func() {
+		root, _, _ := Resolve(dir, "s", "/p", t0)
+		done <- root
+	}()
+	select {
+	case root := <-done:
+		if root != "/p" {
+			t.Fatalf("root = %q", root)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Resolve hung on a device state file")
+	}
+}

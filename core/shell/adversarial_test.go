@@ -87,7 +87,7 @@ var adversarialInputs = []adversarial{
 	{"value amplification in heredoc", Bash, func(n int) string { return bigValue + "cat <<EOF\n" + repeatTo(n, "$x\n", "EOF\n") }},
 	{"value amplification in bash -c", Bash, func(n int) string { return bigValue + repeatTo(n, `bash -c "echo $x"; `, "") }},
 	{"positional amplification", Bash, func(n int) string {
-		return "set -- " + strings.Repeat("abcdefgh ", 4096) + "; " + repeatTo(n, `echo "a$@"; `, "")
+		return "set -- " + strings.Repeat("abcdefgh ", min(4096, n/18)) + "; " + repeatTo(n/2, `echo "a$@"; `, "")
 	}},
 	{"redirects one command", Bash, func(n int) string { return numbered(n, ">f%d ", "echo") }},
 	{"redirects many commands", Bash, func(n int) string { return numbered(n, "x >f%d 2>&1; ", "") }},
@@ -162,6 +162,17 @@ func BenchmarkAdversarial(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkCdChain3000 is the reported performance bomb: 3000 cds, then a
+// command (about 3 s before the chain was bounded).
+func BenchmarkCdChain3000(b *testing.B) {
+	src := strings.Repeat("cd a; ", 3000) + "rm -rf *"
+	opts := testOptions()
+	b.ReportAllocs()
+	for b.Loop() {
+		Analyze(src, opts)
 	}
 }
 

@@ -99,11 +99,11 @@ func Analyze(src string, opts Options) (out *Script) {
 }
 
 // budgetFor scales a budget of the analysis with the input: 16 times its
-// length, at least 256 KiB (what no hand-written command reaches), at most
-// limit. A short text then cannot make the analysis do megabytes of work
-// by doubling a variable or nesting bash -c.
+// length, at least 64 KiB (more than a hand-written command needs), at
+// most limit. A short text then cannot make the analysis do megabytes of
+// work by doubling a variable or nesting bash -c.
 func budgetFor(inputLen, limit int) int {
-	return min(limit, max(256<<10, 16*inputLen))
+	return min(limit, max(64<<10, 16*inputLen))
 }
 
 // parserPool keeps parsers between calls: a new one costs more than a

@@ -19,7 +19,8 @@ import (
 //     directory is unknown from there on, until an absolute step).
 //
 // A chain therefore holds at most maxCdSteps steps of at most about
-// maxCdStepLen bytes each, and applying a step costs O(maxCdSteps).
+// maxCdStepLen bytes each, and applying a step costs O(maxCdSteps) plus,
+// when it merges, the merged step's length (at most maxCdStepLen).
 
 const (
 	// maxCdSteps bounds the steps of a cd chain.
@@ -127,5 +128,9 @@ func joinSteps(a, b Word, d Dialect) (Word, bool) {
 		return Word{}, false
 	}
 	v := join(a.Value, b.Value)
-	return Word{Value: v, Raw: join(rawOf(a), rawOf(b)), KnownPrefix: v}, true
+	raw := v // the common case: steps written as plain words
+	if rawOf(a) != a.Value || rawOf(b) != b.Value {
+		raw = join(rawOf(a), rawOf(b))
+	}
+	return Word{Value: v, Raw: raw, KnownPrefix: v}, true
 }
