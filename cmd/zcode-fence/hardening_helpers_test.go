@@ -137,9 +137,14 @@ const hookLimit = 6 * time.Second
 // execHook runs the binary once with stdin and kills it at hookLimit.
 // Unlike runHook it may be called from any goroutine: it returns errors.
 func execHook(env []string, dir string, stdin []byte) (runResult, error) {
+	return execHookWith(hookBinary(), env, dir, stdin)
+}
+
+// execHookWith is execHook with a given executable.
+func execHookWith(exe string, env []string, dir string, stdin []byte) (runResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), hookLimit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, hookBinary())
+	cmd := exec.CommandContext(ctx, exe)
 	cmd.Env, cmd.Dir = env, dir
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errb bytes.Buffer
