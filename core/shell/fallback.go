@@ -13,19 +13,19 @@ import (
 
 // fallback analyses text that failed to parse.
 func (a *analyzer) fallback(c ctx, st *state, text string) {
-	for _, seg := range splitSegments(text) {
+	splitSegments(text, func(seg string) bool {
 		if a.full() {
-			return
+			return false
 		}
 		seg = stripReserved(seg)
 		if strings.Trim(seg, " \t\r\n'\"") == "" {
-			continue // only blanks and quotes: runs nothing
+			return true // only blanks and quotes: runs nothing
 		}
-		if !a.noParse && a.segmentParses(c, st, seg) {
-			continue
+		if a.noParse || !a.segmentParses(c, st, seg) {
+			a.crude(c, st, seg)
 		}
-		a.crude(c, st, seg)
-	}
+		return !a.full()
+	})
 }
 
 // segmentParses analyses seg fully when it parses on its own.
@@ -62,22 +62,23 @@ func stripReserved(seg string) string {
 	}
 }
 
-// splitSegments splits text at command separators outside quotes. Inside
+// splitSegments splits text at command separators outside quotes and
+// hands each segment to yield, in order, until yield returns false. Inside
 // double quotes, $( and ` open a nested command whose text becomes its own
-// segment.
-func splitSegments(text string) []string {
-	var segs []string
+// segment. Cost: linear in the text split.
+func splitSegments(text string, yield func(seg string) bool) {
 	var cur strings.Builder
+	stopped := false
 	flush := func() {
-		if s := strings.TrimSpace(cur.String()); s != "" {
-			segs = append(segs, s)
+		if s := strings.TrimSpace(cur.String()); s != "" && !stopped {
+			stopped = !yield(s)
 		}
 		cur.Reset()
 	}
 	// modes: 'n' normal, 'd' double quotes, 'p' inside $( or (, 'b' inside `.
 	stack := []byte{'n'}
 	top := func() byte { return stack[len(stack)-1] }
-	for i := 0; i < len(text); i++ {
+	for i := 0; i < len(text) && !stopped; i++ {
 		ch := text[i]
 		mode := top()
 		if mode == 'd' {
@@ -152,7 +153,6 @@ func splitSegments(text string) []string {
 		}
 	}
 	flush()
-	return segs
 }
 
 func isBlank(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
