@@ -92,9 +92,10 @@ func Analyze(src string, opts Options) (out *Script) {
 		out.Truncated = true
 	}
 	a := newAnalyzer(opts, out, len(text))
-	a.parser = parserPool.Get().(*syntax.Parser)
 	a.top(text)
-	parserPool.Put(a.parser) // not reached after a panic: that parser is dropped
+	if a.parser != nil {
+		parserPool.Put(a.parser) // not reached after a panic: that parser is dropped
+	}
 	return out
 }
 
@@ -140,7 +141,7 @@ func (a *analyzer) parse(text string) (*syntax.File, error) {
 		return nil, errTooDeep
 	}
 	if a.parser == nil {
-		a.parser = newBashParser()
+		a.parser = parserPool.Get().(*syntax.Parser)
 	}
 	return a.parser.Parse(strings.NewReader(text), "")
 }
