@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -66,7 +67,10 @@ func explainMode(args []string, stdout, stderr io.Writer) int {
 	for _, l := range j.out.Layers {
 		ran[l.Name] = true
 		state := l.Verdict.Decision.String()
-		if l.Err != nil {
+		switch {
+		case errors.Is(l.Err, host.ErrAbandoned):
+			state = "abandoned"
+		case l.Err != nil:
 			state = "error"
 		}
 		timing := fmt.Sprintf("decide %.2fms", ms(l.Decide))

@@ -119,7 +119,11 @@ func (j *judgement) record() decisionlog.Record {
 		for _, reason := range l.Verdict.Reasons {
 			lr.Rules = append(lr.Rules, reason.Rule)
 		}
-		if l.Err != nil {
+		switch {
+		case errors.Is(l.Err, host.ErrAbandoned):
+			// Another layer had asked: not this layer's failure.
+			lr.Verdict, lr.Error = "abandoned", l.Err.Error()
+		case l.Err != nil:
 			lr.Verdict, lr.Error = "error", l.Err.Error()
 			r.Level = "error"
 			r.Errors = append(r.Errors, l.Err.Error())

@@ -326,13 +326,15 @@ func (s *remoteSet) closeAll(cancel context.CancelFunc) {
 	}
 }
 
-// AskGrace is how long the chain still waits for other layers once one has
-// asked: the answer is ask whatever they say, so a slow or hung layer must
-// not hold it up; the grace only lets quick layers add their reasons.
+// AskGrace is how long the chain still waits for external layers once one
+// layer has asked: the answer is ask whatever they say, so a slow or hung
+// third-party layer must not hold it up; the grace only lets quick ones
+// add their reasons.
 const AskGrace = 100 * time.Millisecond
 
-// errAbandoned marks a layer the chain stopped waiting for after an ask.
-var errAbandoned = errors.New("not waited for: another layer had already asked")
+// ErrAbandoned marks an external layer the chain stopped waiting for
+// because another layer had already asked: not a failure of that layer.
+var ErrAbandoned = errors.New("not waited for: another layer had already asked")
 
 // runAll runs slots concurrently and waits for all of them, but never past
 // a deadline (a layer still running then is reported as timed out) and no
@@ -341,10 +343,11 @@ var errAbandoned = errors.New("not waited for: another layer had already asked")
 func (h *Host) runAll(ctx, outer context.Context, slots []slot, call *core.Call, remotes *remoteSet) []LayerResult {
 	results := make([]LayerResult, len(slots))
 	done := make([]chan struct{}, len(slots))
-	waitInner, stopInner := context.WithCancel(ctx)
-	defer stopInner()
-	waitOuter, stopOuter := context.WithCancel(outer)
-	defer stopOuter()
+	// Once a layer asks, external layers get AskGrace more; built-ins are
+	// always waited for (they are bounded by the budgets and fall back to
+	// in-process judging), so their reasons are never lost.
+	waitExternal, stopExternal := context.WithCancel(ctx)
+	defer stopExternal()
 	var asked sync.Once
 	for i, s := range slots {
 		done[i] = make(chan struct{})
@@ -354,17 +357,15 @@ func (h *Host) runAll(ctx, outer context.Context, slots []slot, call *core.Call,
 			results[i] = res
 			close(done[i])
 			if res.Verdict.Decision == core.Ask {
-				asked.Do(func() {
-					time.AfterFunc(AskGrace, func() { stopInner(); stopOuter() })
-				})
+				asked.Do(func() { time.AfterFunc(AskGrace, stopExternal) })
 			}
 		}(i, s)
 	}
 	final := make([]LayerResult, len(slots))
 	for i, s := range slots {
-		wait, limit := waitInner, ctx
+		wait, limit := waitExternal, ctx
 		if s.builtin != nil {
-			wait, limit = waitOuter, outer
+			wait, limit = outer, outer
 		}
 		select {
 		case <-done[i]:
@@ -377,7 +378,7 @@ func (h *Host) runAll(ctx, outer context.Context, slots []slot, call *core.Call,
 		default:
 			err := fmt.Errorf("layer %s: no answer before the deadline: %w", s.name, context.DeadlineExceeded)
 			if limit.Err() == nil {
-				err = fmt.Errorf("layer %s: %w", s.name, errAbandoned)
+				err = fmt.Errorf("layer %s: %w", s.name, ErrAbandoned)
 			}
 			final[i] = LayerResult{Name: s.name, Mode: s.mode, Err: err}
 		}

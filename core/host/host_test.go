@@ -268,14 +268,20 @@ func TestFormatReasons(t *testing.T) {
 // TestAskDoesNotWaitForAHungLayer: once a layer asks, a hung one is given
 // only AskGrace, not the whole deterministic budget.
 func TestAskDoesNotWaitForAHungLayer(t *testing.T) {
-	h := Host{Builtins: []Builtin{builtin(&fakeLayer{name: "hung", hang: true}, false, ""), builtin(&fakeLayer{name: "asks", ask: true}, false, "")}}
-	out, release := h.Run(context.Background(), &core.Call{}, cfgWith(map[string]string{"layer_isolation": "inprocess"}), time.Now())
+	launch := func(ctx context.Context, spec LaunchSpec) (Remote, error) {
+		var closed atomic.Int32
+		return &fakeRemote{fakeLayer: fakeLayer{name: spec.Name, hang: true}, closed: &closed}, nil
+	}
+	h := Host{Builtins: []Builtin{builtin(&fakeLayer{name: "asks", ask: true}, false, "")}, Launch: launch, Self: "/self"}
+	cfg := cfgWith(map[string]string{"layer_isolation": "inprocess", "external_layers": "/opt/hung"})
+	t0 := time.Now()
+	out, release := h.Run(context.Background(), &core.Call{}, cfg, t0)
 	release()
 	if out.Verdict.Decision != core.Ask {
 		t.Fatalf("decision = %v", out.Verdict.Decision)
 	}
-	if err := out.Layers[0].Err; !errors.Is(err, errAbandoned) {
-		t.Fatalf("hung layer err = %v, want errAbandoned (not the deadline)", err)
+	if err := out.Layers[1].Err; !errors.Is(err, ErrAbandoned) {
+		t.Fatalf("hung layer err = %v, want ErrAbandoned (not the deadline)", err)
 	}
 }
 

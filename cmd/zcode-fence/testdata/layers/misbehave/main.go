@@ -3,6 +3,8 @@
 // each name; a name may carry an extension, which is ignored):
 //
 //	crash-decide    serves, and exits with status 3 inside Decide
+//	                (exit-decide is the same)
+//	exit-at-start   exits with status 4 before the handshake
 //	hang-decide     starts a sleeping grandchild, serves, and never answers
 //	                Decide (it ignores the call's deadline)
 //	hang-handshake  starts a sleeping grandchild and never prints the
@@ -14,6 +16,8 @@
 //	error-decide    serves, and returns an error from Decide
 //	chatty          serves, writes junk to stdout and stderr inside Decide,
 //	                then asks (rule CHATTY-ASK)
+//	slow-ask        serves, sleeps 300 ms in Decide, then asks (rule
+//	                FAULT-SLOW-ASK): a healthy but slow layer
 //
 // Any other name exits with status 5. With MISBEHAVE_ROLE=sleeper in its
 // environment it is the grandchild: it sleeps for ten minutes.
@@ -44,9 +48,14 @@ func main() {
 	}
 	base := filepath.Base(os.Args[0])
 	mode := strings.TrimSuffix(base, filepath.Ext(base))
+	if mode == "exit-decide" {
+		mode = "crash-decide"
+	}
 	switch mode {
-	case "crash-decide", "panic-decide", "error-decide", "chatty":
+	case "crash-decide", "panic-decide", "error-decide", "chatty", "slow-ask":
 		layerproto.Serve(broken{mode: mode})
+	case "exit-at-start":
+		os.Exit(4)
 	case "hang-decide":
 		startSleeper()
 		layerproto.Serve(broken{mode: mode})
@@ -105,6 +114,9 @@ func (b broken) Decide(_ context.Context, call *core.Call) (core.Verdict, error)
 	case "chatty":
 		fmt.Println("junk on stdout after the handshake")
 		fmt.Fprintln(os.Stderr, "junk on stderr")
+	case "slow-ask":
+		time.Sleep(300 * time.Millisecond)
+		return core.AskVerdict(core.Reason{Rule: "FAULT-SLOW-ASK", Message: "slow layer asks about: " + call.Command}), nil
 	}
 	return core.AskVerdict(core.Reason{Rule: "CHATTY-ASK", Message: "chatty layer asks about: " + call.Command}), nil
 }
