@@ -30,25 +30,12 @@ func (j *judge) fileTool() {
 func (j *judge) shellScript() {
 	cmds := j.call.Script.Commands
 	j.planLinks(cmds)
-	ps := j.call.Script.Dialect == shell.PowerShell
 	for i := range cmds {
 		if j.ctx.Err() != nil {
 			return
 		}
 		j.cur = i
 		j.command(i, &cmds[i])
-		ps = ps || cmds[i].Dialect == shell.PowerShell || cmds[i].Name == "powershell" || cmds[i].Name == "pwsh"
-	}
-	if ps {
-		// .NET calls are expressions, not commands: the analysis has no
-		// Command for them, so look for them in the text.
-		j.cur = len(cmds)
-		host := &shell.Command{Dialect: shell.PowerShell, Parent: -1, FeedsInto: -1}
-		for _, call := range dotNetCalls(j.call.Script.Source) {
-			for _, t := range call.targets {
-				j.target(-1, host, j.cwd, t, origin{rule: RuleScriptWriteOutside, label: call.label, verb: t.verb})
-			}
-		}
 	}
 }
 
@@ -132,6 +119,11 @@ func (j *judge) command(i int, c *shell.Command) {
 	}
 	for _, t := range j.scriptTargets(c) {
 		j.target(i, c, dir(), t, origin{rule: RuleScriptWriteOutside, label: j.scriptLabel(c.Name), verb: t.verb})
+	}
+	if label, targets := dotNetTargets(c); len(targets) > 0 {
+		for _, t := range targets {
+			j.target(i, c, dir(), t, origin{rule: RuleScriptWriteOutside, label: label, verb: t.verb})
+		}
 	}
 }
 
