@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -52,7 +53,7 @@ func testPlatform(goos string) paths.Platform {
 
 func newTestLayer() *Layer { return New(WithPlatform(testPlatform)) }
 
-// tcase is one table case (testdata/cases.json, seed-dg.json).
+// tcase is one table case (testdata/cases_*.json, seed-dg.json).
 type tcase struct {
 	ID          string `json:"id,omitempty"`
 	Command     string `json:"command"`
@@ -133,6 +134,21 @@ func readCases(t testing.TB, file string) []tcase {
 		t.Fatalf("%s: %v", file, err)
 	}
 	return cases
+}
+
+// familyCases reads every testdata/cases_<family>.json (one file per rule
+// family: delete, disk, power, git, exec, persist, custom), in name order.
+func familyCases(t testing.TB) []tcase {
+	t.Helper()
+	files, err := filepath.Glob("testdata/cases_*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata/cases_*.json: %v", err)
+	}
+	var all []tcase
+	for _, f := range files {
+		all = append(all, readCases(t, filepath.Base(f))...)
+	}
+	return all
 }
 
 // readEveryday reads testdata/everyday.txt: one command per line, # for
@@ -225,10 +241,10 @@ func reasonsText(v core.Verdict) string {
 	return sb.String()
 }
 
-// TestCases runs testdata/cases.json in both languages, checking the
+// TestCases runs testdata/cases_*.json in both languages, checking the
 // verdict, the rule of every ask and the messages.
 func TestCases(t *testing.T) {
-	cases := readCases(t, "cases.json")
+	cases := familyCases(t)
 	l := newTestLayer()
 	asks, silents := 0, 0
 	rulesSeen := map[string]int{}
@@ -261,7 +277,7 @@ func TestCases(t *testing.T) {
 	if len(cases) < 400 {
 		t.Errorf("only %d cases; want at least 400", len(cases))
 	}
-	t.Logf("cases.json: %d cases (%d ask, %d silent), %d rules covered", len(cases), asks, silents, len(rulesSeen))
+	t.Logf("cases_*.json: %d cases (%d ask, %d silent), %d rules covered", len(cases), asks, silents, len(rulesSeen))
 }
 
 // TestSeedCases runs every danger-group case of the acceptance seed
@@ -319,7 +335,7 @@ func TestCustomRulesAnnotation(t *testing.T) {
 // do when the layer runs as a plugin process.
 func TestProcessIsolation(t *testing.T) {
 	l := newTestLayer()
-	cases := append(readCases(t, "cases.json"), readCases(t, "seed-dg.json")...)
+	cases := append(familyCases(t), readCases(t, "seed-dg.json")...)
 	for _, c := range cases {
 		for _, lang := range []string{"zh", "en"} {
 			call := c.call(lang)
@@ -348,7 +364,7 @@ func TestProcessIsolation(t *testing.T) {
 // cache.
 func TestConcurrentDecide(t *testing.T) {
 	l := newTestLayer()
-	cases := readCases(t, "cases.json")
+	cases := familyCases(t)
 	want := make([]core.Decision, len(cases))
 	for i, c := range cases {
 		v, _ := l.Decide(context.Background(), c.call("zh"))

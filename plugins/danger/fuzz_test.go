@@ -14,10 +14,8 @@ import (
 // return a malformed reason. Seeds: every table case, every everyday
 // command, and the corpus under testdata/fuzz/FuzzDecide.
 func FuzzDecide(f *testing.F) {
-	for _, file := range []string{"cases.json", "seed-dg.json"} {
-		for _, c := range readCases(f, file) {
-			f.Add(c.Command, c.Tool == "PowerShell", c.platform(), c.Cwd, c.CustomRules)
-		}
+	for _, c := range append(familyCases(f), readCases(f, "seed-dg.json")...) {
+		f.Add(c.Command, c.Tool == "PowerShell", c.platform(), c.Cwd, c.CustomRules)
 	}
 	for _, cmd := range readEveryday(f) {
 		f.Add(cmd, false, "linux", "", "")
