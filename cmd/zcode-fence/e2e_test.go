@@ -44,7 +44,7 @@ type scratch struct {
 	root, project, extra, data, configs, home string
 }
 
-func newScratch(t *testing.T) *scratch {
+func newScratch(t testing.TB) *scratch {
 	t.Helper()
 	base, err := os.UserCacheDir()
 	if err != nil {
