@@ -484,7 +484,7 @@ var brokenLayers = []brokenLayer{
 	{"wrong-version", "incompatible API version with plugin. Plugin version: 9", true},
 	{"wrong-magic", "This binary is a plugin", true},
 	{"panic-decide", "panic in Decide", true},
-	{"error-decide", "decide: Unknown: misbehave: cannot judge", true},
+	{"error-decide", "decide: misbehave: cannot judge", true},
 	{"not-executable", "permission denied", false},
 	{"missing", "no such file", false},
 }

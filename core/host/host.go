@@ -332,6 +332,15 @@ func (s *remoteSet) closeAll(cancel context.CancelFunc) {
 // add their reasons.
 const AskGrace = 100 * time.Millisecond
 
+// namedLayerError prefixes err with "layer NAME: " unless its text already
+// starts so (layerproto's errors name the layer themselves).
+func namedLayerError(name string, err error) error {
+	if strings.HasPrefix(err.Error(), "layer "+name+": ") {
+		return err
+	}
+	return fmt.Errorf("layer %s: %w", name, err)
+}
+
 // ErrAbandoned marks an external layer the chain stopped waiting for
 // because another layer had already asked: not a failure of that layer.
 var ErrAbandoned = errors.New("not waited for: another layer had already asked")
@@ -422,7 +431,7 @@ func (h *Host) runOne(ctx, outer context.Context, s slot, call *core.Call, remot
 		}
 	}
 	if err != nil {
-		res.Err = errors.Join(res.Err, fmt.Errorf("layer %s: %w", s.name, err))
+		res.Err = errors.Join(res.Err, namedLayerError(s.name, err))
 		// An error is silence, but keep annotations for the log.
 		res.Verdict = core.Verdict{Annotations: v.Annotations}
 		return res

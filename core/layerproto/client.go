@@ -362,8 +362,14 @@ func rpcCause(ctx context.Context, err error) error {
 }
 
 // statusError prints a gRPC status without the "rpc error: code = ..."
-// wrapping and still answers status.FromError.
+// wrapping, as "Code: message", or only the message for codes.Unknown (an
+// error the layer's Decide returned), and still answers status.FromError.
 type statusError struct{ st *status.Status }
 
-func (e statusError) Error() string              { return e.st.Code().String() + ": " + e.st.Message() }
+func (e statusError) Error() string {
+	if e.st.Code() == codes.Unknown {
+		return e.st.Message()
+	}
+	return e.st.Code().String() + ": " + e.st.Message()
+}
 func (e statusError) GRPCStatus() *status.Status { return e.st }

@@ -304,7 +304,7 @@ func TestLayerErrorsAreErrors(t *testing.T) {
 		command string
 		want    string
 	}{
-		{"error", "Unknown: test layer: cannot decide"},
+		{"error", "decide: test layer: cannot decide"},
 		{"bad-decision", "unknown decision 7"},
 	} {
 		_, err := decide(t, c, tc.command, 5*time.Second)

@@ -60,8 +60,10 @@ type failure struct {
 	cause error
 }
 
+// Error starts with the sentinel's text ("decision model timed out: ...");
+// the host names the layer when it logs it.
 func (f *failure) Error() string {
-	return "decisionmodel: " + f.kind.Error() + ": " + f.msg
+	return f.kind.Error() + ": " + f.msg
 }
 
 // Unwrap exposes the sentinel and the cause to errors.Is and errors.As.

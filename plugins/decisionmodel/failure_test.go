@@ -30,8 +30,8 @@ func checkFailure(t *testing.T, v core.Verdict, err error, want error, mention .
 		t.Errorf("failure verdict is not silent: %+v", v)
 	}
 	msg := err.Error()
-	if !strings.HasPrefix(msg, "decisionmodel: ") {
-		t.Errorf("error does not name the layer: %q", msg)
+	if !strings.HasPrefix(msg, want.Error()+": ") {
+		t.Errorf("error does not start with its cause %q: %q", want, msg)
 	}
 	mustNotContain(t, "error", msg, testAPIKey)
 	mustContain(t, "error", msg, mention...)
