@@ -246,6 +246,17 @@ func processesUnder(dir string) (pids []int, ok bool) {
 	return nil, false
 }
 
+// processesLeft is processesUnder that, while it finds some, looks again
+// for up to wait, so that exits in flight are not reported as leaks.
+func processesLeft(dir string, wait time.Duration) (pids []int, ok bool) {
+	pids, ok = processesUnder(dir)
+	for deadline := time.Now().Add(wait); ok && len(pids) > 0 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		pids, ok = processesUnder(dir)
+	}
+	return pids, ok
+}
+
 // TestProcessesUnder checks the leak checker itself: a layer started by
 // hand (hang-handshake, which starts a grandchild and waits) is seen with
 // its grandchild, and gone once both are killed.
@@ -289,11 +300,7 @@ func TestProcessesUnder(t *testing.T) {
 func checkNoneLeft(t *testing.T, dir, tmp string) {
 	t.Helper()
 	if dir != "" {
-		pids, ok := processesUnder(dir)
-		for deadline := time.Now().Add(3 * time.Second); ok && len(pids) > 0 && time.Now().Before(deadline); {
-			time.Sleep(20 * time.Millisecond)
-			pids, ok = processesUnder(dir)
-		}
+		pids, ok := processesLeft(dir, 3*time.Second)
 		switch {
 		case !ok:
 			t.Logf("process count not checked: no process table reader for %s", runtime.GOOS)

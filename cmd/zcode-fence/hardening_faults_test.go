@@ -301,72 +301,11 @@ func TestFaultDeepNesting(t *testing.T) {
 	}
 }
 
-var (
-	faultLayerOnce sync.Once
-	faultLayerBin  string
-	faultLayerErr  error
-)
-
-// faultLayer builds testdata/layers/misbehave once and places a copy named
-// mode in dir (the program picks its failure from its name).
+// faultLayer places a copy of testdata/layers/misbehave (built once by
+// builtLayers) named mode in dir: the program picks its failure from its name.
 func faultLayer(t *testing.T, dir, mode string) string {
 	t.Helper()
-	faultLayerOnce.Do(func() {
-		faultLayerBin = filepath.Join(filepath.Dir(binary), "misbehave", "misbehave"+hardeningExe())
-		build := exec.Command("go", "build", "-o", faultLayerBin, "./testdata/layers/misbehave")
-		if out, err := build.CombinedOutput(); err != nil {
-			faultLayerErr = fmt.Errorf("building testdata/layers/misbehave: %v\n%s", err, out)
-		}
-	})
-	if faultLayerErr != nil {
-		t.Fatal(faultLayerErr)
-	}
-	data, err := os.ReadFile(faultLayerBin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, mode+hardeningExe())
-	if err := os.WriteFile(path, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-func hardeningExe() string {
-	if runtime.GOOS == "windows" {
-		return ".exe"
-	}
-	return ""
-}
-
-// processesFrom lists the pids whose executable lies in dir (Linux /proc;
-// ok is false elsewhere). Every fault layer, and the grandchild it starts,
-// runs from a directory of its own test, so any process from there once
-// the hook has exited is a leak. While it finds some it looks again, for
-// up to wait, so that exits in flight are not reported as leaks.
-func processesFrom(dir string, wait time.Duration) (pids []string, ok bool) {
-	if runtime.GOOS != "linux" {
-		return nil, false
-	}
-	prefix := dir + string(filepath.Separator)
-	for deadline := time.Now().Add(wait); ; time.Sleep(50 * time.Millisecond) {
-		pids = pids[:0]
-		entries, _ := os.ReadDir("/proc")
-		for _, e := range entries {
-			if e.Name()[0] < '0' || e.Name()[0] > '9' {
-				continue
-			}
-			if exe, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe")); err == nil && strings.HasPrefix(exe, prefix) {
-				pids = append(pids, e.Name())
-			}
-		}
-		if len(pids) == 0 || time.Now().After(deadline) {
-			return pids, true
-		}
-	}
+	return placeLayer(t, builtLayers(t).misbehave, dir, mode)
 }
 
 // TestFaultLayers: third-party layers (testdata/layers/misbehave, configured
@@ -434,7 +373,7 @@ func TestFaultLayers(t *testing.T) {
 			t.Errorf("%s: answered after %v, past the %v budget", what, r.res.took, host.Budget)
 		}
 		t.Logf("%s -> %s in %v", what, r.want, r.res.took.Round(time.Millisecond))
-		if left, ok := processesFrom(r.layerDir, 2*time.Second); ok && len(left) > 0 {
+		if left, ok := processesLeft(r.layerDir, 2*time.Second); ok && len(left) > 0 {
 			t.Errorf("%s: processes %v left running after the hook exited", what, left)
 		}
 	}
@@ -474,43 +413,8 @@ func TestFaultLayers(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := processesFrom(os.TempDir(), 0); !ok {
+	if _, ok := processesUnder(os.TempDir()); !ok {
 		t.Logf("leak check not run: no process table reader on %s", runtime.GOOS)
-	}
-}
-
-// TestFaultLeakCheckSeesProcesses checks the leak check itself: a fault
-// layer started by hand (hang-handshake, which starts a sleeping
-// grandchild) is found with its grandchild by its directory,
-// and is gone once both are killed.
-func TestFaultLeakCheckSeesProcesses(t *testing.T) {
-	if _, ok := processesFrom(os.TempDir(), 0); !ok {
-		t.Skipf("no process table reader on %s", runtime.GOOS)
-	}
-	dir := filepath.Join(newScratch(t).root, "probe")
-	exe := faultLayer(t, dir, "hang-handshake")
-	cmd := exec.Command(exe)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var pids []string
-	for deadline := time.Now().Add(5 * time.Second); len(pids) < 2 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		pids, _ = processesFrom(dir, 0)
-	}
-	if len(pids) != 2 {
-		t.Errorf("saw %v, want the layer and its grandchild", pids)
-	}
-	for _, pid := range pids {
-		var n int
-		if _, err := fmt.Sscan(pid, &n); err == nil {
-			if p, err := os.FindProcess(n); err == nil {
-				p.Kill()
-			}
-		}
-	}
-	cmd.Wait()
-	if left, _ := processesFrom(dir, 2*time.Second); len(left) > 0 {
-		t.Errorf("pids %v still seen after the kill", left)
 	}
 }
 
