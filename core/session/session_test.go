@@ -45,6 +45,26 @@ func TestInvalidIDsAreNotRecorded(t *testing.T) {
 	}
 }
 
+func TestValidID(t *testing.T) {
+	for id, want := range map[string]bool{
+		"":                       false,
+		"a":                      true,
+		"Ab-09_z":                true,
+		strings.Repeat("a", 128): true,
+		strings.Repeat("a", 129): false,
+		"a b":                    false,
+		"a/b":                    false,
+		"a.b":                    false,
+		"caf\u00e9":              false,
+		"\u00e9":                 false,
+		"id\n":                   false,
+	} {
+		if got := ValidID(id); got != want {
+			t.Errorf("ValidID(%q) = %v, want %v", id, got, want)
+		}
+	}
+}
+
 func TestPruning(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, FileName)

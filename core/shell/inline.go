@@ -2,6 +2,7 @@ package shell
 
 import (
 	"strings"
+	"sync"
 )
 
 // This file finds interpreter one-liners in a command (node -e, python -c,
@@ -2877,7 +2878,7 @@ func (p *inlParser) stmtEnd(j int) int {
 // unqualified calls and the receiver-independent names; nargs is the number
 // of arguments. It returns the spec and the name found.
 func (p *inlParser) spec(key string, nargs int) (string, string) {
-	table := inlAPIs[p.fam]
+	table := inlAPIs()[p.fam]
 	if s, ok := table[key]; ok {
 		return s, key
 	}
@@ -2892,7 +2893,7 @@ func (p *inlParser) spec(key string, nargs int) (string, string) {
 			}
 		}
 	}
-	if s, ok := inlAnyReceiver[p.fam][name]; ok {
+	if s, ok := inlAnyReceiver()[p.fam][name]; ok {
 		if strings.HasPrefix(s, "self") && nargs > 0 && (name == "unlink" || name == "rmdir") {
 			return "", ""
 		}
@@ -3187,106 +3188,108 @@ func inlTable(pairs ...string) map[string]string {
 // "shwrite" "shmv" "shcp" (shelljs), "self:0" / "self:1" (the receiver is
 // deleted / written), "selfmove", "selfopen", "perlopen", "rubyopen",
 // "denoopen".
-var inlAPIs = map[byte]map[string]string{
-	inlJS: inlTable(
-		"delete:0", "fs.rm fs.rmSync fs.rmdir fs.rmdirSync fs.unlink fs.unlinkSync fs.remove fs.removeSync "+
-			"fs.emptyDir fs.emptyDirSync fs.emptydir fs.emptydirSync fs.lchmod Deno.remove Deno.removeSync "+
-			"$.NSFileManager.defaultManager.removeItemAtPathError",
-		"write:0", "fs.writeFile fs.writeFileSync fs.appendFile fs.appendFileSync fs.truncate fs.truncateSync "+
-			"fs.mkdir fs.mkdirSync fs.createWriteStream fs.outputFile fs.outputFileSync fs.writeJson fs.writeJsonSync "+
-			"fs.writeJSON fs.writeJSONSync fs.outputJson fs.outputJsonSync fs.outputJSON fs.ensureDir fs.ensureDirSync "+
-			"fs.mkdirp fs.mkdirpSync fs.mkdirs fs.mkdirsSync fs.ensureFile fs.ensureFileSync fs.mkdtemp fs.mkdtempSync "+
-			"fs.utimes fs.utimesSync fs.chmod fs.chmodSync fs.chown fs.chownSync "+
-			"Deno.writeTextFile Deno.writeTextFileSync Deno.writeFile Deno.writeFileSync Deno.truncate Deno.truncateSync "+
-			"Deno.mkdir Deno.mkdirSync Deno.create Deno.createSync Deno.chmod Deno.chmodSync Bun.write",
-		"write:1", "fs.copyFile fs.copyFileSync fs.cp fs.cpSync fs.copy fs.copySync fs.symlink fs.symlinkSync "+
-			"fs.link fs.linkSync fs.ensureSymlink fs.ensureLink Deno.copyFile Deno.copyFileSync Deno.symlink "+
-			"Deno.symlinkSync Deno.link Deno.linkSync",
-		"move", "fs.rename fs.renameSync fs.move fs.moveSync Deno.rename Deno.renameSync",
-		"open:1", "fs.open fs.openSync",
-		"denoopen", "Deno.open Deno.openSync",
-		"exec:0", "child_process.exec child_process.execSync execa.execaCommand execa.execaCommandSync "+
-			"shelljs.exec Application().doShellScript",
-		"execprog", "child_process.execFile child_process.execFileSync child_process.spawn child_process.spawnSync "+
-			"execa.execa execa.execaSync execa execaSync",
-		"objcmd", "Bun.spawn Bun.spawnSync Deno.run",
-		"denocmd", "Deno.Command",
-		"shrm", "shelljs.rm",
-		"shmv", "shelljs.mv",
-		"shcp", "shelljs.cp",
-		"shwrite", "shelljs.mkdir shelljs.touch",
-		"self:0", "Bun.file().delete Bun.file().unlink",
-		"self:1", "Bun.file().write",
-		"code", "eval vm.runInThisContext vm.runInNewContext vm.runInContext",
-	),
-	inlPython: inlTable(
-		"delete:0", "shutil.rmtree os.remove os.unlink os.rmdir os.removedirs",
-		"write:0", "os.truncate os.mkdir os.makedirs os.mkfifo os.mknod os.chmod os.chown os.utime",
-		"write:1", "shutil.copy shutil.copy2 shutil.copyfile shutil.copytree shutil.copymode shutil.copystat "+
-			"os.symlink os.link",
-		"move", "shutil.move os.rename os.renames os.replace",
-		"open:1", "open io.open codecs.open",
-		"osopen:0", "os.open",
-		"exec:0", "os.system os.popen subprocess.run subprocess.call subprocess.check_call subprocess.check_output "+
-			"subprocess.Popen subprocess.getoutput subprocess.getstatusoutput commands.getoutput "+
-			"commands.getstatusoutput pty.spawn asyncio.create_subprocess_shell",
-		"execall", "asyncio.create_subprocess_exec",
-		"execlist:1", "os.execv os.execve os.execvp os.execvpe",
-		"execvar:1", "os.execl os.execle os.execlp os.execlpe",
-		"execlist:2", "os.spawnv os.spawnve os.spawnvp os.spawnvpe",
-		"execvar:2", "os.spawnl os.spawnle os.spawnlp os.spawnlpe",
-		"self:0", "Path().unlink Path().rmdir",
-		"self:1", "Path().write_text Path().write_bytes Path().touch Path().mkdir Path().symlink_to Path().hardlink_to "+
-			"Path().chmod",
-		"selfmove", "Path().rename Path().replace",
-		"selfopen", "Path().open",
-		"code", "exec eval",
-	),
-	inlPerl: inlTable(
-		"deleteall", "unlink rmtree remove_tree File.Path.rmtree File.Path.remove_tree",
-		"delete:0", "rmdir path().remove path().remove_tree",
-		"writeall", "mkpath make_path File.Path.mkpath File.Path.make_path chmod chown utime",
-		"write:0", "mkdir truncate write_file File.Slurp.write_file",
-		"self:1", "path().spew path().spew_utf8 path().spew_raw path().append path().append_utf8 path().touch path().mkpath",
-		"write:1", "copy cp File.Copy.copy File.Copy.cp symlink link",
-		"move", "rename move mv File.Copy.move File.Copy.mv",
-		"perlopen", "open",
-		"osopen:1", "sysopen",
-		"execall", "system exec",
-		"exec:0", "readpipe",
-		"code", "eval",
-	),
-	inlRuby: inlTable(
-		"deleteall", "File.delete File.unlink FileUtils.rm FileUtils.rm_r FileUtils.rm_rf FileUtils.rm_f "+
-			"FileUtils.remove FileUtils.remove_dir FileUtils.remove_entry FileUtils.remove_entry_secure "+
-			"FileUtils.remove_file FileUtils.rmtree FileUtils.rmdir FileUtils.safe_unlink Dir.rmdir Dir.delete Dir.unlink",
-		"write:0", "File.write File.binwrite IO.write IO.binwrite File.truncate Dir.mkdir File.chmod File.chown",
-		"writeall", "FileUtils.touch FileUtils.mkdir FileUtils.mkdir_p FileUtils.makedirs FileUtils.mkpath "+
-			"FileUtils.chmod FileUtils.chmod_R FileUtils.chown FileUtils.chown_R",
-		"write:1", "FileUtils.cp FileUtils.copy FileUtils.cp_r FileUtils.copy_entry FileUtils.copy_file FileUtils.cp_lr "+
-			"FileUtils.install FileUtils.ln FileUtils.ln_s FileUtils.ln_sf FileUtils.symlink FileUtils.link "+
-			"File.symlink File.link",
-		"move", "File.rename FileUtils.mv FileUtils.move",
-		"open:1", "File.open File.new IO.sysopen",
-		"rubyopen", "open",
-		"execall", "system exec spawn Process.spawn Process.exec IO.popen Open3.capture2 Open3.capture2e "+
-			"Open3.capture3 Open3.popen2 Open3.popen2e Open3.popen3 Open3.pipeline",
-		"self:0", "Pathname().delete Pathname().unlink Pathname().rmtree Pathname().rmdir",
-		"self:1", "Pathname().write Pathname().binwrite Pathname().mkpath Pathname().mkdir",
-		"selfmove", "Pathname().rename",
-		"code", "eval instance_eval class_eval",
-	),
-	inlPHP: inlTable(
-		"delete:0", "unlink rmdir",
-		"write:0", "file_put_contents mkdir touch chmod chown",
-		"write:1", "copy symlink link",
-		"move", "rename",
-		"open:1", "fopen",
-		"exec:0", "system exec shell_exec passthru popen proc_open",
-		"execprog", "pcntl_exec",
-		"code", "eval",
-	),
-}
+var inlAPIs = sync.OnceValue(func() map[byte]map[string]string {
+	return map[byte]map[string]string{
+		inlJS: inlTable(
+			"delete:0", "fs.rm fs.rmSync fs.rmdir fs.rmdirSync fs.unlink fs.unlinkSync fs.remove fs.removeSync "+
+				"fs.emptyDir fs.emptyDirSync fs.emptydir fs.emptydirSync fs.lchmod Deno.remove Deno.removeSync "+
+				"$.NSFileManager.defaultManager.removeItemAtPathError",
+			"write:0", "fs.writeFile fs.writeFileSync fs.appendFile fs.appendFileSync fs.truncate fs.truncateSync "+
+				"fs.mkdir fs.mkdirSync fs.createWriteStream fs.outputFile fs.outputFileSync fs.writeJson fs.writeJsonSync "+
+				"fs.writeJSON fs.writeJSONSync fs.outputJson fs.outputJsonSync fs.outputJSON fs.ensureDir fs.ensureDirSync "+
+				"fs.mkdirp fs.mkdirpSync fs.mkdirs fs.mkdirsSync fs.ensureFile fs.ensureFileSync fs.mkdtemp fs.mkdtempSync "+
+				"fs.utimes fs.utimesSync fs.chmod fs.chmodSync fs.chown fs.chownSync "+
+				"Deno.writeTextFile Deno.writeTextFileSync Deno.writeFile Deno.writeFileSync Deno.truncate Deno.truncateSync "+
+				"Deno.mkdir Deno.mkdirSync Deno.create Deno.createSync Deno.chmod Deno.chmodSync Bun.write",
+			"write:1", "fs.copyFile fs.copyFileSync fs.cp fs.cpSync fs.copy fs.copySync fs.symlink fs.symlinkSync "+
+				"fs.link fs.linkSync fs.ensureSymlink fs.ensureLink Deno.copyFile Deno.copyFileSync Deno.symlink "+
+				"Deno.symlinkSync Deno.link Deno.linkSync",
+			"move", "fs.rename fs.renameSync fs.move fs.moveSync Deno.rename Deno.renameSync",
+			"open:1", "fs.open fs.openSync",
+			"denoopen", "Deno.open Deno.openSync",
+			"exec:0", "child_process.exec child_process.execSync execa.execaCommand execa.execaCommandSync "+
+				"shelljs.exec Application().doShellScript",
+			"execprog", "child_process.execFile child_process.execFileSync child_process.spawn child_process.spawnSync "+
+				"execa.execa execa.execaSync execa execaSync",
+			"objcmd", "Bun.spawn Bun.spawnSync Deno.run",
+			"denocmd", "Deno.Command",
+			"shrm", "shelljs.rm",
+			"shmv", "shelljs.mv",
+			"shcp", "shelljs.cp",
+			"shwrite", "shelljs.mkdir shelljs.touch",
+			"self:0", "Bun.file().delete Bun.file().unlink",
+			"self:1", "Bun.file().write",
+			"code", "eval vm.runInThisContext vm.runInNewContext vm.runInContext",
+		),
+		inlPython: inlTable(
+			"delete:0", "shutil.rmtree os.remove os.unlink os.rmdir os.removedirs",
+			"write:0", "os.truncate os.mkdir os.makedirs os.mkfifo os.mknod os.chmod os.chown os.utime",
+			"write:1", "shutil.copy shutil.copy2 shutil.copyfile shutil.copytree shutil.copymode shutil.copystat "+
+				"os.symlink os.link",
+			"move", "shutil.move os.rename os.renames os.replace",
+			"open:1", "open io.open codecs.open",
+			"osopen:0", "os.open",
+			"exec:0", "os.system os.popen subprocess.run subprocess.call subprocess.check_call subprocess.check_output "+
+				"subprocess.Popen subprocess.getoutput subprocess.getstatusoutput commands.getoutput "+
+				"commands.getstatusoutput pty.spawn asyncio.create_subprocess_shell",
+			"execall", "asyncio.create_subprocess_exec",
+			"execlist:1", "os.execv os.execve os.execvp os.execvpe",
+			"execvar:1", "os.execl os.execle os.execlp os.execlpe",
+			"execlist:2", "os.spawnv os.spawnve os.spawnvp os.spawnvpe",
+			"execvar:2", "os.spawnl os.spawnle os.spawnlp os.spawnlpe",
+			"self:0", "Path().unlink Path().rmdir",
+			"self:1", "Path().write_text Path().write_bytes Path().touch Path().mkdir Path().symlink_to Path().hardlink_to "+
+				"Path().chmod",
+			"selfmove", "Path().rename Path().replace",
+			"selfopen", "Path().open",
+			"code", "exec eval",
+		),
+		inlPerl: inlTable(
+			"deleteall", "unlink rmtree remove_tree File.Path.rmtree File.Path.remove_tree",
+			"delete:0", "rmdir path().remove path().remove_tree",
+			"writeall", "mkpath make_path File.Path.mkpath File.Path.make_path chmod chown utime",
+			"write:0", "mkdir truncate write_file File.Slurp.write_file",
+			"self:1", "path().spew path().spew_utf8 path().spew_raw path().append path().append_utf8 path().touch path().mkpath",
+			"write:1", "copy cp File.Copy.copy File.Copy.cp symlink link",
+			"move", "rename move mv File.Copy.move File.Copy.mv",
+			"perlopen", "open",
+			"osopen:1", "sysopen",
+			"execall", "system exec",
+			"exec:0", "readpipe",
+			"code", "eval",
+		),
+		inlRuby: inlTable(
+			"deleteall", "File.delete File.unlink FileUtils.rm FileUtils.rm_r FileUtils.rm_rf FileUtils.rm_f "+
+				"FileUtils.remove FileUtils.remove_dir FileUtils.remove_entry FileUtils.remove_entry_secure "+
+				"FileUtils.remove_file FileUtils.rmtree FileUtils.rmdir FileUtils.safe_unlink Dir.rmdir Dir.delete Dir.unlink",
+			"write:0", "File.write File.binwrite IO.write IO.binwrite File.truncate Dir.mkdir File.chmod File.chown",
+			"writeall", "FileUtils.touch FileUtils.mkdir FileUtils.mkdir_p FileUtils.makedirs FileUtils.mkpath "+
+				"FileUtils.chmod FileUtils.chmod_R FileUtils.chown FileUtils.chown_R",
+			"write:1", "FileUtils.cp FileUtils.copy FileUtils.cp_r FileUtils.copy_entry FileUtils.copy_file FileUtils.cp_lr "+
+				"FileUtils.install FileUtils.ln FileUtils.ln_s FileUtils.ln_sf FileUtils.symlink FileUtils.link "+
+				"File.symlink File.link",
+			"move", "File.rename FileUtils.mv FileUtils.move",
+			"open:1", "File.open File.new IO.sysopen",
+			"rubyopen", "open",
+			"execall", "system exec spawn Process.spawn Process.exec IO.popen Open3.capture2 Open3.capture2e "+
+				"Open3.capture3 Open3.popen2 Open3.popen2e Open3.popen3 Open3.pipeline",
+			"self:0", "Pathname().delete Pathname().unlink Pathname().rmtree Pathname().rmdir",
+			"self:1", "Pathname().write Pathname().binwrite Pathname().mkpath Pathname().mkdir",
+			"selfmove", "Pathname().rename",
+			"code", "eval instance_eval class_eval",
+		),
+		inlPHP: inlTable(
+			"delete:0", "unlink rmdir",
+			"write:0", "file_put_contents mkdir touch chmod chown",
+			"write:1", "copy symlink link",
+			"move", "rename",
+			"open:1", "fopen",
+			"exec:0", "system exec shell_exec passthru popen proc_open",
+			"execprog", "pcntl_exec",
+			"code", "eval",
+		),
+	}
+})
 
 // inlBareModules are tried for unqualified calls (destructured imports
 // that were not seen).
@@ -3296,28 +3299,30 @@ var inlBareModules = map[byte][]string{
 
 // inlAnyReceiver lists method names distinctive enough to count whatever
 // the receiver (an alias the scanner could not follow).
-var inlAnyReceiver = map[byte]map[string]string{
-	inlJS: inlTable(
-		"delete:0", "rmSync rmdirSync unlinkSync removeSync emptyDirSync removeItemAtPathError",
-		"write:0", "writeFileSync appendFileSync truncateSync mkdirSync createWriteStream outputFileSync "+
-			"writeTextFile writeTextFileSync",
-		"write:1", "copyFileSync cpSync",
-		"move", "renameSync",
-		"exec:0", "execSync doShellScript",
-		"execprog", "execFileSync spawnSync",
-	),
-	inlPython: inlTable(
-		"delete:0", "rmtree",
-		"self:0", "unlink rmdir",
-		"self:1", "write_text write_bytes",
-		"exec:0", "check_output check_call",
-	),
-	inlRuby: inlTable(
-		"deleteall", "rm_rf rm_r rm_f remove_dir remove_entry remove_entry_secure",
-		"writeall", "mkdir_p",
-		"write:1", "cp_r",
-	),
-}
+var inlAnyReceiver = sync.OnceValue(func() map[byte]map[string]string {
+	return map[byte]map[string]string{
+		inlJS: inlTable(
+			"delete:0", "rmSync rmdirSync unlinkSync removeSync emptyDirSync removeItemAtPathError",
+			"write:0", "writeFileSync appendFileSync truncateSync mkdirSync createWriteStream outputFileSync "+
+				"writeTextFile writeTextFileSync",
+			"write:1", "copyFileSync cpSync",
+			"move", "renameSync",
+			"exec:0", "execSync doShellScript",
+			"execprog", "execFileSync spawnSync",
+		),
+		inlPython: inlTable(
+			"delete:0", "rmtree",
+			"self:0", "unlink rmdir",
+			"self:1", "write_text write_bytes",
+			"exec:0", "check_output check_call",
+		),
+		inlRuby: inlTable(
+			"deleteall", "rm_rf rm_r rm_f remove_dir remove_entry remove_entry_secure",
+			"writeall", "mkdir_p",
+			"write:1", "cp_r",
+		),
+	}
+})
 
 // ---- awk
 
