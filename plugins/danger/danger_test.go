@@ -66,6 +66,9 @@ type tcase struct {
 	CustomRules string `json:"custom_rules,omitempty"`
 	Config      string `json:"config,omitempty"` // seed cases: custom, invalid
 	Desc        string `json:"desc,omitempty"`
+	// Mentions (messages.json) must each appear in the message of the
+	// case's rule, in both languages: the command and what it acts on.
+	Mentions []string `json:"mentions,omitempty"`
 }
 
 func (c tcase) platform() string {
@@ -192,6 +195,15 @@ func check(t *testing.T, l *Layer, c tcase, language string) core.Verdict {
 		t.Errorf("%s (%s): asked without rule %s (%s)\n%s", c.name(), language, c.Rule, c.Why, reasonsText(v))
 	}
 	checkMessages(t, c.name(), language, v)
+	for _, m := range c.Mentions {
+		named := false
+		for _, r := range v.Reasons {
+			named = named || r.Rule == c.Rule && strings.Contains(r.Message, m)
+		}
+		if !named {
+			t.Errorf("%s (%s): the %s message does not name %q\n%s", c.name(), language, c.Rule, m, reasonsText(v))
+		}
+	}
 	return v
 }
 
@@ -278,6 +290,22 @@ func TestCases(t *testing.T) {
 		t.Errorf("only %d cases; want at least 400", len(cases))
 	}
 	t.Logf("cases_*.json: %d cases (%d ask, %d silent), %d rules covered", len(cases), asks, silents, len(rulesSeen))
+}
+
+// TestMessages: messages name the command and its target or subject
+// (testdata/messages.json: one or more cases per rule that has one).
+func TestMessages(t *testing.T) {
+	cases := readCases(t, "messages.json")
+	l := newTestLayer()
+	for _, c := range cases {
+		if len(c.Mentions) == 0 {
+			t.Errorf("%s: messages.json case without mentions", c.name())
+		}
+		for _, lang := range []string{"zh", "en"} {
+			check(t, l, c, lang)
+		}
+	}
+	t.Logf("messages.json: %d cases", len(cases))
 }
 
 // TestSeedCases runs every danger-group case of the acceptance seed

@@ -14,6 +14,7 @@ type finding struct {
 	rule    string
 	cmd     string // the command, as the message names it
 	detail  string // the option, subcommand or consumer that matters
+	subject string // what a command without path targets acts on (git: remote and refs, commit, branch)
 	targets []hit
 }
 
@@ -80,12 +81,12 @@ var templates = map[string]template{
 	"DG-SYSTEMCTL-POWER":     {"{cmd} {detail} 会关机、重启或切到救援模式。", "{cmd} {detail} shuts down, reboots or drops the machine to rescue mode.", false},
 	"DG-INIT-RUNLEVEL":       {"{cmd} {detail} 切换运行级以关机或重启。", "{cmd} {detail} switches the runlevel to halt or reboot.", false},
 	"DG-BCDEDIT-WRITE":       {"{cmd} {detail} 会改写启动配置，可能导致无法开机。", "{cmd} {detail} changes the boot configuration and can leave the machine unbootable.", false},
-	"DG-GIT-FORCE-PUSH":      {"{cmd} {detail} 会覆盖或删除远端的提交历史。", "{cmd} {detail} overwrites or deletes history on the remote.", false},
-	"DG-GIT-RESET-HARD":      {"{cmd} {detail} 会永久丢弃未提交的改动。", "{cmd} {detail} throws away uncommitted changes for good.", false},
-	"DG-GIT-CLEAN":           {"{cmd} {detail} 会永久删除未跟踪的文件。", "{cmd} {detail} permanently deletes untracked files.", false},
-	"DG-GIT-BRANCH-D":        {"{cmd} {detail} 会强制删除分支，未合并的提交也会丢失。", "{cmd} {detail} force-deletes a branch, unmerged commits included.", false},
-	"DG-GIT-STASH-DROP":      {"{cmd} {detail} 会永久丢弃储藏的改动。", "{cmd} {detail} discards stashed changes for good.", false},
-	"DG-GIT-DISCARD":         {"{cmd} {detail} 会丢弃工作区中未提交的改动。", "{cmd} {detail} discards uncommitted changes in the working tree.", false},
+	"DG-GIT-FORCE-PUSH":      {"{cmd} {detail}{subject} 会覆盖或删除远端的提交历史。", "{cmd} {detail}{subject} overwrites or deletes history on the remote.", false},
+	"DG-GIT-RESET-HARD":      {"{cmd} {detail}{subject} 会永久丢弃未提交的改动。", "{cmd} {detail}{subject} throws away uncommitted changes for good.", false},
+	"DG-GIT-CLEAN":           {"{cmd} {detail}{subject} 会永久删除未跟踪的文件。", "{cmd} {detail}{subject} permanently deletes untracked files.", false},
+	"DG-GIT-BRANCH-D":        {"{cmd} {detail}{subject} 会强制删除分支，未合并的提交也会丢失。", "{cmd} {detail}{subject} force-deletes a branch, unmerged commits included.", false},
+	"DG-GIT-STASH-DROP":      {"{cmd} {detail}{subject} 会永久丢弃储藏的改动。", "{cmd} {detail}{subject} discards stashed changes for good.", false},
+	"DG-GIT-DISCARD":         {"{cmd} {detail}{subject} 会丢弃工作区中未提交的改动。", "{cmd} {detail}{subject} discards uncommitted changes in the working tree.", false},
 	"DG-RCE-PIPE":            {"{cmd} 下载的内容被直接交给 {detail} 执行，执行前无法审查。", "What {cmd} downloads is run directly by {detail}, unseen.", false},
 	"DG-RCE-DECODED":         {"{cmd} 解码出的内容被直接交给 {detail} 执行，真实命令被隐藏。", "What {cmd} decodes is run directly by {detail}, hiding the real command.", false},
 	"DG-PERSIST-CRON":        {"{cmd} {detail} 会删除或替换当前用户的全部定时任务。", "{cmd} {detail} removes or replaces all of the user's cron jobs.", false},
@@ -153,14 +154,31 @@ func (j *judge) message(f finding) string {
 		b := strings.NewReplacer(
 			"{cmd}", clip(f.cmd, maxCmdLen),
 			"{detail}", clip(f.detail, maxCmdLen),
+			"{subject}", j.subject(f.subject, lim.width),
 			"{targets}", j.targetList(f.targets, lim.shown, lim.width, lim.labels),
 		).Replace(body)
-		msg = prefix + strings.Join(strings.Fields(b), " ") + advice
+		b = strings.Join(strings.Fields(b), " ")
+		if !j.en {
+			b = strings.ReplaceAll(b, "） ", "）")
+		}
+		msg = prefix + b + advice
 		if utf8.RuneCountInString(msg) <= maxMessage {
 			break
 		}
 	}
 	return msg
+}
+
+// subject renders a finding's subject in parentheses after what precedes
+// it, cut to width runes; "" when there is none.
+func (j *judge) subject(s string, width int) string {
+	if strings.TrimSpace(s) == "" {
+		return ""
+	}
+	if j.en {
+		return " (" + clip(s, width) + ")"
+	}
+	return "（" + clip(s, width) + "）"
 }
 
 // targetList names up to shown targets, each cut to width runes, with

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/shell"
@@ -82,7 +83,7 @@ func ruleGit(v *cmdv) {
 	case "reset":
 		for _, a := range rest {
 			if a.Value == "--hard" || a.Value == "--merge" {
-				v.gitFlag("DG-GIT-RESET-HARD", sub, a.Value)
+				v.gitFinding("DG-GIT-RESET-HARD", sub, a.Value, gitOperands(rest, nil))
 				return
 			}
 		}
@@ -92,7 +93,11 @@ func ruleGit(v *cmdv) {
 		ruleGitBranch(v, rest)
 	case "stash":
 		if op := firstOperand(rest); op == "drop" || op == "clear" {
-			v.gitFlag("DG-GIT-STASH-DROP", sub, op)
+			subject := ""
+			if op == "drop" {
+				subject = strings.TrimSpace(strings.TrimPrefix(gitOperands(rest, nil), rest[operandIndex(rest)].Value))
+			}
+			v.gitFinding("DG-GIT-STASH-DROP", sub, op, subject)
 		}
 	case "checkout":
 		ruleGitCheckout(v, rest)
@@ -101,7 +106,7 @@ func ruleGit(v *cmdv) {
 	case "switch":
 		for _, a := range rest {
 			if a.Value == "--discard-changes" || a.Value == "--force" || a.Value == "-f" {
-				v.gitFlag("DG-GIT-DISCARD", sub, a.Value)
+				v.gitFinding("DG-GIT-DISCARD", sub, a.Value, gitOperands(rest, gitSwitchValued))
 				return
 			}
 		}
@@ -110,7 +115,67 @@ func ruleGit(v *cmdv) {
 
 // gitFlag reports a git finding as "git SUB" with the option that matters.
 func (v *cmdv) gitFlag(rule, sub, detail string) {
-	v.j.add(finding{rule: rule, cmd: "git " + sub, detail: detail})
+	v.gitFinding(rule, sub, detail, "")
+}
+
+// gitFinding is gitFlag naming also what the command acts on (subject:
+// the remote and refspecs, the commit, the branches), when it is known.
+func (v *cmdv) gitFinding(rule, sub, detail, subject string) {
+	v.j.add(finding{rule: rule, cmd: "git " + sub, detail: detail, subject: subject})
+}
+
+// Options whose value is the next word, per subcommand, so that
+// gitOperands does not take the value for an operand.
+var (
+	gitPushValued   = map[string]bool{"--repo": true, "--receive-pack": true, "--exec": true, "--push-option": true, "-o": true}
+	gitCleanValued  = map[string]bool{"--exclude": true, "-e": true}
+	gitSwitchValued = map[string]bool{"-c": true, "-C": true, "--create": true, "--force-create": true, "--orphan": true}
+)
+
+// gitOperands is the space-joined operands among args (words that are not
+// options, every word after --), skipping the values of valued options;
+// an unknown word is shown as written ($BRANCH).
+func gitOperands(args []shell.Word, valued map[string]bool) string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.Value == "--" && !a.Unknown:
+			for _, r := range args[i+1:] {
+				out = append(out, wordText(r))
+			}
+			i = len(args)
+		case a.Unknown:
+			out = append(out, wordText(a))
+		case strings.HasPrefix(a.Value, "-") && len(a.Value) > 1:
+			if valued[a.Value] {
+				i++
+			}
+		default:
+			out = append(out, a.Value)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// operandIndex is the index of the first word firstOperand would return
+// (0 when there is none).
+func operandIndex(args []shell.Word) int {
+	for i, a := range args {
+		if !a.Unknown && !strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "/") {
+			return i
+		}
+	}
+	return 0
+}
+
+// wordText is a word as a message shows it: its value, or as written
+// when its value is unknown.
+func wordText(w shell.Word) string {
+	if w.Unknown {
+		return w.Raw
+	}
+	return w.Value
 }
 
 // ruleGitPush: pushes that overwrite or delete remote history
@@ -179,7 +244,10 @@ func ruleGitPush(v *cmdv, args []shell.Word) {
 		}
 	}
 	if detail != "" && !dry {
-		v.gitFlag("DG-GIT-FORCE-PUSH", "push", detail)
+		// A +ref or :ref detail is not repeated in the subject.
+		subject := strings.Fields(gitOperands(args, gitPushValued))
+		subject = slices.DeleteFunc(subject, func(w string) bool { return w == detail })
+		v.gitFinding("DG-GIT-FORCE-PUSH", "push", detail, strings.Join(subject, " "))
 	}
 }
 
@@ -216,7 +284,7 @@ func ruleGitClean(v *cmdv, args []shell.Word) {
 		}
 	}
 	if force != "" && !dry {
-		v.gitFlag("DG-GIT-CLEAN", "clean", force)
+		v.gitFinding("DG-GIT-CLEAN", "clean", force, gitOperands(args, gitCleanValued))
 	}
 }
 
@@ -236,7 +304,7 @@ func ruleGitBranch(v *cmdv, args []shell.Word) {
 			force = true
 		case strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--"):
 			if strings.Contains(s, "D") {
-				v.gitFlag("DG-GIT-BRANCH-D", "branch", "-D")
+				v.gitFinding("DG-GIT-BRANCH-D", "branch", "-D", gitOperands(args, nil))
 				return
 			}
 			del = del || strings.Contains(s, "d")
@@ -244,7 +312,7 @@ func ruleGitBranch(v *cmdv, args []shell.Word) {
 		}
 	}
 	if del && force {
-		v.gitFlag("DG-GIT-BRANCH-D", "branch", "--delete --force")
+		v.gitFinding("DG-GIT-BRANCH-D", "branch", "--delete --force", gitOperands(args, nil))
 	}
 }
 
