@@ -77,9 +77,11 @@ type Call struct {
 	Cwd string
 	// SessionID is the agent host's session id, or "".
 	SessionID string
-	// WritableRoots are the normalised directories a write may land in:
-	// the project root, the real temp dirs, the agent memory dir and
-	// extra_writable_roots. Empty when ProjectRoot is "".
+	// WritableRoots are the directories a write may land in, normalised
+	// and with symlinks resolved (paths.Platform.WritableRoots): the
+	// project root, the real temp dirs, the agent memory dir and
+	// extra_writable_roots. Layers take them as real paths and do not
+	// resolve them again. Empty when ProjectRoot is "".
 	WritableRoots []string
 	// Platform is the path semantics to judge with: "linux", "darwin" or
 	// "windows". Normally runtime.GOOS; tests inject others.

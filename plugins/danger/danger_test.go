@@ -478,3 +478,18 @@ func TestRuleIDsDocumented(t *testing.T) {
 		t.Errorf("rule ids not in the package doc: %v", missing)
 	}
 }
+
+// TestFill: placeholders are replaced once, in one pass; braces in the
+// template or in the values stay as they are.
+func TestFill(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{"{cmd} {detail}{subject} x {targets}.", "rm {targets}  (s) x /a."},
+		{"{unknown} {cmd", "{unknown} {cmd"},
+		{"", ""},
+		{"{{cmd}}", "{rm {targets}}"},
+	} {
+		if got := fill(tc.body, "rm {targets}", "", " (s)", "/a"); got != tc.want {
+			t.Errorf("fill(%q) = %q, want %q", tc.body, got, tc.want)
+		}
+	}
+}

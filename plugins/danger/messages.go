@@ -151,12 +151,8 @@ func (j *judge) message(f finding) string {
 	}
 	var msg string
 	for _, lim := range targetLimits {
-		b := strings.NewReplacer(
-			"{cmd}", clip(f.cmd, maxCmdLen),
-			"{detail}", clip(f.detail, maxCmdLen),
-			"{subject}", j.subject(f.subject, lim.width),
-			"{targets}", j.targetList(f.targets, lim.shown, lim.width, lim.labels),
-		).Replace(body)
+		b := fill(body, clip(f.cmd, maxCmdLen), clip(f.detail, maxCmdLen),
+			j.subject(f.subject, lim.width), j.targetList(f.targets, lim.shown, lim.width, lim.labels))
 		b = strings.Join(strings.Fields(b), " ")
 		if !j.en {
 			b = strings.ReplaceAll(b, "） ", "）")
@@ -167,6 +163,40 @@ func (j *judge) message(f finding) string {
 		}
 	}
 	return msg
+}
+
+// fill replaces the placeholders {cmd}, {detail}, {subject} and
+// {targets} of a template body; other text, braces included, is kept.
+// (A strings.Replacer built per message was 7% of the gate's allocations.)
+func fill(body, cmd, detail, subject, targets string) string {
+	var b strings.Builder
+	b.Grow(len(body) + len(cmd) + len(detail) + len(subject) + len(targets))
+	for {
+		i := strings.IndexByte(body, '{')
+		if i < 0 {
+			b.WriteString(body)
+			return b.String()
+		}
+		b.WriteString(body[:i])
+		body = body[i:]
+		switch {
+		case strings.HasPrefix(body, "{cmd}"):
+			b.WriteString(cmd)
+			body = body[len("{cmd}"):]
+		case strings.HasPrefix(body, "{detail}"):
+			b.WriteString(detail)
+			body = body[len("{detail}"):]
+		case strings.HasPrefix(body, "{subject}"):
+			b.WriteString(subject)
+			body = body[len("{subject}"):]
+		case strings.HasPrefix(body, "{targets}"):
+			b.WriteString(targets)
+			body = body[len("{targets}"):]
+		default:
+			b.WriteByte('{')
+			body = body[1:]
+		}
+	}
 }
 
 // subject renders a finding's subject in parentheses after what precedes

@@ -62,7 +62,11 @@ func newJudge(ctx context.Context, p paths.Platform, c *core.Call) *judge {
 		}
 	}
 	for _, r := range roots {
-		j.addRoot(p.Clean(strings.TrimSpace(r)))
+		// Real paths already (core.Call's contract): no second walk.
+		if x := p.Clean(strings.TrimSpace(r)); x.IsAbs() {
+			j.lexRoots = append(j.lexRoots, x)
+			j.realRoots = append(j.realRoots, x)
+		}
 	}
 	j.cwd = p.Clean(strings.TrimSpace(c.Cwd))
 	if !j.cwd.IsAbs() {
