@@ -93,9 +93,9 @@ func ruleGit(v *cmdv) {
 		ruleGitBranch(v, rest)
 	case "stash":
 		if op := firstOperand(rest); op == "drop" || op == "clear" {
-			subject := ""
-			if op == "drop" {
-				subject = strings.TrimSpace(strings.TrimPrefix(gitOperands(rest, nil), rest[operandIndex(rest)].Value))
+			var subject []string // the stash entry: the operands after drop
+			if ops := gitOperands(rest, nil); op == "drop" && len(ops) > 0 && strings.EqualFold(ops[0], op) {
+				subject = ops[1:]
 			}
 			v.gitFinding("DG-GIT-STASH-DROP", sub, op, subject)
 		}
@@ -115,13 +115,13 @@ func ruleGit(v *cmdv) {
 
 // gitFlag reports a git finding as "git SUB" with the option that matters.
 func (v *cmdv) gitFlag(rule, sub, detail string) {
-	v.gitFinding(rule, sub, detail, "")
+	v.gitFinding(rule, sub, detail, nil)
 }
 
 // gitFinding is gitFlag naming also what the command acts on (subject:
 // the remote and refspecs, the commit, the branches), when it is known.
-func (v *cmdv) gitFinding(rule, sub, detail, subject string) {
-	v.j.add(finding{rule: rule, cmd: "git " + sub, detail: detail, subject: subject})
+func (v *cmdv) gitFinding(rule, sub, detail string, subject []string) {
+	v.j.add(finding{rule: rule, cmd: "git " + sub, detail: detail, subject: strings.Join(subject, " ")})
 }
 
 // Options whose value is the next word, per subcommand, so that
@@ -132,10 +132,10 @@ var (
 	gitSwitchValued = map[string]bool{"-c": true, "-C": true, "--create": true, "--force-create": true, "--orphan": true}
 )
 
-// gitOperands is the space-joined operands among args (words that are not
-// options, every word after --), skipping the values of valued options;
-// an unknown word is shown as written ($BRANCH).
-func gitOperands(args []shell.Word, valued map[string]bool) string {
+// gitOperands is the operands among args (words that are not options,
+// every word after --), skipping the values of valued options; an unknown
+// word is shown as written ($BRANCH).
+func gitOperands(args []shell.Word, valued map[string]bool) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -155,18 +155,7 @@ func gitOperands(args []shell.Word, valued map[string]bool) string {
 			out = append(out, a.Value)
 		}
 	}
-	return strings.Join(out, " ")
-}
-
-// operandIndex is the index of the first word firstOperand would return
-// (0 when there is none).
-func operandIndex(args []shell.Word) int {
-	for i, a := range args {
-		if !a.Unknown && !strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "/") {
-			return i
-		}
-	}
-	return 0
+	return out
 }
 
 // wordText is a word as a message shows it: its value, or as written
@@ -245,9 +234,8 @@ func ruleGitPush(v *cmdv, args []shell.Word) {
 	}
 	if detail != "" && !dry {
 		// A +ref or :ref detail is not repeated in the subject.
-		subject := strings.Fields(gitOperands(args, gitPushValued))
-		subject = slices.DeleteFunc(subject, func(w string) bool { return w == detail })
-		v.gitFinding("DG-GIT-FORCE-PUSH", "push", detail, strings.Join(subject, " "))
+		subject := slices.DeleteFunc(gitOperands(args, gitPushValued), func(w string) bool { return w == detail })
+		v.gitFinding("DG-GIT-FORCE-PUSH", "push", detail, subject)
 	}
 }
 
