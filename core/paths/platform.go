@@ -41,14 +41,24 @@ type Platform struct {
 // os.LookupEnv; os.TempDir; CachedEvalSymlinks. Cost: a few getenv calls;
 // call it once per tool call, not per path.
 func Native() Platform {
-	return Platform{
+	p := Platform{
 		OS:           runtime.GOOS,
 		Home:         nativeHome(),
 		Lookup:       os.LookupEnv,
 		TempDir:      os.TempDir(),
 		EvalSymlinks: CachedEvalSymlinks,
 	}
+	if simulate != nil {
+		simulate(&p)
+	}
+	return p
 }
+
+// simulate is nil in every release binary. Only a binary built with the
+// zcodefence_sim tag (the golden test's, see simulate.go) sets it, so that
+// one Linux binary can judge with another OS's path rules and no real
+// file system; no environment variable can switch it on in a normal build.
+var simulate func(p *Platform)
 
 // ForOS is Native with the rules of goos ("linux", "darwin", "windows";
 // "" means the host's). When goos is not the host's OS, real paths are
@@ -57,7 +67,7 @@ func Native() Platform {
 // core.Call.Platform.
 func ForOS(goos string) Platform {
 	p := Native()
-	if goos == "" || goos == runtime.GOOS {
+	if goos == "" || goos == p.OS {
 		return p
 	}
 	p.OS = goos
