@@ -34,6 +34,7 @@ func init() {
 	}
 	reg(ruleRsync, "rsync")
 	reg(ruleRobocopy, "robocopy")
+	// Overwrites of critical files and disks.
 	reg(ruleCopyTo, "cp", "install", "ln", "pv")
 	reg(ruleTee, "tee", "tee-object")
 	reg(ruleTruncate, "truncate")

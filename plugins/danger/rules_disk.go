@@ -6,36 +6,8 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
-// redirects judges the command's writing redirects: onto a critical file
-// (DG-CRITICAL-FILE), a disk (DG-DEVICE-WRITE) or the SysRq trigger
-// (DG-POWEROFF).
-func (v *cmdv) redirects() {
-	for _, r := range v.c.Redirects {
-		if !r.IsWrite() {
-			continue
-		}
-		hs := v.targets([]shell.Word{r.Target}, hitCritical|hitDisk|hitSysrq)
-		if len(hs) == 0 {
-			continue
-		}
-		cmd := "重定向 " + r.Fd + r.Op
-		if v.j.en {
-			cmd = "The redirect " + r.Fd + r.Op
-		}
-		f := finding{cmd: cmd, targets: pick(hs, hitDisk)}
-		if len(f.targets) > 0 {
-			f.rule = "DG-DEVICE-WRITE"
-			v.j.add(f)
-		}
-		if f.targets = pick(hs, hitCritical); len(f.targets) > 0 {
-			f.rule = "DG-CRITICAL-FILE"
-			v.j.add(f)
-		}
-		if len(pick(hs, hitSysrq)) > 0 {
-			v.j.add(finding{rule: "DG-POWEROFF", cmd: cmd + " /proc/sysrq-trigger"})
-		}
-	}
-}
+// ---------------------------------------------------------------------------
+// Disks, volumes, the registry and backups
 
 // ruleDd: dd of= a device (DG-DD-DEVICE), a catastrophic path
 // (DG-DD-TARGET), a critical file, or an unknown target.
@@ -333,4 +305,22 @@ func ruleIcacls(v *cmdv) {
 		return
 	}
 	v.report("DG-CHMOD-RECURSIVE", "", v.targets(ops[:1], hitCatastrophic))
+}
+
+// ---------------------------------------------------------------------------
+// System
+
+// forkBomb: a function that calls itself in a pipe or in the background
+// (DG-FORK-BOMB), whatever its name; cmd.exe's %0|%0.
+func (v *cmdv) forkBomb() {
+	c := v.c
+	name := ""
+	if fn, ok := strings.CutPrefix(v.viaLast(), "function "); ok && fn != "" && c.Name == strings.ToLower(fn) {
+		name = fn + "()"
+	} else if c.Dialect == shell.Cmd && len(c.Args) > 0 && c.Args[0].Raw == "%0" {
+		name = "%0|%0"
+	}
+	if name != "" && (c.FeedsInto >= 0 || c.Background || len(v.j.feeders(v.i)) > 0) {
+		v.j.add(finding{rule: "DG-FORK-BOMB", cmd: name})
+	}
 }

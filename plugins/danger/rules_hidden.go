@@ -122,3 +122,96 @@ func looksAbsolute(s string) bool {
 	}
 	return false
 }
+
+// ---------------------------------------------------------------------------
+// Commands hidden behind an unknown name or a package runner
+
+// unknownCommand judges a command whose name is unknown until run time:
+// with flags and a catastrophic target it asks (DG-UNKNOWN-COMMAND, $RM
+// -rf /). When its first argument is a command name ($SUDO rm -rf /), the
+// analysis reports that command, nested with Via "unknown wrapper", and
+// the rules judge it there.
+func (v *cmdv) unknownCommand() {
+	if len(v.c.Args) == 0 || v.c.NameIfEmpty != "" {
+		return
+	}
+	if len(v.args) > 0 && !v.args[0].Unknown && !strings.HasPrefix(v.args[0].Value, "-") {
+		return
+	}
+	flagged := false
+	for _, a := range v.args {
+		if !a.Unknown && len(a.Value) > 1 && a.Value[0] == '-' {
+			flagged = true
+			break
+		}
+	}
+	if !flagged {
+		return
+	}
+	if hs := v.targets(operands(v.args), hitCatastrophic); len(hs) > 0 {
+		v.j.add(finding{rule: "DG-UNKNOWN-COMMAND", cmd: shownRaw(v.c.Args[0]), targets: hs})
+	}
+}
+
+// judgeInner judges argv (argv[0] a known command word) as a command run
+// by v (a package runner), with v's directory, redirects and place in the
+// analysis, by the rule for its name.
+func (v *cmdv) judgeInner(argv []shell.Word) {
+	if len(argv) == 0 || argv[0].Unknown {
+		return
+	}
+	inner := *v.c
+	inner.Args = argv
+	inner.Name = shell.CommandName(argv[0].Value)
+	if at := strings.LastIndexByte(inner.Name, '@'); at > 0 {
+		inner.Name = inner.Name[:at] // npx rimraf@5
+	}
+	inner.NameIfEmpty = inner.Name
+	w := &cmdv{j: v.j, i: v.i, c: &inner, name: dispatchName(&inner)}
+	if len(argv) > 1 {
+		w.args = argv[1:]
+	}
+	if r := rules[w.name]; r != nil {
+		r(w)
+	}
+}
+
+// runnerValued are the package runners' options that take a value.
+var runnerValued = map[string]bool{"-p": true, "--package": true, "--registry": true, "--cache": true, "--prefix": true, "-w": true, "--workspace": true}
+
+// ruleRunner: npx, pnpx, bunx, pnpm dlx/exec, yarn dlx/exec, npm exec/x
+// run a package's command: it is judged as that command (npx rimraf ~ is
+// rimraf ~); npx -c / --call 'script' runs a shell script.
+func ruleRunner(v *cmdv) {
+	args := v.args
+	switch v.name {
+	case "pnpm", "yarn", "npm":
+		sub := ""
+		if len(args) > 0 {
+			sub = args[0].Value
+		}
+		if sub != "dlx" && sub != "exec" && sub != "x" {
+			return
+		}
+		args = args[1:]
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.Unknown:
+			return
+		case a.Value == "--":
+			v.judgeInner(args[i+1:])
+			return
+		case (a.Value == "-c" || a.Value == "--call") && i+1 < len(args) && !args[i+1].Unknown:
+			v.j.nestedScript(v, args[i+1].Value, shell.Bash)
+			return
+		case runnerValued[a.Value]:
+			i++
+		case strings.HasPrefix(a.Value, "-"):
+		default:
+			v.judgeInner(args[i:])
+			return
+		}
+	}
+}

@@ -1,0 +1,133 @@
+package danger
+
+import (
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
+
+// ---------------------------------------------------------------------------
+// Overwriting critical files and disks (DG-CRITICAL-FILE, DG-DEVICE-WRITE)
+
+// redirects judges the command's writing redirects: onto a critical file
+// (DG-CRITICAL-FILE), a disk (DG-DEVICE-WRITE) or the SysRq trigger
+// (DG-POWEROFF).
+func (v *cmdv) redirects() {
+	for _, r := range v.c.Redirects {
+		if !r.IsWrite() {
+			continue
+		}
+		hs := v.targets([]shell.Word{r.Target}, hitCritical|hitDisk|hitSysrq)
+		if len(hs) == 0 {
+			continue
+		}
+		cmd := "重定向 " + r.Fd + r.Op
+		if v.j.en {
+			cmd = "The redirect " + r.Fd + r.Op
+		}
+		f := finding{cmd: cmd, targets: pick(hs, hitDisk)}
+		if len(f.targets) > 0 {
+			f.rule = "DG-DEVICE-WRITE"
+			v.j.add(f)
+		}
+		if f.targets = pick(hs, hitCritical); len(f.targets) > 0 {
+			f.rule = "DG-CRITICAL-FILE"
+			v.j.add(f)
+		}
+		if len(pick(hs, hitSysrq)) > 0 {
+			v.j.add(finding{rule: "DG-POWEROFF", cmd: cmd + " /proc/sysrq-trigger"})
+		}
+	}
+}
+
+// ruleCopyTo: cp, install, ln and pv writing onto a critical file or a
+// disk (DG-CRITICAL-FILE, DG-DEVICE-WRITE).
+func ruleCopyTo(v *cmdv) {
+	ops := operands(v.args, "-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group")
+	if len(ops) == 0 {
+		return
+	}
+	dest := ops[len(ops)-1:]
+	if t := optionValue(v.args, "-t", "--target-directory"); t != nil {
+		dest = []shell.Word{*t}
+	} else if v.name == "pv" {
+		return
+	}
+	hs := v.targets(dest, hitCritical|hitDisk)
+	v.report("DG-DEVICE-WRITE", "", pick(hs, hitDisk))
+	v.report("DG-CRITICAL-FILE", "", pick(hs, hitCritical))
+}
+
+// optionValue returns the value of the first of the options (given as
+// "-t DIR", "-tDIR" for a one-letter option, or "--name=DIR"), or nil.
+func optionValue(args []shell.Word, names ...string) *shell.Word {
+	for i, a := range args {
+		if a.Unknown {
+			continue
+		}
+		if a.Value == "--" {
+			return nil
+		}
+		for _, n := range names {
+			switch {
+			case a.Value == n && i+1 < len(args):
+				return &args[i+1]
+			case strings.HasPrefix(n, "--") && strings.HasPrefix(a.Value, n+"="):
+				w := cutWord(a, len(n)+1)
+				return &w
+			case len(n) == 2 && n[0] == '-' && n[1] != '-' && len(a.Value) > 2 && strings.HasPrefix(a.Value, n):
+				w := cutWord(a, 2)
+				return &w
+			}
+		}
+	}
+	return nil
+}
+
+// ruleTee: tee onto a critical file, a disk or the SysRq trigger.
+func ruleTee(v *cmdv) {
+	words := operands(v.args)
+	if v.name == "tee-object" {
+		_, words = shell.ParsePowerShellCommand(v.c.Args).Targets()
+	}
+	v.writes(words)
+}
+
+// writes reports the findings of writing onto each of words: a critical
+// file, a disk, the SysRq trigger.
+func (v *cmdv) writes(words []shell.Word) {
+	hs := v.targets(words, hitCritical|hitDisk|hitSysrq)
+	v.report("DG-DEVICE-WRITE", "", pick(hs, hitDisk))
+	v.report("DG-CRITICAL-FILE", "", pick(hs, hitCritical))
+	if len(pick(hs, hitSysrq)) > 0 {
+		v.j.add(finding{rule: "DG-POWEROFF", cmd: v.display() + " /proc/sysrq-trigger"})
+	}
+}
+
+// ruleTruncate: truncate of a critical file.
+func ruleTruncate(v *cmdv) {
+	v.reportCommon(v.targets(operands(v.args, "-s", "--size", "-r", "--reference", "-o"), hitCritical))
+}
+
+// ruleSed: sed -i on a critical file.
+func ruleSed(v *cmdv) {
+	inPlace := hasLong(v.args, "--in-place")
+	for _, a := range v.args {
+		if s := a.Value; !a.Unknown && len(s) > 1 && s[0] == '-' && s[1] != '-' {
+			if k := strings.IndexAny(s[1:], "ef"); k >= 0 {
+				s = s[:k+1] // what follows -e or -f is its value
+			}
+			if strings.Contains(s[1:], "i") {
+				inPlace = true
+			}
+		}
+	}
+	if !inPlace {
+		return
+	}
+	files := operands(v.args, "-e", "--expression", "-f", "--file", "-l", "--line-length")
+	if !hasShort(v.args, "ef") && !hasLong(v.args, "--expression", "--file") && len(files) > 0 {
+		files = files[1:] // the script
+	}
+	v.report("DG-CRITICAL-FILE", "", v.targets(files, hitCritical))
+}
