@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
@@ -22,8 +23,8 @@ import (
 // into an interpreter.
 func gapLiteralStdin(v *cmdv, k int) {
 	j := v.j
-	lang := interpreterLang(v.name)
-	if j.nested > 0 || lang == "" || shells[v.name] {
+	lang := cmdfacts.InterpreterLang(v.name)
+	if j.nested > 0 || lang == "" || cmdfacts.IsShell(v.name) {
 		return
 	}
 	text, ok := literalOutput(j.view(k))

@@ -181,71 +181,6 @@ func (v *cmdv) baseDir() (base paths.Path, unknown bool) {
 	return v.base, false
 }
 
-// operands returns the arguments that are not options: words not starting
-// with "-" (and "-" itself), and every word after "--". Unknown words count
-// as operands (their value may be anything). valued lists the options that
-// take the next word as their value ("-t", "--target-directory"), written
-// as they appear.
-func operands(args []shell.Word, valued ...string) []shell.Word {
-	var out []shell.Word
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a.Unknown || !strings.HasPrefix(a.Value, "-") || a.Value == "-" {
-			out = append(out, a)
-			continue
-		}
-		if a.Value == "--" {
-			return append(out, args[i+1:]...)
-		}
-		for _, o := range valued {
-			if a.Value == o {
-				i++
-				break
-			}
-		}
-	}
-	return out
-}
-
-// hasShort reports whether a short-option cluster before "--" contains one
-// of the letters (-rf contains r and f). A long option (--x) never does.
-// Clusters of options that take a value are the caller's business.
-func hasShort(args []shell.Word, letters string) bool {
-	for _, a := range args {
-		v := a.Value
-		if a.Unknown {
-			continue
-		}
-		if v == "--" {
-			return false
-		}
-		if len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v[1:], letters) {
-			return true
-		}
-	}
-	return false
-}
-
-// hasLong reports whether one of the long options (with or without
-// "=value") appears before "--".
-func hasLong(args []shell.Word, names ...string) bool {
-	for _, a := range args {
-		if a.Unknown {
-			continue
-		}
-		if a.Value == "--" {
-			return false
-		}
-		v, _, _ := strings.Cut(a.Value, "=")
-		for _, n := range names {
-			if v == n {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // hasWord reports whether one of the words appears as an argument,
 // compared case-insensitively.
 func hasWord(args []shell.Word, words ...string) bool {
@@ -280,28 +215,6 @@ func lowerValues(args []shell.Word) []string {
 		out[i] = strings.ToLower(a.Value)
 	}
 	return out
-}
-
-// cutWord returns w without its first n bytes (of=/dev/sda gives
-// /dev/sda), keeping Raw, Unknown and KnownPrefix consistent as far as
-// the prefix is plain text.
-func cutWord(w shell.Word, n int) shell.Word {
-	out := shell.Word{Unknown: w.Unknown, Glob: w.Glob}
-	if n <= len(w.Value) {
-		out.Value = w.Value[n:]
-	}
-	if n <= len(w.KnownPrefix) {
-		out.KnownPrefix = w.KnownPrefix[n:]
-	}
-	if n <= len(w.Raw) {
-		out.Raw = w.Raw[n:]
-	}
-	return out
-}
-
-// textWord makes a known word from literal text.
-func textWord(s string) shell.Word {
-	return shell.Word{Value: s, Raw: s, KnownPrefix: s}
 }
 
 // ---------------------------------------------------------------------------

@@ -3,6 +3,7 @@ package danger
 import (
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
@@ -29,9 +30,7 @@ func init() {
 	reg(ruleUnlink, "unlink")
 	reg(ruleMv, "mv", "move")
 	reg(ruleMoveItem, "move-item")
-	for name := range dotNetFileCalls {
-		reg(ruleDotNet, name)
-	}
+	reg(ruleDotNet, cmdfacts.DotNetFileCalls()...)
 	reg(ruleRsync, "rsync")
 	reg(ruleRobocopy, "robocopy")
 	// Overwrites of critical files and disks.

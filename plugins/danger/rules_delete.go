@@ -3,6 +3,7 @@ package danger
 import (
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
@@ -11,7 +12,7 @@ import (
 // catastrophic directory (DG-RM-GLOB), xargs rm of listed items
 // (DG-XARGS-DELETE), critical files and unknown targets.
 func ruleRm(v *cmdv) {
-	rmTargets(v, hasShort(v.args, "rR") || hasLong(v.args, "--recursive"))
+	rmTargets(v, cmdfacts.HasShort(v.args, "rR") || cmdfacts.HasLong(v.args, "--recursive"))
 }
 
 // ruleRimraf: rimraf (also through npx) is rm -rf.
@@ -20,12 +21,12 @@ func ruleRimraf(v *cmdv) { rmTargets(v, true) }
 // rmTargets judges the operands of an rm-like command.
 func rmTargets(v *cmdv, recursive bool) {
 	args := v.args
-	noPreserve := hasLong(args, "--no-preserve-root")
+	noPreserve := cmdfacts.HasLong(args, "--no-preserve-root")
 	want := hitCatastrophic | hitCritical
 	if recursive || noPreserve {
 		want |= hitUnknown
 	}
-	ops := operands(args)
+	ops := cmdfacts.Operands(args)
 	hs := v.targets(ops, want)
 	cat := pick(hs, hitCatastrophic)
 	if noPreserve {
@@ -85,7 +86,7 @@ func ruleRmdir(v *cmdv) {
 		ruleWinDelete(v)
 		return
 	}
-	hs := v.targets(operands(v.args), hitCatastrophic)
+	hs := v.targets(cmdfacts.Operands(v.args), hitCatastrophic)
 	fed, own := splitInput(hs, v.viaArgs())
 	v.report("DG-XARGS-DELETE", "", fed)
 	v.report("DG-RMDIR", "", own)
@@ -172,36 +173,24 @@ func psRegistryKey(w shell.Word) string {
 // catastrophic start path (DG-FIND-DELETE). A recursive rm run by -exec is
 // left to ruleRm, which sees it as a command of its own.
 func ruleFind(v *cmdv) {
-	deletes := false
-	for i, a := range v.args {
-		switch a.Value {
-		case "-delete":
+	f := cmdfacts.ParseFind(v.args)
+	deletes := f.Delete
+	for _, e := range f.Execs {
+		if len(e.Argv) == 0 {
+			continue
+		}
+		run := e.Argv[1:]
+		switch shell.CommandName(e.Argv[0].Value) {
+		case "unlink", "shred", "rmdir":
 			deletes = true
-		case "-exec", "-execdir", "-ok", "-okdir":
-			if i+1 < len(v.args) {
-				run := v.args[i+1:]
-				name := shell.CommandName(run[0].Value)
-				end := len(run)
-				for k, w := range run {
-					if w.Value == ";" || w.Value == "+" {
-						end = k
-						break
-					}
-				}
-				run = run[1:end]
-				switch name {
-				case "unlink", "shred", "rmdir":
-					deletes = true
-				case "rm":
-					deletes = deletes || !(hasShort(run, "rR") || hasLong(run, "--recursive"))
-				}
-			}
+		case "rm":
+			deletes = deletes || !(cmdfacts.HasShort(run, "rR") || cmdfacts.HasLong(run, "--recursive"))
 		}
 	}
 	if !deletes {
 		return
 	}
-	hs := v.targets(findRoots(v.args), hitCatastrophic|hitUnknown)
+	hs := v.targets(f.Roots, hitCatastrophic|hitUnknown)
 	v.report("DG-FIND-DELETE", "", pick(hs, hitCatastrophic))
 	v.report("DG-UNRESOLVED-TARGET", "", pick(hs, hitUnknown))
 }
@@ -209,7 +198,7 @@ func ruleFind(v *cmdv) {
 // ruleShred: shred of a disk, a critical file or a catastrophic target
 // (DG-SHRED).
 func ruleShred(v *cmdv) {
-	ops := operands(v.args, "-n", "--iterations", "-s", "--size", "--random-source")
+	ops := cmdfacts.Operands(v.args, "-n", "--iterations", "-s", "--size", "--random-source")
 	hs := v.targets(ops, hitCatastrophic|hitCritical|hitDisk|hitUnknown)
 	fed, own := splitInput(pick(hs, hitCatastrophic|hitCritical|hitDisk), v.viaArgs())
 	v.report("DG-XARGS-DELETE", "", fed)
@@ -219,7 +208,7 @@ func ruleShred(v *cmdv) {
 
 // ruleUnlink: unlink of a critical file.
 func ruleUnlink(v *cmdv) {
-	v.reportCommon(v.targets(operands(v.args), hitCritical))
+	v.reportCommon(v.targets(cmdfacts.Operands(v.args), hitCritical))
 }
 
 // ruleMv: mv (or cmd.exe move) of a catastrophic source (DG-MV-SOURCE),
@@ -230,8 +219,8 @@ func ruleMv(v *cmdv) {
 	if v.name == "move" || v.c.Dialect == shell.Cmd {
 		_, ops = shell.CmdSwitches(v.c.Args)
 	} else {
-		ops = operands(v.args, "-t", "--target-directory", "-S", "--suffix")
-		toDir = hasShort(v.args, "t") || hasLong(v.args, "--target-directory")
+		ops = cmdfacts.Operands(v.args, "-t", "--target-directory", "-S", "--suffix")
+		toDir = cmdfacts.HasShort(v.args, "t") || cmdfacts.HasLong(v.args, "--target-directory")
 	}
 	if len(ops) == 0 {
 		return
@@ -245,47 +234,20 @@ func ruleMv(v *cmdv) {
 	v.report("DG-CRITICAL-FILE", "", append(pick(hs, hitCritical), v.targets(dest, hitCritical)...))
 }
 
-// dotNetOp is what one argument of a .NET file call does.
-type dotNetOp struct {
-	arg   int // index in the call's arguments
-	write bool
-}
-
-// dotNetFileCalls are the PowerShell .NET static calls (as the analysis
-// names them) that delete or write files, with the argument each touches.
-var dotNetFileCalls = map[string][]dotNetOp{
-	"[system.io.directory]::delete":                              {{0, false}},
-	"[system.io.file]::delete":                                   {{0, false}},
-	"[system.io.file]::move":                                     {{0, false}, {1, true}},
-	"[system.io.directory]::move":                                {{0, false}},
-	"[system.io.file]::copy":                                     {{1, true}},
-	"[system.io.file]::replace":                                  {{1, true}},
-	"[system.io.file]::writealltext":                             {{0, true}},
-	"[system.io.file]::writeallbytes":                            {{0, true}},
-	"[system.io.file]::writealllines":                            {{0, true}},
-	"[system.io.file]::appendalltext":                            {{0, true}},
-	"[system.io.file]::appendalllines":                           {{0, true}},
-	"[system.io.file]::appendtext":                               {{0, true}},
-	"[system.io.file]::create":                                   {{0, true}},
-	"[system.io.file]::createtext":                               {{0, true}},
-	"[system.io.file]::openwrite":                                {{0, true}},
-	"[microsoft.visualbasic.fileio.filesystem]::deletedirectory": {{0, false}},
-	"[microsoft.visualbasic.fileio.filesystem]::deletefile":      {{0, false}},
-}
-
 // ruleDotNet: a PowerShell .NET file call ([System.IO.Directory]::Delete,
 // [IO.File]::WriteAllText, ...) deleting a catastrophic target
 // (DG-PS-REMOVE), or deleting or writing a critical file or a disk.
 func ruleDotNet(v *cmdv) {
 	var dels, writes []shell.Word
-	for _, op := range dotNetFileCalls[v.name] {
-		if op.arg >= len(v.args) {
+	ops, _ := cmdfacts.DotNetFileCall(v.name)
+	for _, op := range ops {
+		if op.Index >= len(v.args) {
 			continue
 		}
-		if op.write {
-			writes = append(writes, v.args[op.arg])
+		if op.Op == cmdfacts.FileWrite {
+			writes = append(writes, v.args[op.Index])
 		} else {
-			dels = append(dels, v.args[op.arg])
+			dels = append(dels, v.args[op.Index])
 		}
 	}
 	hs := v.targets(dels, hitCatastrophic|hitCritical)
@@ -318,7 +280,7 @@ func ruleRsync(v *cmdv) {
 	if detail == "" {
 		return
 	}
-	ops := operands(v.args, "-e", "--rsh", "-f", "--filter", "-T", "--temp-dir", "--exclude", "--include",
+	ops := cmdfacts.Operands(v.args, "-e", "--rsh", "-f", "--filter", "-T", "--temp-dir", "--exclude", "--include",
 		"--exclude-from", "--include-from", "--files-from", "--partial-dir", "--backup-dir", "--suffix", "-B", "--block-size")
 	if len(ops) < 2 {
 		return

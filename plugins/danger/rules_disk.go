@@ -3,6 +3,7 @@ package danger
 import (
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
@@ -16,7 +17,7 @@ func ruleDd(v *cmdv) {
 		if len(a.Value) < 3 || !strings.EqualFold(a.Value[:3], "of=") {
 			continue
 		}
-		hs := v.targets([]shell.Word{cutWord(a, 3)}, hitDevice|hitCatastrophic|hitCritical|hitUnknown)
+		hs := v.targets([]shell.Word{cmdfacts.SubWord(a, 3)}, hitDevice|hitCatastrophic|hitCritical|hitUnknown)
 		if dev := pick(hs, hitDevice); len(dev) > 0 {
 			v.report("DG-DD-DEVICE", "", dev)
 		} else {
@@ -29,7 +30,7 @@ func ruleDd(v *cmdv) {
 // ruleMkfs: mkfs* / newfs* / mke2fs / mkswap ... on a device (DG-MKFS);
 // a file image is not a device.
 func ruleMkfs(v *cmdv) {
-	hs := v.targets(operands(v.args, "-t", "-L", "-b", "-N", "-O", "-E", "-U", "-n", "-F", "-c", "-s"), hitDevice|hitUnknown)
+	hs := v.targets(cmdfacts.Operands(v.args, "-t", "-L", "-b", "-N", "-O", "-E", "-U", "-n", "-F", "-c", "-s"), hitDevice|hitUnknown)
 	if dev := pick(hs, hitDevice); len(dev) > 0 {
 		v.report("DG-MKFS", "", dev)
 		return
@@ -40,13 +41,13 @@ func ruleMkfs(v *cmdv) {
 // ruleWipefs: wipefs -a/-o on a device (DG-WIPEFS); without them (or with
 // -n) it only lists signatures.
 func ruleWipefs(v *cmdv) {
-	if hasShort(v.args, "n") || hasLong(v.args, "--no-act") {
+	if cmdfacts.HasShort(v.args, "n") || cmdfacts.HasLong(v.args, "--no-act") {
 		return
 	}
-	if !hasShort(v.args, "ao") && !hasLong(v.args, "--all", "--offset") {
+	if !cmdfacts.HasShort(v.args, "ao") && !cmdfacts.HasLong(v.args, "--all", "--offset") {
 		return
 	}
-	hs := v.targets(operands(v.args, "-o", "--offset", "-t", "--types", "-b", "--backup"), hitDevice|hitUnknown)
+	hs := v.targets(cmdfacts.Operands(v.args, "-o", "--offset", "-t", "--types", "-b", "--backup"), hitDevice|hitUnknown)
 	v.report("DG-WIPEFS", "", pick(hs, hitDevice))
 	v.report("DG-UNRESOLVED-TARGET", "", pick(hs, hitUnknown))
 }
@@ -80,7 +81,7 @@ func rulePartition(v *cmdv) {
 			}
 		}
 	}
-	ops := operands(v.args, "-a", "--align", "-o", "--offset", "-l", "--length", "-p", "--step", "-n", "-t", "-c", "-u", "--units")
+	ops := cmdfacts.Operands(v.args, "-a", "--align", "-o", "--offset", "-l", "--length", "-p", "--step", "-n", "-t", "-c", "-u", "--units")
 	if v.name == "parted" {
 		readOnly := true
 		rest := 0
@@ -275,9 +276,9 @@ func ruleCipher(v *cmdv) {
 // ruleChmod: chmod/chown/chgrp/chattr/setfacl -R on a catastrophic target
 // (DG-CHMOD-RECURSIVE); any of them on a critical file.
 func ruleChmod(v *cmdv) {
-	recursive := hasShort(v.args, "R") || hasLong(v.args, "--recursive")
-	ops := operands(v.args, "--reference", "-m", "--modify", "-x", "--remove", "-M", "--modify-file", "-X", "--remove-file", "--set", "--set-file", "-v", "-p")
-	if len(ops) > 0 && v.name != "setfacl" && !hasLong(v.args, "--reference") {
+	recursive := cmdfacts.HasShort(v.args, "R") || cmdfacts.HasLong(v.args, "--recursive")
+	ops := cmdfacts.Operands(v.args, "--reference", "-m", "--modify", "-x", "--remove", "-M", "--modify-file", "-X", "--remove-file", "--set", "--set-file", "-v", "-p")
+	if len(ops) > 0 && v.name != "setfacl" && !cmdfacts.HasLong(v.args, "--reference") {
 		ops = ops[1:] // the mode, owner or attribute
 	}
 	want := hitCritical

@@ -4,77 +4,20 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
-
-// gitValued are git's global options that take the next word as value.
-var gitValued = map[string]bool{
-	"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true,
-	"--super-prefix": true, "--config-env": true, "--exec-path": false, "--list-cmds": false,
-}
-
-// gitSubcommand skips git's global options and returns the subcommand and
-// its arguments. A -c alias.NAME=VALUE alias used as the subcommand is
-// expanded, once: a git alias into sub and rest, a "!shell" alias into
-// script (the shell command it runs, with rest appended). sub is "" when
-// the subcommand is unknown (a variable) or missing.
-func gitSubcommand(args []shell.Word) (sub string, rest []shell.Word, script string) {
-	aliases := map[string]string{}
-	i := 0
-	for i < len(args) {
-		a := args[i]
-		if a.Unknown {
-			return "", nil, ""
-		}
-		v := a.Value
-		if !strings.HasPrefix(v, "-") {
-			break
-		}
-		if v == "-c" && i+1 < len(args) {
-			if k, val, ok := strings.Cut(args[i+1].Value, "="); ok && strings.HasPrefix(strings.ToLower(k), "alias.") {
-				aliases[strings.ToLower(k[len("alias."):])] = val
-			}
-		}
-		if gitValued[v] {
-			i++
-		}
-		i++
-	}
-	if i >= len(args) {
-		return "", nil, ""
-	}
-	sub, rest = args[i].Value, args[i+1:]
-	val, ok := aliases[strings.ToLower(sub)]
-	if !ok {
-		return sub, rest, ""
-	}
-	if sh, isShell := strings.CutPrefix(val, "!"); isShell {
-		for _, w := range rest {
-			if w.Unknown {
-				break
-			}
-			sh += " " + w.Value
-		}
-		return "", nil, sh
-	}
-	fields := strings.Fields(val)
-	if len(fields) == 0 {
-		return sub, rest, ""
-	}
-	expanded := make([]shell.Word, 0, len(fields)-1+len(rest))
-	for _, f := range fields[1:] {
-		expanded = append(expanded, textWord(f))
-	}
-	return fields[0], append(expanded, rest...), ""
-}
 
 // maxAliasNesting bounds how deep git shell aliases are followed.
 const maxAliasNesting = 2
 
-// ruleGit dispatches git subcommands to the irreversible-Git rules.
+// ruleGit dispatches git subcommands (read by the one git front-end,
+// cmdfacts.ParseGit) to the irreversible-Git rules; a shell alias runs
+// its command line as a nested script.
 func ruleGit(v *cmdv) {
-	sub, rest, script := gitSubcommand(v.args)
-	if script != "" && v.j.nested < maxAliasNesting {
+	g := cmdfacts.ParseGit(v.args, v.c.Assigns)
+	sub, rest := g.Sub, g.Args
+	if script := g.ShellCommand(); script != "" && v.j.nested < maxAliasNesting {
 		v.j.nestedScript(v, script, shell.Bash)
 	}
 	switch sub {

@@ -3,6 +3,7 @@ package danger
 import (
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
@@ -13,7 +14,7 @@ import (
 // commands the code runs (os.system, execSync, system()) are commands of
 // the analysis already and are judged as such.
 func (v *cmdv) inlineScripts() {
-	if interpreterLang(v.c.Name) == "" {
+	if cmdfacts.InterpreterLang(v.c.Name) == "" {
 		return
 	}
 	for _, in := range shell.InlineScripts(v.c) {
@@ -44,7 +45,7 @@ func (v *cmdv) judgeEffects(cmd, code string, effects []shell.Effect) {
 			computed = computed || e.Op == "delete"
 			continue
 		}
-		w := []shell.Word{textWord(e.Path)}
+		w := []shell.Word{cmdfacts.Literal(e.Path)}
 		switch e.Op {
 		case "delete":
 			hs := v.targets(w, hitCatastrophic|hitCritical|hitDisk)
@@ -64,7 +65,7 @@ func (v *cmdv) judgeEffects(cmd, code string, effects []shell.Effect) {
 	if computed && len(dels) == 0 {
 		var lits []shell.Word
 		for _, lit := range pathLiterals(code) {
-			lits = append(lits, textWord(lit))
+			lits = append(lits, cmdfacts.Literal(lit))
 		}
 		dels = v.targets(lits, hitCatastrophic)
 	}
@@ -148,7 +149,7 @@ func (v *cmdv) unknownCommand() {
 	if !flagged {
 		return
 	}
-	if hs := v.targets(operands(v.args), hitCatastrophic); len(hs) > 0 {
+	if hs := v.targets(cmdfacts.Operands(v.args), hitCatastrophic); len(hs) > 0 {
 		v.j.add(finding{rule: "DG-UNKNOWN-COMMAND", cmd: shownRaw(v.c.Args[0]), targets: hs})
 	}
 }

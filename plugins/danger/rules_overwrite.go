@@ -3,6 +3,7 @@ package danger
 import (
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
@@ -43,12 +44,12 @@ func (v *cmdv) redirects() {
 // ruleCopyTo: cp, install, ln and pv writing onto a critical file or a
 // disk (DG-CRITICAL-FILE, DG-DEVICE-WRITE).
 func ruleCopyTo(v *cmdv) {
-	ops := operands(v.args, "-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group")
+	ops := cmdfacts.Operands(v.args, "-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group")
 	if len(ops) == 0 {
 		return
 	}
 	dest := ops[len(ops)-1:]
-	if t := optionValue(v.args, "-t", "--target-directory"); t != nil {
+	if t := cmdfacts.Value(v.args, "-t", "--target-directory"); t != nil {
 		dest = []shell.Word{*t}
 	} else if v.name == "pv" {
 		return
@@ -58,35 +59,9 @@ func ruleCopyTo(v *cmdv) {
 	v.report("DG-CRITICAL-FILE", "", pick(hs, hitCritical))
 }
 
-// optionValue returns the value of the first of the options (given as
-// "-t DIR", "-tDIR" for a one-letter option, or "--name=DIR"), or nil.
-func optionValue(args []shell.Word, names ...string) *shell.Word {
-	for i, a := range args {
-		if a.Unknown {
-			continue
-		}
-		if a.Value == "--" {
-			return nil
-		}
-		for _, n := range names {
-			switch {
-			case a.Value == n && i+1 < len(args):
-				return &args[i+1]
-			case strings.HasPrefix(n, "--") && strings.HasPrefix(a.Value, n+"="):
-				w := cutWord(a, len(n)+1)
-				return &w
-			case len(n) == 2 && n[0] == '-' && n[1] != '-' && len(a.Value) > 2 && strings.HasPrefix(a.Value, n):
-				w := cutWord(a, 2)
-				return &w
-			}
-		}
-	}
-	return nil
-}
-
 // ruleTee: tee onto a critical file, a disk or the SysRq trigger.
 func ruleTee(v *cmdv) {
-	words := operands(v.args)
+	words := cmdfacts.Operands(v.args)
 	if v.name == "tee-object" {
 		_, words = shell.ParsePowerShellCommand(v.c.Args).Targets()
 	}
@@ -106,12 +81,12 @@ func (v *cmdv) writes(words []shell.Word) {
 
 // ruleTruncate: truncate of a critical file.
 func ruleTruncate(v *cmdv) {
-	v.reportCommon(v.targets(operands(v.args, "-s", "--size", "-r", "--reference", "-o"), hitCritical))
+	v.reportCommon(v.targets(cmdfacts.Operands(v.args, "-s", "--size", "-r", "--reference", "-o"), hitCritical))
 }
 
 // ruleSed: sed -i on a critical file.
 func ruleSed(v *cmdv) {
-	inPlace := hasLong(v.args, "--in-place")
+	inPlace := cmdfacts.HasLong(v.args, "--in-place")
 	for _, a := range v.args {
 		if s := a.Value; !a.Unknown && len(s) > 1 && s[0] == '-' && s[1] != '-' {
 			if k := strings.IndexAny(s[1:], "ef"); k >= 0 {
@@ -125,8 +100,8 @@ func ruleSed(v *cmdv) {
 	if !inPlace {
 		return
 	}
-	files := operands(v.args, "-e", "--expression", "-f", "--file", "-l", "--line-length")
-	if !hasShort(v.args, "ef") && !hasLong(v.args, "--expression", "--file") && len(files) > 0 {
+	files := cmdfacts.Operands(v.args, "-e", "--expression", "-f", "--file", "-l", "--line-length")
+	if !cmdfacts.HasShort(v.args, "ef") && !cmdfacts.HasLong(v.args, "--expression", "--file") && len(files) > 0 {
 		files = files[1:] // the script
 	}
 	v.report("DG-CRITICAL-FILE", "", v.targets(files, hitCritical))

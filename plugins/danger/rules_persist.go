@@ -3,6 +3,7 @@ package danger
 import (
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
@@ -12,14 +13,14 @@ import (
 // ruleCrontab: crontab -r, or crontab installing a file or stdin
 // (DG-PERSIST-CRON); -l, -e and -u alone are silent.
 func ruleCrontab(v *cmdv) {
-	if hasShort(v.args, "r") {
+	if cmdfacts.HasShort(v.args, "r") {
 		v.flag("DG-PERSIST-CRON", "-r")
 		return
 	}
-	if hasShort(v.args, "leTV") || hasWord(v.args, "--help") {
+	if cmdfacts.HasShort(v.args, "leTV") || hasWord(v.args, "--help") {
 		return
 	}
-	ops := operands(v.args, "-u", "-s")
+	ops := cmdfacts.Operands(v.args, "-u", "-s")
 	switch {
 	case len(ops) > 0:
 		v.flag("DG-PERSIST-CRON", ops[0].Value)

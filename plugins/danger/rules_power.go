@@ -3,6 +3,7 @@ package danger
 import (
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
@@ -74,7 +75,7 @@ var systemctlValued = []string{
 // ruleSystemctl: power verbs (DG-SYSTEMCTL-POWER), enable
 // (DG-PERSIST-SYSTEMD), stopping a firewall (DG-FIREWALL-OFF).
 func ruleSystemctl(v *cmdv) {
-	ops := operands(v.args, systemctlValued...)
+	ops := cmdfacts.Operands(v.args, systemctlValued...)
 	if len(ops) == 0 || ops[0].Unknown {
 		return
 	}

@@ -3,6 +3,7 @@ package danger
 import (
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
@@ -11,36 +12,10 @@ import (
 // Remote code execution: downloads piped into, or saved and run by, a
 // shell or an interpreter (DG-RCE-PIPE, DG-RCE-DECODED).
 
-// shells are the command interpreters that run code from stdin or words.
-var shells = map[string]bool{
-	"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "ash": true, "mksh": true, "fish": true,
-	"rbash": true, "yash": true, "csh": true, "tcsh": true, "ksh93": true, "pdksh": true, "lksh": true, "oksh": true,
-	"busybox": true,
-}
-
 // fetchers are the commands whose output is content from the network.
 var fetchers = map[string]bool{
 	"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "nc": true, "ncat": true,
 	"netcat": true, "socat": true, "invoke-webrequest": true, "invoke-restmethod": true,
-}
-
-// interpreterLang returns the language of an interpreter command name
-// ("python3.12" is python), or "".
-func interpreterLang(name string) string {
-	switch name {
-	case "nodejs":
-		return "node"
-	case "py", "pypy", "pypy3":
-		return "python"
-	case "deno", "bun", "awk", "gawk", "mawk", "nawk", "osascript":
-		return name
-	}
-	for _, base := range []string{"python", "perl", "ruby", "php", "node"} {
-		if rest, ok := strings.CutPrefix(name, base); ok && strings.Trim(rest, "0123456789.") == "" {
-			return base
-		}
-	}
-	return ""
 }
 
 // interpreterValued lists, per language, the options that take the next
@@ -69,7 +44,7 @@ var (
 // it is code) and words (a $(...) or <(...) in its arguments is code).
 func (v *cmdv) runsCode() (stdin, words bool) {
 	switch {
-	case shells[v.name]:
+	case cmdfacts.IsShell(v.name):
 		return v.shellReadsStdin(), true
 	case v.name == "powershell" || v.name == "pwsh":
 		h, ok := shell.PowerShellPayload(v.c.ArgValues())
@@ -84,13 +59,13 @@ func (v *cmdv) runsCode() (stdin, words bool) {
 	case v.name == "invoke-expression":
 		return true, true
 	case v.name == "at" || v.name == "batch":
-		return !hasShort(v.args, "f"), false
+		return !cmdfacts.HasShort(v.args, "f"), false
 	}
-	lang := interpreterLang(v.name)
+	lang := cmdfacts.InterpreterLang(v.name)
 	switch lang {
 	case "":
 		return false, false
-	case "deno", "bun", "awk", "gawk", "mawk", "nawk", "osascript":
+	case "deno", "bun", "awk", "osascript":
 		return false, true
 	}
 	return v.interpreterReadsStdin(lang), true
@@ -238,12 +213,12 @@ func (v *cmdv) downloadTargets() []shell.Word {
 	case "curl", "fetch":
 		return curlOutputs(v.args)
 	case "wget":
-		if o := optionValue(v.args, "-O", "--output-document"); o != nil {
+		if o := cmdfacts.Value(v.args, "-O", "--output-document"); o != nil {
 			return []shell.Word{*o}
 		}
-		for _, u := range operands(v.args, "-P", "--directory-prefix", "-o", "--output-file", "-a", "--append-output", "-e", "--execute", "-U", "--user-agent", "--header") {
+		for _, u := range cmdfacts.Operands(v.args, "-P", "--directory-prefix", "-o", "--output-file", "-a", "--append-output", "-e", "--execute", "-U", "--user-agent", "--header") {
 			if b := urlBase(u.Value); b != "" {
-				return []shell.Word{textWord(b)}
+				return []shell.Word{cmdfacts.Literal(b)}
 			}
 		}
 	case "invoke-webrequest", "invoke-restmethod":
@@ -265,7 +240,7 @@ func curlOutputs(args []shell.Word) []shell.Word {
 			i++
 			out = append(out, args[i])
 		case strings.HasPrefix(s, "--output="):
-			out = append(out, cutWord(args[i], len("--output=")))
+			out = append(out, cmdfacts.SubWord(args[i], len("--output=")))
 		case s == "--remote-name" || s == "--remote-name-all":
 			remote = true
 		case len(s) > 1 && s[0] == '-' && s[1] != '-':
@@ -275,7 +250,7 @@ func curlOutputs(args []shell.Word) []shell.Word {
 					remote = true
 				case 'o':
 					if k+1 < len(s) {
-						out = append(out, cutWord(args[i], k+1))
+						out = append(out, cmdfacts.SubWord(args[i], k+1))
 					} else if i+1 < len(args) {
 						i++
 						out = append(out, args[i])
@@ -286,9 +261,9 @@ func curlOutputs(args []shell.Word) []shell.Word {
 		}
 	}
 	if remote {
-		for _, u := range operands(args) {
+		for _, u := range cmdfacts.Operands(args) {
 			if b := urlBase(u.Value); b != "" {
-				out = append(out, textWord(b))
+				out = append(out, cmdfacts.Literal(b))
 			}
 		}
 	}
@@ -349,15 +324,15 @@ func (v *cmdv) scriptFile() *shell.Word {
 	}
 	switch {
 	case v.name == "source" || v.name == ".":
-		if ops := operands(v.args); len(ops) > 0 {
+		if ops := cmdfacts.Operands(v.args); len(ops) > 0 {
 			return &ops[0]
 		}
 	case v.name == "powershell" || v.name == "pwsh":
 		if h, ok := shell.PowerShellPayload(v.c.ArgValues()); ok && h.File != "" {
-			w := textWord(h.File)
+			w := cmdfacts.Literal(h.File)
 			return &w
 		}
-	case shells[v.name], interpreterLang(v.name) != "":
+	case cmdfacts.IsShell(v.name), cmdfacts.InterpreterLang(v.name) != "":
 		stdin, _ := v.runsCode()
 		if stdin || len(shell.InlineScripts(v.c)) > 0 {
 			return nil
@@ -431,9 +406,9 @@ func (j *judge) origin(k int) (fetch, decode int) {
 func (v *cmdv) isDecoder() bool {
 	switch v.name {
 	case "base64", "basenc", "gbase64":
-		return hasShort(v.args, "dD") || hasLong(v.args, "--decode")
+		return cmdfacts.HasShort(v.args, "dD") || cmdfacts.HasLong(v.args, "--decode")
 	case "xxd":
-		return hasShort(v.args, "r") || hasLong(v.args, "--revert")
+		return cmdfacts.HasShort(v.args, "r") || cmdfacts.HasLong(v.args, "--revert")
 	case "uudecode":
 		return true
 	case "openssl":

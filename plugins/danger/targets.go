@@ -3,6 +3,7 @@ package danger
 import (
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
@@ -457,17 +458,17 @@ func (j *judge) listedHits(k int, want hitKind, tail string) []hit {
 	var roots []shell.Word
 	switch lv.name {
 	case "find", "gfind":
-		roots = findRoots(lv.args)
+		roots = cmdfacts.ParseFind(lv.args).Roots
 	case "fd", "fdfind":
-		roots = fdRoots(lv.args)
+		roots = cmdfacts.FdRoots(lv.args)
 	case "ls", "dir", "get-childitem", "tree":
-		roots = operands(lv.args)
+		roots = cmdfacts.Operands(lv.args)
 		if lv.c.Dialect == shell.PowerShell {
 			pc := shell.ParsePowerShellCommand(lv.c.Args)
 			roots = append(append(append([]shell.Word(nil), pc.Named["path"]...), pc.Named["literalpath"]...), pc.Positional...)
 		}
 		if len(roots) == 0 {
-			roots = []shell.Word{textWord(".")}
+			roots = []shell.Word{cmdfacts.Literal(".")}
 		}
 	case "echo", "printf":
 		text, ok := literalOutput(lv)
@@ -487,7 +488,7 @@ func (j *judge) listedHits(k int, want hitKind, tail string) []hit {
 		return lv.textHits(base.Norm+tail, want)
 	case "dirname", "realpath", "readlink":
 		var out []hit
-		for _, w := range operands(lv.args) {
+		for _, w := range cmdfacts.Operands(lv.args) {
 			if w.Unknown {
 				continue
 			}
@@ -533,60 +534,6 @@ func (v *cmdv) childHits(roots []shell.Word, want hitKind) []hit {
 		}
 	}
 	return out
-}
-
-// fdValued are fd's options that take a value.
-var fdValued = []string{"-e", "--extension", "-t", "--type", "-d", "--max-depth", "--min-depth", "--exact-depth", "-E",
-	"--exclude", "-j", "--threads", "-S", "--size", "--changed-within", "--changed-before", "-o", "--owner",
-	"--base-directory", "--search-path", "-c", "--color", "--ignore-file", "--max-results", "--path-separator"}
-
-// fdRoots returns fd's search paths: the operands after the pattern (and
-// --search-path values), before -x/-X; "." when none.
-func fdRoots(args []shell.Word) []shell.Word {
-	for i, a := range args {
-		if a.Value == "-x" || a.Value == "-X" || a.Value == "--exec" || a.Value == "--exec-batch" {
-			args = args[:i]
-			break
-		}
-	}
-	roots := operands(args, fdValued...)
-	if len(roots) > 0 {
-		roots = roots[1:] // the pattern
-	}
-	if sp := optionValue(args, "--search-path"); sp != nil {
-		roots = append(roots, *sp)
-	}
-	if len(roots) == 0 {
-		roots = []shell.Word{textWord(".")}
-	}
-	return roots
-}
-
-// findRoots returns find's start paths: the operands before the first
-// expression word, after the -H/-L/-P/-D/-O options; "." when none.
-func findRoots(args []shell.Word) []shell.Word {
-	var roots []shell.Word
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		v := a.Value
-		if !a.Unknown && (v == "-H" || v == "-L" || v == "-P") {
-			continue
-		}
-		if !a.Unknown && (v == "-D" || strings.HasPrefix(v, "-O")) {
-			if v == "-D" {
-				i++
-			}
-			continue
-		}
-		if !a.Unknown && (strings.HasPrefix(v, "-") || v == "(" || v == "!" || v == ",") {
-			break
-		}
-		roots = append(roots, a)
-	}
-	if len(roots) == 0 {
-		roots = []shell.Word{textWord(".")}
-	}
-	return roots
 }
 
 // rawPath returns the word's raw text as a second path candidate, when it

@@ -3,6 +3,7 @@ package fence
 import (
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
@@ -37,11 +38,11 @@ func (j *judge) scriptTargets(c *shell.Command) []target {
 				}
 				continue
 			}
-			out = append(out, target{w: literal(e.Path), verb: v, del: v == verbRemove})
+			out = append(out, target{w: cmdfacts.Literal(e.Path), verb: v, del: v == verbRemove})
 		}
 		if computed {
 			for _, lit := range absoluteLiterals(in.Code) {
-				out = append(out, target{w: literal(lit), verb: op, del: op == verbRemove})
+				out = append(out, target{w: cmdfacts.Literal(lit), verb: op, del: op == verbRemove})
 			}
 		}
 	}

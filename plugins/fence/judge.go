@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
@@ -589,7 +590,7 @@ func sameWord(a, b shell.Word) bool {
 // find -execdir's step uses the start path it stands under.
 func (j *judge) step(cur paths.Path, w shell.Word, d shell.Dialect) paths.Path {
 	if w.Unknown && (w.Raw == "-execdir" || w.Raw == "-okdir") && w.Value != "" {
-		w = literal(w.Value)
+		w = cmdfacts.Literal(w.Value)
 	}
 	rs := j.resolve(w, cur, d)
 	if len(rs) == 0 {

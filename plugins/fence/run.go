@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
@@ -49,18 +50,18 @@ func (j *judge) planLinks(cmds []shell.Command) {
 		if c.Name != "ln" || c.Dialect != shell.Bash || len(c.Args) < 2 {
 			continue
 		}
-		p := parseArgs(c.Args[1:], cpSpec)
-		if !p.has("s", "symbolic") || p.has("t", "target-directory") || len(p.operands) == 0 || len(p.operands) > 2 {
+		p := cmdfacts.ParseArgs(c.Args[1:], cpSpec)
+		if !p.Has("s", "symbolic") || p.Has("t", "target-directory") || len(p.Operands) == 0 || len(p.Operands) > 2 {
 			continue
 		}
-		to := p.operands[0]
+		to := p.Operands[0]
 		if to.Unknown {
 			continue
 		}
 		base := j.dirOf(c)
 		var link paths.Path
-		if len(p.operands) == 2 {
-			rs := j.resolve(p.operands[1], base, c.Dialect)
+		if len(p.Operands) == 2 {
+			rs := j.resolve(p.Operands[1], base, c.Dialect)
 			if len(rs) == 0 {
 				continue
 			}
@@ -71,7 +72,7 @@ func (j *judge) planLinks(cmds []shell.Command) {
 		if !link.IsAbs() {
 			continue
 		}
-		if fi, err := os.Stat(link.Norm); err == nil && fi.IsDir() && j.p.EvalSymlinks != nil && !p.has("n", "no-dereference", "T", "no-target-directory") {
+		if fi, err := os.Stat(link.Norm); err == nil && fi.IsDir() && j.p.EvalSymlinks != nil && !p.Has("n", "no-dereference", "T", "no-target-directory") {
 			// ln -s TARGET DIR makes DIR/basename(TARGET).
 			link = j.p.Join(link, j.p.Clean(baseName(to.Value)))
 		}
@@ -245,7 +246,7 @@ func (j *judge) itemsFrom(feeders []int, depth int) ([]paths.Path, bool) {
 	var out []paths.Path
 	for _, f := range feeders {
 		fc := &cmds[f]
-		if len(fc.Args) > 0 && passThrough[fc.Name] && len(parseArgs(fc.Args[1:], argSpec{vals: "nckt", longVals: []string{"lines", "bytes"}}).operands) == 0 {
+		if len(fc.Args) > 0 && passThrough[fc.Name] && len(cmdfacts.ParseArgs(fc.Args[1:], cmdfacts.Spec{Short: "nckt", Long: []string{"lines", "bytes"}}).Operands) == 0 {
 			var ups []int
 			for _, u := range j.call.Script.Feeders(f) {
 				if cmds[u].Feed == shell.FeedPipe {
@@ -284,7 +285,7 @@ func itemWords(c *shell.Command) ([]shell.Word, bool) {
 		return nil, false
 	}
 	args := c.Args[1:]
-	dot := []shell.Word{literal(".")}
+	dot := []shell.Word{cmdfacts.Literal(".")}
 	orDot := func(ws []shell.Word) []shell.Word {
 		if len(ws) == 0 {
 			return dot
@@ -293,15 +294,11 @@ func itemWords(c *shell.Command) ([]shell.Word, bool) {
 	}
 	switch c.Name {
 	case "find", "gfind":
-		return findRoots(args), true
+		return cmdfacts.ParseFind(args).Roots, true
 	case "fd", "fdfind":
-		p := parseArgs(args, fdSpec)
-		if len(p.operands) > 1 {
-			return p.operands[1:], true
-		}
-		return dot, true
+		return cmdfacts.FdRoots(args), true
 	case "ls":
-		return orDot(parseArgs(args, argSpec{vals: "ITw", longVals: []string{"ignore", "hide", "tabsize", "width", "format", "sort", "time", "time-style", "color", "indicator-style", "quoting-style", "block-size"}}).operands), true
+		return orDot(cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "ITw", Long: []string{"ignore", "hide", "tabsize", "width", "format", "sort", "time", "time-style", "color", "indicator-style", "quoting-style", "block-size"}}).Operands), true
 	case "echo":
 		for len(args) > 0 && (args[0].Value == "-n" || args[0].Value == "-e" || args[0].Value == "-E") {
 			args = args[1:]
@@ -323,13 +320,13 @@ func itemWords(c *shell.Command) ([]shell.Word, bool) {
 			return dot, true
 		}
 	case "grep", "egrep", "fgrep", "rg":
-		p := parseArgs(args, grepSpec)
-		if !p.has("l", "L", "files-with-matches", "files-without-match", "files") {
+		p := cmdfacts.ParseArgs(args, grepSpec)
+		if !p.Has("l", "L", "files-with-matches", "files-without-match", "files") {
 			return nil, false
 		}
-		ops := p.operands
-		if c.Name != "rg" || !p.has("files") {
-			if !p.has("e", "f", "regexp", "file") && len(ops) > 0 {
+		ops := p.Operands
+		if c.Name != "rg" || !p.Has("files") {
+			if !p.Has("e", "f", "regexp", "file") && len(ops) > 0 {
 				ops = ops[1:]
 			}
 		}
@@ -350,13 +347,12 @@ func splitItems(ws []shell.Word) []shell.Word {
 		}
 		v := strings.ReplaceAll(strings.ReplaceAll(w.Value, `\n`, "\n"), `\t`, "\t")
 		for _, f := range strings.Fields(v) {
-			out = append(out, literal(f))
+			out = append(out, cmdfacts.Literal(f))
 		}
 	}
 	return out
 }
 
 var (
-	fdSpec   = argSpec{vals: "edtEScjxXo", longVals: []string{"extension", "max-depth", "min-depth", "exact-depth", "type", "exclude", "size", "changed-within", "changed-before", "owner", "threads", "exec", "exec-batch", "base-directory", "search-path", "color", "max-results", "ignore-file"}}
-	grepSpec = argSpec{vals: "efmABCdD", longVals: []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices", "include", "exclude", "exclude-dir", "exclude-from", "label", "color", "colour", "type", "type-not", "glob", "iglob", "max-depth", "threads", "sort", "sortr"}}
+	grepSpec = cmdfacts.Spec{Short: "efmABCdD", Long: []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices", "include", "exclude", "exclude-dir", "exclude-from", "label", "color", "colour", "type", "type-not", "glob", "iglob", "max-depth", "threads", "sort", "sortr"}}
 )

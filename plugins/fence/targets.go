@@ -3,6 +3,7 @@ package fence
 import (
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
@@ -49,6 +50,9 @@ type extractor func(args []shell.Word) []target
 // (outputOptions).
 func commandTargets(c *shell.Command) []target {
 	args := c.Args[1:]
+	if c.Name == "git" {
+		return gitTargets(args, c.Assigns) // git reads its environment too (GIT_CONFIG_*)
+	}
 	switch c.Dialect {
 	case shell.PowerShell:
 		ts := psTargets(c)
@@ -87,35 +91,35 @@ var posixTargets map[string]extractor
 
 func init() {
 	posixTargets = map[string]extractor{
-		"rm":        operands(argSpec{}, verbRemove),
-		"rmdir":     operands(argSpec{}, verbRemove),
-		"unlink":    operands(argSpec{}, verbRemove),
-		"shred":     operands(argSpec{vals: "ns", longVals: []string{"iterations", "size", "random-source"}}, verbWrite),
-		"touch":     operands(argSpec{vals: "drt", longVals: []string{"date", "reference", "time"}}, verbWrite),
-		"mkdir":     operands(argSpec{vals: "m", longVals: []string{"mode"}}, verbWrite),
-		"mkfifo":    operands(argSpec{vals: "m", longVals: []string{"mode"}}, verbWrite),
-		"mknod":     firstOperand(argSpec{vals: "m", longVals: []string{"mode"}}, verbWrite),
-		"truncate":  operands(argSpec{vals: "sr", longVals: []string{"size", "reference"}}, verbWrite),
-		"fallocate": operands(argSpec{vals: "lo", longVals: []string{"length", "offset"}}, verbWrite),
-		"tee":       operands(argSpec{}, verbWrite),
-		"sponge":    operands(argSpec{}, verbWrite),
+		"rm":        operands(cmdfacts.Spec{}, verbRemove),
+		"rmdir":     operands(cmdfacts.Spec{}, verbRemove),
+		"unlink":    operands(cmdfacts.Spec{}, verbRemove),
+		"shred":     operands(cmdfacts.Spec{Short: "ns", Long: []string{"iterations", "size", "random-source"}}, verbWrite),
+		"touch":     operands(cmdfacts.Spec{Short: "drt", Long: []string{"date", "reference", "time"}}, verbWrite),
+		"mkdir":     operands(cmdfacts.Spec{Short: "m", Long: []string{"mode"}}, verbWrite),
+		"mkfifo":    operands(cmdfacts.Spec{Short: "m", Long: []string{"mode"}}, verbWrite),
+		"mknod":     firstOperand(cmdfacts.Spec{Short: "m", Long: []string{"mode"}}, verbWrite),
+		"truncate":  operands(cmdfacts.Spec{Short: "sr", Long: []string{"size", "reference"}}, verbWrite),
+		"fallocate": operands(cmdfacts.Spec{Short: "lo", Long: []string{"length", "offset"}}, verbWrite),
+		"tee":       operands(cmdfacts.Spec{}, verbWrite),
+		"sponge":    operands(cmdfacts.Spec{}, verbWrite),
 		"cp":        copyTargets(cpSpec, false),
 		"mv":        copyTargets(cpSpec, true),
 		"install":   installTargets,
 		"ln":        lnTargets,
-		"link":      nthOperand(argSpec{}, 1, verbWrite),
+		"link":      nthOperand(cmdfacts.Spec{}, 1, verbWrite),
 		"rsync":     rsyncTargets,
-		"scp":       remoteCopyTargets(argSpec{vals: "cDFiJloPSX"}),
-		"ditto":     remoteCopyTargets(argSpec{vals: "V", longVals: []string{"arch", "bom"}}),
+		"scp":       remoteCopyTargets(cmdfacts.Spec{Short: "cDFiJloPSX"}),
+		"ditto":     remoteCopyTargets(cmdfacts.Spec{Short: "V", Long: []string{"arch", "bom"}}),
 		"rclone":    rcloneTargets,
-		"docker":    containerCopyTargets(argSpec{}),
-		"podman":    containerCopyTargets(argSpec{}),
-		"kubectl":   containerCopyTargets(argSpec{vals: "cn", longVals: []string{"container", "namespace", "context", "kubeconfig", "retries"}}),
+		"docker":    containerCopyTargets(cmdfacts.Spec{}),
+		"podman":    containerCopyTargets(cmdfacts.Spec{}),
+		"kubectl":   containerCopyTargets(cmdfacts.Spec{Short: "cn", Long: []string{"container", "namespace", "context", "kubeconfig", "retries"}}),
 		"chmod":     chmodTargets,
 		"chown":     ownerTargets,
 		"chgrp":     ownerTargets,
 		"chattr":    chattrTargets,
-		"setfacl":   operands(argSpec{vals: "mxMX", longVals: []string{"modify", "remove", "modify-file", "remove-file", "set", "set-file"}}, verbModify),
+		"setfacl":   operands(cmdfacts.Spec{Short: "mxMX", Long: []string{"modify", "remove", "modify-file", "remove-file", "set", "set-file"}}, verbModify),
 		"sed":       sedTargets,
 		"gsed":      sedTargets,
 		"perl":      inPlaceTargets("iIMmxdDClF0eE", "eEI", "eE"),
@@ -135,9 +139,8 @@ func init() {
 		"dd":        ddTargets,
 		"find":      findTargets,
 		"gfind":     findTargets,
-		"git":       gitTargets,
-		"sort":      optionTargets(argSpec{vals: "kotTS", longVals: []string{"key", "output", "field-separator", "temporary-directory", "buffer-size", "parallel", "batch-size", "compress-program", "files0-from", "random-source", "sort"}}, "o", "output"),
-		"uniq":      nthOperand(argSpec{vals: "fsw", longVals: []string{"skip-fields", "skip-chars", "check-chars"}}, 1, verbWrite),
+		"sort":      optionTargets(cmdfacts.Spec{Short: "kotTS", Long: []string{"key", "output", "field-separator", "temporary-directory", "buffer-size", "parallel", "batch-size", "compress-program", "files0-from", "random-source", "sort"}}, "o", "output"),
+		"uniq":      nthOperand(cmdfacts.Spec{Short: "fsw", Long: []string{"skip-fields", "skip-chars", "check-chars"}}, 1, verbWrite),
 		"split":     splitTargets,
 		"csplit":    csplitTargets,
 		"patch":     patchTargets,
@@ -145,8 +148,8 @@ func init() {
 		"openssl":   openSSLTargets,
 		"go":        goTargets,
 		"rustc":     compilerTargets,
-		"rimraf":    operands(argSpec{}, verbRemove),
-		"mkdirp":    operands(argSpec{}, verbWrite),
+		"rimraf":    operands(cmdfacts.Spec{}, verbRemove),
+		"mkdirp":    operands(cmdfacts.Spec{}, verbWrite),
 		"shx":       subcommandTargets,
 		"npx":       packageRunnerTargets,
 		"bunx":      packageRunnerTargets,
@@ -166,7 +169,7 @@ func init() {
 	}
 }
 
-var cpSpec = argSpec{vals: "tS", longVals: []string{"target-directory", "suffix"}}
+var cpSpec = cmdfacts.Spec{Short: "tS", Long: []string{"target-directory", "suffix"}}
 
 // each makes targets of words, skipping "-" (stdin/stdout).
 func each(ws []shell.Word, v verb) []target {
@@ -181,19 +184,19 @@ func each(ws []shell.Word, v verb) []target {
 }
 
 // here is the command's own directory, for tools that write into it.
-var here = literal(".")
+var here = cmdfacts.Literal(".")
 
-func operands(spec argSpec, v verb) extractor {
+func operands(spec cmdfacts.Spec, v verb) extractor {
 	return func(args []shell.Word) []target {
-		return each(parseArgs(args, spec).operands, v)
+		return each(cmdfacts.ParseArgs(args, spec).Operands, v)
 	}
 }
 
-func firstOperand(spec argSpec, v verb) extractor { return nthOperand(spec, 0, v) }
+func firstOperand(spec cmdfacts.Spec, v verb) extractor { return nthOperand(spec, 0, v) }
 
-func nthOperand(spec argSpec, n int, v verb) extractor {
+func nthOperand(spec cmdfacts.Spec, n int, v verb) extractor {
 	return func(args []shell.Word) []target {
-		ops := parseArgs(args, spec).operands
+		ops := cmdfacts.ParseArgs(args, spec).Operands
 		if len(ops) <= n {
 			return nil
 		}
@@ -202,24 +205,24 @@ func nthOperand(spec argSpec, n int, v verb) extractor {
 }
 
 // optionTargets: the values of the named options are written.
-func optionTargets(spec argSpec, names ...string) extractor {
+func optionTargets(spec cmdfacts.Spec, names ...string) extractor {
 	return func(args []shell.Word) []target {
-		return each(parseArgs(args, spec).values(names...), verbWrite)
+		return each(cmdfacts.ParseArgs(args, spec).Values(names...), verbWrite)
 	}
 }
 
 // copyTargets: cp / mv SRC... DEST, or -t DIR SRC...; mv also moves its
 // sources away.
-func copyTargets(spec argSpec, move bool) extractor {
+func copyTargets(spec cmdfacts.Spec, move bool) extractor {
 	return func(args []shell.Word) []target {
-		p := parseArgs(args, spec)
+		p := cmdfacts.ParseArgs(args, spec)
 		var out []target
-		sources := p.operands
-		if t := p.values("t", "target-directory"); len(t) > 0 {
+		sources := p.Operands
+		if t := p.Values("t", "target-directory"); len(t) > 0 {
 			out = each(t, verbWrite)
-		} else if d, ok := p.last(2); ok {
+		} else if d, ok := p.Last(2); ok {
 			out = each([]shell.Word{d}, verbWrite)
-			sources = p.operands[:len(p.operands)-1]
+			sources = p.Operands[:len(p.Operands)-1]
 		} else {
 			return nil
 		}
@@ -231,14 +234,14 @@ func copyTargets(spec argSpec, move bool) extractor {
 }
 
 func installTargets(args []shell.Word) []target {
-	p := parseArgs(args, argSpec{vals: "mogtS", longVals: []string{"mode", "owner", "group", "target-directory", "suffix", "strip-program"}})
+	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "mogtS", Long: []string{"mode", "owner", "group", "target-directory", "suffix", "strip-program"}})
 	switch {
-	case p.has("d", "directory"):
-		return each(p.operands, verbWrite)
-	case p.has("t", "target-directory"):
-		return each(p.values("t", "target-directory"), verbWrite)
+	case p.Has("d", "directory"):
+		return each(p.Operands, verbWrite)
+	case p.Has("t", "target-directory"):
+		return each(p.Values("t", "target-directory"), verbWrite)
 	}
-	if d, ok := p.last(2); ok {
+	if d, ok := p.Last(2); ok {
 		return each([]shell.Word{d}, verbWrite)
 	}
 	return nil
@@ -247,20 +250,20 @@ func installTargets(args []shell.Word) []target {
 // lnTargets: the link made: LINK of ln TARGET LINK, DIR of ln TARGET... DIR
 // or -t DIR, the current directory for ln TARGET.
 func lnTargets(args []shell.Word) []target {
-	p := parseArgs(args, cpSpec)
-	if t := p.values("t", "target-directory"); len(t) > 0 {
+	p := cmdfacts.ParseArgs(args, cpSpec)
+	if t := p.Values("t", "target-directory"); len(t) > 0 {
 		return each(t, verbWrite)
 	}
-	if d, ok := p.last(2); ok {
+	if d, ok := p.Last(2); ok {
 		return each([]shell.Word{d}, verbWrite)
 	}
-	if len(p.operands) == 1 {
+	if len(p.Operands) == 1 {
 		return each([]shell.Word{here}, verbWrite)
 	}
 	return nil
 }
 
-var rsyncSpec = argSpec{vals: "efTBM", longVals: []string{"rsh", "filter", "exclude", "include", "exclude-from",
+var rsyncSpec = cmdfacts.Spec{Short: "efTBM", Long: []string{"rsh", "filter", "exclude", "include", "exclude-from",
 	"include-from", "files-from", "temp-dir", "backup-dir", "partial-dir", "compare-dest", "copy-dest", "link-dest",
 	"log-file", "log-file-format", "out-format", "password-file", "chmod", "chown", "usermap", "groupmap", "timeout",
 	"contimeout", "port", "sockopts", "bwlimit", "max-size", "min-size", "max-delete", "modify-window", "block-size",
@@ -270,17 +273,17 @@ var rsyncSpec = argSpec{vals: "efTBM", longVals: []string{"rsh", "filter", "excl
 // rsyncTargets: the local destination; the sources too with
 // --remove-source-files; --log-file and --write-batch files.
 func rsyncTargets(args []shell.Word) []target {
-	p := parseArgs(args, rsyncSpec)
-	out := each(p.values("log-file", "write-batch", "only-write-batch"), verbWrite)
-	d, ok := p.last(2)
+	p := cmdfacts.ParseArgs(args, rsyncSpec)
+	out := each(p.Values("log-file", "write-batch", "only-write-batch"), verbWrite)
+	d, ok := p.Last(2)
 	if !ok {
 		return out
 	}
 	if !isRemote(d.Value) {
 		out = append(out, each([]shell.Word{d}, verbWrite)...)
 	}
-	if p.has("remove-source-files") {
-		for _, s := range p.operands[:len(p.operands)-1] {
+	if p.Has("remove-source-files") {
+		for _, s := range p.Operands[:len(p.Operands)-1] {
 			if !isRemote(s.Value) {
 				out = append(out, each([]shell.Word{s}, verbMove)...)
 			}
@@ -290,9 +293,9 @@ func rsyncTargets(args []shell.Word) []target {
 }
 
 // remoteCopyTargets: scp / ditto SRC... DEST, DEST when local.
-func remoteCopyTargets(spec argSpec) extractor {
+func remoteCopyTargets(spec cmdfacts.Spec) extractor {
 	return func(args []shell.Word) []target {
-		d, ok := parseArgs(args, spec).last(2)
+		d, ok := cmdfacts.ParseArgs(args, spec).Last(2)
 		if !ok || isRemote(d.Value) {
 			return nil
 		}
@@ -302,7 +305,7 @@ func remoteCopyTargets(spec argSpec) extractor {
 
 // containerCopyTargets: docker / podman / kubectl cp SRC DEST with a local
 // DEST (container:path is remote).
-func containerCopyTargets(spec argSpec) extractor {
+func containerCopyTargets(spec cmdfacts.Spec) extractor {
 	return func(args []shell.Word) []target {
 		if len(args) > 1 && args[0].Value == "container" {
 			args = args[1:]
@@ -314,7 +317,7 @@ func containerCopyTargets(spec argSpec) extractor {
 	}
 }
 
-var rcloneSpec = argSpec{longVals: []string{"config", "exclude", "include", "filter", "exclude-from", "include-from",
+var rcloneSpec = cmdfacts.Spec{Long: []string{"config", "exclude", "include", "filter", "exclude-from", "include-from",
 	"filter-from", "files-from", "log-file", "log-level", "bwlimit", "max-age", "min-age", "max-size", "min-size",
 	"suffix", "backup-dir", "order-by", "retries", "low-level-retries", "timeout", "contimeout", "stats", "user-agent",
 	"buffer-size", "max-transfer", "multi-thread-streams", "transfers", "checkers", "compare-dest", "copy-dest"}}
@@ -322,12 +325,12 @@ var rcloneSpec = argSpec{longVals: []string{"config", "exclude", "include", "fil
 // rcloneTargets: copy/sync/move(to) DEST, move's source, and the operands
 // of delete/purge/mkdir/rmdir/touch, when local.
 func rcloneTargets(args []shell.Word) []target {
-	p := parseArgs(args, rcloneSpec)
-	out := each(p.values("log-file"), verbWrite)
-	if len(p.operands) == 0 {
+	p := cmdfacts.ParseArgs(args, rcloneSpec)
+	out := each(p.Values("log-file"), verbWrite)
+	if len(p.Operands) == 0 {
 		return out
 	}
-	sub, rest := p.operands[0].Value, p.operands[1:]
+	sub, rest := p.Operands[0].Value, p.Operands[1:]
 	local := func(ws []shell.Word, v verb) {
 		for _, w := range ws {
 			if !isRemote(w.Value) {
@@ -387,9 +390,9 @@ func chmodTargets(args []shell.Word) []target {
 
 // ownerTargets: chown / chgrp OWNER FILE... (FILE... with --reference).
 func ownerTargets(args []shell.Word) []target {
-	p := parseArgs(args, argSpec{longVals: []string{"reference", "from"}})
-	ops := p.operands
-	if !p.has("reference") && len(ops) > 0 {
+	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Long: []string{"reference", "from"}})
+	ops := p.Operands
+	if !p.Has("reference") && len(ops) > 0 {
 		ops = ops[1:]
 	}
 	return each(ops, verbModify)
@@ -425,7 +428,7 @@ func sedTargets(args []shell.Word) []target {
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		v := w.Value
-		if done || !isOptionWord(w) {
+		if done || !cmdfacts.IsOption(w) {
 			ops = append(ops, w)
 			continue
 		}
@@ -490,7 +493,7 @@ func inPlaceTargets(attached, separate, code string) extractor {
 		for i := 0; i < len(args); i++ {
 			w := args[i]
 			v := w.Value
-			if !isOptionWord(w) {
+			if !cmdfacts.IsOption(w) {
 				ops = args[i:]
 				break
 			}
@@ -527,7 +530,7 @@ func inPlaceTargets(attached, separate, code string) extractor {
 	}
 }
 
-var curlSpec = argSpec{vals: "AbcCdDeEFHKmorTuUwxXyYzPQt", longVals: []string{"output", "output-dir", "dump-header",
+var curlSpec = cmdfacts.Spec{Short: "AbcCdDeEFHKmorTuUwxXyYzPQt", Long: []string{"output", "output-dir", "dump-header",
 	"cookie-jar", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "etag-compare", "hsts", "alt-svc",
 	"config", "user-agent", "header", "data", "data-raw", "data-binary", "data-urlencode", "data-ascii", "form",
 	"form-string", "request", "user", "proxy", "proxy-user", "referer", "cookie", "cacert", "capath", "cert", "key",
@@ -542,24 +545,24 @@ var curlSpec = argSpec{vals: "AbcCdDeEFHKmorTuUwxXyYzPQt", longVals: []string{"o
 // files of -O/-J (into --output-dir or here), and the files -D, -c,
 // --trace, --stderr, --libcurl, --etag-save, --hsts and --alt-svc write.
 func curlTargets(args []shell.Word) []target {
-	p := parseArgs(args, curlSpec)
+	p := cmdfacts.ParseArgs(args, curlSpec)
 	var under []shell.Word
-	if d := p.values("output-dir"); len(d) > 0 {
+	if d := p.Values("output-dir"); len(d) > 0 {
 		under = d[len(d)-1:]
 	}
-	out := each(p.values("o", "output"), verbWrite)
-	if p.has("O", "remote-name", "remote-name-all", "J", "remote-header-name") {
+	out := each(p.Values("o", "output"), verbWrite)
+	if p.Has("O", "remote-name", "remote-name-all", "J", "remote-header-name") {
 		out = append(out, each([]shell.Word{here}, verbWrite)...)
 	}
 	for k := range out {
 		out[k].under = under
 	}
-	out = append(out, each(p.values("D", "dump-header", "c", "cookie-jar", "trace", "trace-ascii", "stderr",
+	out = append(out, each(p.Values("D", "dump-header", "c", "cookie-jar", "trace", "trace-ascii", "stderr",
 		"libcurl", "etag-save", "hsts", "alt-svc"), verbWrite)...)
 	return out
 }
 
-var wgetSpec = argSpec{vals: "eoaiBtOTwQPUlARDXI", longVals: []string{"output-document", "output-file",
+var wgetSpec = cmdfacts.Spec{Short: "eoaiBtOTwQPUlARDXI", Long: []string{"output-document", "output-file",
 	"append-output", "directory-prefix", "input-file", "base", "tries", "timeout", "wait", "quota", "user-agent",
 	"level", "accept", "reject", "domains", "include-directories", "exclude-directories", "execute", "header",
 	"post-data", "post-file", "user", "password", "load-cookies", "save-cookies", "referer", "limit-rate",
@@ -569,15 +572,15 @@ var wgetSpec = argSpec{vals: "eoaiBtOTwQPUlARDXI", longVals: []string{"output-do
 // wgetTargets: -O files (relative to here, not -P), else the -P directory
 // (or here) that downloads land in; -o/-a log files; --save-cookies.
 func wgetTargets(args []shell.Word) []target {
-	p := parseArgs(args, wgetSpec)
-	out := each(p.values("o", "output-file", "a", "append-output", "save-cookies"), verbWrite)
-	if docs := p.values("O", "output-document"); len(docs) > 0 {
+	p := cmdfacts.ParseArgs(args, wgetSpec)
+	out := each(p.Values("o", "output-file", "a", "append-output", "save-cookies"), verbWrite)
+	if docs := p.Values("O", "output-document"); len(docs) > 0 {
 		return append(out, each(docs, verbWrite)...)
 	}
-	if p.has("spider") {
+	if p.Has("spider") {
 		return out
 	}
-	if d := p.values("P", "directory-prefix"); len(d) > 0 {
+	if d := p.Values("P", "directory-prefix"); len(d) > 0 {
 		return append(out, each(d[len(d)-1:], verbWrite)...)
 	}
 	return append(out, each([]shell.Word{here}, verbWrite)...)
@@ -585,23 +588,23 @@ func wgetTargets(args []shell.Word) []target {
 
 // aria2Targets: -o files under -d (or here), the -d directory, -l log.
 func aria2Targets(args []shell.Word) []target {
-	p := parseArgs(args, argSpec{vals: "doilxsjU", longVals: []string{"dir", "out", "input-file", "log",
+	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "doilxsjU", Long: []string{"dir", "out", "input-file", "log",
 		"max-connection-per-server", "split", "max-concurrent-downloads", "user-agent"}})
 	var under []shell.Word
-	if d := p.values("d", "dir"); len(d) > 0 {
+	if d := p.Values("d", "dir"); len(d) > 0 {
 		under = d[len(d)-1:]
 	}
-	out := each(p.values("o", "out"), verbWrite)
+	out := each(p.Values("o", "out"), verbWrite)
 	if len(out) == 0 {
 		out = each([]shell.Word{here}, verbWrite)
 	}
 	for k := range out {
 		out[k].under = under
 	}
-	return append(out, each(p.values("l", "log"), verbWrite)...)
+	return append(out, each(p.Values("l", "log"), verbWrite)...)
 }
 
-var tarSpec = argSpec{vals: "bCfFgITX", longVals: []string{"file", "directory", "files-from", "exclude-from",
+var tarSpec = cmdfacts.Spec{Short: "bCfFgITX", Long: []string{"file", "directory", "files-from", "exclude-from",
 	"exclude", "listed-incremental", "use-compress-program", "transform", "xform", "owner", "group", "mode",
 	"mtime", "format", "label", "newer", "after-date", "newer-mtime", "strip-components", "blocking-factor",
 	"record-size", "tape-length", "volno-file", "info-script", "new-volume-script", "checkpoint-action",
@@ -612,41 +615,41 @@ var tarSpec = argSpec{vals: "bCfFgITX", longVals: []string{"file", "directory", 
 // the -f archive. The traditional form (tar xzf a.tgz) takes the values of
 // its letters from the following words, in order.
 func tarTargets(args []shell.Word) []target {
-	var pre []option
+	var pre []cmdfacts.Opt
 	if len(args) > 0 && !args[0].Unknown && args[0].Value != "" && args[0].Value[0] != '-' && isLetters(args[0].Value) {
 		rest := args[1:]
 		k := 0
 		for _, ch := range args[0].Value {
-			o := option{name: string(ch)}
-			if strings.ContainsRune(tarSpec.vals, ch) && k < len(rest) {
+			o := cmdfacts.Opt{Name: string(ch)}
+			if strings.ContainsRune(tarSpec.Short, ch) && k < len(rest) {
 				v := rest[k]
-				o.val = &v
+				o.Val = &v
 				k++
 			}
 			pre = append(pre, o)
 		}
 		args = rest[k:]
 	}
-	p := parseArgs(args, tarSpec)
-	p.opts = append(pre, p.opts...)
+	p := cmdfacts.ParseArgs(args, tarSpec)
+	p.Opts = append(pre, p.Opts...)
 	extract, write := false, false
-	for _, o := range p.opts {
-		switch o.name {
+	for _, o := range p.Opts {
+		switch o.Name {
 		case "x", "extract", "get":
 			extract = true
 		case "c", "create", "r", "append", "u", "update", "A", "catenate", "concatenate", "delete":
 			write = true
 		}
 	}
-	if p.has("O", "to-stdout", "to-command") {
+	if p.Has("O", "to-stdout", "to-command") {
 		extract = false
 	}
-	out := each(p.values("index-file"), verbWrite)
+	out := each(p.Values("index-file"), verbWrite)
 	if extract {
-		out = append(out, target{w: here, under: p.values("C", "directory"), verb: verbWrite})
+		out = append(out, target{w: here, under: p.Values("C", "directory"), verb: verbWrite})
 	}
 	if write {
-		out = append(out, each(p.values("f", "file"), verbWrite)...)
+		out = append(out, each(p.Values("f", "file"), verbWrite)...)
 	}
 	return out
 }
@@ -676,7 +679,7 @@ func unzipTargets(args []shell.Word) []target {
 			case 'd', 'P':
 				var val shell.Word
 				if k+1 < len(v) {
-					val = subWord(w, k+1)
+					val = cmdfacts.SubWord(w, k+1)
 				} else if i+1 < len(args) {
 					i++
 					val = args[i]
@@ -709,7 +712,7 @@ func sevenZipTargets(args []shell.Word) []target {
 			i++
 			outDirs = append(outDirs, args[i])
 		case !w.Unknown && strings.HasPrefix(v, "-o"):
-			outDirs = append(outDirs, subWord(w, 2))
+			outDirs = append(outDirs, cmdfacts.SubWord(w, 2))
 		case !w.Unknown && strings.HasPrefix(v, "-"):
 		case cmd == "" && !w.Unknown:
 			cmd = strings.ToLower(v)
@@ -733,10 +736,10 @@ func sevenZipTargets(args []shell.Word) []target {
 
 // zipTargets: zip ARCHIVE FILE... writes ARCHIVE (and -O OUT).
 func zipTargets(args []shell.Word) []target {
-	p := parseArgs(args, argSpec{vals: "btnOPZs", longVals: []string{"output-file", "temp-path", "suffixes", "password", "compression-method", "split-size"}})
-	out := each(p.values("O", "output-file"), verbWrite)
-	if len(p.operands) > 0 {
-		out = append(out, each(p.operands[:1], verbWrite)...)
+	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "btnOPZs", Long: []string{"output-file", "temp-path", "suffixes", "password", "compression-method", "split-size"}})
+	out := each(p.Values("O", "output-file"), verbWrite)
+	if len(p.Operands) > 0 {
+		out = append(out, each(p.Operands[:1], verbWrite)...)
 	}
 	return out
 }
@@ -746,43 +749,10 @@ func ddTargets(args []shell.Word) []target {
 	var out []target
 	for _, w := range args {
 		if strings.HasPrefix(w.Value, "of=") && (!w.Unknown || len(w.KnownPrefix) >= 3) {
-			out = append(out, each([]shell.Word{subWord(w, 3)}, verbWrite)...)
+			out = append(out, each([]shell.Word{cmdfacts.SubWord(w, 3)}, verbWrite)...)
 		}
 	}
 	return out
-}
-
-// findRoots are find's start paths: the operands before the expression
-// (after -H -L -P -D x -Olevel), "." when none.
-func findRoots(args []shell.Word) []shell.Word {
-	i := 0
-	for i < len(args) {
-		v := args[i].Value
-		if args[i].Unknown {
-			break
-		}
-		if v == "-H" || v == "-L" || v == "-P" || strings.HasPrefix(v, "-O") && len(v) > 2 {
-			i++
-			continue
-		}
-		if v == "-D" {
-			i += 2
-			continue
-		}
-		break
-	}
-	var roots []shell.Word
-	for ; i < len(args); i++ {
-		v := args[i].Value
-		if !args[i].Unknown && (strings.HasPrefix(v, "-") || v == "(" || v == "!" || v == ",") {
-			break
-		}
-		roots = append(roots, args[i])
-	}
-	if len(roots) == 0 {
-		roots = []shell.Word{here}
-	}
-	return roots
 }
 
 // findTargets: the start paths when -delete is in the expression, and the
@@ -790,31 +760,10 @@ func findRoots(args []shell.Word) []shell.Word {
 // judged on their own (the analysis runs them with {} replaced by the
 // start paths).
 func findTargets(args []shell.Word) []target {
-	roots := findRoots(args)
-	var out []target
-	del := false
-	for i := 0; i < len(args); i++ {
-		if args[i].Unknown {
-			continue
-		}
-		switch args[i].Value {
-		case "-delete":
-			del = true
-		case "-fprint", "-fprint0", "-fls", "-fprintf":
-			if i+1 < len(args) {
-				out = append(out, each(args[i+1:i+2], verbWrite)...)
-				i++
-			}
-		case "-exec", "-execdir", "-ok", "-okdir":
-			for i++; i < len(args); i++ {
-				if v := args[i].Value; !args[i].Unknown && (v == ";" || v == "+") {
-					break
-				}
-			}
-		}
-	}
-	if del {
-		out = append(out, each(roots, verbRemove)...)
+	f := cmdfacts.ParseFind(args)
+	out := each(f.Outputs, verbWrite)
+	if f.Delete {
+		out = append(out, each(f.Roots, verbRemove)...)
 	}
 	return out
 }
@@ -829,74 +778,44 @@ var gitWriters = map[string]bool{
 	"update-ref": true, "sparse-checkout": true, "lfs": true, "worktree": true, "init": true, "clone": true,
 }
 
-var gitCloneSpec = argSpec{vals: "bocuj", longVals: []string{"branch", "origin", "config", "depth", "reference",
+var gitCloneSpec = cmdfacts.Spec{Short: "bocuj", Long: []string{"branch", "origin", "config", "depth", "reference",
 	"reference-if-able", "upload-pack", "template", "separate-git-dir", "jobs", "filter", "shallow-since",
 	"shallow-exclude", "server-option", "bundle-uri", "ref-format"}}
 
 // gitTargets: clone's directory, init's directory, worktree add's path,
 // --separate-git-dir; and for a writing subcommand run with -C,
 // --git-dir or --work-tree, that directory.
-func gitTargets(args []shell.Word) []target {
-	var under, places []shell.Word
-	i := 0
-loop:
-	for i < len(args) {
-		w := args[i]
-		v := w.Value
-		if w.Unknown {
-			break
-		}
-		switch {
-		case v == "-C" || v == "-c" || v == "--git-dir" || v == "--work-tree" || v == "--namespace" || v == "--config-env":
-			if i+1 < len(args) {
-				switch v {
-				case "-C":
-					under = append(under, args[i+1])
-				case "--git-dir", "--work-tree":
-					places = append(places, args[i+1])
-				}
-			}
-			i += 2
-		case strings.HasPrefix(v, "--git-dir="):
-			places = append(places, subWord(w, len("--git-dir=")))
-			i++
-		case strings.HasPrefix(v, "--work-tree="):
-			places = append(places, subWord(w, len("--work-tree=")))
-			i++
-		case strings.HasPrefix(v, "-"):
-			i++
-		default:
-			break loop
-		}
-	}
-	if i >= len(args) || args[i].Unknown {
+func gitTargets(args []shell.Word, assigns []shell.Assign) []target {
+	g := cmdfacts.ParseGit(args, assigns)
+	if g.Sub == "" {
 		return nil
 	}
-	sub, rest := args[i].Value, args[i+1:]
+	under, places := g.Dirs, append(append([]shell.Word(nil), g.GitDir...), g.WorkTree...)
+	sub, rest := g.Sub, g.Args
 	var out []target
 	switch sub {
 	case "clone":
-		p := parseArgs(rest, gitCloneSpec)
-		out = each(p.values("separate-git-dir"), verbWrite)
+		p := cmdfacts.ParseArgs(rest, gitCloneSpec)
+		out = each(p.Values("separate-git-dir"), verbWrite)
 		switch {
-		case len(p.operands) >= 2:
-			out = append(out, each(p.operands[1:2], verbWrite)...)
-		case len(p.operands) == 1:
+		case len(p.Operands) >= 2:
+			out = append(out, each(p.Operands[1:2], verbWrite)...)
+		case len(p.Operands) == 1:
 			out = append(out, each([]shell.Word{here}, verbWrite)...)
 		}
 	case "init":
-		p := parseArgs(rest, argSpec{vals: "b", longVals: []string{"template", "separate-git-dir", "object-format", "ref-format", "initial-branch"}})
-		out = each(p.values("separate-git-dir"), verbWrite)
-		if len(p.operands) > 0 {
-			out = append(out, each(p.operands[:1], verbWrite)...)
+		p := cmdfacts.ParseArgs(rest, cmdfacts.Spec{Short: "b", Long: []string{"template", "separate-git-dir", "object-format", "ref-format", "initial-branch"}})
+		out = each(p.Values("separate-git-dir"), verbWrite)
+		if len(p.Operands) > 0 {
+			out = append(out, each(p.Operands[:1], verbWrite)...)
 		} else {
 			out = append(out, each([]shell.Word{here}, verbWrite)...)
 		}
 	case "worktree":
 		if len(rest) > 0 && rest[0].Value == "add" {
-			p := parseArgs(rest[1:], argSpec{vals: "bB", longVals: []string{"reason"}})
-			if len(p.operands) > 0 {
-				out = each(p.operands[:1], verbWrite)
+			p := cmdfacts.ParseArgs(rest[1:], cmdfacts.Spec{Short: "bB", Long: []string{"reason"}})
+			if len(p.Operands) > 0 {
+				out = each(p.Operands[:1], verbWrite)
 			}
 		}
 	}
@@ -915,17 +834,17 @@ loop:
 
 // splitTargets: split [FILE [PREFIX]] writes PREFIXaa... (xaa... here).
 func splitTargets(args []shell.Word) []target {
-	p := parseArgs(args, argSpec{vals: "abClnt", longVals: []string{"suffix-length", "bytes", "line-bytes", "lines", "number", "separator", "additional-suffix", "filter"}})
-	if len(p.operands) >= 2 {
-		return each(p.operands[1:2], verbWrite)
+	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "abClnt", Long: []string{"suffix-length", "bytes", "line-bytes", "lines", "number", "separator", "additional-suffix", "filter"}})
+	if len(p.Operands) >= 2 {
+		return each(p.Operands[1:2], verbWrite)
 	}
 	return each([]shell.Word{here}, verbWrite)
 }
 
 // csplitTargets: csplit -f PREFIX (xx00... here by default).
 func csplitTargets(args []shell.Word) []target {
-	p := parseArgs(args, argSpec{vals: "fbn", longVals: []string{"prefix", "suffix-format", "digits"}})
-	if f := p.values("f", "prefix"); len(f) > 0 {
+	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "fbn", Long: []string{"prefix", "suffix-format", "digits"}})
+	if f := p.Values("f", "prefix"); len(f) > 0 {
 		return each(f, verbWrite)
 	}
 	return each([]shell.Word{here}, verbWrite)
@@ -934,15 +853,15 @@ func csplitTargets(args []shell.Word) []target {
 // patchTargets: the file to patch (or the -d directory the patch's own
 // file names are under, or here), -o and -r files, all under -d.
 func patchTargets(args []shell.Word) []target {
-	p := parseArgs(args, argSpec{vals: "oBdDFgiprVYz", longVals: []string{"output", "directory", "input", "strip",
+	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "oBdDFgiprVYz", Long: []string{"output", "directory", "input", "strip",
 		"reject-file", "prefix", "basename-prefix", "ifdef", "fuzz", "get", "version-control", "suffix"}})
 	var under []shell.Word
-	if d := p.values("d", "directory"); len(d) > 0 {
+	if d := p.Values("d", "directory"); len(d) > 0 {
 		under = d[len(d)-1:]
 	}
-	out := each(p.values("o", "output", "r", "reject-file"), verbWrite)
-	if len(p.operands) > 0 {
-		out = append(out, each(p.operands[:1], verbWrite)...)
+	out := each(p.Values("o", "output", "r", "reject-file"), verbWrite)
+	if len(p.Operands) > 0 {
+		out = append(out, each(p.Operands[:1], verbWrite)...)
 	} else {
 		out = append(out, each([]shell.Word{here}, verbWrite)...)
 	}
@@ -955,20 +874,20 @@ func patchTargets(args []shell.Word) []target {
 // mktempTargets: the file (or directory) mktemp creates when it is not in
 // the temp dir: TEMPLATE under -p DIR / --tmpdir=DIR, or a template here.
 func mktempTargets(args []shell.Word) []target {
-	p := parseArgs(args, argSpec{vals: "p", longVals: []string{"suffix"}})
-	if p.has("u", "dry-run") {
+	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "p", Long: []string{"suffix"}})
+	if p.Has("u", "dry-run") {
 		return nil
 	}
 	var under []shell.Word
-	if d := p.values("p", "tmpdir"); len(d) > 0 {
+	if d := p.Values("p", "tmpdir"); len(d) > 0 {
 		under = d[len(d)-1:]
-	} else if p.has("t", "tmpdir") {
+	} else if p.Has("t", "tmpdir") {
 		return nil
 	}
 	var out []target
 	switch {
-	case len(p.operands) > 0:
-		out = each(p.operands[:1], verbWrite)
+	case len(p.Operands) > 0:
+		out = each(p.Operands[:1], verbWrite)
 	case len(under) > 0:
 		out = each([]shell.Word{here}, verbWrite)
 	}
@@ -1001,7 +920,7 @@ func compilerTargets(args []shell.Word) []target {
 			out = append(out, each(args[i+1:i+2], verbWrite)...)
 			i++
 		case strings.HasPrefix(w.Value, "-o") && len(w.Value) > 2:
-			out = append(out, each([]shell.Word{subWord(w, 2)}, verbWrite)...)
+			out = append(out, each([]shell.Word{cmdfacts.SubWord(w, 2)}, verbWrite)...)
 		}
 	}
 	return out
@@ -1021,7 +940,7 @@ func goTargets(args []shell.Word) []target {
 			out = append(out, each(args[i+1:i+2], verbWrite)...)
 			i++
 		case strings.HasPrefix(w.Value, "-o="):
-			out = append(out, each([]shell.Word{subWord(w, 3)}, verbWrite)...)
+			out = append(out, each([]shell.Word{cmdfacts.SubWord(w, 3)}, verbWrite)...)
 		}
 	}
 	return out
@@ -1029,27 +948,27 @@ func goTargets(args []shell.Word) []target {
 
 // compressors are the in-place compression tools (gzip FILE replaces FILE
 // by FILE.gz next to it) with their value options.
-var compressors = map[string]argSpec{
-	"gzip": {vals: "Sbp", longVals: []string{"suffix", "blocksize", "processes"}}, "gunzip": {vals: "S", longVals: []string{"suffix"}},
-	"pigz": {vals: "Sbp", longVals: []string{"suffix", "blocksize", "processes"}}, "unpigz": {vals: "S"},
-	"bzip2": {}, "bunzip2": {}, "pbzip2": {vals: "pb"},
-	"xz": {vals: "SFCMT", longVals: []string{"suffix", "format", "check", "memlimit", "threads", "block-size"}}, "unxz": {vals: "SFCMT"},
-	"lzma": {vals: "S"}, "unlzma": {vals: "S"},
-	"zstd": {vals: "oD", longVals: []string{"output-dir-flat", "output-dir-mirror"}}, "unzstd": {vals: "oD"},
-	"lz4": {}, "unlz4": {}, "compress": {}, "uncompress": {}, "lzip": {}, "brotli": {vals: "oSqw", longVals: []string{"output", "suffix"}},
+var compressors = map[string]cmdfacts.Spec{
+	"gzip": {Short: "Sbp", Long: []string{"suffix", "blocksize", "processes"}}, "gunzip": {Short: "S", Long: []string{"suffix"}},
+	"pigz": {Short: "Sbp", Long: []string{"suffix", "blocksize", "processes"}}, "unpigz": {Short: "S"},
+	"bzip2": {}, "bunzip2": {}, "pbzip2": {Short: "pb"},
+	"xz": {Short: "SFCMT", Long: []string{"suffix", "format", "check", "memlimit", "threads", "block-size"}}, "unxz": {Short: "SFCMT"},
+	"lzma": {Short: "S"}, "unlzma": {Short: "S"},
+	"zstd": {Short: "oD", Long: []string{"output-dir-flat", "output-dir-mirror"}}, "unzstd": {Short: "oD"},
+	"lz4": {}, "unlz4": {}, "compress": {}, "uncompress": {}, "lzip": {}, "brotli": {Short: "oSqw", Long: []string{"output", "suffix"}},
 }
 
 // compressTargets: every file operand (it is replaced by its compressed
 // or uncompressed twin), -o / --output-dir-* files; nothing when the
 // output goes to stdout or the files are only tested or listed.
-func compressTargets(spec argSpec) extractor {
+func compressTargets(spec cmdfacts.Spec) extractor {
 	return func(args []shell.Word) []target {
-		p := parseArgs(args, spec)
-		out := each(p.values("o", "output", "output-dir-flat", "output-dir-mirror"), verbWrite)
-		if p.has("c", "stdout", "to-stdout", "t", "test", "l", "list", "h", "help", "V", "version") {
+		p := cmdfacts.ParseArgs(args, spec)
+		out := each(p.Values("o", "output", "output-dir-flat", "output-dir-mirror"), verbWrite)
+		if p.Has("c", "stdout", "to-stdout", "t", "test", "l", "list", "h", "help", "V", "version") {
 			return out
 		}
-		return append(out, each(p.operands, verbWrite)...)
+		return append(out, each(p.Operands, verbWrite)...)
 	}
 }
 
@@ -1078,8 +997,8 @@ func outputOptions(args []shell.Word) []target {
 			continue
 		}
 		if eq {
-			out = append(out, each([]shell.Word{subWord(w, 2+len(name)+1)}, verbWrite)...)
-		} else if i+1 < len(args) && !isOptionWord(args[i+1]) {
+			out = append(out, each([]shell.Word{cmdfacts.SubWord(w, 2+len(name)+1)}, verbWrite)...)
+		} else if i+1 < len(args) && !cmdfacts.IsOption(args[i+1]) {
 			i++
 			out = append(out, each(args[i:i+1], verbWrite)...)
 		}
@@ -1103,31 +1022,31 @@ func subcommandTargets(args []shell.Word) []target {
 // packageRunnerTargets: npx / bunx / pnpx [opts] PKG[@version] ARGS run the
 // package's command, judged like that command (npx rimraf ~).
 func packageRunnerTargets(args []shell.Word) []target {
-	p := parseArgs(args, argSpec{vals: "p", longVals: []string{"package", "node-options", "registry", "cache", "userconfig"}, posix: true})
-	if len(p.operands) == 0 || p.operands[0].Unknown {
+	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "p", Long: []string{"package", "node-options", "registry", "cache", "userconfig"}, POSIX: true})
+	if len(p.Operands) == 0 || p.Operands[0].Unknown {
 		return nil
 	}
-	pkg := p.operands[0].Value
+	pkg := p.Operands[0].Value
 	if i := strings.LastIndexByte(pkg, '@'); i > 0 {
 		pkg = pkg[:i] // rimraf@5, @scope/tool@1
 	}
-	return subcommandTargets(append([]shell.Word{literal(pkg)}, p.operands[1:]...))
+	return subcommandTargets(append([]shell.Word{cmdfacts.Literal(pkg)}, p.Operands[1:]...))
 }
 
-var pipSpec = argSpec{vals: "tdwecri", longVals: []string{"target", "prefix", "root", "src", "dest", "wheel-dir",
+var pipSpec = cmdfacts.Spec{Short: "tdwecri", Long: []string{"target", "prefix", "root", "src", "dest", "wheel-dir",
 	"editable", "constraint", "requirement", "index-url", "extra-index-url", "find-links", "cache-dir", "log",
 	"python", "platform", "python-version", "implementation", "abi", "progress-bar", "upgrade-strategy", "report"}}
 
 // pipTargets: pip install --target/--prefix/--root/--src DIR, pip download
 // -d DIR, pip wheel -w DIR, --log and --report files, --cache-dir.
 func pipTargets(args []shell.Word) []target {
-	p := parseArgs(args, pipSpec)
-	if len(p.operands) == 0 {
+	p := cmdfacts.ParseArgs(args, pipSpec)
+	if len(p.Operands) == 0 {
 		return nil
 	}
-	switch p.operands[0].Value {
+	switch p.Operands[0].Value {
 	case "install", "download", "wheel":
-		return each(p.values("t", "target", "prefix", "root", "src", "d", "dest", "w", "wheel-dir", "log", "report", "cache-dir"), verbWrite)
+		return each(p.Values("t", "target", "prefix", "root", "src", "d", "dest", "w", "wheel-dir", "log", "report", "cache-dir"), verbWrite)
 	}
 	return nil
 }
@@ -1150,16 +1069,16 @@ var nodeInstallers = map[string]bool{"install": true, "i": true, "add": true, "c
 // DIR; and npm pack --pack-destination DIR. Global installs (-g) are not
 // path writes and stay silent.
 func nodePackageTargets(args []shell.Word) []target {
-	p := parseArgs(args, argSpec{vals: "C", longVals: []string{"prefix", "dir", "cwd", "pack-destination", "registry", "cache", "userconfig", "workspace", "filter"}})
-	if len(p.operands) == 0 || p.has("g", "global") {
+	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "C", Long: []string{"prefix", "dir", "cwd", "pack-destination", "registry", "cache", "userconfig", "workspace", "filter"}})
+	if len(p.Operands) == 0 || p.Has("g", "global") {
 		return nil
 	}
-	sub := p.operands[0].Value
+	sub := p.Operands[0].Value
 	if sub == "pack" {
-		return each(p.values("pack-destination"), verbWrite)
+		return each(p.Values("pack-destination"), verbWrite)
 	}
 	if !nodeInstallers[sub] {
 		return nil
 	}
-	return each(p.values("prefix", "C", "dir", "cwd"), verbWrite)
+	return each(p.Values("prefix", "C", "dir", "cwd"), verbWrite)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
@@ -64,26 +65,8 @@ func Literal(w shell.Word) (string, bool) {
 // holds 'f'), before a "--" argument. Pass short 0 for no short form or ""
 // for no long form. Unknown words never match. It knows nothing about
 // which options take values, so an option's value that looks like a flag
-// ("-m -f") can mislead it; parse the subcommand yourself when that
-// matters.
+// ("-m -f") can mislead it; parse the subcommand with a cmdfacts.Spec
+// when that matters.
 func HasFlag(args []shell.Word, long string, short rune) bool {
-	for _, w := range args {
-		v, ok := Literal(w)
-		if !ok {
-			continue
-		}
-		switch {
-		case v == "--":
-			return false
-		case strings.HasPrefix(v, "--"):
-			if long != "" && (v == long || strings.HasPrefix(v, long+"=")) {
-				return true
-			}
-		case len(v) > 1 && v[0] == '-' && short != 0:
-			if strings.ContainsRune(v[1:], short) {
-				return true
-			}
-		}
-	}
-	return false
+	return (long != "" && cmdfacts.HasLong(args, long)) || (short != 0 && cmdfacts.HasShort(args, string(short)))
 }

@@ -2,8 +2,8 @@ package sdk
 
 import (
 	"slices"
-	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
@@ -14,15 +14,18 @@ type Git struct {
 	// Command is the command itself (argv, redirects, cd chain, Via, ...).
 	Command *shell.Command
 	// Sub is the subcommand ("push", "branch", ...) after git's global
-	// options, with a -c alias.NAME=... alias expanded. It is "" when
-	// there is none (git --version) or when it cannot be known: see
+	// options, with a -c alias.NAME=... alias expanded; "help" and
+	// "version" for git --help and git --version. It is "" when there is
+	// none (git alone, git --exec-path) or when it cannot be known: see
 	// Unknown.
 	Sub string
 	// Args are the arguments after the subcommand (after the alias's own
 	// words, when an alias was expanded).
 	Args []shell.Word
-	// Config holds the -c NAME=VALUE settings given on the command line,
-	// names lower-cased. Nil when there are none.
+	// Config holds the settings given on the command line (-c
+	// NAME=VALUE, --config-env NAME=ENVVAR) and in GIT_CONFIG_*
+	// assignments whose values are known, names lower-cased. Nil when
+	// there are none.
 	Config map[string]string
 	// Alias is the alias name Sub was expanded from, or "".
 	Alias string
@@ -33,97 +36,45 @@ type Git struct {
 	Unknown bool
 }
 
-// gitValued are git's global options that take their value as the next
-// argument when it is not given with "=".
-var gitValued = map[string]bool{
-	"-C": true, "-c": true, "--git-dir": true, "--work-tree": true, "--namespace": true,
-	"--super-prefix": true, "--config-env": true, "--attr-source": true,
-}
-
-// maxAliasDepth bounds alias expansion (an alias may name another alias).
-const maxAliasDepth = 4
-
 // ParseGit reads c as a git invocation. ok is false when c is not git.
 // The command counts as git when its Name is "git", or "git-SUB" (the
 // dashed form of a subcommand, /usr/lib/git-core/git-push), which gives
 // Sub "SUB".
 //
-// Global options recognised before the subcommand: every word starting
-// with "-" (git's flags), where -C, -c, --git-dir, --work-tree,
-// --namespace, --super-prefix, --config-env and --attr-source take the
-// next word as their value unless written NAME=VALUE. -h/--help and
-// -v/--version end the scan with no subcommand. Aliases are known only
-// when given with -c on the same command line; aliases from the user's
-// git config are invisible to the analysis (an offline, file-free guess
-// would be wrong more often than right).
+// The command line is read by the project's one git front-end
+// (core/cmdfacts.ParseGit), the way git itself reads it: every global
+// option git accepts (-C, -c, --config-env, --git-dir, --work-tree,
+// --namespace, --attr-source, --shallow-file take a value; --exec-path,
+// --html-path, --man-path, --info-path and --list-cmds= print and exit,
+// so no subcommand runs), -h/--help and -v/--version as the help and
+// version commands, and aliases given with -c, --config-env or the
+// GIT_CONFIG_COUNT/KEY_n/VALUE_n and GIT_CONFIG_PARAMETERS assignments on
+// the same command, expanded as git expands them (an alias may name
+// another). Aliases from the user's git config files are invisible to the
+// analysis (an offline, file-free guess would be wrong more often than
+// right).
 func ParseGit(c *shell.Command) (g Git, ok bool) {
-	if c == nil || len(c.Args) == 0 {
+	f, ok := cmdfacts.GitCommand(c)
+	if !ok {
 		return Git{}, false
 	}
-	g.Command = c
-	if sub, dashed := strings.CutPrefix(c.Name, "git-"); dashed && sub != "" {
-		g.Sub, g.Args = sub, c.Args[1:]
-		return g, true
-	}
-	if c.Name != "git" {
-		return Git{}, false
-	}
-	ws := c.Args[1:]
-	for k := 0; k < len(ws); k++ {
-		v, known := Literal(ws[k])
-		if !known {
-			g.Unknown = true
-			return g, true
+	g = Git{Command: c, Sub: f.Sub, Args: f.Args, Alias: f.Alias, Unknown: f.Unknown}
+	for _, s := range f.Config {
+		if s.Unknown {
+			continue
 		}
-		switch {
-		case v == "-h" || v == "--help" || v == "-v" || v == "--version":
-			return g, true
-		case gitValued[v]:
-			if v == "-c" && k+1 < len(ws) {
-				g.setConfig(ws[k+1])
-			}
-			k++
-		case strings.HasPrefix(v, "-"):
-			// A flag, or --option=value.
-		default:
-			g.Sub, g.Args = v, ws[k+1:]
-			g.expandAlias()
-			return g, true
+		if g.Config == nil {
+			g.Config = map[string]string{}
 		}
+		g.Config[s.Name] = s.Value
+	}
+	if f.ShellAlias != "" {
+		g.Sub, g.Args, g.Unknown = "", nil, true
+	}
+	if g.Unknown {
+		g.Args = nil
 	}
 	return g, true
-}
-
-func (g *Git) setConfig(w shell.Word) {
-	name, value, _ := strings.Cut(w.Value, "=")
-	if g.Config == nil {
-		g.Config = map[string]string{}
-	}
-	g.Config[strings.ToLower(name)] = value
-}
-
-// expandAlias replaces Sub by the alias -c alias.SUB=... defines, a few
-// levels deep. A shell alias ("!...") makes the invocation Unknown.
-func (g *Git) expandAlias() {
-	for range maxAliasDepth {
-		def, ok := g.Config["alias."+strings.ToLower(g.Sub)]
-		if !ok {
-			return
-		}
-		fields := strings.Fields(def)
-		if len(fields) == 0 || strings.HasPrefix(def, "!") {
-			*g = Git{Index: g.Index, Command: g.Command, Config: g.Config, Alias: g.Sub, Unknown: true}
-			return
-		}
-		words := make([]shell.Word, 0, len(fields)-1+len(g.Args))
-		for _, f := range fields[1:] {
-			words = append(words, shell.Word{Value: f, Raw: f, KnownPrefix: f})
-		}
-		if g.Alias == "" {
-			g.Alias = g.Sub
-		}
-		g.Sub, g.Args = fields[0], append(words, g.Args...)
-	}
 }
 
 // GitCommands returns every git invocation in s, in command order, or only

@@ -1,0 +1,147 @@
+package cmdfacts
+
+import (
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
+
+// Find is a find (GNU or BSD) command line read the way find reads it:
+// the start paths, then the expression.
+type Find struct {
+	// Roots are the start paths: the operands before the expression,
+	// after the -H, -L, -P, -D DEBUG and -Olevel options; "." when none.
+	Roots []shell.Word
+	// Delete is set when the expression holds -delete (outside the
+	// command of an -exec).
+	Delete bool
+	// Execs are the commands of -exec, -execdir, -ok and -okdir.
+	Execs []FindExec
+	// Outputs are the files -fprint, -fprint0, -fls and -fprintf write.
+	Outputs []shell.Word
+}
+
+// FindExec is one command the expression runs on what it finds.
+type FindExec struct {
+	// Action is "-exec", "-execdir", "-ok" or "-okdir".
+	Action string
+	// Argv is the command, without its terminator (";", or "+" after
+	// "{}"); "{}" stands for each file found.
+	Argv []shell.Word
+}
+
+// FindStart returns where find's expression starts in args (the words
+// after "find"): the start paths are args[from:to]; none when from ==
+// to. Only a known word can end the start paths. Cost: linear.
+func FindStart(n int, lit func(i int) (string, bool)) (from, to int) {
+	i := 0
+	for i < n {
+		v, ok := lit(i)
+		if !ok {
+			break
+		}
+		if v == "-H" || v == "-L" || v == "-P" || strings.HasPrefix(v, "-O") && len(v) > 2 {
+			i++
+			continue
+		}
+		if v == "-D" {
+			i += 2
+			continue
+		}
+		break
+	}
+	from = min(i, n)
+	for i = from; i < n; i++ {
+		if v, ok := lit(i); ok && (strings.HasPrefix(v, "-") || v == "(" || v == "!" || v == ",") {
+			break
+		}
+	}
+	return from, i
+}
+
+// IsFindExec reports whether v is an action that runs a command.
+func IsFindExec(v string) bool {
+	return v == "-exec" || v == "-execdir" || v == "-ok" || v == "-okdir"
+}
+
+// FindExecEnd returns the index of the terminator of the command that
+// starts at args[from] (";", or "+" right after "{}"), or n when there is
+// none.
+func FindExecEnd(n, from int, lit func(i int) (string, bool)) int {
+	for i := from; i < n; i++ {
+		t, ok := lit(i)
+		if ok && t == ";" {
+			return i
+		}
+		if ok && t == "+" && i > from {
+			if prev, pok := lit(i - 1); pok && prev == "{}" {
+				return i
+			}
+		}
+	}
+	return n
+}
+
+// ParseFind reads args, the words after "find". Cost: linear.
+func ParseFind(args []shell.Word) Find {
+	lit := func(i int) (string, bool) { return args[i].Value, !args[i].Unknown }
+	var f Find
+	from, to := FindStart(len(args), lit)
+	f.Roots = args[from:to:to]
+	if from == to {
+		f.Roots = []shell.Word{Literal(".")}
+	}
+	for i := to; i < len(args); i++ {
+		v, ok := lit(i)
+		if !ok {
+			continue
+		}
+		switch {
+		case v == "-delete":
+			f.Delete = true
+		case v == "-fprint" || v == "-fprint0" || v == "-fls" || v == "-fprintf":
+			if i+1 < len(args) {
+				f.Outputs = append(f.Outputs, args[i+1])
+				i++
+			}
+		case IsFindExec(v):
+			end := FindExecEnd(len(args), i+1, lit)
+			f.Execs = append(f.Execs, FindExec{Action: v, Argv: args[i+1 : end : end]})
+			i = end
+		}
+	}
+	return f
+}
+
+// fdSpec are fd's options that take a value (-x/-X/--exec/--exec-batch
+// end the options: what follows is the command).
+var fdSpec = Spec{Short: "edtEScjo", Long: []string{"extension", "type", "max-depth", "min-depth", "exact-depth",
+	"exclude", "threads", "size", "changed-within", "changed-before", "owner", "base-directory", "search-path",
+	"color", "ignore-file", "max-results", "path-separator"}}
+
+// IsFdExec reports whether v is an fd option that runs a command on the
+// matches.
+func IsFdExec(v string) bool {
+	return v == "-x" || v == "--exec" || v == "-X" || v == "--exec-batch"
+}
+
+// FdRoots returns fd's search paths: the operands after the pattern and
+// the --search-path values, before -x/-X; "." when none.
+func FdRoots(args []shell.Word) []shell.Word {
+	for i, a := range args {
+		if !a.Unknown && IsFdExec(a.Value) {
+			args = args[:i]
+			break
+		}
+	}
+	p := ParseArgs(args, fdSpec)
+	var roots []shell.Word
+	if len(p.Operands) > 1 {
+		roots = p.Operands[1:] // the first is the pattern
+	}
+	roots = append(roots, p.Values("search-path")...)
+	if len(roots) == 0 {
+		roots = []shell.Word{Literal(".")}
+	}
+	return roots
+}

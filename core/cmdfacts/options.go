@@ -1,0 +1,260 @@
+package cmdfacts
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
+
+// Spec describes a command's options the way GNU getopt_long reads them:
+// which short letters and which long names take a value. Options may come
+// after operands (GNU permutation) unless POSIX is set; "--" ends them.
+type Spec struct {
+	// Short are the short option letters that take a value: "t" reads
+	// -t DIR, -tDIR, and -xt DIR (a value letter ends its cluster).
+	Short string
+	// Long are the long option names (without "--") that take the next
+	// word as value when none is attached with "="; any long option takes
+	// an attached one (--name=VALUE).
+	Long []string
+	// POSIX: options end at the first operand.
+	POSIX bool
+}
+
+// SpecFor builds a Spec from option names as written ("-t",
+// "--target-directory"): each one-letter short option takes a value, and
+// so does each long one. It is the quick form for a rule that lists the
+// valued options of one command.
+func SpecFor(valued ...string) Spec {
+	var s Spec
+	for _, o := range valued {
+		switch {
+		case strings.HasPrefix(o, "--"):
+			s.Long = append(s.Long, o[2:])
+		case len(o) == 2 && o[0] == '-':
+			s.Short += o[1:]
+		}
+	}
+	return s
+}
+
+// Opt is one parsed option: its short letter or long name (no dashes),
+// and its value when it has one.
+type Opt struct {
+	Name string
+	Val  *shell.Word
+}
+
+// Args are a command's options and operands, in order.
+type Args struct {
+	Opts     []Opt
+	Operands []shell.Word
+}
+
+// ParseArgs splits args (the words after the command word) by spec. A
+// word is an option when IsOption says so; an unknown word whose known
+// text does not start with "-" is an operand. A value attached to its
+// option (-tDIR, --out=FILE) is the SubWord after the option. Cost: linear
+// in the words, one small allocation per attached value.
+func ParseArgs(args []shell.Word, spec Spec) Args {
+	var out Args
+	done := false
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.Value
+		if done || !IsOption(w) {
+			out.Operands = append(out.Operands, w)
+			if spec.POSIX {
+				done = true
+			}
+			continue
+		}
+		if v == "--" {
+			done = true
+			continue
+		}
+		if strings.HasPrefix(v, "--") {
+			name, _, eq := strings.Cut(v[2:], "=")
+			switch {
+			case eq:
+				val := SubWord(w, 2+len(name)+1)
+				out.Opts = append(out.Opts, Opt{Name: name, Val: &val})
+			case slices.Contains(spec.Long, name) && i+1 < len(args):
+				i++
+				val := args[i]
+				out.Opts = append(out.Opts, Opt{Name: name, Val: &val})
+			default:
+				out.Opts = append(out.Opts, Opt{Name: name})
+			}
+			continue
+		}
+		// A cluster of short options: -abc, -tDIR, -xt DIR.
+		for k := 1; k < len(v); k++ {
+			letter := v[k : k+1]
+			if !strings.Contains(spec.Short, letter) {
+				out.Opts = append(out.Opts, Opt{Name: letter})
+				continue
+			}
+			var val shell.Word
+			switch {
+			case k+1 < len(v):
+				val = SubWord(w, k+1)
+			case i+1 < len(args):
+				i++
+				val = args[i]
+			default:
+				out.Opts = append(out.Opts, Opt{Name: letter})
+				k = len(v)
+				continue
+			}
+			out.Opts = append(out.Opts, Opt{Name: letter, Val: &val})
+			break
+		}
+	}
+	return out
+}
+
+// Has reports whether any of names (letters or long names, no dashes)
+// was given.
+func (a Args) Has(names ...string) bool {
+	for _, o := range a.Opts {
+		if slices.Contains(names, o.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// Values returns the values of every option in names, in order.
+func (a Args) Values(names ...string) []shell.Word {
+	var out []shell.Word
+	for _, o := range a.Opts {
+		if o.Val != nil && slices.Contains(names, o.Name) {
+			out = append(out, *o.Val)
+		}
+	}
+	return out
+}
+
+// Last returns the last operand and true, or false when there are fewer
+// than min operands (or none).
+func (a Args) Last(min int) (shell.Word, bool) {
+	if len(a.Operands) < min || len(a.Operands) == 0 {
+		return shell.Word{}, false
+	}
+	return a.Operands[len(a.Operands)-1], true
+}
+
+// Operands returns the operands of args, where valued lists the options
+// that take a value, written as they appear ("-t", "--target-directory";
+// see SpecFor). Unknown words count as operands unless their known text
+// starts with "-".
+func Operands(args []shell.Word, valued ...string) []shell.Word {
+	return ParseArgs(args, SpecFor(valued...)).Operands
+}
+
+// Value returns the value of the first of the options (written as they
+// appear: "-t", "--target-directory") found before "--": "-t DIR", "-tDIR"
+// for a one-letter option, or "--name=DIR" and "--name DIR"; nil when none
+// is given. Unknown words are skipped.
+func Value(args []shell.Word, names ...string) *shell.Word {
+	for i, a := range args {
+		if a.Unknown {
+			continue
+		}
+		if a.Value == "--" {
+			return nil
+		}
+		for _, n := range names {
+			switch {
+			case a.Value == n && i+1 < len(args):
+				return &args[i+1]
+			case strings.HasPrefix(n, "--") && strings.HasPrefix(a.Value, n+"="):
+				w := SubWord(a, len(n)+1)
+				return &w
+			case len(n) == 2 && n[0] == '-' && n[1] != '-' && len(a.Value) > 2 && strings.HasPrefix(a.Value, n):
+				w := SubWord(a, 2)
+				return &w
+			}
+		}
+	}
+	return nil
+}
+
+// IsOption reports whether w reads as an option: its text (for an unknown
+// word, its known prefix) starts with "-" and is longer than "-".
+func IsOption(w shell.Word) bool {
+	v := w.Value
+	if w.Unknown {
+		v = w.KnownPrefix
+	}
+	return len(v) > 1 && v[0] == '-'
+}
+
+// HasShort reports whether a short-option cluster before "--" holds one
+// of letters (-rf holds r and f). A long option (--x) never does, and
+// unknown words are skipped. It knows nothing of which options take a
+// value, so a value that looks like a cluster (-m -f) can mislead it;
+// parse with a Spec where that matters.
+func HasShort(args []shell.Word, letters string) bool {
+	for _, a := range args {
+		v := a.Value
+		if a.Unknown {
+			continue
+		}
+		if v == "--" {
+			return false
+		}
+		if len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.ContainsAny(v[1:], letters) {
+			return true
+		}
+	}
+	return false
+}
+
+// HasLong reports whether one of the long options (written with their
+// dashes: "--force"), alone or with "=value", appears before "--".
+// Unknown words are skipped.
+func HasLong(args []shell.Word, names ...string) bool {
+	for _, a := range args {
+		if a.Unknown {
+			continue
+		}
+		if a.Value == "--" {
+			return false
+		}
+		v, _, _ := strings.Cut(a.Value, "=")
+		if slices.Contains(names, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// SubWord is the part of w from byte off of its value on: the value of an
+// attached option (-tDIR, --output=FILE, of=FILE). Raw is cut the same way
+// when it starts with the same text (no quotes before off), else left
+// empty; KnownPrefix is cut or emptied to match.
+func SubWord(w shell.Word, off int) shell.Word {
+	if off > len(w.Value) {
+		return shell.Word{}
+	}
+	out := shell.Word{Value: w.Value[off:], Unknown: w.Unknown, Glob: w.Glob}
+	if strings.HasPrefix(w.Raw, w.Value[:off]) {
+		out.Raw = w.Raw[off:]
+	}
+	switch {
+	case !w.Unknown:
+		out.KnownPrefix = out.Value
+	case len(w.KnownPrefix) > off:
+		out.KnownPrefix = w.KnownPrefix[off:]
+	}
+	return out
+}
+
+// Literal makes a known word from text (a directory a rule names itself,
+// such as ".", or a word of a git alias).
+func Literal(text string) shell.Word {
+	return shell.Word{Value: text, Raw: text, KnownPrefix: text}
+}
