@@ -9,6 +9,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 )
 
 // load reads testdata/name into cases and fails when it holds none.
@@ -32,7 +33,7 @@ func load[T any](t *testing.T, name string) []T {
 // cases are about), resolved as the host resolves it.
 func command(t *testing.T, text string) *shell.Command {
 	t.Helper()
-	s := shell.Analyze(text, shell.Options{Cwd: "/p", Home: "/home/u"})
+	s := analysis.Analyze(text, analysis.Options{Cwd: "/p", Home: "/home/u"})
 	if len(s.Commands) == 0 {
 		t.Fatalf("%q: no command", text)
 	}

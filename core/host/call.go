@@ -11,6 +11,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/session"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 )
 
 // Prepared is a call ready for the chain, with what the host noticed while
@@ -70,7 +71,7 @@ func Prepare(p hookio.Payload, env config.Env, plat paths.Platform, cfg config.C
 		if tool == "PowerShell" {
 			dialect = shell.PowerShell
 		}
-		call.Script = shell.Analyze(call.Command, shell.Options{Dialect: dialect, Cwd: call.Cwd, Home: plat.Home, Lookup: plat.Lookup})
+		call.Script = analysis.Analyze(call.Command, analysis.Options{Dialect: dialect, Cwd: call.Cwd, Home: plat.Home, Lookup: plat.Lookup})
 	}
 	return out, nil
 }

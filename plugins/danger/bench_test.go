@@ -37,7 +37,7 @@ func BenchmarkDecide(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(calls)), "ns/cmd")
 }
 
-// BenchmarkAnalyzeAndDecide adds shell.Analyze: what one everyday command
+// BenchmarkAnalyzeAndDecide adds analysis.Analyze: what one everyday command
 // costs from its text to the verdict.
 func BenchmarkAnalyzeAndDecide(b *testing.B) {
 	cmds := readEveryday(b)

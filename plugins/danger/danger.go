@@ -157,6 +157,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 )
 
 // Name is the layer's name.
@@ -222,7 +223,7 @@ func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err e
 		if c.Tool == "PowerShell" {
 			dialect = shell.PowerShell
 		}
-		script = shell.Analyze(c.Command, shell.Options{Dialect: dialect, Cwd: c.Cwd, Home: plat.Home, Lookup: plat.Lookup})
+		script = analysis.Analyze(c.Command, analysis.Options{Dialect: dialect, Cwd: c.Cwd, Home: plat.Home, Lookup: plat.Lookup})
 	}
 	custom := compileCustom(c.Option(optCustomRules, ""))
 	j := newJudge(plat, strings.EqualFold(strings.TrimSpace(c.Option(optLanguage, "zh")), "en"), script, c.Cwd)

@@ -18,6 +18,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/layerproto"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 )
 
 // testPlatforms are the simulated platforms every case runs on, by the
@@ -118,7 +119,7 @@ func (c tcase) call(language string) *core.Call {
 	call := &core.Call{
 		Tool: tool, Kind: core.KindShell, Command: command, Cwd: cwd, ProjectRoot: cwd, Platform: goos,
 		Options: map[string]string{optLanguage: language},
-		Script:  shell.Analyze(command, shell.Options{Dialect: dialect, Cwd: cwd, Home: plat.Home, Lookup: plat.Lookup}),
+		Script:  analysis.Analyze(command, analysis.Options{Dialect: dialect, Cwd: cwd, Home: plat.Home, Lookup: plat.Lookup}),
 	}
 	if custom != "" {
 		call.Options[optCustomRules] = custom

@@ -6,6 +6,8 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
+	"github.com/zcode-fence/zcode-fence/core/shell/oneliner"
 )
 
 // This file bridges known gaps of core/shell, each in one function marked
@@ -31,8 +33,8 @@ func gapLiteralStdin(v *cmdv, k int) {
 	if !ok || strings.TrimSpace(text) == "" {
 		return
 	}
-	v.judgeEffects(v.display()+" stdin", text, shell.ScriptEffects(lang, text))
-	for _, line := range shell.ScriptExecs(lang, text) {
+	v.judgeEffects(v.display()+" stdin", text, oneliner.Effects(lang, text))
+	for _, line := range oneliner.Execs(lang, text) {
 		j.nestedScript(v, line, shell.Bash)
 	}
 }
@@ -45,7 +47,7 @@ func (j *judge) nestedScript(v *cmdv, text string, dialect shell.Dialect) {
 	if base.IsAbs() {
 		cwd = base.Norm
 	}
-	s := shell.Analyze(text, shell.Options{Dialect: dialect, Cwd: cwd, Home: j.plat.Home, Lookup: j.plat.Lookup})
+	s := analysis.Analyze(text, analysis.Options{Dialect: dialect, Cwd: cwd, Home: j.plat.Home, Lookup: j.plat.Lookup})
 	if j.seen == nil {
 		j.seen = map[string]bool{}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
 // judge holds the judging of one call: the platform, the analysis, the
@@ -128,7 +129,7 @@ func dispatchName(c *shell.Command) string {
 		name = c.NameIfEmpty
 	}
 	if c.Dialect == shell.PowerShell && name != "" && len(c.Args) > 0 && !c.Args[0].Unknown {
-		if canon, ok := shell.PowerShellCmdlet(c.Args[0].Value); ok {
+		if canon, ok := winshell.PowerShellCmdlet(c.Args[0].Value); ok {
 			return strings.ToLower(canon)
 		}
 	}
@@ -143,7 +144,7 @@ func (v *cmdv) display() string {
 		return v.c.Args[0].Raw
 	}
 	if v.c.Dialect == shell.PowerShell && len(v.c.Args) > 0 {
-		if canon, ok := shell.PowerShellCmdlet(v.c.Args[0].Value); ok {
+		if canon, ok := winshell.PowerShellCmdlet(v.c.Args[0].Value); ok {
 			return canon
 		}
 	}

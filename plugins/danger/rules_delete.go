@@ -5,6 +5,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
 // ruleRm: rm -r of a catastrophic target (DG-RM-RECURSIVE), rm
@@ -105,7 +106,7 @@ func hasSlashSwitch(args []shell.Word) bool {
 // (DG-WIN-DELETE); no /s is needed (del C:\Users\x deletes the files in
 // the profile's top level).
 func ruleWinDelete(v *cmdv) {
-	switches, ops := shell.CmdSwitches(v.c.Args)
+	switches, ops := winshell.CmdSwitches(v.c.Args)
 	want := hitCatastrophic | hitCritical
 	for _, s := range switches {
 		if s == "s" {
@@ -122,7 +123,7 @@ func ruleWinDelete(v *cmdv) {
 // Get-ChildItem (DG-PS-REMOVE); a registry hive or first-level key
 // (DG-REG-DELETE).
 func ruleRemoveItem(v *cmdv) {
-	pc := shell.ParsePowerShellCommand(v.c.Args)
+	pc := winshell.ParsePowerShellCommand(v.c.Args)
 	if pc.WhatIf {
 		return
 	}
@@ -217,7 +218,7 @@ func ruleMv(v *cmdv) {
 	var ops []shell.Word
 	toDir := false
 	if v.name == "move" || v.c.Dialect == shell.Cmd {
-		_, ops = shell.CmdSwitches(v.c.Args)
+		_, ops = winshell.CmdSwitches(v.c.Args)
 	} else {
 		ops = cmdfacts.Operands(v.args, "-t", "--target-directory", "-S", "--suffix")
 		toDir = cmdfacts.HasShort(v.args, "t") || cmdfacts.HasLong(v.args, "--target-directory")
@@ -258,7 +259,7 @@ func ruleDotNet(v *cmdv) {
 
 // ruleMoveItem: PowerShell Move-Item of a catastrophic source.
 func ruleMoveItem(v *cmdv) {
-	dels, writes := shell.ParsePowerShellCommand(v.c.Args).Targets()
+	dels, writes := winshell.ParsePowerShellCommand(v.c.Args).Targets()
 	hs := v.targets(dels, hitCatastrophic|hitCritical)
 	v.report("DG-MV-SOURCE", "", pick(hs, hitCatastrophic))
 	v.report("DG-CRITICAL-FILE", "", append(pick(hs, hitCritical), v.targets(writes, hitCritical)...))
@@ -291,7 +292,7 @@ func ruleRsync(v *cmdv) {
 // ruleRobocopy: robocopy /MIR or /PURGE into a catastrophic destination
 // (DG-RSYNC-DELETE).
 func ruleRobocopy(v *cmdv) {
-	switches, ops := shell.CmdSwitches(v.c.Args)
+	switches, ops := winshell.CmdSwitches(v.c.Args)
 	detail := ""
 	for _, s := range switches {
 		if s == "mir" || s == "purge" {

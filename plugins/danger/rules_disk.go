@@ -5,6 +5,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
 // ---------------------------------------------------------------------------
@@ -140,7 +141,7 @@ func ruleDiskutil(v *cmdv) {
 
 // ruleFormat: cmd.exe format of a drive letter (DG-FORMAT).
 func ruleFormat(v *cmdv) {
-	_, ops := shell.CmdSwitches(v.c.Args)
+	_, ops := winshell.CmdSwitches(v.c.Args)
 	for _, w := range ops {
 		d := strings.TrimRight(w.Value, `\/`)
 		if w.Unknown || len(d) != 2 || d[1] != ':' || !isNameByte(d[0]) || d[0] == '_' {
@@ -153,7 +154,7 @@ func ruleFormat(v *cmdv) {
 
 // rulePSDisk: the PowerShell storage cmdlets that wipe (DG-PS-DISK).
 func rulePSDisk(v *cmdv) {
-	if shell.ParsePowerShellCommand(v.c.Args).WhatIf || hasWord(v.args, "-WhatIf") {
+	if winshell.ParsePowerShellCommand(v.c.Args).WhatIf || hasWord(v.args, "-WhatIf") {
 		return
 	}
 	v.flag("DG-PS-DISK", "")
@@ -293,7 +294,7 @@ func ruleChmod(v *cmdv) {
 // ruleIcacls: icacls PATH ... /T and takeown /F PATH /R on a catastrophic
 // target (DG-CHMOD-RECURSIVE).
 func ruleIcacls(v *cmdv) {
-	switches, ops := shell.CmdSwitches(v.c.Args)
+	switches, ops := winshell.CmdSwitches(v.c.Args)
 	flag := "t"
 	if v.name == "takeown" {
 		flag = "r"

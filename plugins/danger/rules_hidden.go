@@ -5,6 +5,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/oneliner"
 )
 
 // inlineScripts judges the interpreter one-liners the command runs
@@ -17,8 +18,8 @@ func (v *cmdv) inlineScripts() {
 	if cmdfacts.InterpreterLang(v.c.Name) == "" {
 		return
 	}
-	for _, in := range shell.InlineScripts(v.c) {
-		v.judgeEffects(in.Via, in.Code, shell.ScriptEffects(in.Lang, in.Code))
+	for _, in := range cmdfacts.InlineScripts(v.c) {
+		v.judgeEffects(in.Via, in.Code, oneliner.Effects(in.Lang, in.Code))
 		if in.InPlace {
 			if hs := v.targets(in.Files, hitCritical); len(hs) > 0 {
 				v.j.add(finding{rule: "DG-CRITICAL-FILE", cmd: in.Via, targets: hs})
@@ -34,7 +35,7 @@ func (v *cmdv) inlineScripts() {
 // directory the code names as a string literal (os.remove(os.path.join(
 // "/etc", f)) for f in os.listdir("/etc")): the write API and the absolute
 // literal appear together.
-func (v *cmdv) judgeEffects(cmd, code string, effects []shell.Effect) {
+func (v *cmdv) judgeEffects(cmd, code string, effects []oneliner.Effect) {
 	var dels, writes, crit []hit
 	computed := false
 	for _, e := range effects {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
 // ---------------------------------------------------------------------------
@@ -63,7 +64,7 @@ func ruleCopyTo(v *cmdv) {
 func ruleTee(v *cmdv) {
 	words := cmdfacts.Operands(v.args)
 	if v.name == "tee-object" {
-		_, words = shell.ParsePowerShellCommand(v.c.Args).Targets()
+		_, words = winshell.ParsePowerShellCommand(v.c.Args).Targets()
 	}
 	v.writes(words)
 }

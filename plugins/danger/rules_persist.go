@@ -5,6 +5,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
 // ---------------------------------------------------------------------------
@@ -78,7 +79,7 @@ func ruleChkconfig(v *cmdv) {
 
 // ruleSchtasks: schtasks /create or /change (DG-PERSIST-SCHTASKS).
 func ruleSchtasks(v *cmdv) {
-	switches, _ := shell.CmdSwitches(v.c.Args)
+	switches, _ := winshell.CmdSwitches(v.c.Args)
 	for _, s := range switches {
 		if s == "create" || s == "change" {
 			v.flag("DG-PERSIST-SCHTASKS", "/"+s)

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
 // shutdownHarmless are the shutdown arguments that abort a pending
@@ -34,7 +34,7 @@ func rulePowerCmd(v *cmdv) {
 
 // ruleStopComputer: Stop-Computer, Restart-Computer (DG-POWEROFF).
 func ruleStopComputer(v *cmdv) {
-	if shell.ParsePowerShellCommand(v.c.Args).WhatIf || hasWord(v.args, "-WhatIf") {
+	if winshell.ParsePowerShellCommand(v.c.Args).WhatIf || hasWord(v.args, "-WhatIf") {
 		return
 	}
 	v.flag("DG-POWEROFF", "")
@@ -128,7 +128,7 @@ var bcdeditWrites = map[string]bool{
 // ruleBcdedit: bcdedit switches that write (DG-BCDEDIT-WRITE); /enum, /v
 // and /export only read.
 func ruleBcdedit(v *cmdv) {
-	switches, _ := shell.CmdSwitches(v.c.Args)
+	switches, _ := winshell.CmdSwitches(v.c.Args)
 	for _, s := range switches {
 		if bcdeditWrites[s] {
 			v.flag("DG-BCDEDIT-WRITE", "/"+s)

@@ -6,6 +6,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
 // ---------------------------------------------------------------------------
@@ -18,28 +19,6 @@ var fetchers = map[string]bool{
 	"netcat": true, "socat": true, "invoke-webrequest": true, "invoke-restmethod": true,
 }
 
-// interpreterValued lists, per language, the options that take the next
-// word as value (so it is not mistaken for the script file), and the ones
-// that give the code on the command line.
-var (
-	interpreterValued = map[string][]string{
-		"python": {"-W", "-X", "--check-hash-based-pycs"},
-		"node":   {"-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions", "--env-file", "--title"},
-		"perl":   {"-I", "-M", "-m"},
-		"ruby":   {"-I", "-r", "-C", "-E", "-F"},
-		"php":    {"-d", "-c", "-z"},
-	}
-	// interpreterCode: short options meaning the code (or a module) comes
-	// from the arguments; interpreterAttached: short options whose value
-	// is the rest of their cluster (-Mstrict), ending the cluster.
-	interpreterCode = map[string]string{
-		"python": "cm", "node": "ep", "perl": "eE", "ruby": "e", "php": "rfFRBE",
-	}
-	interpreterAttached = map[string]string{
-		"python": "WX", "node": "rC", "perl": "IMmxCl0", "ruby": "IrCEFKTWx0", "php": "dcz",
-	}
-)
-
 // runsCode says where the command takes code from: stdin (a pipe feeding
 // it is code) and words (a $(...) or <(...) in its arguments is code).
 func (v *cmdv) runsCode() (stdin, words bool) {
@@ -47,10 +26,10 @@ func (v *cmdv) runsCode() (stdin, words bool) {
 	case cmdfacts.IsShell(v.name):
 		return v.shellReadsStdin(), true
 	case v.name == "powershell" || v.name == "pwsh":
-		h, ok := shell.PowerShellPayload(v.c.ArgValues())
+		h, ok := winshell.PowerShellPayload(v.c.ArgValues())
 		return h.Stdin || !ok || h.Code == "-", true
 	case v.name == "cmd":
-		_, ok := shell.CmdPayload(v.c.ArgValues())
+		_, ok := winshell.CmdPayload(v.c.ArgValues())
 		return !ok, true
 	case v.name == "eval":
 		return false, true
@@ -61,14 +40,10 @@ func (v *cmdv) runsCode() (stdin, words bool) {
 	case v.name == "at" || v.name == "batch":
 		return !cmdfacts.HasShort(v.args, "f"), false
 	}
-	lang := cmdfacts.InterpreterLang(v.name)
-	switch lang {
-	case "":
+	if cmdfacts.InterpreterLang(v.name) == "" {
 		return false, false
-	case "deno", "bun", "awk", "osascript":
-		return false, true
 	}
-	return v.interpreterReadsStdin(lang), true
+	return cmdfacts.ProgramFromStdin(v.c), true
 }
 
 // shellReadsStdin reports whether a shell takes its script from stdin: no
@@ -94,47 +69,6 @@ func (v *cmdv) shellReadsStdin() bool {
 			s = s || strings.Contains(x[1:], "s")
 		default:
 			return s || x == "/dev/stdin"
-		}
-	}
-	return true
-}
-
-// interpreterReadsStdin reports whether an interpreter takes its program
-// from stdin: no code or module option and no script operand (or "-").
-func (v *cmdv) interpreterReadsStdin(lang string) bool {
-	valued := interpreterValued[lang]
-	for i := 0; i < len(v.args); i++ {
-		a := v.args[i]
-		if a.Unknown {
-			return false
-		}
-		x := a.Value
-		switch {
-		case x == "-" || x == "/dev/stdin":
-			return true
-		case x == "--":
-			return i+1 >= len(v.args) || v.args[i+1].Value == "-"
-		case lang == "node" && (x == "--eval" || x == "--print" || strings.HasPrefix(x, "--eval=") || strings.HasPrefix(x, "--print=")):
-			return false
-		case strings.HasPrefix(x, "-"):
-			if !strings.HasPrefix(x, "--") {
-				for k := 1; k < len(x); k++ {
-					if strings.IndexByte(interpreterCode[lang], x[k]) >= 0 {
-						return false
-					}
-					if strings.IndexByte(interpreterAttached[lang], x[k]) >= 0 {
-						break
-					}
-				}
-			}
-			for _, o := range valued {
-				if x == o {
-					i++
-					break
-				}
-			}
-		default:
-			return false
 		}
 	}
 	return true
@@ -222,7 +156,7 @@ func (v *cmdv) downloadTargets() []shell.Word {
 			}
 		}
 	case "invoke-webrequest", "invoke-restmethod":
-		return shell.ParsePowerShellCommand(v.c.Args).Named["outfile"]
+		return winshell.ParsePowerShellCommand(v.c.Args).Named["outfile"]
 	}
 	return nil
 }
@@ -328,13 +262,13 @@ func (v *cmdv) scriptFile() *shell.Word {
 			return &ops[0]
 		}
 	case v.name == "powershell" || v.name == "pwsh":
-		if h, ok := shell.PowerShellPayload(v.c.ArgValues()); ok && h.File != "" {
+		if h, ok := winshell.PowerShellPayload(v.c.ArgValues()); ok && h.File != "" {
 			w := cmdfacts.Literal(h.File)
 			return &w
 		}
 	case cmdfacts.IsShell(v.name), cmdfacts.InterpreterLang(v.name) != "":
 		stdin, _ := v.runsCode()
-		if stdin || len(shell.InlineScripts(v.c)) > 0 {
+		if stdin || len(cmdfacts.InlineScripts(v.c)) > 0 {
 			return nil
 		}
 		for i := 0; i < len(v.args); i++ {

@@ -6,6 +6,8 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
+	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
 // hitKind says why a target matters.
@@ -371,7 +373,7 @@ func isInputWord(w shell.Word) bool {
 	if !w.Unknown {
 		return false
 	}
-	return w.Value == shell.InputPlaceholder || strings.HasPrefix(w.Value, "$(") || strings.HasPrefix(w.Value, "`")
+	return w.Value == analysis.InputPlaceholder || strings.HasPrefix(w.Value, "$(") || strings.HasPrefix(w.Value, "`")
 }
 
 // isReplaceWord reports a word of a command run by xargs -I, parallel or
@@ -397,7 +399,7 @@ func (v *cmdv) inputHits(w shell.Word, want hitKind) []hit {
 	switch {
 	case strings.HasPrefix(w.Value, "$(") || strings.HasPrefix(w.Value, "`"):
 		wantFeed, tail = shell.FeedSubst, substTail(w.Value)
-	case w.Value != shell.InputPlaceholder:
+	case w.Value != analysis.InputPlaceholder:
 		if i := strings.IndexAny(w.Value, `/\`); i >= 0 {
 			tail = w.Value[i:] // {}/x: what follows the replace string
 		}
@@ -464,7 +466,7 @@ func (j *judge) listedHits(k int, want hitKind, tail string) []hit {
 	case "ls", "dir", "get-childitem", "tree":
 		roots = cmdfacts.Operands(lv.args)
 		if lv.c.Dialect == shell.PowerShell {
-			pc := shell.ParsePowerShellCommand(lv.c.Args)
+			pc := winshell.ParsePowerShellCommand(lv.c.Args)
 			roots = append(append(append([]shell.Word(nil), pc.Named["path"]...), pc.Named["literalpath"]...), pc.Positional...)
 		}
 		if len(roots) == 0 {

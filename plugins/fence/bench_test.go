@@ -7,7 +7,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/paths"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 )
 
 // everyday are commands an agent runs all day; all are silent.
@@ -42,7 +42,7 @@ func benchCalls(b *testing.B) ([]*core.Call, *Layer) {
 	for _, cmd := range everyday {
 		c := &core.Call{Tool: "Bash", Kind: core.KindShell, Command: cmd, ProjectRoot: project, Cwd: project,
 			Platform: p.OS, WritableRoots: roots}
-		c.Script = shell.Analyze(cmd, shell.Options{Cwd: project, Home: p.Home, Lookup: p.Lookup})
+		c.Script = analysis.Analyze(cmd, analysis.Options{Cwd: project, Home: p.Home, Lookup: p.Lookup})
 		calls = append(calls, c)
 	}
 	return calls, New()
@@ -74,7 +74,7 @@ func BenchmarkAnalyzeAndDecide(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		c := *calls[i%len(calls)]
-		c.Script = shell.Analyze(c.Command, shell.Options{Cwd: c.Cwd, Home: p.Home, Lookup: p.Lookup})
+		c.Script = analysis.Analyze(c.Command, analysis.Options{Cwd: c.Cwd, Home: p.Home, Lookup: p.Lookup})
 		_, _ = l.Decide(ctx, &c)
 	}
 }

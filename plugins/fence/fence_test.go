@@ -13,6 +13,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 )
 
 // tcase is one table case of testdata/cases_*.json (and of the symlink
@@ -101,7 +102,7 @@ func callFor(t testing.TB, tc tcase) (*core.Call, paths.Platform) {
 		if tool == "PowerShell" {
 			d = shell.PowerShell
 		}
-		c.Script = shell.Analyze(tc.Command, shell.Options{Dialect: d, Cwd: cwd, Home: w.home, Lookup: p.Lookup})
+		c.Script = analysis.Analyze(tc.Command, analysis.Options{Dialect: d, Cwd: cwd, Home: w.home, Lookup: p.Lookup})
 	default:
 		c.Kind = core.KindFile
 		c.Paths = tc.Paths

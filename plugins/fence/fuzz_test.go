@@ -8,6 +8,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 )
 
 var knownRules = map[string]bool{
@@ -56,7 +57,7 @@ func FuzzDecide(f *testing.F) {
 			for _, d := range []shell.Dialect{shell.Bash, shell.PowerShell} {
 				c := base
 				c.Tool, c.Kind, c.Command = "Bash", core.KindShell, cmd
-				c.Script = shell.Analyze(cmd, shell.Options{Dialect: d, Cwd: path, Home: w.home, Lookup: p.Lookup})
+				c.Script = analysis.Analyze(cmd, analysis.Options{Dialect: d, Cwd: path, Home: w.home, Lookup: p.Lookup})
 				check(t, l, &c)
 			}
 			c := base

@@ -5,10 +5,11 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/oneliner"
 )
 
 // scriptTargets lists what the interpreter one-liners of command c write
-// or delete (shell.InlineScripts and shell.ScriptEffects): every write and
+// or delete (cmdfacts.InlineScripts and oneliner.Effects): every write and
 // delete effect whose path is a literal (or built from literals), relative
 // ones in the command's directory; the files of an in-place edit (perl -i,
 // ruby -i, gawk -i inplace); and, when an effect's path is computed at run
@@ -18,12 +19,12 @@ import (
 // commands of the analysis and judged as such.
 func (j *judge) scriptTargets(c *shell.Command) []target {
 	var out []target
-	for _, in := range shell.InlineScripts(c) {
+	for _, in := range cmdfacts.InlineScripts(c) {
 		if in.InPlace {
 			out = append(out, each(in.Files, verbWrite)...)
 		}
 		computed, op := false, verbWrite
-		for _, e := range shell.ScriptEffects(in.Lang, in.Code) {
+		for _, e := range oneliner.Effects(in.Lang, in.Code) {
 			v := verbWrite
 			switch e.Op {
 			case "write":

@@ -8,7 +8,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/paths"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 )
 
 func TestName(t *testing.T) {
@@ -19,7 +19,7 @@ func TestName(t *testing.T) {
 
 // TestSilentWithoutWork: calls the fence has nothing to say about.
 func TestSilentWithoutWork(t *testing.T) {
-	script := shell.Analyze("echo x > /etc/hosts", shell.Options{})
+	script := analysis.Analyze("echo x > /etc/hosts", analysis.Options{})
 	for name, c := range map[string]*core.Call{
 		"nil":           nil,
 		"no project":    {Tool: "Bash", Kind: core.KindShell, Script: script},
@@ -70,7 +70,7 @@ func TestConcurrent(t *testing.T) {
 	for i := 0; i < 64; i++ {
 		go func(cmd string) {
 			c := &core.Call{Tool: "Bash", Kind: core.KindShell, Command: cmd, ProjectRoot: "/work/p", Cwd: "/work/p",
-				Platform: "linux", Script: shell.Analyze(cmd, shell.Options{Cwd: "/work/p"})}
+				Platform: "linux", Script: analysis.Analyze(cmd, analysis.Options{Cwd: "/work/p"})}
 			v, _ := l.Decide(context.Background(), c)
 			done <- v.Decision
 		}(cmds[i%len(cmds)])
@@ -115,7 +115,7 @@ func TestLongScripts(t *testing.T) {
 		{strings.Repeat("rm a; ", 2000) + "rm /etc/x", core.Ask},
 	} {
 		c := &core.Call{Tool: "Bash", Kind: core.KindShell, ProjectRoot: "/work/p", Cwd: "/work/p", Platform: "linux",
-			Script: shell.Analyze(tc.cmd, shell.Options{Cwd: "/work/p"})}
+			Script: analysis.Analyze(tc.cmd, analysis.Options{Cwd: "/work/p"})}
 		v, err := l.Decide(context.Background(), c)
 		if err != nil || v.Decision != tc.want {
 			t.Errorf("%.40q...: %v, want %v (%v) %v", tc.cmd, v.Decision, tc.want, err, v.Reasons)

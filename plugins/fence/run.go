@@ -7,6 +7,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
 // fileTool judges every target path of a file tool, relative ones against
@@ -177,7 +178,7 @@ func commandLabel(c *shell.Command) string {
 		return ""
 	}
 	if c.Dialect == shell.PowerShell {
-		if canon, ok := shell.PowerShellCmdlet(c.Args[0].Value); ok {
+		if canon, ok := winshell.PowerShellCmdlet(c.Args[0].Value); ok {
 			return canon
 		}
 	}

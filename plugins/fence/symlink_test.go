@@ -11,7 +11,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/paths"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 )
 
 // symlinkSuite is testdata/symlinks.json: a file-system layout made for
@@ -78,7 +78,7 @@ func TestSymlinks(t *testing.T) {
 			if c.Tool == "" {
 				c.Tool, c.Kind = "Bash", core.KindShell
 				c.Command = sub(tc.Command)
-				c.Script = shell.Analyze(c.Command, shell.Options{Cwd: cwd, Home: home, Lookup: p.Lookup})
+				c.Script = analysis.Analyze(c.Command, analysis.Options{Cwd: cwd, Home: home, Lookup: p.Lookup})
 			} else {
 				c.Kind = core.KindFile
 				for _, s := range tc.Paths {

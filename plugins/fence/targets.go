@@ -5,6 +5,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
 // target is one path a command writes, creates, deletes, moves or
@@ -25,7 +26,7 @@ type target struct {
 type extractor func(args []shell.Word) []target
 
 // commandTargets lists the write targets of command c by its dialect and
-// name. PowerShell cmdlets bind their parameters (shell.PSCommand);
+// name. PowerShell cmdlets bind their parameters (winshell.PSCommand);
 // external programs in PowerShell and cmd.exe, and every bash command,
 // go through the POSIX table; cmd.exe built-ins and Windows tools through
 // the Windows one.
@@ -56,7 +57,7 @@ func commandTargets(c *shell.Command) []target {
 	switch c.Dialect {
 	case shell.PowerShell:
 		ts := psTargets(c)
-		_, cmdlet := shell.PowerShellCmdlet(c.Args[0].Value)
+		_, cmdlet := winshell.PowerShellCmdlet(c.Args[0].Value)
 		if !cmdlet || c.Name == "curl" || c.Name == "wget" {
 			if f := windowsTools[c.Name]; f != nil {
 				ts = append(ts, f(args)...)

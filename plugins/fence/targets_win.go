@@ -4,16 +4,17 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
 // psTargets lists what a PowerShell cmdlet writes and deletes, with its
-// parameters bound the way PowerShell binds them (shell.PSCommand.Targets:
+// parameters bound the way PowerShell binds them (winshell.PSCommand.Targets:
 // Set-Content, Add-Content, Out-File, New-Item, Copy-Item -Destination,
 // Move-Item, Remove-Item, Rename-Item, Expand-Archive -DestinationPath,
 // Invoke-WebRequest -OutFile, Tee-Object, Export-Csv, Start-Process
 // -RedirectStandardOutput, ...). Nothing under -WhatIf.
 func psTargets(c *shell.Command) []target {
-	pc := shell.ParsePowerShellCommand(c.Args)
+	pc := winshell.ParsePowerShellCommand(c.Args)
 	deletes, writes := pc.Targets()
 	var out []target
 	switch pc.Cmdlet {
@@ -28,7 +29,7 @@ func psTargets(c *shell.Command) []target {
 }
 
 // cmdBuiltins are cmd.exe's own file commands; switches (/s, /q, /y) are
-// split off by shell.CmdSwitches.
+// split off by winshell.CmdSwitches.
 var cmdBuiltins = map[string]extractor{
 	"copy":   cmdCopy,
 	"move":   cmdMove,
@@ -55,7 +56,7 @@ var windowsTools = map[string]extractor{
 
 // cmdOperands returns the non-switch arguments.
 func cmdOperands(args []shell.Word) (switches []string, ops []shell.Word) {
-	return shell.CmdSwitches(append([]shell.Word{{}}, args...))
+	return winshell.CmdSwitches(append([]shell.Word{{}}, args...))
 }
 
 func cmdAll(v verb) extractor {

@@ -6,11 +6,12 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 )
 
 // ShellCall describes a shell tool call for a layer's own tests. Call
 // builds the core.Call the host would send for it: the host analyses the
-// command with shell.Analyze in the tool's dialect, starting in the call's
+// command with analysis.Analyze in the tool's dialect, starting in the call's
 // cwd, with the user's home and environment; ShellCall does the same with
 // the home and environment given here, so a test does not depend on the
 // machine it runs on.
@@ -58,7 +59,7 @@ func (s ShellCall) Call() *core.Call {
 		Kind:        core.KindShell,
 		Input:       input,
 		Command:     s.Command,
-		Script:      shell.Analyze(s.Command, shell.Options{Dialect: dialect, Cwd: s.Cwd, Home: s.Home, Lookup: lookup}),
+		Script:      analysis.Analyze(s.Command, analysis.Options{Dialect: dialect, Cwd: s.Cwd, Home: s.Home, Lookup: lookup}),
 		ProjectRoot: s.Cwd,
 		Cwd:         s.Cwd,
 		Platform:    runtime.GOOS,

@@ -71,7 +71,7 @@ func options(in map[string]any) map[string]string {
 	return out
 }
 
-// TestCases runs testdata/cases.json through shell.Analyze (as the host
+// TestCases runs testdata/cases.json through analysis.Analyze (as the host
 // builds call.Script) and the layer, once directly and once after the
 // call went through the protocol's conversion (what a layer process
 // receives), checking the verdict, the rule ids in order and the text.

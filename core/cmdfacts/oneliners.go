@@ -1,0 +1,513 @@
+package cmdfacts
+
+import (
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
+
+// How interpreters take their program: a one-liner option (node -e,
+// python -c, perl -e, an awk program ...), a script file, or stdin. The
+// shell analysis, the danger gate and the project fence read it here; the
+// code itself is scanned by core/shell/oneliner.
+
+// Inline is one interpreter one-liner found in a command.
+type Inline struct {
+	// Lang is the language: "node", "python", "perl", "ruby", "php",
+	// "awk", "osascript" (AppleScript), "jxa" (osascript -l JavaScript),
+	// "deno" or "bun". Pass it to oneliner.Effects.
+	Lang string
+	// Code is the script text (the Word.Value of the code argument, the
+	// -e arguments of perl/ruby/osascript joined with newlines, or the
+	// command's Stdin).
+	Code string
+	// Via says where the code came from: the command name and switch as
+	// written ("python3 -c", "node --eval", "perl -e", "deno eval", "awk",
+	// "python3 stdin" for a heredoc or here-string).
+	Via string
+	// Unknown is set when the code argument contains unresolved shell
+	// expansions ($VAR, $(...)); Code then holds their source text.
+	Unknown bool
+	// FromStdin is set when Code is the command's Stdin.
+	FromStdin bool
+	// InPlace is set for in-place editing (perl -i, ruby -i, gawk -i
+	// inplace): the program rewrites the files in Files.
+	InPlace bool
+	// Files are the operands after the program (the files perl -n/-p/-i,
+	// ruby -n/-p/-i and awk read, or edit when InPlace), without awk's
+	// var=value operands.
+	Files []shell.Word
+}
+
+// InlineScripts returns the one-liners command c runs: node/nodejs
+// -e/--eval/-p/--print (also --eval=CODE), python/python3/pythonX.Y/py/pypy
+// -c (also -cCODE and bundled -Bc), perl -e/-E (bundled: -ne, -lane, -pie),
+// ruby -e, php -r/-B/-R/-E, deno eval (and repl --eval), bun -e/--eval/-p,
+// awk/gawk/mawk/nawk's program (the first operand unless -f or -e/--source
+// is given; -F, -v, -i... are skipped), osascript -e (every occurrence).
+// An interpreter given no code and no script file takes its Stdin (a
+// heredoc or here-string) as code; awk never does (its input is data).
+// Option parsing stops at the first operand, as the interpreters do, so
+// `node app.js -e x` has no one-liner. c.Name must be the normalised name
+// (Command.Name). Cost: linear in the arguments.
+func InlineScripts(c *shell.Command) []Inline {
+	return scan(c).out
+}
+
+// ProgramFromStdin reports whether interpreter command c reads its
+// program from stdin: it is given no code option (-c, -e, ...) and no
+// script operand, or "-" as the script. awk never does (its input is
+// data), nor a command that is no interpreter. Cost: linear in the
+// arguments.
+func ProgramFromStdin(c *shell.Command) bool {
+	return scan(c).stdin
+}
+
+// scan reads the arguments of interpreter command c.
+func scan(c *shell.Command) *runner {
+	if c == nil || len(c.Args) == 0 {
+		return &runner{}
+	}
+	r := &runner{c: c, lang: InterpreterLang(c.Name)}
+	args := c.Args[1:]
+	switch r.lang {
+	case "node":
+		r.node(args)
+	case "bun":
+		r.bun(args)
+	case "deno":
+		r.deno(args)
+	case "python":
+		r.python(args)
+	case "perl":
+		r.perl(args)
+	case "ruby":
+		r.ruby(args)
+	case "php":
+		r.php(args)
+	case "awk":
+		r.awk(args)
+	case "osascript":
+		r.osascript(args)
+	}
+	return r
+}
+
+type runner struct {
+	c     *shell.Command
+	lang  string
+	out   []Inline
+	stdin bool // the interpreter reads its program from stdin
+}
+
+func (r *runner) add(code shell.Word, via string) {
+	r.out = append(r.out, Inline{Lang: r.lang, Code: code.Value, Via: r.c.Name + " " + via, Unknown: code.Unknown})
+}
+
+// attached returns the code glued to a switch ("--eval=CODE", "-cCODE").
+func attachedCode(w shell.Word, code string) shell.Word {
+	return shell.Word{Value: code, Raw: code, Unknown: w.Unknown, KnownPrefix: code}
+}
+
+func (r *runner) stdinCode() {
+	r.stdin = true
+	if r.c.Stdin == "" {
+		return
+	}
+	r.out = append(r.out, Inline{Lang: r.lang, Code: r.c.Stdin, Via: r.c.Name + " stdin", FromStdin: true})
+}
+
+func oneOf(v, list string) bool {
+	for _, f := range strings.Fields(list) {
+		if v == f {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *runner) node(args []shell.Word) {
+	const evalOpts = "-e --eval -p --print -pe -ep"
+	const valueOpts = "-r --require --import --loader --experimental-loader -C --conditions --input-type --title " +
+		"--env-file --inspect-port --redirect-warnings --openssl-config --icu-data-dir --disable-warning --watch-path " +
+		"--stack-size --diagnostic-dir --report-dir --report-directory --cpu-prof-dir --heap-prof-dir --test-reporter " +
+		"--test-reporter-destination"
+	script := false
+loop:
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case oneOf(v, evalOpts):
+			if i+1 < len(args) {
+				i++
+				r.add(args[i], v)
+			}
+		case strings.HasPrefix(v, "--eval=") || strings.HasPrefix(v, "--print="):
+			flag, code, _ := strings.Cut(v, "=")
+			r.add(attachedCode(args[i], code), flag)
+		case v == "-":
+			break loop
+		case v == "--":
+			script = i+1 < len(args)
+			break loop
+		case oneOf(v, valueOpts):
+			i++
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+		default:
+			script = true
+			break loop
+		}
+	}
+	if len(r.out) == 0 && !script {
+		r.stdinCode()
+	}
+}
+
+func (r *runner) bun(args []shell.Word) {
+	const valueOpts = "--cwd -r --preload --config -c --env-file --tsconfig-override --define -d --loader -l " +
+		"--port --conditions --main-fields --extension-order --jsx-factory --jsx-fragment --jsx-import-source " +
+		"--jsx-runtime --origin"
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case oneOf(v, "-e --eval -p --print"):
+			if i+1 < len(args) {
+				i++
+				r.add(args[i], v)
+			}
+		case strings.HasPrefix(v, "--eval=") || strings.HasPrefix(v, "--print="):
+			flag, code, _ := strings.Cut(v, "=")
+			r.add(attachedCode(args[i], code), flag)
+		case oneOf(v, valueOpts):
+			i++
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+		default:
+			return // a subcommand or a script file
+		}
+	}
+}
+
+func (r *runner) deno(args []shell.Word) {
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		if strings.HasPrefix(v, "-") {
+			if v == "-L" || v == "--log-level" {
+				i++
+			}
+			continue
+		}
+		rest := args[i+1:]
+		switch v {
+		case "eval":
+			const valueOpts = "--ext --config -c --import-map --cert --location --seed"
+			for j := 0; j < len(rest); j++ {
+				w := rest[j].Value
+				switch {
+				case oneOf(w, valueOpts):
+					j++
+				case strings.HasPrefix(w, "-") && len(w) > 1:
+				default:
+					r.add(rest[j], "eval")
+					return
+				}
+			}
+		case "repl":
+			for j := 0; j < len(rest); j++ {
+				w := rest[j].Value
+				switch {
+				case w == "--eval" && j+1 < len(rest):
+					r.add(rest[j+1], "repl --eval")
+					j++
+				case strings.HasPrefix(w, "--eval="):
+					r.add(attachedCode(rest[j], w[len("--eval="):]), "repl --eval")
+				}
+			}
+		case "run":
+			for _, w := range rest {
+				if w.Value == "-" {
+					r.stdinCode()
+					return
+				}
+				if !strings.HasPrefix(w.Value, "-") {
+					return
+				}
+			}
+		}
+		return
+	}
+}
+
+func (r *runner) python(args []shell.Word) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		switch {
+		case v == "-":
+			r.stdinCode()
+			return
+		case v == "--":
+			if i+1 == len(args) {
+				r.stdinCode()
+			}
+			return
+		case strings.HasPrefix(v, "--"):
+			if v == "--check-hash-based-pycs" {
+				i++
+			}
+		case len(v) > 1 && v[0] == '-':
+			if r.c.Name == "py" && (v[1] >= '0' && v[1] <= '9' || strings.HasPrefix(v, "-V:")) {
+				continue // launcher version switch: -3, -3.12, -V:3.12
+			}
+			for j := 1; j < len(v); j++ {
+				switch v[j] {
+				case 'c':
+					if j+1 < len(v) {
+						r.add(attachedCode(a, v[j+1:]), "-c")
+					} else if i+1 < len(args) {
+						r.add(args[i+1], "-c")
+					}
+					return
+				case 'm':
+					return // a module runs; no inline code
+				case 'W', 'X', 'Q':
+					if j+1 == len(v) {
+						i++
+					}
+					j = len(v)
+				}
+			}
+		default:
+			return // a script file
+		}
+	}
+	r.stdinCode()
+}
+
+// bundled scans perl/ruby style bundled switches (-lane, -pie, -rjson).
+// valueNext lists the switches whose value is the rest of the bundle or,
+// when that is empty, the next argument; valueRest those whose value is
+// only the rest of the bundle; digits those followed by optional digits.
+func (r *runner) bundled(args []shell.Word, valueNext, valueRest, digits string) {
+	var codes []string
+	unknown, inPlace, script := false, false, false
+	via := "-e"
+	i := 0
+loop:
+	for ; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		switch {
+		case v == "--":
+			i++
+			script = len(codes) == 0 && i < len(args)
+			break loop
+		case v == "-":
+			i++
+			if len(codes) == 0 {
+				r.stdinCode()
+				return
+			}
+			break loop
+		case strings.HasPrefix(v, "--"):
+			if oneOf(v, "--encoding --external-encoding --internal-encoding") {
+				i++
+			}
+			continue
+		case len(v) < 2 || v[0] != '-':
+			script = len(codes) == 0
+			break loop
+		}
+		for j := 1; j < len(v); j++ {
+			ch := v[j]
+			switch {
+			case ch == 'e' || ch == 'E' && r.lang == "perl":
+				code, cw := v[j+1:], a
+				if code == "" && i+1 < len(args) {
+					i++
+					cw = args[i]
+					code = cw.Value
+				}
+				codes = append(codes, code)
+				unknown = unknown || cw.Unknown
+				via = "-" + string(ch)
+				j = len(v)
+			case ch == 'i':
+				inPlace = true
+				if rest := v[j+1:]; rest != "e" && rest != "E" {
+					j = len(v) // -i.bak: the rest is the backup suffix; -pie means -p -i -e
+				}
+			case strings.IndexByte(valueNext, ch) >= 0:
+				if j+1 == len(v) {
+					i++
+				}
+				j = len(v)
+			case strings.IndexByte(valueRest, ch) >= 0:
+				j = len(v)
+			case strings.IndexByte(digits, ch) >= 0:
+				for j+1 < len(v) && (v[j+1] >= '0' && v[j+1] <= '9' || v[j+1] >= 'a' && v[j+1] <= 'f' || v[j+1] == 'x') {
+					j++
+				}
+			}
+		}
+	}
+	if len(codes) == 0 {
+		if !script {
+			r.stdinCode()
+		}
+		return
+	}
+	in := Inline{Lang: r.lang, Code: strings.Join(codes, "\n"), Via: r.c.Name + " " + via, Unknown: unknown, InPlace: inPlace}
+	if i < len(args) {
+		in.Files = args[i:]
+	}
+	r.out = append(r.out, in)
+}
+
+func (r *runner) perl(args []shell.Word) { r.bundled(args, "", "IMmxdDCFV", "l0") }
+
+func (r *runner) ruby(args []shell.Word) { r.bundled(args, "rICXE", "FxKTW", "0") }
+
+func (r *runner) php(args []shell.Word) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		switch {
+		case oneOf(v, "-r -B -R -E --run --process-begin --process-code --process-end"):
+			if i+1 < len(args) {
+				i++
+				r.add(args[i], v)
+			}
+		case len(v) > 2 && strings.HasPrefix(v, "-r"):
+			r.add(attachedCode(a, v[2:]), "-r")
+		case oneOf(v, "-c -d -z -t -S -F --rf --rc --re --rz --ri -A"):
+			i++
+		case v == "-f" || v == "--":
+			return
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+		default:
+			return // a script file
+		}
+	}
+	if len(r.out) == 0 {
+		r.stdinCode()
+	}
+}
+
+func (r *runner) awk(args []shell.Word) {
+	var sources []shell.Word
+	hasFile, inPlace := false, false
+	i := 0
+loop:
+	for ; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		switch {
+		case v == "--":
+			i++
+			break loop
+		case len(v) < 2 || v[0] != '-':
+			break loop
+		case v == "-f" || v == "--file" || v == "-E" || v == "--exec":
+			hasFile = true
+			i++
+		case strings.HasPrefix(v, "--file=") || strings.HasPrefix(v, "--exec="):
+			hasFile = true
+		case v == "-e" || v == "--source":
+			if i+1 < len(args) {
+				i++
+				sources = append(sources, args[i])
+			}
+		case strings.HasPrefix(v, "--source="):
+			sources = append(sources, attachedCode(a, v[len("--source="):]))
+		case v == "-i" || v == "--include":
+			if i+1 < len(args) {
+				i++
+				inPlace = inPlace || inplaceLib(args[i].Value)
+			}
+		case strings.HasPrefix(v, "--include="):
+			inPlace = inPlace || inplaceLib(v[len("--include="):])
+		case oneOf(v, "-F -v -l -W --load --field-separator --assign"):
+			i++
+		case strings.HasPrefix(v, "-f"):
+			hasFile = true
+		case strings.HasPrefix(v, "-i"):
+			inPlace = inPlace || inplaceLib(v[2:])
+		}
+	}
+	rest := args[min(i, len(args)):]
+	codes := sources
+	if len(sources) == 0 && !hasFile && len(rest) > 0 {
+		codes = []shell.Word{rest[0]}
+		rest = rest[1:]
+	}
+	if len(codes) == 0 {
+		return
+	}
+	in := Inline{Lang: "awk", Via: r.c.Name, InPlace: inPlace}
+	var parts []string
+	for _, w := range codes {
+		parts = append(parts, w.Value)
+		in.Unknown = in.Unknown || w.Unknown
+	}
+	in.Code = strings.Join(parts, "\n")
+	for _, w := range rest {
+		if eq := strings.IndexByte(w.Value, '='); eq > 0 && awkVarName(w.Value[:eq]) {
+			continue // var=value operand
+		}
+		in.Files = append(in.Files, w)
+	}
+	r.out = append(r.out, in)
+}
+
+func inplaceLib(v string) bool { return v == "inplace" || v == "inplace.awk" }
+
+func awkVarName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func (r *runner) osascript(args []shell.Word) {
+	var codes []string
+	unknown, script := false, false
+	lang := "osascript"
+loop:
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case v == "-e":
+			if i+1 < len(args) {
+				i++
+				codes = append(codes, args[i].Value)
+				unknown = unknown || args[i].Unknown
+			}
+		case v == "-l":
+			if i+1 < len(args) {
+				i++
+				if strings.EqualFold(args[i].Value, "JavaScript") {
+					lang = "jxa"
+				}
+			}
+		case v == "-s":
+			i++
+		case v == "-":
+			break loop
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+		default:
+			script = true
+			break loop
+		}
+	}
+	r.lang = lang
+	if len(codes) == 0 {
+		if !script {
+			r.stdinCode()
+		}
+		return
+	}
+	r.out = append(r.out, Inline{Lang: lang, Code: strings.Join(codes, "\n"), Via: r.c.Name + " -e", Unknown: unknown})
+}

@@ -1,0 +1,789 @@
+// Package analysis analyses shell command text for the layers: every simple
+// command that would run — in lists, pipelines, compound commands,
+// functions, $(...), <(...), bash -c strings, eval, xargs, find -exec,
+// powershell -Command, cmd /c, Start-Process, literal text piped into a
+// shell (echo '...' | sh) and interpreter one-liners — with argv resolved
+// (quotes, escapes, known variables, $(echo ...) and $(pwd) of known
+// words), wrappers (sudo, env, timeout, ...) stripped, redirects, heredocs
+// and the cd chain attached. The command after a wholly unknown command
+// word ($SUDO rm ...) is reported too, Via "unknown wrapper"; a PowerShell
+// .NET static method call is reported as a Command with a synthetic name,
+// "[system.io.file]::delete" (see Command.Name); a cmd.exe for body is
+// split once per item of a short known list.
+// Analyze is the entry point; POSIX/bash text is parsed with
+// mvdan.cc/sh/v3, PowerShell and cmd.exe with the splitters of
+// core/shell/winshell; interpreter one-liners are read with core/cmdfacts
+// and scanned with core/shell/oneliner. The result is a *shell.Script, the
+// type layers receive (core/shell).
+//
+// Cost: linear in the input. Parsing stops at the command cap; the cd
+// chain, the pushd stack, the variables and functions tracked, the words,
+// the pasted variable bytes, the brace words and the re-parsed nested text
+// are all bounded (see the constants and limits_test.go), so that a 1 MiB
+// input stays well under 200 ms and a few KiB about a millisecond
+// (BenchmarkAdversarial).
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/zcode-fence/zcode-fence/core/shell"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Options tell Analyze what it cannot see in the command text.
+type Options struct {
+	// Dialect is the language of the text: Bash for the Bash and Shell
+	// tools, PowerShell for the PowerShell tool.
+	Dialect shell.Dialect
+	// Cwd is the directory the command starts in: the value of $PWD until
+	// a cd changes it. "" means unknown.
+	Cwd string
+	// Home is the home directory for ~ and $HOME; "" means Lookup("HOME").
+	Home string
+	// Lookup reads the process environment (os.LookupEnv, or a map in
+	// tests). Nil means no environment: every other variable is unknown.
+	Lookup func(name string) (string, bool)
+	// MaxCommands caps the number of commands reported; 0 means
+	// DefaultMaxCommands.
+	MaxCommands int
+}
+
+const (
+	// MaxInput is how much of the command text is analysed; the rest is
+	// cut off and Script.Truncated set.
+	MaxInput = 1 << 20
+	// DefaultMaxCommands is the default cap on Script.Commands.
+	DefaultMaxCommands = 4096
+	// InputPlaceholder is the Value and Raw of the Unknown word that stands
+	// for the input items of xargs, parallel and fd -x.
+	InputPlaceholder = "<input>"
+
+	maxNestedBytes = 4 << 20 // total text re-parsed for nested scripts (see budgetFor)
+	maxWords       = 1 << 16 // argv words, assignments and redirects per analysis
+	maxNest        = 400     // AST recursion depth
+	maxWrappers    = 32      // wrapper chain length (sudo sudo sudo ...)
+)
+
+// Analyze finds every simple command that src would run, wherever it sits,
+// with argv resolved as far as the text and opts allow. It never panics and
+// never fails: a text that does not parse is scanned conservatively and
+// Script.ParseError set; anything past a limit sets Script.Truncated.
+//
+// Cost: a few microseconds for a typical agent command (see the
+// benchmarks); linear in the input, bounded by MaxInput, MaxDepth and the
+// command cap.
+func Analyze(src string, opts Options) (out *shell.Script) {
+	out = &shell.Script{Source: src, Dialect: opts.Dialect}
+	defer func() {
+		if r := recover(); r != nil {
+			out.Commands = nil
+			out.ParseError = fmt.Sprintf("shell: analysis failed: %v", r)
+			out.Truncated = true
+			safeFallback(out, src, opts)
+		}
+	}()
+	text := src
+	if len(text) > MaxInput {
+		text = cutUTF8(text, MaxInput)
+		out.Truncated = true
+	}
+	a := newAnalyzer(opts, out, len(text))
+	a.top(text)
+	if a.parser != nil {
+		parserPool.Put(a.parser) // not reached after a panic: that parser is dropped
+	}
+	return out
+}
+
+// budgetFor scales a budget of the analysis with the input: 16 times its
+// length, at least 64 KiB (more than a hand-written command needs), at
+// most limit. A short text then cannot make the analysis do megabytes of
+// work by doubling a variable or nesting bash -c.
+func budgetFor(inputLen, limit int) int {
+	return min(limit, max(64<<10, 16*inputLen))
+}
+
+// parserPool keeps parsers between calls: a new one costs more than a
+// typical parse. A parser is used by one analysis at a time.
+var parserPool = sync.Pool{New: func() any { return newBashParser() }}
+
+// safeFallback runs the token scan alone after the full analysis panicked.
+func safeFallback(out *shell.Script, src string, opts Options) {
+	defer func() {
+		if r := recover(); r != nil {
+			out.Commands = nil
+		}
+	}()
+	if len(src) > MaxInput {
+		src = cutUTF8(src, MaxInput)
+	}
+	a := newAnalyzer(opts, out, len(src))
+	a.noParse = true
+	c := ctx{parent: -1, dialect: opts.Dialect, src: src}
+	a.fallback(c, newState(), src)
+}
+
+// maxParseNesting bounds how deeply nested a text may be for the parser,
+// which recurses per level: deeper texts (never written by hand) go to the
+// fallback scan, which does not recurse.
+const maxParseNesting = 1000
+
+var errTooDeep = errors.New("shell: text nested more than 1000 levels deep")
+
+// parse parses bash text with the analysis' parser, refusing texts nested
+// deeper than maxParseNesting.
+func (a *analyzer) parse(text string) (*syntax.File, error) {
+	if nestingDepth(text, maxParseNesting) > maxParseNesting {
+		return nil, errTooDeep
+	}
+	if a.parser == nil {
+		a.parser = parserPool.Get().(*syntax.Parser)
+	}
+	return a.parser.Parse(strings.NewReader(text), "")
+}
+
+// nestingDepth estimates how deeply text nests brackets ( { [ and compound
+// commands (if/while/until/for/select/case ... fi/done/esac), quotes
+// ignored. It stops counting past limit. Cost: one pass over text.
+func nestingDepth(text string, limit int) int {
+	depth, deepest := 0, 0
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '(' || c == '{' || c == '[':
+			depth++
+		case c == ')' || c == '}' || c == ']':
+			if depth > 0 {
+				depth--
+			}
+		case c >= 'a' && c <= 'z' && (i == 0 || !isWordByte(text[i-1])):
+			j := i
+			for j < len(text) && isWordByte(text[j]) {
+				j++
+			}
+			switch text[i:j] {
+			case "if", "while", "until", "for", "select", "case":
+				depth++
+			case "fi", "done", "esac":
+				if depth > 0 {
+					depth--
+				}
+			}
+			i = j - 1
+		}
+		if depth > deepest {
+			deepest = depth
+			if deepest > limit {
+				return deepest
+			}
+		}
+	}
+	return deepest
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func newBashParser() *syntax.Parser {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash))
+}
+
+func cutUTF8(s string, n int) string {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// analyzer holds one analysis: the output, the parser, budgets, and the
+// holes standing for unknown text inside nested scripts.
+type analyzer struct {
+	opts    Options
+	out     *shell.Script
+	parser  *syntax.Parser
+	maxCmds int
+
+	holes  map[string]string // hole variable name -> original text
+	nholes int
+
+	nestedBytes int
+	maxNested   int // budget of nestedBytes
+	maxExpanded int // budget of expanded
+	words       int
+	expanded    int // bytes of variable values pasted (see spend)
+	braceWords  int // words made by brace expansion
+	nest        int
+	loopMult    int
+	noParse     bool // fallback only (after a panic)
+
+	argsInner map[int]int // xargs/parallel command -> the command it runs
+	declared  []declaredFunc
+	last      lastRun // the command run last (see pipedInto)
+}
+
+type declaredFunc struct {
+	name string
+	def  *funcDef
+	c    ctx
+}
+
+func newAnalyzer(opts Options, out *shell.Script, inputLen int) *analyzer {
+	maxCmds := opts.MaxCommands
+	if maxCmds <= 0 {
+		maxCmds = DefaultMaxCommands
+	}
+	return &analyzer{opts: opts, out: out, maxCmds: maxCmds, loopMult: 1,
+		maxNested: budgetFor(inputLen, maxNestedBytes), maxExpanded: budgetFor(inputLen, maxExpanded)}
+}
+
+// ctx is where a command sits: nesting depth, the wrappers and contexts
+// leading to it, its parent, its dialect and source text, and what
+// enclosing compound commands add (background, redirects, stdin).
+type ctx struct {
+	depth   int
+	via     []string
+	parent  int
+	dialect shell.Dialect
+	src     string
+	bg      bool
+	redirs  []shell.Redirect
+	stdin   *xword
+	stdinOp string
+	piped   *pipedInput // literal text a pipe feeds (see piped.go)
+}
+
+func appendVia(via []string, s string) []string {
+	out := make([]string, len(via), len(via)+1)
+	copy(out, via)
+	return append(out, s)
+}
+
+// simple is a simple command before wrappers are stripped.
+type simple struct {
+	words   []xword
+	assigns []shell.Assign
+	env     map[string]variable // prefix assignments, exported to the command
+	redirs  []shell.Redirect
+	stdin   *xword
+	stdinOp string        // "<<" or "<<<" when stdin is set
+	subst   []syntax.Node // $(...), `...`, <(...), >(...) in its words
+	src     string        // source of subst
+	plain   bool          // straight from the parser: may call a function
+}
+
+func (a *analyzer) full() bool {
+	if len(a.out.Commands) >= a.maxCmds {
+		a.out.Truncated = true
+		return true
+	}
+	return false
+}
+
+func (a *analyzer) top(text string) {
+	c := ctx{parent: -1, dialect: a.opts.Dialect, src: text}
+	st := newState()
+	a.text(c, st, text)
+}
+
+// text analyses a script in c's dialect.
+func (a *analyzer) text(c ctx, st *state, text string) {
+	if c.dialect != shell.Bash {
+		a.foreign(c, st, text)
+		return
+	}
+	start := len(a.declared)
+	done, err := a.walkText(c, st, text)
+	if err != nil {
+		if a.out.ParseError == "" {
+			msg := err.Error()
+			if len(c.via) > 0 {
+				msg = c.via[len(c.via)-1] + ": " + msg
+			}
+			a.out.ParseError = msg
+		}
+		a.fallback(c, st, text[done:])
+	}
+	a.uncalled(start)
+}
+
+// walkText parses bash text statement by statement and walks each, so
+// that parsing stops once the command cap is reached: text past the cap
+// costs nothing. A statement that may hold a heredoc is walked once the
+// parser has gone past the line it ends on, because the bodies of the
+// heredocs a line opens are only read then; the statements after it wait
+// with it, to keep their order. On a parse error, done is the offset up to
+// which text was walked (heredoc bodies included): the caller scans the
+// rest with the fallback. Texts nested deeper than maxParseNesting are
+// refused whole.
+//
+// The parser is stopped by ending its input, never by leaving its
+// iterator early, and each call takes its own parser from the pool, since
+// walking a statement parses nested scripts (bash -c, eval) meanwhile.
+// Nothing here walks the syntax tree recursively (a pipeline of 100k
+// commands is a tree 100k deep). Cost: linear in text, up to the cap.
+func (a *analyzer) walkText(c ctx, st *state, text string) (done int, err error) {
+	if nestingDepth(text, maxParseNesting) > maxParseNesting {
+		return 0, errTooDeep
+	}
+	p := parserPool.Get().(*syntax.Parser)
+	in := &stoppableReader{r: strings.NewReader(text)}
+	var pending []*syntax.Stmt
+	var pendingLine uint // the last line the pending statements reach
+	walk := func() {
+		for _, s := range pending {
+			if a.full() {
+				break
+			}
+			a.stmt(c, st, s)
+		}
+		pending = pending[:0]
+		if a.full() {
+			in.stop = true
+		}
+	}
+	for s, perr := range p.StmtsSeq(in) {
+		switch {
+		case in.stop:
+			// Parsed from the cut input: ignored.
+		case perr != nil:
+			err = perr
+		default:
+			if len(pending) > 0 && s.Pos().Line() > pendingLine {
+				walk()
+				if in.stop {
+					continue
+				}
+				done = int(s.Pos().Offset()) // the bodies lie before s
+			}
+			pending = append(pending, s)
+			pendingLine = max(pendingLine, s.End().Line())
+			if len(pending) == 1 && !mayHoldHeredoc(text, s) {
+				walk() // nothing in it is filled in later
+				done = int(s.End().Offset())
+			}
+		}
+	}
+	parserPool.Put(p)
+	if err == nil && !in.stop {
+		walk()
+	}
+	return min(done, len(text)), err
+}
+
+// mayHoldHeredoc reports whether the source of statement s has a <<
+// (a heredoc operator, or text that only looks like one).
+func mayHoldHeredoc(text string, s *syntax.Stmt) bool {
+	from, to := int(s.Pos().Offset()), int(s.End().Offset())
+	if from < 0 || to > len(text) || from > to {
+		return true
+	}
+	return strings.Contains(text[from:to], "<<")
+}
+
+// stoppableReader reads from r until stop is set, then reports the end of
+// the input.
+type stoppableReader struct {
+	r    *strings.Reader
+	stop bool
+}
+
+func (s *stoppableReader) Read(b []byte) (int, error) {
+	if s.stop {
+		return 0, io.EOF
+	}
+	return s.r.Read(b)
+}
+
+// uncalled analyses the bodies of functions declared since start that were
+// never called, so their commands are reported too.
+func (a *analyzer) uncalled(start int) {
+	for i := start; i < len(a.declared) && !a.full(); i++ {
+		d := a.declared[i]
+		if d.def.called {
+			continue
+		}
+		d.def.called = true
+		c := d.c
+		c.via = appendVia(c.via, "function "+d.name)
+		c.src = d.def.src
+		a.stmt(c, newState(), d.def.body)
+	}
+	a.declared = a.declared[:start]
+}
+
+// nestedText analyses a script found inside a command (bash -c, eval,
+// powershell -Command, ...) one level deeper, with parent as its Parent.
+func (a *analyzer) nestedText(c ctx, st *state, text string, dialect shell.Dialect, via string, parent int) {
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	if c.depth+1 > shell.MaxDepth {
+		a.out.Truncated = true
+		return
+	}
+	a.nestedBytes += len(text)
+	if a.nestedBytes > a.maxNested {
+		a.out.Truncated = true
+		return
+	}
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: parent, dialect: dialect, src: text, bg: c.bg}
+	a.text(n, st, text)
+}
+
+// nestedArgv runs an argv one level deeper (xargs, find -exec, ...).
+func (a *analyzer) nestedArgv(c ctx, st *state, words []xword, via string, parent int) int {
+	if len(words) == 0 {
+		return -1
+	}
+	if c.depth+1 > shell.MaxDepth {
+		a.out.Truncated = true
+		return -1
+	}
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: parent, dialect: c.dialect, src: c.src, bg: c.bg}
+	return a.run(n, st, &simple{words: words})
+}
+
+// run reports one simple command: it strips wrappers, appends the Command,
+// then analyses what the command runs in turn (substitutions, function
+// bodies, bash -c strings, xargs, ...) and applies builtins' effects (cd,
+// assignments, read ...) to st. It returns the command's index, or -1.
+func (a *analyzer) run(c ctx, st *state, sc *simple) int {
+	if a.full() {
+		return -1
+	}
+	words := sc.words
+	via := c.via
+	assigns := sc.assigns
+	env := sc.env
+	var extraCd []shell.Word
+	stripped := false // a wrapper was stripped
+	external := false // ... and it is a separate process (sudo, env, ...)
+	for n := 0; n < maxWrappers && len(words) > 0; n++ {
+		name := nameOf(words[0])
+		if name == "" {
+			name = looseName(words[0])
+		}
+		w, ok := wrappers[name]
+		if !ok || (w.posix && c.dialect != shell.Bash) {
+			break
+		}
+		u := w.strip(a, words)
+		if len(u.rest) == 0 {
+			break
+		}
+		label := u.via
+		if label == "" {
+			label = name
+		}
+		via = appendVia(via, label)
+		words = u.rest
+		if len(u.assigns) > 0 {
+			assigns = append(slices.Clip(assigns), u.assigns...)
+			if env == nil {
+				env = map[string]variable{}
+			} else {
+				env = cloneEnv(env)
+			}
+			for _, as := range u.assigns {
+				env[as.Name] = variable{val: wordToX(as.Value).parts}
+			}
+		}
+		extraCd = append(extraCd, u.cd...)
+		stripped = true
+		external = external || !w.posix
+	}
+	name, loose := "", ""
+	if len(words) > 0 {
+		name = nameOf(words[0])
+		loose = looseName(words[0])
+	}
+	cmd := shell.Command{
+		Name:        name,
+		NameIfEmpty: loose,
+		Assigns:     assigns,
+		Dialect:     c.dialect,
+		Depth:       c.depth,
+		Via:         via,
+		Parent:      c.parent,
+		FeedsInto:   -1,
+		Background:  c.bg,
+	}
+	if len(words) > 0 {
+		cmd.Args = make([]shell.Word, len(words))
+		for i, w := range words {
+			cmd.Args[i] = w.word()
+		}
+	}
+	if len(c.redirs) > 0 || len(sc.redirs) > 0 {
+		cmd.Redirects = append(slices.Clip(c.redirs), sc.redirs...)
+	}
+	stdin, stdinOp := sc.stdin, sc.stdinOp
+	if stdin == nil {
+		stdin, stdinOp = c.stdin, c.stdinOp
+	}
+	if stdin != nil {
+		cmd.Stdin = stdin.value()
+	}
+	if len(st.cd) > 0 || len(extraCd) > 0 {
+		// Shared with the state: chains are never modified in place.
+		cmd.Cd = slices.Clip(st.cd)
+		for _, step := range extraCd {
+			cmd.Cd = appendStep(cmd.Cd, step, c.dialect)
+		}
+	}
+	idx := len(a.out.Commands)
+	a.out.Commands = append(a.out.Commands, cmd)
+	a.last = lastRun{idx: idx, words: words, stdin: stdin, piped: c.piped}
+
+	a.substitutions(c, st, sc, idx)
+
+	// What runs the command in turn sees the wrappers' view: their Via,
+	// their directory (env -C, sudo -D) and their environment.
+	inner := c
+	inner.via = via
+	inner.stdin, inner.stdinOp = stdin, stdinOp
+	inner.redirs = nil
+	ist := st
+	if len(extraCd) > 0 {
+		ist = st.clone()
+		ist.cd = cmd.Cd
+	}
+	ex := exec{idx: idx, name: name, words: words, env: env, redirs: cmd.Redirects}
+	if name == "" {
+		ex.name = loose // follow ba${X}sh -c as bash -c: the careful reading
+	}
+	if ex.name != "" {
+		if !stripped && sc.plain && c.dialect == shell.Bash {
+			if f := st.funcs[name]; f != nil && !f.called {
+				a.callFunc(c, st, f, ex)
+			}
+		}
+		if h := nestedHandlers[ex.name]; h != nil {
+			h(a, inner, ist, ex)
+		}
+		a.inline(inner, ist, ex)
+	} else if len(words) > 1 {
+		a.unknownWrapper(inner, ist, st, ex)
+	}
+	if !external && name != "" {
+		a.builtin(c, st, ex)
+	}
+	return idx
+}
+
+// exec is a command after wrapper stripping, as the nested handlers see it.
+type exec struct {
+	idx    int
+	name   string
+	words  []xword
+	env    map[string]variable
+	redirs []shell.Redirect
+}
+
+func cloneEnv(m map[string]variable) map[string]variable {
+	out := make(map[string]variable, len(m)+1)
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// substitutions analyses the $(...), `...` and <(...) of a command's words:
+// each runs in a subshell one level deeper; their top-level commands feed
+// the command at idx.
+func (a *analyzer) substitutions(c ctx, st *state, sc *simple, idx int) {
+	for _, n := range sc.subst {
+		if a.full() {
+			return
+		}
+		var stmts []*syntax.Stmt
+		kind, via := shell.FeedSubst, "$()"
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			stmts = n.Stmts
+		case *syntax.ProcSubst:
+			stmts = n.Stmts
+			kind = shell.FeedProcSubst
+			via = n.Op.String() + ")"
+		}
+		a.subshellAt(c, st, stmts, sc.src, via, idx, kind)
+	}
+}
+
+// subshellAt walks statements of a substitution one level deeper, marking
+// their top-level commands as feeding target (when target >= 0).
+func (a *analyzer) subshellAt(c ctx, st *state, stmts []*syntax.Stmt, src, via string, target int, kind shell.FeedKind) {
+	if len(stmts) == 0 {
+		return
+	}
+	if c.depth+1 > shell.MaxDepth {
+		a.out.Truncated = true
+		return
+	}
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: target, dialect: shell.Bash, src: src, bg: c.bg}
+	if target < 0 {
+		n.parent = c.parent
+	}
+	start := len(a.out.Commands)
+	a.stmts(n, st.clone(), stmts)
+	if target < 0 {
+		return
+	}
+	for j := start; j < len(a.out.Commands); j++ {
+		cm := &a.out.Commands[j]
+		if cm.Parent == target && cm.Depth == n.depth && cm.FeedsInto == -1 {
+			cm.FeedsInto = target
+			cm.Feed = kind
+		}
+	}
+}
+
+// callFunc analyses a function body at its first call, in the caller's
+// shell, with the call's arguments as positional parameters.
+func (a *analyzer) callFunc(c ctx, st *state, f *funcDef, ex exec) {
+	f.called = true
+	savedPos, savedKnown, savedArg0 := st.pos, st.posKnown, st.arg0
+	st.pos = slices.Clone(ex.words[1:])
+	st.posKnown = true
+	n := c
+	n.via = appendVia(c.via, "function "+ex.name)
+	n.parent = ex.idx
+	n.src = f.src
+	n.redirs = ex.redirs
+	a.stmt(n, st, f.body)
+	st.pos, st.posKnown, st.arg0 = savedPos, savedKnown, savedArg0
+}
+
+// nameOf reduces argv[0] to what rules match on: the last path element,
+// lower-cased, without .exe/.cmd/.bat/.com/.ps1. "" when unknown.
+func nameOf(w xword) string {
+	v, ok := w.lit()
+	if !ok {
+		return ""
+	}
+	return shell.CommandName(v)
+}
+
+// looseName is the name of w with its unknown parts taken as empty.
+func looseName(w xword) string {
+	var sb strings.Builder
+	for _, p := range w.parts {
+		if !p.unknown {
+			sb.WriteString(p.text)
+		}
+	}
+	return shell.CommandName(sb.String())
+}
+
+// Holes: when a nested script is built from words with unknown parts, each
+// unknown part is replaced by a reference to a variable no script uses; the
+// nested analysis turns it back into an unknown part showing the original
+// text (so `bash -c "rm -rf $X"` reports rm -rf $X with $X unknown).
+const holePrefix = "__zfh"
+
+func (a *analyzer) newHole(orig string) string {
+	if a.holes == nil {
+		a.holes = make(map[string]string)
+	}
+	name := holePrefix + strconv.Itoa(a.nholes) + "_"
+	a.nholes++
+	a.holes[name] = orig
+	return "${" + name + "}"
+}
+
+// holeAt reports the hole name starting at s[i:] (s[i:] begins with
+// holePrefix), or "".
+func (a *analyzer) holeAt(s string, i int) string {
+	j := i + len(holePrefix)
+	k := j
+	for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+		k++
+	}
+	if k == j || k >= len(s) || s[k] != '_' {
+		return ""
+	}
+	name := s[i : k+1]
+	if _, ok := a.holes[name]; !ok {
+		return ""
+	}
+	return name
+}
+
+// splitHoles turns hole tokens inside known text into unknown parts.
+func (a *analyzer) splitHoles(s string) []part {
+	var out []part
+	for {
+		i := strings.Index(s, holePrefix)
+		if i < 0 {
+			break
+		}
+		name := a.holeAt(s, i)
+		if name == "" {
+			out = append(out, part{text: s[:i+len(holePrefix)]})
+			s = s[i+len(holePrefix):]
+			continue
+		}
+		start, end := i, i+len(name)
+		if start >= 2 && s[start-2:start] == "${" && end < len(s) && s[end] == '}' {
+			start, end = start-2, end+1
+		}
+		if start > 0 {
+			out = append(out, part{text: s[:start]})
+		}
+		out = append(out, part{text: a.holes[name], unknown: true})
+		s = s[end:]
+	}
+	if s != "" {
+		out = append(out, part{text: s})
+	}
+	return out
+}
+
+// fillRaw replaces hole tokens in source text by the original text.
+func (a *analyzer) fillRaw(s string) string {
+	if len(a.holes) == 0 || !strings.Contains(s, holePrefix) {
+		return s
+	}
+	var sb strings.Builder
+	for _, p := range a.splitHoles(s) {
+		sb.WriteString(p.text)
+	}
+	return sb.String()
+}
+
+// joinText joins words with spaces into the text of a nested script,
+// unknown parts becoming holes. winPaths keeps the backslashes an unquoted
+// POSIX word lost (C:\x), for cmd.exe and PowerShell payloads. known is
+// false when the text has nothing known but blanks.
+func (a *analyzer) joinText(ws []xword, winPaths bool) (text string, known bool) {
+	var sb strings.Builder
+	for i, w := range ws {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		if winPaths && w.known() && w.raw != "" && !strings.ContainsAny(w.raw, "'\"$`") &&
+			strings.ReplaceAll(w.raw, `\`, "") == strings.ReplaceAll(w.value(), `\`, "") {
+			sb.WriteString(w.raw)
+			known = known || strings.TrimSpace(w.raw) != ""
+			continue
+		}
+		for _, p := range w.parts {
+			if p.unknown {
+				sb.WriteString(a.newHole(p.text))
+				continue
+			}
+			sb.WriteString(p.text)
+			known = known || strings.TrimSpace(p.text) != ""
+		}
+	}
+	return sb.String(), known
+}

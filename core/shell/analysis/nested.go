@@ -1,0 +1,656 @@
+package analysis
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
+)
+
+// Nested handlers analyse what a command runs in turn: the script of
+// bash -c, eval, trap, watch, su -c, powershell -Command, cmd /c; the
+// command line of xargs, parallel, find -exec and fd -x. Each result sits
+// one level deeper, with the handling command as its Parent.
+
+type nestedHandler func(a *analyzer, c ctx, st *state, ex exec)
+
+var nestedHandlers map[string]nestedHandler
+
+func init() {
+	nestedHandlers = map[string]nestedHandler{
+		"eval":          (*analyzer).evalCmd,
+		"trap":          (*analyzer).trapCmd,
+		"xargs":         (*analyzer).xargsCmd,
+		"parallel":      (*analyzer).parallelCmd,
+		"find":          (*analyzer).findCmd,
+		"gfind":         (*analyzer).findCmd,
+		"fd":            (*analyzer).fdCmd,
+		"fdfind":        (*analyzer).fdCmd,
+		"watch":         (*analyzer).watchCmd,
+		"su":            (*analyzer).suCmd,
+		"runuser":       (*analyzer).suCmd,
+		"flock":         (*analyzer).flockCmd,
+		"script":        (*analyzer).scriptCmd,
+		"wsl":           (*analyzer).wslCmd,
+		"powershell":    (*analyzer).powershellCmd,
+		"pwsh":          (*analyzer).powershellCmd,
+		"cmd":           (*analyzer).cmdCmd,
+		"start":         (*analyzer).startProcessCmd,
+		"start-process": (*analyzer).startProcessCmd,
+		"saps":          (*analyzer).startProcessCmd,
+	}
+	for _, sh := range cmdfacts.Shells() {
+		nestedHandlers[sh] = (*analyzer).shellCmd
+	}
+}
+
+// shellCmd handles bash/sh/zsh/... : -c SCRIPT (also inside -lc, -ec,
+// -euxo pipefail -c ...), and a shell reading its program from stdin (no
+// operand, or -s) fed by a heredoc or here-string.
+func (a *analyzer) shellCmd(c ctx, st *state, ex exec) {
+	ws := ex.words
+	cmdMode, stdinMode := false, false
+	var scripts []xword // fish --init-command, -C
+	var payload *xword
+	i := 1
+loop:
+	for i < len(ws) {
+		v, ok := ws[i].lit()
+		if !ok {
+			break
+		}
+		switch {
+		case v == "-" || v == "--":
+			i++
+			break loop
+		case strings.HasPrefix(v, "--"):
+			name, val, eq := strings.Cut(v[2:], "=")
+			switch name {
+			case "rcfile", "init-file":
+				if !eq {
+					i++
+				}
+			case "command", "init-command":
+				var w *xword
+				if eq {
+					k := knownWord(val, val)
+					w = &k
+				} else if i+1 < len(ws) {
+					i++
+					w = &ws[i]
+				}
+				if w != nil && name == "command" {
+					cmdMode, payload = true, w
+				} else if w != nil {
+					scripts = append(scripts, *w)
+				}
+			}
+			i++
+		case len(v) > 1 && (v[0] == '-' || v[0] == '+'):
+			for j := 1; j < len(v); j++ {
+				switch v[j] {
+				case 'c':
+					cmdMode = cmdMode || v[0] == '-'
+				case 's':
+					stdinMode = stdinMode || v[0] == '-'
+				case 'o', 'O':
+					i++
+				case 'C':
+					if ex.name == "fish" && i+1 < len(ws) {
+						i++
+						scripts = append(scripts, ws[i])
+					}
+				}
+			}
+			i++
+		default:
+			break loop
+		}
+	}
+	child := st.child(a, ex.env)
+	var via string
+	switch {
+	case cmdMode:
+		if payload == nil {
+			if i >= len(ws) {
+				return
+			}
+			payload = &ws[i]
+			i++
+		}
+		if i < len(ws) {
+			arg0 := ws[i]
+			child.arg0 = &arg0
+			i++
+		}
+		child.pos, child.posKnown = slices.Clone(ws[min(i, len(ws)):]), true
+		via = ex.name + " -c"
+	case stdinMode || i >= len(ws):
+		switch {
+		case c.stdin != nil:
+			payload = c.stdin
+			via = ex.name + " " + c.stdinOp
+		case c.piped != nil:
+			p := c.piped.text(shell.Bash)
+			payload = &p
+			via = c.piped.from + " | " + ex.name
+		default:
+			return
+		}
+		child.pos, child.posKnown = slices.Clone(ws[min(i, len(ws)):]), true
+	default:
+		return // a script file: nothing to analyse
+	}
+	for _, s := range scripts {
+		a.nestedWord(c, child.clone(), s, shell.Bash, ex.name+" -C", ex.idx)
+	}
+	a.nestedWord(c, child, *payload, shell.Bash, via, ex.idx)
+}
+
+// nestedWord analyses the value of one word as a nested script.
+func (a *analyzer) nestedWord(c ctx, st *state, w xword, d shell.Dialect, via string, parent int) {
+	text, known := a.joinText([]xword{w}, d != shell.Bash)
+	if known {
+		a.nestedText(c, st, text, d, via, parent)
+	}
+}
+
+// nestedWords joins words with spaces and analyses them as a nested script.
+func (a *analyzer) nestedWords(c ctx, st *state, ws []xword, d shell.Dialect, via string, parent int) {
+	text, known := a.joinText(ws, d != shell.Bash)
+	if known {
+		a.nestedText(c, st, text, d, via, parent)
+	}
+}
+
+// evalCmd: eval joins its arguments and runs them in the same shell, so cd
+// and assignments inside carry on.
+func (a *analyzer) evalCmd(c ctx, st *state, ex exec) {
+	if c.dialect != shell.Bash {
+		return
+	}
+	ws := ex.words[1:]
+	if len(ws) > 0 {
+		if v, ok := ws[0].lit(); ok && v == "--" {
+			ws = ws[1:]
+		}
+	}
+	a.nestedWords(c, st, ws, shell.Bash, "eval", ex.idx)
+}
+
+// trapCmd: trap ACTION SIGNAL... runs ACTION later, in this shell.
+func (a *analyzer) trapCmd(c ctx, st *state, ex exec) {
+	if c.dialect != shell.Bash {
+		return
+	}
+	i, opts := skipOpts(ex.words, 1, optSpec{})
+	if hasOpt(opts, "p", "l") || i+1 >= len(ex.words) {
+		return
+	}
+	if v, ok := ex.words[i].lit(); ok && (v == "-" || v == "") {
+		return
+	}
+	a.nestedWord(c, st.clone(), ex.words[i], shell.Bash, "trap", ex.idx)
+}
+
+// watchCmd: watch runs its arguments through sh -c (watch -x is a wrapper).
+func (a *analyzer) watchCmd(c ctx, st *state, ex exec) {
+	i, _ := skipOpts(ex.words, 1, watchSpec)
+	a.nestedWords(c, st.child(a, ex.env), ex.words[i:], shell.Bash, "watch", ex.idx)
+}
+
+// suCmd: su [opts] [-] [USER] -c COMMAND (also runuser without -u).
+func (a *analyzer) suCmd(c ctx, st *state, ex exec) {
+	spec := optSpec{vals: "cgGswu", longVals: []string{"command", "session-command", "group", "supp-group", "shell", "whitelist-environment", "user"}}
+	var cmds []*xword
+	for i := 1; i < len(ex.words); {
+		j, opts := skipOpts(ex.words, i, spec)
+		if hasOpt(opts, "u", "user") {
+			return // runuser -u: a wrapper
+		}
+		for _, o := range opts {
+			if (o.name == "c" || o.name == "command" || o.name == "session-command") && o.val != nil {
+				cmds = append(cmds, o.val)
+			}
+		}
+		i = j + 1 // skip "-" or the user name
+	}
+	for _, w := range cmds {
+		a.nestedWord(c, st.child(a, nil), *w, shell.Bash, ex.name+" -c", ex.idx)
+	}
+}
+
+// flockCmd: flock [opts] FILE -c COMMAND.
+func (a *analyzer) flockCmd(c ctx, st *state, ex exec) {
+	ws := ex.words
+	i, opts := skipOpts(ws, 1, flockSpec)
+	w := optVal(opts, "c", "command")
+	if w == nil && i+2 < len(ws) {
+		if v, ok := ws[i+1].lit(); ok && (v == "-c" || v == "--command") {
+			w = &ws[i+2]
+		}
+	}
+	if w != nil {
+		a.nestedWord(c, st.child(a, ex.env), *w, shell.Bash, "flock -c", ex.idx)
+	}
+}
+
+// scriptCmd: script [opts] -c COMMAND [file].
+func (a *analyzer) scriptCmd(c ctx, st *state, ex exec) {
+	_, opts := skipOpts(ex.words, 1, optSpec{vals: "cEIOBTmo", longVals: []string{"command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format", "output-limit"}})
+	if w := optVal(opts, "c", "command"); w != nil {
+		a.nestedWord(c, st.child(a, ex.env), *w, shell.Bash, "script -c", ex.idx)
+	}
+}
+
+// wslCmd: wsl [opts] [--] COMMAND LINE runs the line in the default Linux
+// shell (wsl -e is a wrapper).
+func (a *analyzer) wslCmd(c ctx, st *state, ex exec) {
+	ws := ex.words
+	i := 1
+	for i < len(ws) {
+		v, ok := ws[i].lit()
+		if !ok {
+			break
+		}
+		lv := strings.ToLower(v)
+		if lv == "--" {
+			i++
+			break
+		}
+		if lv == "-d" || lv == "--distribution" || lv == "-u" || lv == "--user" || lv == "--cd" || lv == "--shell-type" || lv == "--distribution-id" {
+			i += 2
+			continue
+		}
+		if lv == "--system" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(lv, "-") {
+			return // --install, --list, ...: no command line
+		}
+		break
+	}
+	if i < len(ws) {
+		a.nestedWords(c, newState(), ws[i:], shell.Bash, "wsl", ex.idx)
+	}
+}
+
+// powershellCmd: powershell/pwsh -Command TEXT..., -EncodedCommand BASE64,
+// -Command - (stdin), or an implicit command after the switches; the
+// command line is read by PowerShellPayload (windows.go).
+func (a *analyzer) powershellCmd(c ctx, st *state, ex exec) {
+	h, ok := winshell.PowerShellPayload(a.hostArgs(ex.words[1:]))
+	if !ok {
+		return
+	}
+	via := strings.Replace(h.Via, "powershell", ex.name, 1)
+	switch {
+	case h.Stdin && c.stdin != nil:
+		a.nestedWord(c, st.process(), *c.stdin, shell.PowerShell, via+" -", ex.idx)
+	case h.Stdin && c.piped != nil:
+		a.nestedWord(c, st.process(), c.piped.text(shell.PowerShell), shell.PowerShell, c.piped.from+" | "+via+" -", ex.idx)
+	case h.Code != "" && a.hasKnownText(h.Code):
+		a.nestedText(c, st.process(), h.Code, shell.PowerShell, via, ex.idx)
+	}
+}
+
+// cmdCmd: cmd [/s] [/q] ... /c|/k TEXT: the rest is cmd.exe text (read by
+// CmdPayload, windows.go).
+// Without /c, /k or /r cmd reads its commands from stdin (a heredoc, a
+// here-string or piped literal text).
+func (a *analyzer) cmdCmd(c ctx, st *state, ex exec) {
+	args := a.hostArgs(ex.words[1:])
+	h, ok := winshell.CmdPayload(args)
+	if !ok {
+		if !allSwitches(args) {
+			return
+		}
+		switch {
+		case c.stdin != nil:
+			a.nestedWord(c, st.process(), *c.stdin, shell.Cmd, "cmd "+c.stdinOp, ex.idx)
+		case c.piped != nil:
+			a.nestedWord(c, st.process(), c.piped.text(shell.Cmd), shell.Cmd, c.piped.from+" | cmd", ex.idx)
+		}
+		return
+	}
+	if !a.hasKnownText(h.Code) {
+		return
+	}
+	a.nestedText(c, st.process(), h.Code, shell.Cmd, h.Via, ex.idx)
+}
+
+// allSwitches reports whether every argument is a /switch (/q, /d, /v:on).
+func allSwitches(args []string) bool {
+	for _, s := range args {
+		if !strings.HasPrefix(s, "/") {
+			return false
+		}
+	}
+	return true
+}
+
+// hostArgs turns words into the argument strings a Windows program
+// receives, unknown parts as holes, backslashes lost to POSIX quoting kept.
+func (a *analyzer) hostArgs(ws []xword) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i], _ = a.joinText([]xword{w}, true)
+	}
+	return out
+}
+
+// hasKnownText reports whether text has something but blanks outside holes.
+func (a *analyzer) hasKnownText(text string) bool {
+	for _, p := range a.splitHoles(text) {
+		if !p.unknown && strings.TrimSpace(p.text) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+var xargsSpec = optSpec{
+	vals: "aEdIKLnPs",
+	longVals: []string{"arg-file", "delimiter", "max-args", "max-lines", "max-procs",
+		"max-chars", "process-slot-var", "eof"},
+}
+
+// maxInputItems bounds how many known input items (from a heredoc or a
+// ::: list) become words or separate runs.
+const maxInputItems = 16
+
+// xargsCmd: xargs [opts] [COMMAND [ARGS]] runs COMMAND (default echo) with
+// the items read from its input: an Unknown InputPlaceholder word, or the
+// items themselves when a heredoc or here-string gives them.
+func (a *analyzer) xargsCmd(c ctx, st *state, ex exec) {
+	ws := ex.words
+	i, opts := skipOpts(ws, 1, xargsSpec)
+	inner := slices.Clone(ws[i:])
+	if len(inner) == 0 {
+		inner = []xword{knownWord("echo", "")}
+	}
+	var replace string
+	hasReplace := false
+	for _, o := range opts {
+		switch {
+		case o.name == "I" && o.val != nil:
+			replace, hasReplace = o.val.value(), true
+		case o.name == "i" || o.name == "replace":
+			replace, hasReplace = "{}", true
+			if o.val != nil && o.val.value() != "" {
+				replace = o.val.value()
+			}
+		}
+	}
+	items := a.inputItems(c, hasOpt(opts, "0", "null"), optVal(opts, "d", "delimiter"), hasOpt(opts, "a", "arg-file"))
+	a.runWithItems(c, st, ex.idx, inner, items, replace, hasReplace, "xargs")
+}
+
+// inputItems returns the known items a heredoc or here-string feeds, or nil
+// for "unknown input".
+func (a *analyzer) inputItems(c ctx, nul bool, delim *xword, fromFile bool) []xword {
+	if fromFile || c.stdin == nil || !c.stdin.known() {
+		return nil
+	}
+	text := c.stdin.value()
+	var items []string
+	switch {
+	case nul:
+		items = strings.Split(strings.TrimRight(text, "\x00"), "\x00")
+	case delim != nil && delim.known() && delim.value() != "":
+		d := decodeANSIC(delim.value())
+		items = strings.Split(strings.TrimSuffix(text, "\n"), d[:1])
+	default:
+		items = strings.Fields(text)
+	}
+	if len(items) == 0 || len(items) > maxInputItems {
+		return nil
+	}
+	out := make([]xword, 0, len(items))
+	for _, it := range items {
+		out = append(out, knownWord(it, it))
+	}
+	return out
+}
+
+func inputWord() xword { return unknownWord(InputPlaceholder, InputPlaceholder) }
+
+// runWithItems runs an xargs-style inner command: with a replace string,
+// once per item (or once with the string marked unknown); else once with
+// the items (or the input placeholder) appended.
+func (a *analyzer) runWithItems(c ctx, st *state, idx int, inner, items []xword, replace string, hasReplace bool, via string) {
+	child := st.child(a, nil)
+	first := -1
+	record := func(k int) {
+		if first < 0 && k >= 0 {
+			first = k
+		}
+	}
+	switch {
+	case hasReplace && replace != "" && len(items) > 0:
+		for _, it := range items {
+			record(a.nestedArgv(c, child.clone(), replaceIn(inner, replace, []xword{it}), via, idx))
+		}
+	case hasReplace && replace != "":
+		record(a.nestedArgv(c, child, replaceIn(inner, replace, nil), via, idx))
+	case len(items) > 0:
+		record(a.nestedArgv(c, child, append(inner, items...), via, idx))
+	default:
+		record(a.nestedArgv(c, child, append(inner, inputWord()), via, idx))
+	}
+	if first >= 0 {
+		if a.argsInner == nil {
+			a.argsInner = make(map[int]int)
+		}
+		a.argsInner[idx] = first
+	}
+}
+
+// replaceIn replaces every occurrence of token inside the words by the
+// values (one word per value for a whole-word match), or by an unknown
+// part when values is nil. Raw keeps the token as written.
+func replaceIn(ws []xword, token string, values []xword) []xword {
+	out := make([]xword, 0, len(ws))
+	for _, w := range ws {
+		v, ok := w.lit()
+		if !ok || !strings.Contains(v, token) {
+			out = append(out, w)
+			continue
+		}
+		if v == token && len(values) > 0 {
+			for _, val := range values {
+				r := val
+				r.raw = w.raw
+				out = append(out, r)
+			}
+			continue
+		}
+		var nw xword
+		nw.raw, nw.glob = w.raw, w.glob
+		pieces := strings.Split(v, token)
+		for k, p := range pieces {
+			if p != "" {
+				nw.parts = appendPart(nw.parts, part{text: p})
+			}
+			if k == len(pieces)-1 {
+				break
+			}
+			if len(values) == 0 {
+				nw.parts = appendPart(nw.parts, part{text: token, unknown: true})
+			} else {
+				for _, vp := range values[0].parts {
+					nw.parts = appendPart(nw.parts, vp)
+				}
+			}
+		}
+		out = append(out, nw)
+	}
+	return out
+}
+
+func appendPart(ps []part, p part) []part {
+	if n := len(ps); n > 0 && ps[n-1].unknown == p.unknown {
+		ps[n-1].text += p.text
+		return ps
+	}
+	return append(ps, p)
+}
+
+// parallelCmd: GNU parallel [opts] COMMAND [::: ITEMS...]: like xargs, but
+// the command line is run by a shell.
+func (a *analyzer) parallelCmd(c ctx, st *state, ex exec) {
+	ws := ex.words
+	spec := optSpec{
+		vals: "jNnIdaECSLPlsX",
+		longVals: []string{"jobs", "max-args", "max-replace-args", "delimiter", "arg-file", "eof",
+			"colsep", "sshlogin", "halt", "timeout", "joblog", "results", "tmpdir", "workdir", "wd",
+			"env", "block", "max-lines", "max-procs", "max-chars", "tagstring", "delay", "retries",
+			"memfree", "load", "nice", "basefile", "return", "sshloginfile", "transfer-file", "replace"},
+	}
+	i, opts := skipOpts(ws, 1, spec)
+	var inner, items []xword
+	sawList := false
+	for k := i; k < len(ws); k++ {
+		if v, ok := ws[k].lit(); ok && strings.HasPrefix(v, ":::") {
+			sawList = true
+			if v == ":::" || v == ":::+" {
+				for _, it := range ws[k+1:] {
+					if t, ok := it.lit(); ok && strings.HasPrefix(t, ":::") {
+						break
+					}
+					items = append(items, it)
+				}
+			}
+			break
+		}
+		inner = append(inner, ws[k])
+	}
+	if len(inner) == 0 {
+		return
+	}
+	if sawList && (len(items) == 0 || len(items) > maxInputItems) {
+		items = nil
+	}
+	if !sawList {
+		items = a.inputItems(c, hasOpt(opts, "0", "null"), optVal(opts, "d", "delimiter"), hasOpt(opts, "a", "arg-file"))
+	}
+	replace := "{}"
+	if r := optVal(opts, "I", "replace"); r != nil && r.value() != "" {
+		replace = r.value()
+	}
+	// parallel hands the command line to a shell.
+	text, known := a.joinText(inner, false)
+	if !known {
+		return
+	}
+	child := st.child(a, ex.env)
+	start := len(a.out.Commands)
+	run := func(item string) {
+		t := text
+		if strings.Contains(t, replace) {
+			t = strings.ReplaceAll(t, replace, item)
+		} else {
+			t += " " + item
+		}
+		a.nestedText(c, child.clone(), t, shell.Bash, "parallel", ex.idx)
+	}
+	allKnown := len(items) > 0
+	for _, it := range items {
+		allKnown = allKnown && it.known()
+	}
+	if allKnown {
+		for _, it := range items {
+			run(shellQuote(it.value()))
+		}
+	} else {
+		run(a.newHole(InputPlaceholder))
+	}
+	if len(a.out.Commands) > start {
+		if a.argsInner == nil {
+			a.argsInner = make(map[int]int)
+		}
+		a.argsInner[ex.idx] = start
+	}
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`;&|<>()*?[]{}~#!") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// findCmd: find [-H -L -P -D x -Olevel] PATH... EXPR, where every -exec,
+// -execdir, -ok, -okdir COMMAND ... ; (or {} +) runs COMMAND with {}
+// standing for the files found: their start paths (Raw keeps "{}").
+func (a *analyzer) findCmd(c ctx, st *state, ex exec) {
+	ws := ex.words[1:]
+	lit := func(i int) (string, bool) { return ws[i].lit() }
+	from, to := cmdfacts.FindStart(len(ws), lit)
+	roots := ws[from:to:to]
+	if from == to {
+		roots = []xword{knownWord(".", "")}
+	}
+	for i := to; i < len(ws); {
+		v, ok := ws[i].lit()
+		i++
+		if !ok || !cmdfacts.IsFindExec(v) {
+			continue
+		}
+		end := cmdfacts.FindExecEnd(len(ws), i, lit)
+		inner := slices.Clone(ws[i:end])
+		i = end + 1
+		inner = replaceIn(inner, "{}", roots)
+		child := st.child(a, nil)
+		if v == "-execdir" || v == "-okdir" {
+			for _, r := range roots {
+				step := r.word()
+				step.Unknown = true
+				step.Raw = v
+				child.chdir(step, shell.Bash)
+				break
+			}
+		}
+		a.nestedArgv(c, child, inner, "find "+v, ex.idx)
+	}
+}
+
+// fdCmd: fd [opts] [pattern] [path...] -x|-X COMMAND...: the command runs
+// on every match; the placeholders stand for unknown file names.
+func (a *analyzer) fdCmd(c ctx, st *state, ex exec) {
+	ws := ex.words
+	for i := 1; i < len(ws); i++ {
+		v, ok := ws[i].lit()
+		if !ok || !cmdfacts.IsFdExec(v) {
+			continue
+		}
+		var inner []xword
+		for i++; i < len(ws); i++ {
+			if t, tok := ws[i].lit(); tok && t == ";" {
+				break
+			}
+			inner = append(inner, ws[i])
+		}
+		if len(inner) == 0 {
+			return
+		}
+		has := false
+		for _, w := range inner {
+			if strings.Contains(w.value(), "{") {
+				has = true
+			}
+		}
+		if has {
+			for _, tok := range []string{"{//}", "{/.}", "{/}", "{.}", "{}"} {
+				inner = replaceIn(inner, tok, nil)
+			}
+		} else {
+			inner = append(inner, inputWord())
+		}
+		a.nestedArgv(c, st.child(a, nil), inner, "fd "+v, ex.idx)
+	}
+}

@@ -1,0 +1,975 @@
+package analysis
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/zcode-fence/zcode-fence/core/shell"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// part is one piece of an evaluated word: resolved text, or the source text
+// of something whose value is unknown.
+type part struct {
+	text    string
+	unknown bool
+}
+
+// xword is the analyser's working form of a word: its value as parts, so
+// that unknown pieces stay marked when the word is joined into the text of a
+// nested script (bash -c, eval, ...).
+type xword struct {
+	parts []part
+	raw   string
+	glob  bool
+}
+
+// knownWord returns a fully resolved word with the given value and raw text.
+func knownWord(value, raw string) xword {
+	return xword{parts: []part{{text: value}}, raw: raw}
+}
+
+// unknownWord returns a word whose whole value is unknown, shown as text.
+func unknownWord(text, raw string) xword {
+	return xword{parts: []part{{text: text, unknown: true}}, raw: raw}
+}
+
+func (w xword) value() string {
+	switch len(w.parts) {
+	case 0:
+		return ""
+	case 1:
+		return w.parts[0].text
+	}
+	var sb strings.Builder
+	for _, p := range w.parts {
+		sb.WriteString(p.text)
+	}
+	return sb.String()
+}
+
+func (w xword) known() bool {
+	for _, p := range w.parts {
+		if p.unknown {
+			return false
+		}
+	}
+	return true
+}
+
+// lit returns the value and true when the word is fully known.
+func (w xword) lit() (string, bool) {
+	if !w.known() {
+		return "", false
+	}
+	return w.value(), true
+}
+
+func (w xword) word() shell.Word {
+	out := shell.Word{Value: w.value(), Raw: w.raw, Glob: w.glob}
+	n := 0 // Value joins the parts: the known prefix is its first n bytes
+	for _, p := range w.parts {
+		if p.unknown {
+			out.Unknown = true
+			break
+		}
+		n += len(p.text)
+	}
+	out.KnownPrefix = out.Value[:n]
+	return out
+}
+
+// wordToX converts a public Word back into the working form.
+func wordToX(w shell.Word) xword {
+	if !w.Unknown {
+		return xword{parts: []part{{text: w.Value}}, raw: w.Raw, glob: w.Glob}
+	}
+	x := xword{raw: w.Raw, glob: w.Glob}
+	if w.KnownPrefix != "" && strings.HasPrefix(w.Value, w.KnownPrefix) {
+		x.parts = append(x.parts, part{text: w.KnownPrefix})
+		x.parts = append(x.parts, part{text: w.Value[len(w.KnownPrefix):], unknown: true})
+	} else {
+		x.parts = append(x.parts, part{text: w.Value, unknown: true})
+	}
+	return x
+}
+
+// fieldBuilder collects the fields (argv words) one shell word expands to.
+// Adjacent parts of the same kind are joined; a part that grows is built in
+// tail, so pasting pieces one by one costs linear time, not quadratic.
+type fieldBuilder struct {
+	fields  []xword
+	cur     xword
+	live    bool // cur exists even if empty (quotes, unknown parts, text)
+	tail    strings.Builder
+	growing bool // the last part of cur is being built in tail
+}
+
+func (b *fieldBuilder) add(p part) {
+	if p.text == "" && !p.unknown {
+		return
+	}
+	b.live = true
+	if n := len(b.cur.parts); n > 0 && b.cur.parts[n-1].unknown == p.unknown {
+		if !b.growing {
+			b.tail.Reset()
+			b.tail.WriteString(b.cur.parts[n-1].text)
+			b.growing = true
+		}
+		b.tail.WriteString(p.text)
+		return
+	}
+	b.settle()
+	b.cur.parts = append(b.cur.parts, p)
+}
+
+// settle stores the text built in tail as the last part of cur.
+func (b *fieldBuilder) settle() {
+	if b.growing {
+		b.cur.parts[len(b.cur.parts)-1].text = b.tail.String()
+		b.growing = false
+	}
+}
+
+func (b *fieldBuilder) addParts(ps []part) {
+	for _, p := range ps {
+		b.add(p)
+	}
+}
+
+// quoted marks the current field as present even when its text is empty.
+func (b *fieldBuilder) quoted() { b.live = true }
+
+// brk ends the current field, if there is one.
+func (b *fieldBuilder) brk() {
+	b.settle()
+	if b.live {
+		b.fields = append(b.fields, b.cur)
+	}
+	b.cur = xword{}
+	b.live = false
+}
+
+func (b *fieldBuilder) finish(raw string) []xword {
+	b.brk()
+	for i := range b.fields {
+		b.fields[i].raw = raw
+	}
+	return b.fields
+}
+
+// single returns the builder's content as one word (no field splitting).
+func (b *fieldBuilder) single(raw string) xword {
+	b.settle()
+	w := b.cur
+	w.raw = raw
+	return w
+}
+
+// evalMode selects which expansions apply to a word.
+type evalMode int
+
+const (
+	modeArgs         evalMode = iota // argv: braces, tilde, field splitting, globs
+	modeSingle                       // redirect target: tilde, globs, no splitting
+	modeAssign                       // assignment value: tilde after = and :, no globs
+	modeHeredoc                      // unquoted heredoc body
+	modeQuoted                       // text inside double quotes of an argv word
+	modeQuotedSingle                 // text inside double quotes elsewhere
+)
+
+// maxBraceFields bounds how many words one brace expansion may produce;
+// beyond it the word is kept unexpanded and marked unknown.
+const maxBraceFields = 256
+
+// maxValueLen bounds a variable's value; longer values become unknown, so
+// doubling tricks cannot blow up memory.
+const maxValueLen = 64 << 10
+
+// maxExpanded bounds the bytes of variable values pasted into words in one
+// analysis (scaled down for short inputs, see budgetFor), and maxBraceTotal the words brace expansion makes: past them
+// an expansion is left unknown and Script.Truncated set, so that a value
+// doubled to 64 KiB, or {1..200}, cannot be repeated into gigabytes.
+const (
+	maxExpanded   = 4 << 20
+	maxBraceTotal = 4096
+)
+
+// spend takes n bytes from the expansion budget; false once it is spent.
+func (a *analyzer) spend(n int) bool {
+	if a.expanded >= a.maxExpanded {
+		a.out.Truncated = true
+		return false
+	}
+	a.expanded += n
+	return true
+}
+
+// nodeText returns the source text of a node, or "" if its positions do not
+// fit src.
+func nodeText(src string, n syntax.Node) string {
+	if n == nil {
+		return ""
+	}
+	start, end := n.Pos(), n.End()
+	if !start.IsValid() || !end.IsValid() {
+		return ""
+	}
+	s, e := int(start.Offset()), int(end.Offset())
+	if s < 0 || e > len(src) || s > e {
+		return ""
+	}
+	return src[s:e]
+}
+
+// fields expands an argv word: brace expansion, tilde, parameters (with
+// field splitting of unquoted values), quote removal; globs are kept and
+// flagged.
+func (a *analyzer) fields(st *state, src string, w *syntax.Word) []xword {
+	raw := a.fillRaw(nodeText(src, w))
+	if !hasBrace(w) {
+		var b fieldBuilder
+		a.evalParts(st, src, w.Parts, modeArgs, &b)
+		return b.finish(raw)
+	}
+	if a.braceWords >= maxBraceTotal {
+		a.out.Truncated = true
+		return []xword{unknownWord(raw, raw)}
+	}
+	alts, ok := braceAlternatives(w, maxBraceFields)
+	if ok && len(alts) > 1 {
+		a.braceWords += len(alts)
+	}
+	if !ok {
+		return []xword{unknownWord(raw, raw)}
+	}
+	var out []xword
+	for _, alt := range alts {
+		var b fieldBuilder
+		a.evalParts(st, src, alt, modeArgs, &b)
+		out = append(out, b.finish(raw)...)
+	}
+	return out
+}
+
+// single expands a word that stays one word (assignment value, redirect
+// target, here-string, case subject).
+func (a *analyzer) single(st *state, src string, w *syntax.Word, mode evalMode) xword {
+	if w == nil {
+		return xword{}
+	}
+	raw := a.fillRaw(nodeText(src, w))
+	var b fieldBuilder
+	a.evalParts(st, src, w.Parts, mode, &b)
+	return b.single(raw)
+}
+
+// heredoc expands a here-document body. A quoted delimiter keeps the body
+// literal; dash strips leading tabs (<<-).
+func (a *analyzer) heredoc(st *state, src string, body *syntax.Word, quotedDelim, dash bool) xword {
+	if body == nil {
+		return xword{}
+	}
+	raw := a.fillRaw(nodeText(src, body))
+	var b fieldBuilder
+	if quotedDelim {
+		for _, p := range body.Parts {
+			if l, ok := p.(*syntax.Lit); ok {
+				a.addText(&b, l.Value)
+			} else {
+				a.addText(&b, nodeText(src, p))
+			}
+		}
+	} else {
+		a.evalParts(st, src, body.Parts, modeHeredoc, &b)
+	}
+	w := b.single(raw)
+	if dash {
+		w.parts = stripTabs(w.parts)
+	}
+	return w
+}
+
+// stripTabs removes leading tabs from every line of known text (<<-).
+func stripTabs(ps []part) []part {
+	atStart := true
+	out := make([]part, 0, len(ps))
+	for _, p := range ps {
+		if p.unknown {
+			out = append(out, p)
+			atStart = false
+			continue
+		}
+		var sb strings.Builder
+		for i := 0; i < len(p.text); i++ {
+			c := p.text[i]
+			if atStart && c == '\t' {
+				continue
+			}
+			atStart = c == '\n'
+			sb.WriteByte(c)
+		}
+		out = append(out, part{text: sb.String()})
+	}
+	return out
+}
+
+// evalParts expands word parts into b.
+func (a *analyzer) evalParts(st *state, src string, parts []syntax.WordPart, mode evalMode, b *fieldBuilder) {
+	for i, wp := range parts {
+		switch wp := wp.(type) {
+		case *syntax.Lit:
+			s := wp.Value
+			switch mode {
+			case modeArgs, modeSingle, modeAssign:
+				if i == 0 && strings.HasPrefix(s, "~") {
+					var done bool
+					s, done = a.tilde(st, b, s, len(parts) > 1, mode == modeAssign)
+					if done {
+						continue
+					}
+				}
+				a.unquotedLit(st, b, s, mode)
+			case modeHeredoc:
+				a.addText(b, unescape(s, "$`\\\n"))
+			case modeQuoted, modeQuotedSingle:
+				a.addText(b, unescape(s, "$`\"\\\n"))
+			}
+		case *syntax.SglQuoted:
+			b.quoted()
+			if wp.Dollar {
+				a.addText(b, decodeANSIC(wp.Value))
+			} else {
+				a.addText(b, wp.Value)
+			}
+		case *syntax.DblQuoted:
+			b.quoted()
+			inner := modeQuotedSingle
+			if mode == modeArgs {
+				inner = modeQuoted
+			}
+			a.evalParts(st, src, wp.Parts, inner, b)
+		case *syntax.ParamExp:
+			a.paramInto(st, src, wp, mode, b)
+		case *syntax.ExtGlob:
+			if mode == modeArgs || mode == modeSingle {
+				b.cur.glob = true
+			}
+			a.addText(b, nodeText(src, wp))
+		case *syntax.CmdSubst:
+			if len(wp.Stmts) == 0 && !wp.TempFile && !wp.ReplyVar {
+				continue // $() and `` run nothing and expand to nothing
+			}
+			if v, ok := a.substValue(st, src, wp); ok {
+				if mode == modeArgs {
+					a.splitInto(st, b, []part{{text: v}})
+				} else {
+					a.addText(b, v)
+				}
+				continue
+			}
+			b.add(part{text: a.fillRaw(nodeText(src, wp)), unknown: true})
+		case *syntax.BraceExp:
+			// Only reached through single(): brace expansion does not
+			// apply there, so keep the text.
+			a.addText(b, nodeText(src, wp))
+		default:
+			// $(...), `...`, $((...)), <(...), >(...): unknown.
+			b.add(part{text: a.fillRaw(nodeText(src, wp)), unknown: true})
+		}
+	}
+}
+
+// unquotedLit adds an unquoted literal: backslash escapes removed, globs
+// flagged, tilde after ':' in assignments.
+func (a *analyzer) unquotedLit(st *state, b *fieldBuilder, s string, mode evalMode) {
+	if mode == modeAssign {
+		if i := strings.Index(s, ":~"); i >= 0 {
+			a.unquotedLit(st, b, s[:i+1], mode) // has no ":~": no recursion
+			rest, done := a.tilde(st, b, s[i+1:], false, true)
+			if !done {
+				a.unquotedLit(st, b, rest, mode)
+			}
+			return
+		}
+	}
+	if !strings.ContainsAny(s, "\\*?[") {
+		a.addText(b, s)
+		return
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '\\':
+			if i+1 < len(s) {
+				i++
+				if s[i] != '\n' {
+					sb.WriteByte(s[i])
+				}
+				b.quoted()
+				continue
+			}
+		case '*', '?':
+			if mode != modeAssign {
+				b.cur.glob = true
+			}
+		case '[':
+			if mode != modeAssign && strings.IndexByte(s[i+1:], ']') >= 0 {
+				b.cur.glob = true
+			}
+		}
+		sb.WriteByte(c)
+	}
+	a.addText(b, sb.String())
+}
+
+// tilde expands a leading tilde prefix of s. It returns the rest of s to
+// process, or done when the whole literal was consumed.
+func (a *analyzer) tilde(st *state, b *fieldBuilder, s string, more, assign bool) (string, bool) {
+	end := strings.IndexByte(s, '/')
+	if assign {
+		if c := strings.IndexByte(s, ':'); c >= 0 && (end < 0 || c < end) {
+			end = c
+		}
+	}
+	if end < 0 {
+		if more {
+			return s, false // ~"..." : the prefix is quoted, no expansion
+		}
+		end = len(s)
+	}
+	prefix := s[:end]
+	if strings.ContainsAny(prefix, "\\'\"$`*?[") {
+		return s, false
+	}
+	switch prefix {
+	case "~":
+		b.addParts(a.varParts(st, "HOME", "~"))
+	case "~+":
+		b.addParts(a.varParts(st, "PWD", "~+"))
+	case "~-":
+		b.addParts(a.varParts(st, "OLDPWD", "~-"))
+	default:
+		b.add(part{text: prefix, unknown: true})
+	}
+	b.quoted()
+	rest := s[end:]
+	if rest == "" {
+		return "", true
+	}
+	return rest, false
+}
+
+// varParts returns the parts of a variable's value, or an unknown part
+// showing ref when the value is unknown.
+func (a *analyzer) varParts(st *state, name, ref string) []part {
+	if !a.spend(0) {
+		return []part{{text: ref, unknown: true}}
+	}
+	v, ok := a.lookup(st, name)
+	if !ok || v.opaque {
+		return []part{{text: ref, unknown: true}}
+	}
+	a.spend(partsLen(v.val))
+	return v.val
+}
+
+func partsLen(ps []part) int {
+	n := 0
+	for _, p := range ps {
+		n += len(p.text)
+	}
+	return n
+}
+
+// addText adds known text, turning any hole tokens back into unknown parts.
+func (a *analyzer) addText(b *fieldBuilder, s string) {
+	if len(a.holes) == 0 || !strings.Contains(s, holePrefix) {
+		b.add(part{text: s})
+		return
+	}
+	b.addParts(a.splitHoles(s))
+}
+
+// unescape removes a backslash before any byte in special.
+func unescape(s, special string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(special, s[i+1]) >= 0 {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		sb.WriteByte(s[i])
+	}
+	return sb.String()
+}
+
+// paramInto expands a parameter expansion into b.
+func (a *analyzer) paramInto(st *state, src string, pe *syntax.ParamExp, mode evalMode, b *fieldBuilder) {
+	ref := a.fillRaw(nodeText(src, pe))
+	if !a.spend(0) {
+		b.add(part{text: ref, unknown: true})
+		return
+	}
+	elems, multi, glob, ok := a.param(st, src, pe, ref)
+	if !ok {
+		b.add(part{text: ref, unknown: true})
+		return
+	}
+	for _, e := range elems {
+		a.spend(partsLen(e))
+	}
+	split := mode == modeArgs
+	if (mode == modeQuoted || mode == modeQuotedSingle) && multi && pe.Param.Value == "*" {
+		// "$*" joins with the first IFS character.
+		sep := " "
+		if st.ifsSet {
+			sep = ""
+			if st.ifs != "" {
+				sep = st.ifs[:1]
+			}
+		}
+		for i, e := range elems {
+			if i > 0 {
+				b.add(part{text: sep})
+			}
+			b.addParts(e)
+		}
+		return
+	}
+	for i, e := range elems {
+		if i > 0 && (split || mode == modeQuoted) {
+			b.brk()
+		} else if i > 0 {
+			b.add(part{text: " "})
+		}
+		if !split {
+			if mode == modeQuoted && multi {
+				b.quoted()
+			}
+			b.addParts(e)
+			continue
+		}
+		if glob {
+			b.cur.glob = true
+		}
+		a.splitInto(st, b, e)
+	}
+}
+
+// splitInto adds an unquoted expansion's value with IFS field splitting.
+func (a *analyzer) splitInto(st *state, b *fieldBuilder, ps []part) {
+	ifs := " \t\n"
+	if st.ifsSet {
+		if !st.ifsKnown {
+			for _, p := range ps {
+				b.add(part{text: p.text, unknown: true})
+			}
+			return
+		}
+		ifs = st.ifs
+	}
+	for _, p := range ps {
+		if p.unknown || ifs == "" {
+			b.add(p)
+			continue
+		}
+		val := p.text
+		if strings.ContainsAny(val, "*?[") {
+			b.cur.glob = true
+		}
+		for len(val) > 0 {
+			i := strings.IndexAny(val, ifs)
+			if i < 0 {
+				b.add(part{text: val})
+				break
+			}
+			if i > 0 {
+				b.add(part{text: val[:i]})
+			}
+			b.brk()
+			_, size := utf8.DecodeRuneInString(val[i:])
+			val = val[i+size:]
+		}
+	}
+}
+
+// param resolves a parameter expansion. It returns one element per field
+// for $@/$* (multi), else one element; ok is false when the value is
+// unknown.
+func (a *analyzer) param(st *state, src string, pe *syntax.ParamExp, ref string) (elems [][]part, multi, glob, ok bool) {
+	if pe.Param == nil || pe.Excl || pe.Width || pe.IsSet || pe.Flags != nil ||
+		pe.NestedParam != nil || pe.Index != nil || len(pe.Modifiers) > 0 ||
+		pe.Slice != nil || pe.Repl != nil || pe.Names != 0 ||
+		pe.Split != syntax.OptUnset || pe.GlobSubst != syntax.OptUnset || pe.RcExpand != syntax.OptUnset {
+		return nil, false, false, false
+	}
+	name := pe.Param.Value
+	if name == "@" || name == "*" {
+		if !st.posKnown || pe.Length || pe.Exp != nil {
+			if pe.Length && st.posKnown {
+				return [][]part{{{text: strconv.Itoa(len(st.pos))}}}, false, false, true
+			}
+			return nil, false, false, false
+		}
+		for _, p := range st.pos {
+			elems = append(elems, p.parts)
+			glob = glob || p.glob
+		}
+		return elems, true, glob, true
+	}
+	v, set := a.lookup(st, name)
+	known := set && !v.opaque
+	if pe.Length {
+		if !known || !partsKnown(v.val) {
+			return nil, false, false, false
+		}
+		n := utf8.RuneCountInString(joinParts(v.val))
+		return [][]part{{{text: strconv.Itoa(n)}}}, false, false, true
+	}
+	if pe.Exp == nil {
+		if !known {
+			return nil, false, false, false
+		}
+		return [][]part{v.val}, false, v.glob, true
+	}
+	// ${x op word}
+	empty := known && joinParts(v.val) == "" && partsKnown(v.val)
+	op := pe.Exp.Op
+	word := func() ([]part, bool) {
+		w := a.single(st, src, pe.Exp.Word, modeSingle)
+		return w.parts, true
+	}
+	switch op {
+	case syntax.DefaultUnsetOrNull, syntax.DefaultUnset, syntax.AssignUnsetOrNull, syntax.AssignUnset:
+		colon := op == syntax.DefaultUnsetOrNull || op == syntax.AssignUnsetOrNull
+		if !known {
+			return nil, false, false, false
+		}
+		if empty && colon {
+			ps, _ := word()
+			if op == syntax.AssignUnsetOrNull {
+				st.setVar(name, variable{val: ps})
+			}
+			return [][]part{ps}, false, false, true
+		}
+		return [][]part{v.val}, false, v.glob, true
+	case syntax.AlternateUnsetOrNull, syntax.AlternateUnset:
+		if !known {
+			return nil, false, false, false
+		}
+		if empty && op == syntax.AlternateUnsetOrNull {
+			return [][]part{nil}, false, false, true
+		}
+		ps, _ := word()
+		return [][]part{ps}, false, false, true
+	case syntax.ErrorUnsetOrNull, syntax.ErrorUnset:
+		if !known {
+			return nil, false, false, false
+		}
+		return [][]part{v.val}, false, v.glob, true
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+		if !known || !partsKnown(v.val) {
+			return nil, false, false, false
+		}
+		pat := a.single(st, src, pe.Exp.Word, modeQuotedSingle)
+		p, pok := pat.lit()
+		if !pok || strings.ContainsAny(p, "*?[\\") {
+			return nil, false, false, false
+		}
+		s := joinParts(v.val)
+		if op == syntax.RemSmallPrefix || op == syntax.RemLargePrefix {
+			s = strings.TrimPrefix(s, p)
+		} else {
+			s = strings.TrimSuffix(s, p)
+		}
+		return [][]part{{{text: s}}}, false, false, true
+	case syntax.UpperAll, syntax.LowerAll:
+		if !known || !partsKnown(v.val) || pe.Exp.Word != nil {
+			return nil, false, false, false
+		}
+		s := joinParts(v.val)
+		if op == syntax.UpperAll {
+			s = strings.ToUpper(s)
+		} else {
+			s = strings.ToLower(s)
+		}
+		return [][]part{{{text: s}}}, false, false, true
+	}
+	return nil, false, false, false
+}
+
+func partsKnown(ps []part) bool {
+	for _, p := range ps {
+		if p.unknown {
+			return false
+		}
+	}
+	return true
+}
+
+func joinParts(ps []part) string {
+	if len(ps) == 1 {
+		return ps[0].text
+	}
+	var sb strings.Builder
+	for _, p := range ps {
+		sb.WriteString(p.text)
+	}
+	return sb.String()
+}
+
+// decodeANSIC decodes the escapes of a $'...' string.
+func decodeANSIC(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			sb.WriteByte(c)
+			continue
+		}
+		i++
+		switch c = s[i]; c {
+		case 'a':
+			sb.WriteByte('\a')
+		case 'b':
+			sb.WriteByte('\b')
+		case 'e', 'E':
+			sb.WriteByte(0x1b)
+		case 'f':
+			sb.WriteByte('\f')
+		case 'n':
+			sb.WriteByte('\n')
+		case 'r':
+			sb.WriteByte('\r')
+		case 't':
+			sb.WriteByte('\t')
+		case 'v':
+			sb.WriteByte('\v')
+		case '\\', '\'', '"', '?':
+			sb.WriteByte(c)
+		case 'c':
+			if i+1 < len(s) {
+				i++
+				sb.WriteByte(s[i] & 0x1f)
+			} else {
+				sb.WriteString("\\c")
+			}
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			n, _ := strconv.ParseUint(s[i:j], 8, 16)
+			sb.WriteByte(byte(n))
+			i = j - 1
+		case 'x', 'u', 'U':
+			max := 2
+			if c == 'u' {
+				max = 4
+			} else if c == 'U' {
+				max = 8
+			}
+			j := i + 1
+			for j < len(s) && j < i+1+max && isHex(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				sb.WriteByte('\\')
+				sb.WriteByte(c)
+				continue
+			}
+			n, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+			if c == 'x' {
+				sb.WriteByte(byte(n))
+			} else if utf8.ValidRune(rune(n)) {
+				sb.WriteRune(rune(n))
+			}
+			i = j - 1
+		default:
+			sb.WriteByte('\\')
+			sb.WriteByte(c)
+		}
+	}
+	return strings.ToValidUTF8(sb.String(), "\uFFFD")
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// hasBrace reports whether brace expansion may apply to w.
+func hasBrace(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if strings.IndexByte(p.Value, '{') >= 0 {
+				return true
+			}
+		case *syntax.BraceExp:
+			return true
+		}
+	}
+	return false
+}
+
+// braceAlternatives performs brace expansion on w, returning each
+// alternative as a list of word parts; ok is false past limit.
+//
+// The word itself is left as parsed (syntax.SplitBraces works on a copy):
+// a loop body is walked once per item, and syntax.Walk refuses the brace
+// nodes a split leaves behind.
+func braceAlternatives(w *syntax.Word, limit int) ([][]syntax.WordPart, bool) {
+	w = &syntax.Word{Parts: w.Parts}
+	if !syntax.SplitBraces(w) {
+		hasBrace := false
+		for _, p := range w.Parts {
+			if _, ok := p.(*syntax.BraceExp); ok {
+				hasBrace = true
+				break
+			}
+		}
+		if !hasBrace {
+			return [][]syntax.WordPart{w.Parts}, true
+		}
+	}
+	return expandParts(w.Parts, limit)
+}
+
+func expandParts(parts []syntax.WordPart, limit int) ([][]syntax.WordPart, bool) {
+	alts := [][]syntax.WordPart{nil}
+	for _, p := range parts {
+		be, ok := p.(*syntax.BraceExp)
+		if !ok {
+			for i := range alts {
+				alts[i] = append(alts[i], p)
+			}
+			continue
+		}
+		var choices [][]syntax.WordPart
+		if be.Sequence {
+			seq, ok := braceSequence(be, limit)
+			if !ok {
+				return nil, false
+			}
+			for _, s := range seq {
+				choices = append(choices, []syntax.WordPart{&syntax.Lit{Value: s}})
+			}
+		} else {
+			for _, e := range be.Elems {
+				sub, ok := expandParts(e.Parts, limit)
+				if !ok {
+					return nil, false
+				}
+				choices = append(choices, sub...)
+				if len(choices) > limit {
+					return nil, false
+				}
+			}
+		}
+		if len(choices) == 0 {
+			continue
+		}
+		if len(alts)*len(choices) > limit {
+			return nil, false
+		}
+		next := make([][]syntax.WordPart, 0, len(alts)*len(choices))
+		for _, base := range alts {
+			for _, c := range choices {
+				n := make([]syntax.WordPart, 0, len(base)+len(c))
+				n = append(n, base...)
+				n = append(n, c...)
+				next = append(next, n)
+			}
+		}
+		alts = next
+	}
+	return alts, true
+}
+
+// braceSequence expands {x..y[..step]} for integers or single letters.
+func braceSequence(be *syntax.BraceExp, limit int) ([]string, bool) {
+	if len(be.Elems) < 2 {
+		return nil, false
+	}
+	lits := make([]string, len(be.Elems))
+	for i, e := range be.Elems {
+		lits[i] = e.Lit()
+	}
+	step := 1
+	if len(lits) > 2 {
+		s, err := strconv.Atoi(lits[2])
+		if err != nil {
+			return nil, false
+		}
+		if s < 0 {
+			s = -s
+		}
+		if s != 0 {
+			step = s
+		}
+	}
+	from, err1 := strconv.Atoi(lits[0])
+	to, err2 := strconv.Atoi(lits[1])
+	letters := false
+	if err1 != nil || err2 != nil {
+		if len(lits[0]) != 1 || len(lits[1]) != 1 {
+			return nil, false
+		}
+		from, to, letters = int(lits[0][0]), int(lits[1][0]), true
+	}
+	width := 0
+	if !letters {
+		for _, l := range lits[:2] {
+			t := strings.TrimPrefix(l, "-")
+			if len(t) > 1 && t[0] == '0' && len(l) > width {
+				width = len(l)
+			}
+		}
+	}
+	var out []string
+	for i := from; ; {
+		if len(out) >= limit {
+			return nil, false
+		}
+		if letters {
+			out = append(out, string(rune(i)))
+		} else {
+			s := strconv.Itoa(i)
+			for len(s) < width {
+				if strings.HasPrefix(s, "-") {
+					s = "-0" + s[1:]
+				} else {
+					s = "0" + s
+				}
+			}
+			out = append(out, s)
+		}
+		if i == to {
+			break
+		}
+		if from < to {
+			i += step
+			if i > to {
+				break
+			}
+		} else {
+			i -= step
+			if i < to {
+				break
+			}
+		}
+	}
+	return out, true
+}
