@@ -8,7 +8,8 @@ import (
 )
 
 // This file connects the POSIX analysis to the Windows splitters
-// (windows.go) and the interpreter one-liner extraction (inline.go).
+// (core/shell/winshell) and the interpreter one-liner extraction
+// (core/cmdfacts.InlineScripts, core/shell/oneliner).
 
 // foreign analyses PowerShell or cmd.exe text with the Windows splitters:
 // every segment becomes a Command of that dialect, run through the same
@@ -160,7 +161,7 @@ func (a *analyzer) fillWord(w shell.Word) shell.Word {
 
 // inline analyses the shell commands an interpreter one-liner runs
 // (python -c "os.system('rm -rf /')", node -e "execSync(...)", awk
-// 'BEGIN{system(...)}'): InlineScripts and ScriptEffects (inline.go) find
+// 'BEGIN{system(...)}'): cmdfacts.InlineScripts and oneliner.Effects find
 // them; each runs in a child shell one level deeper, Via naming the
 // one-liner and the call ("python3 -c os.system"). On Windows dialects the
 // child shell is cmd.exe.

@@ -280,7 +280,7 @@ func (a *analyzer) wslCmd(c ctx, st *state, ex exec) {
 
 // powershellCmd: powershell/pwsh -Command TEXT..., -EncodedCommand BASE64,
 // -Command - (stdin), or an implicit command after the switches; the
-// command line is read by PowerShellPayload (windows.go).
+// command line is read by winshell.PowerShellPayload.
 func (a *analyzer) powershellCmd(c ctx, st *state, ex exec) {
 	h, ok := winshell.PowerShellPayload(a.hostArgs(ex.words[1:]))
 	if !ok {
@@ -298,7 +298,7 @@ func (a *analyzer) powershellCmd(c ctx, st *state, ex exec) {
 }
 
 // cmdCmd: cmd [/s] [/q] ... /c|/k TEXT: the rest is cmd.exe text (read by
-// CmdPayload, windows.go).
+// winshell.CmdPayload).
 // Without /c, /k or /r cmd reads its commands from stdin (a heredoc, a
 // here-string or piped literal text).
 func (a *analyzer) cmdCmd(c ctx, st *state, ex exec) {

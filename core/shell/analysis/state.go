@@ -326,7 +326,7 @@ var dynamicVars = map[string]bool{
 	"BASH_COMMAND": true, "PIPESTATUS": true, "FUNCNAME": true,
 	"BASH_SOURCE": true, "BASH_LINENO": true, "REPLY": true, "OPTARG": true,
 	"OPTIND": true, "PPID": true, "UID": true, "EUID": true, "_": true,
-	"ZF_DYNAMIC": true, // inline.go's oneliner.Dynamic: a run-time value
+	"ZF_DYNAMIC": true, // oneliner.Dynamic: a run-time value
 }
 
 // lookup resolves a variable: script assignments, then $HOME/$PWD/$OLDPWD
