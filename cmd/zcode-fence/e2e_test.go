@@ -115,7 +115,13 @@ type runResult struct {
 // runHook runs the binary in hook mode with stdin, inside the project.
 func runHook(t *testing.T, env []string, dir string, stdin []byte, args ...string) runResult {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	return runExe(t, binary, env, dir, stdin, args...)
+}
+
+// runExe runs the zcode-fence executable exe (a copy of binary) like runHook.
+func runExe(t *testing.T, exe string, env []string, dir string, stdin []byte, args ...string) runResult {
+	t.Helper()
+	cmd := exec.Command(exe, args...)
 	cmd.Env = env
 	cmd.Dir = dir
 	cmd.Stdin = bytes.NewReader(stdin)

@@ -29,6 +29,7 @@ func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
 		return 0
 	}
 	j.run(p)
+	j.checkIntegrity()
 	if line := j.answer(); line != nil {
 		_, _ = stdout.Write(line)
 	}
