@@ -19,6 +19,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/zcode-fence/zcode-fence/core/integrity"
 )
 
 // pluginName, marketName and pluginID name the plugin as both hosts see it.
@@ -79,37 +81,45 @@ func hostBinaryName() string {
 
 var built struct {
 	once    sync.Once
-	path    string
+	tree    string
 	elapsed time.Duration
 	err     error
 }
 
-// hostBinary builds zcode-fence for this platform once per test process with
-// the real build script (go run ./tools/bundle -targets host), or returns
-// ZCODE_FENCE_E2E_BINARY when set.
+// hostTree builds, once per test process, the installable plugin tree (the
+// layout a release publishes: marketplaces, plugin, binary, SHA256SUMS) for
+// this platform with the real build script:
+// go run ./tools/bundle -tree DIR -targets host.
+func hostTree(t testing.TB) string {
+	t.Helper()
+	built.once.Do(func() {
+		out := filepath.Join(scratch, "tree")
+		start := time.Now()
+		cmd := exec.Command(goTool(), "run", "./tools/bundle", "-tree", out, "-targets", "host")
+		cmd.Dir = repoRoot(t)
+		msg, err := cmd.CombinedOutput()
+		built.elapsed = time.Since(start)
+		if err != nil {
+			built.err = fmt.Errorf("e2e: go run ./tools/bundle -tree %s -targets host: %v\n%s", out, err, msg)
+			return
+		}
+		built.tree = out
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	t.Logf("plugin tree %s (built in %.1fs by tools/bundle)", built.tree, built.elapsed.Seconds())
+	return built.tree
+}
+
+// hostBinary is ZCODE_FENCE_E2E_BINARY when set, else the binary in
+// hostTree.
 func hostBinary(t testing.TB) string {
 	t.Helper()
 	if p := os.Getenv("ZCODE_FENCE_E2E_BINARY"); p != "" {
 		return p
 	}
-	built.once.Do(func() {
-		out := filepath.Join(scratch, "libexec")
-		start := time.Now()
-		cmd := exec.Command(goTool(), "run", "./tools/bundle", "-targets", "host", "-out", out)
-		cmd.Dir = repoRoot(t)
-		msg, err := cmd.CombinedOutput()
-		built.elapsed = time.Since(start)
-		if err != nil {
-			built.err = fmt.Errorf("e2e: go run ./tools/bundle -targets host: %v\n%s", err, msg)
-			return
-		}
-		built.path = filepath.Join(out, hostBinaryName())
-	})
-	if built.err != nil {
-		t.Fatal(built.err)
-	}
-	t.Logf("zcode-fence binary %s (built in %.1fs by tools/bundle)", built.path, built.elapsed.Seconds())
-	return built.path
+	return filepath.Join(hostTree(t), "bundle", "zcode-fence", "libexec", hostBinaryName())
 }
 
 // cacheDir is the e2e cache folder (the Claude Code install, run dirs).
@@ -182,8 +192,7 @@ func runDir(t *testing.T) string {
 }
 
 // fixture is one test's world: a fake home with a marker file, a project,
-// and a copy of the repository's marketplace with the bundle and a freshly
-// built binary.
+// and a copy of the installable tree (hostTree) as a marketplace.
 type fixture struct {
 	Dir, Home, Project, Market, Plugin string
 	Marker                             string // a file in Home that must survive
@@ -193,7 +202,6 @@ const markerText = "zcode-fence e2e marker: this home must survive\n"
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	root := repoRoot(t)
 	dir := runDir(t)
 	f := &fixture{
 		Dir:     dir,
@@ -212,10 +220,10 @@ func newFixture(t *testing.T) *fixture {
 	writeFile(t, filepath.Join(f.Home, "Documents", "notes.txt"), "notes\n")
 	writeFile(t, filepath.Join(f.Project, "src", "main.txt"), "project file\n")
 
-	copyFile(t, filepath.Join(root, "marketplace.json"), filepath.Join(f.Market, "marketplace.json"))
-	copyFile(t, filepath.Join(root, ".claude-plugin", "marketplace.json"), filepath.Join(f.Market, ".claude-plugin", "marketplace.json"))
-	copyTree(t, bundleDir(t), f.Plugin)
-	copyFile(t, hostBinary(t), filepath.Join(f.Plugin, "libexec", hostBinaryName()))
+	copyTree(t, hostTree(t), f.Market)
+	if p := os.Getenv("ZCODE_FENCE_E2E_BINARY"); p != "" {
+		useBinary(t, p, filepath.Join(f.Plugin, "libexec"))
+	}
 	return f
 }
 
@@ -291,8 +299,7 @@ func copyFile(t testing.TB, src, dst string) {
 	}
 }
 
-// copyTree copies the bundle, leaving out binaries and manifests a local
-// build may have put in libexec/ (the test supplies its own fresh binary).
+// copyTree copies the directory src to dst, keeping executable bits.
 func copyTree(t testing.TB, src, dst string) {
 	t.Helper()
 	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
@@ -300,9 +307,6 @@ func copyTree(t testing.TB, src, dst string) {
 			return err
 		}
 		rel, _ := filepath.Rel(src, path)
-		if filepath.Base(filepath.Dir(path)) == "libexec" && (strings.HasPrefix(d.Name(), "zcode-fence-") || d.Name() == "SHA256SUMS" || strings.HasPrefix(d.Name(), ".")) {
-			return nil
-		}
 		target := filepath.Join(dst, rel)
 		if d.IsDir() {
 			return os.MkdirAll(target, 0o755)
@@ -311,6 +315,23 @@ func copyTree(t testing.TB, src, dst string) {
 		return nil
 	})
 	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// useBinary puts the zcode-fence binary at path into libexec as this
+// platform's binary and rewrites SHA256SUMS for it.
+func useBinary(t testing.TB, path, libexec string) {
+	t.Helper()
+	dst := filepath.Join(libexec, hostBinaryName())
+	os.Remove(dst)
+	copyFile(t, path, dst)
+	sum, _, err := integrity.HashFile(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums := integrity.FormatSums([]integrity.Sum{{File: hostBinaryName(), SHA256: sum}})
+	if err := os.WriteFile(filepath.Join(libexec, integrity.SumsFile), sums, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -388,9 +409,10 @@ func keysOf[V any](m map[string]V) []string {
 	return ks
 }
 
-// coreVersion reads core.Version from core/version.go. Parsing the file,
-// rather than importing package core, keeps these checks independent of
-// the rest of the module compiling.
+// coreVersion reads the default of core.Version from core/version.go (a
+// variable, so builds can stamp it with -X). Parsing the file, rather than
+// importing package core, keeps these checks independent of the rest of the
+// module compiling.
 func coreVersion(t testing.TB) string {
 	t.Helper()
 	path := filepath.Join(repoRoot(t), "core", "version.go")
@@ -400,7 +422,7 @@ func coreVersion(t testing.TB) string {
 	}
 	for _, decl := range file.Decls {
 		gen, ok := decl.(*ast.GenDecl)
-		if !ok || gen.Tok != token.CONST {
+		if !ok || (gen.Tok != token.CONST && gen.Tok != token.VAR) {
 			continue
 		}
 		for _, spec := range gen.Specs {
@@ -418,6 +440,6 @@ func coreVersion(t testing.TB) string {
 			}
 		}
 	}
-	t.Fatalf("e2e: no string constant Version in %s", path)
+	t.Fatalf("e2e: no Version = \"...\" in %s", path)
 	return ""
 }

@@ -38,11 +38,11 @@ type zcodeMarket struct {
 		Name string `json:"name"`
 	} `json:"owner"`
 	Plugins []struct {
-		Name            string `json:"name"`
-		Source          string `json:"source"`
-		Description     string `json:"description"`
-		DescriptionI18n i18n   `json:"description_i18n"`
-		Version         string `json:"version"`
+		Name            string          `json:"name"`
+		Source          json.RawMessage `json:"source"`
+		Description     string          `json:"description"`
+		DescriptionI18n i18n            `json:"description_i18n"`
+		Version         string          `json:"version"`
 		Author          struct {
 			Name string `json:"name"`
 		} `json:"author"`
@@ -60,10 +60,10 @@ type claudeMarket struct {
 		Description string `json:"description"`
 	} `json:"metadata"`
 	Plugins []struct {
-		Name        string `json:"name"`
-		Source      string `json:"source"`
-		Description string `json:"description"`
-		Version     string `json:"version"`
+		Name        string          `json:"name"`
+		Source      json.RawMessage `json:"source"`
+		Description string          `json:"description"`
+		Version     string          `json:"version"`
 	} `json:"plugins"`
 }
 
@@ -147,12 +147,7 @@ func TestZCodeMarketplace(t *testing.T) {
 	if p.Name != pluginName || p.Name != plugin.Name {
 		t.Errorf("plugins[0].name %q, plugin.json name %q, want %q", p.Name, plugin.Name, pluginName)
 	}
-	if p.Source != "./bundle/zcode-fence" {
-		t.Errorf("plugins[0].source %q", p.Source)
-	}
-	if _, err := os.Stat(filepath.Join(repoRoot(t), p.Source, ".zcode-plugin", "plugin.json")); err != nil {
-		t.Errorf("plugins[0].source has no .zcode-plugin/plugin.json: %v", err)
-	}
+	checkReleaseSource(t, "marketplace.json", p.Source, ".zcode-plugin")
 	if strings.TrimSpace(p.Description) == "" || p.Version == "" || strings.TrimSpace(p.Author.Name) == "" {
 		t.Errorf("plugins[0] needs description, version and author.name: %+v", p)
 	}
@@ -184,11 +179,47 @@ func TestClaudeCodeMarketplace(t *testing.T) {
 		t.Fatalf("marketplace lists %d plugins, want 1", len(m.Plugins))
 	}
 	p := m.Plugins[0]
-	if p.Name != pluginName || p.Source != "./bundle/zcode-fence" || p.Description != plugin.Description || p.Version == "" {
+	if p.Name != pluginName || p.Description != plugin.Description || p.Version == "" {
 		t.Errorf("plugins[0] = %+v", p)
 	}
-	if _, err := os.Stat(filepath.Join(repoRoot(t), p.Source, ".claude-plugin", "plugin.json")); err != nil {
-		t.Errorf("plugins[0].source has no .claude-plugin/plugin.json: %v", err)
+	checkReleaseSource(t, ".claude-plugin/marketplace.json", p.Source, ".claude-plugin")
+}
+
+// releaseSource is where both marketplaces on the default branch install the
+// plugin from: the bundle directory of the tree the release workflow
+// publishes at the release branch of this repository (README.md, "Cutting
+// a release"). The git-subdir form is Claude Code's (its `plugin validate`
+// accepts it; installing through it is e2e TestReleaseInstall).
+var releaseSource = map[string]string{
+	"source": "git-subdir",
+	"url":    "https://github.com/zcode-fence/zcode-fence.git",
+	"path":   "bundle/zcode-fence",
+	"ref":    "release",
+}
+
+// checkReleaseSource checks a marketplace's plugin source against
+// releaseSource, the url against go.mod's module path, and that the path
+// holds the plugin (with the host's manifest) on this branch too.
+func checkReleaseSource(t *testing.T, where string, raw json.RawMessage, manifestDir string) {
+	t.Helper()
+	var src map[string]string
+	if err := json.Unmarshal(raw, &src); err != nil {
+		t.Errorf("%s plugins[0].source %s is not an object of strings: %v", where, raw, err)
+		return
+	}
+	if !reflect.DeepEqual(src, releaseSource) {
+		t.Errorf("%s plugins[0].source = %v, want %v", where, src, releaseSource)
+	}
+	gomod, err := os.ReadFile(filepath.Join(repoRoot(t), "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	module := regexp.MustCompile(`(?m)^module (\S+)$`).FindSubmatch(gomod)
+	if module == nil || "https://"+string(module[1])+".git" != src["url"] {
+		t.Errorf("%s plugins[0].source.url %q is not the repository of module %s", where, src["url"], module)
+	}
+	if _, err := os.Stat(filepath.Join(repoRoot(t), filepath.FromSlash(src["path"]), manifestDir, "plugin.json")); err != nil {
+		t.Errorf("%s plugins[0].source.path has no %s/plugin.json: %v", where, manifestDir, err)
 	}
 }
 

@@ -1,323 +1,44 @@
-// Command bundle cross-compiles zcode-fence for every platform the plugin
-// bundle supports and writes the binaries, with a checksum manifest, into the
-// bundle's libexec/ directory, where the launcher finds them:
+// Command bundle builds zcode-fence's plugin binaries and the installable
+// plugin tree. It needs nothing but the Go toolchain.
 //
-//	go run ./tools/bundle                       all six targets
+//	go run ./tools/bundle                       all six targets into bundle/zcode-fence/libexec
 //	go run ./tools/bundle -targets host         only this machine's
 //	go run ./tools/bundle -targets linux/amd64,darwin/arm64 -out /tmp/libexec
+//	go run ./tools/bundle -tree DIR             the installable tree (what a release publishes), built here
+//	go run ./tools/bundle -tree DIR -dist dist  the same tree from GoReleaser's dist/ (the release workflow)
+//	go run ./tools/bundle -check-tag v0.2.0     does the tag name this commit's version? (exit 1 if not)
+//	go run ./tools/bundle -publish-ref          the git ref the marketplaces install from
 //
-// Each binary is a static, stripped build of ./cmd/zcode-fence
-// (CGO_ENABLED=0, -trimpath, -ldflags="-s -w", -buildvcs=false) named
-// zcode-fence-<os>-<arch>[.exe]. Builds run in parallel, at most one per CPU;
-// each is written to a temporary name and renamed into place, so a hook that
-// starts during a rebuild never executes a half-written file. Afterwards
-// SHA256SUMS in the output directory lists every zcode-fence-* binary there,
-// in the format `sha256sum -c` reads. It needs nothing but the Go toolchain.
+// Each binary is a static, stripped, reproducible build of ./cmd/zcode-fence
+// (BuildArgs and BuildEnv: the flags of .goreleaser.yaml) stamped with
+// -version (default core.Version), named zcode-fence-<os>-<arch>[.exe].
+// Builds run in parallel, at most -jobs at once, and report progress on
+// stderr as each target starts and ends; each is written to a temporary name
+// and renamed into place, so a hook that starts during a rebuild never
+// executes a half-written file. Afterwards SHA256SUMS in the output
+// directory lists every zcode-fence-* binary there (integrity.FormatSums,
+// the format `sha256sum -c` reads and the binary checks itself against).
+//
+// -tree DIR writes the tree the release branch holds (tree.go) into DIR, a
+// new or empty directory: the marketplaces with a relative plugin source,
+// the plugin with the version stamped into its manifests, the license, the
+// binaries of -targets and their SHA256SUMS. With -dist it takes the
+// binaries, the version and the commit from GoReleaser's dist/ instead of
+// building, and checks the tree's SHA256SUMS against GoReleaser's.
 package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
-	"sort"
-	"strings"
-	"sync"
 	"time"
+
+	"github.com/zcode-fence/zcode-fence/core"
 )
-
-// modulePath is the module this tool builds; it finds the checkout root by it.
-const modulePath = "github.com/zcode-fence/zcode-fence"
-
-// mainPackage is the command that goes into the bundle.
-const mainPackage = "./cmd/zcode-fence"
-
-// ManifestName is the checksum manifest written next to the binaries.
-const ManifestName = "SHA256SUMS"
-
-// Target is one GOOS/GOARCH pair.
-type Target struct{ OS, Arch string }
-
-func (t Target) String() string { return t.OS + "/" + t.Arch }
-
-// FileName is the binary's name in libexec/, as the launchers expect it.
-func (t Target) FileName() string {
-	name := "zcode-fence-" + t.OS + "-" + t.Arch
-	if t.OS == "windows" {
-		name += ".exe"
-	}
-	return name
-}
-
-// AllTargets are the platforms the bundle ships, in manifest order.
-var AllTargets = []Target{
-	{"linux", "amd64"}, {"linux", "arm64"},
-	{"darwin", "amd64"}, {"darwin", "arm64"},
-	{"windows", "amd64"}, {"windows", "arm64"},
-}
-
-// ParseTargets reads a comma-separated list of os/arch pairs. "all" (or an
-// empty list) means AllTargets; "host" means the machine running the tool.
-// Only supported targets are accepted; duplicates are dropped.
-func ParseTargets(list string) ([]Target, error) {
-	list = strings.TrimSpace(list)
-	if list == "" || list == "all" {
-		return slices.Clone(AllTargets), nil
-	}
-	var out []Target
-	for _, item := range strings.Split(list, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
-		var t Target
-		if item == "host" {
-			t = Target{runtime.GOOS, runtime.GOARCH}
-		} else {
-			osName, arch, ok := strings.Cut(item, "/")
-			if !ok {
-				return nil, fmt.Errorf("bundle: target %q is not os/arch", item)
-			}
-			t = Target{osName, arch}
-		}
-		if !slices.Contains(AllTargets, t) {
-			return nil, fmt.Errorf("bundle: target %q is not supported (supported: %s)", item, targetList())
-		}
-		if !slices.Contains(out, t) {
-			out = append(out, t)
-		}
-	}
-	if len(out) == 0 {
-		return nil, errors.New("bundle: no targets given")
-	}
-	return out, nil
-}
-
-func targetList() string {
-	names := make([]string, len(AllTargets))
-	for i, t := range AllTargets {
-		names[i] = t.String()
-	}
-	return strings.Join(names, ", ")
-}
-
-// Result is one finished build.
-type Result struct {
-	Target  Target
-	Path    string
-	Size    int64
-	SHA256  string
-	Elapsed time.Duration
-}
-
-// Builder compiles the main package of the checkout at Root.
-type Builder struct {
-	Root string // the module root (directory holding go.mod)
-	Go   string // the go command
-	// Jobs bounds the builds running at once (at least 1).
-	Jobs int
-}
-
-// Build compiles every target into outDir and returns the results in the
-// order of targets. It stops at the first failure, after the builds already
-// running have finished; the error names the target and carries go's output.
-func (b Builder) Build(ctx context.Context, targets []Target, outDir string) ([]Result, error) {
-	if err := os.MkdirAll(outDir, 0o755); err != nil {
-		return nil, fmt.Errorf("bundle: %w", err)
-	}
-	stage, err := os.MkdirTemp(outDir, ".bundle-build-")
-	if err != nil {
-		return nil, fmt.Errorf("bundle: %w", err)
-	}
-	defer os.RemoveAll(stage)
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := max(b.Jobs, 1)
-	sem := make(chan struct{}, jobs)
-	results := make([]Result, len(targets))
-	errs := make([]error, len(targets))
-	var wg sync.WaitGroup
-	for i, t := range targets {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			select {
-			case sem <- struct{}{}:
-			case <-ctx.Done():
-				errs[i] = ctx.Err()
-				return
-			}
-			defer func() { <-sem }()
-			results[i], errs[i] = b.buildOne(ctx, t, stage, outDir)
-			if errs[i] != nil {
-				cancel()
-			}
-		}()
-	}
-	wg.Wait()
-	// Report the first real failure, not the cancellations it caused.
-	for _, err := range errs {
-		if err != nil && !errors.Is(err, context.Canceled) {
-			return nil, err
-		}
-	}
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return results, nil
-}
-
-func (b Builder) buildOne(ctx context.Context, t Target, stage, outDir string) (Result, error) {
-	start := time.Now()
-	tmp := filepath.Join(stage, t.FileName())
-	cmd := exec.CommandContext(ctx, b.Go, "build", "-trimpath", "-buildvcs=false",
-		"-ldflags=-s -w", "-o", tmp, mainPackage)
-	cmd.Dir = b.Root
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+t.OS, "GOARCH="+t.Arch)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		if ctx.Err() != nil {
-			return Result{}, ctx.Err()
-		}
-		return Result{}, fmt.Errorf("bundle: go build %s: %v\n%s", t, err, strings.TrimSpace(string(out)))
-	}
-	dst := filepath.Join(outDir, t.FileName())
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return Result{}, fmt.Errorf("bundle: %s: %w", t, err)
-	}
-	if err := os.Rename(tmp, dst); err != nil {
-		return Result{}, fmt.Errorf("bundle: %s: %w", t, err)
-	}
-	sum, size, err := hashFile(dst)
-	if err != nil {
-		return Result{}, fmt.Errorf("bundle: %s: %w", t, err)
-	}
-	return Result{Target: t, Path: dst, Size: size, SHA256: sum, Elapsed: time.Since(start)}, nil
-}
-
-func hashFile(path string) (string, int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", 0, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return "", 0, err
-	}
-	return hex.EncodeToString(h.Sum(nil)), n, nil
-}
-
-// ManifestEntry is one line of SHA256SUMS.
-type ManifestEntry struct {
-	File   string
-	SHA256 string
-	Size   int64
-}
-
-// WriteManifest hashes every supported binary present in dir and writes
-// dir/SHA256SUMS ("<hex>  <file>" lines sorted by file name), replacing it
-// atomically. It returns the entries written. Binaries of other builds left
-// in dir are included, so the manifest always describes the directory.
-func WriteManifest(dir string) ([]ManifestEntry, error) {
-	var entries []ManifestEntry
-	for _, t := range AllTargets {
-		path := filepath.Join(dir, t.FileName())
-		sum, size, err := hashFile(path)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("bundle: manifest: %w", err)
-		}
-		entries = append(entries, ManifestEntry{File: t.FileName(), SHA256: sum, Size: size})
-	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].File < entries[j].File })
-	var sb strings.Builder
-	for _, e := range entries {
-		fmt.Fprintf(&sb, "%s  %s\n", e.SHA256, e.File)
-	}
-	tmp, err := os.CreateTemp(dir, ".manifest-")
-	if err != nil {
-		return nil, fmt.Errorf("bundle: manifest: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.WriteString(sb.String()); err != nil {
-		tmp.Close()
-		return nil, fmt.Errorf("bundle: manifest: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, fmt.Errorf("bundle: manifest: %w", err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return nil, fmt.Errorf("bundle: manifest: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, ManifestName)); err != nil {
-		return nil, fmt.Errorf("bundle: manifest: %w", err)
-	}
-	return entries, nil
-}
-
-// FindModuleRoot walks up from dir to the directory whose go.mod declares
-// this module.
-func FindModuleRoot(dir string) (string, error) {
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		return "", fmt.Errorf("bundle: %w", err)
-	}
-	for {
-		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && declaresModule(string(data)) {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("bundle: no go.mod for %s above the current directory; run this inside a zcode-fence checkout", modulePath)
-		}
-		dir = parent
-	}
-}
-
-func declaresModule(gomod string) bool {
-	for _, line := range strings.Split(gomod, "\n") {
-		f := strings.Fields(line)
-		if len(f) >= 2 && f[0] == "module" && strings.Trim(f[1], `"`) == modulePath {
-			return true
-		}
-	}
-	return false
-}
-
-// GoCommand finds the go tool: the one on PATH, else the one in GOROOT.
-func GoCommand() string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	exe := "go"
-	if runtime.GOOS == "windows" {
-		exe = "go.exe"
-	}
-	if p := filepath.Join(runtime.GOROOT(), "bin", exe); fileExists(p) {
-		return p
-	}
-	return "go"
-}
-
-func fileExists(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && !st.IsDir()
-}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -326,18 +47,40 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("bundle", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "", "output directory (default: bundle/zcode-fence/libexec in the checkout)")
+	out := fs.String("out", "", "output directory for the binaries (default: bundle/zcode-fence/libexec in the checkout)")
 	targetsFlag := fs.String("targets", "all", "comma-separated os/arch list, \"host\" or \"all\"; supported: "+targetList())
 	jobs := fs.Int("jobs", runtime.NumCPU(), "builds to run at once")
+	version := fs.String("version", "", "version stamped into the binaries and the tree (default: core.Version, "+core.Version+")")
+	tree := fs.String("tree", "", "assemble the installable plugin tree in this new or empty directory")
+	dist := fs.String("dist", "", "with -tree: take binaries, version and commit from GoReleaser's dist directory")
+	checkTag := fs.String("check-tag", "", "check that this release tag (vX.Y.Z) names core.Version and every manifest's version, then exit")
+	publishRef := fs.Bool("publish-ref", false, "print the git ref the marketplaces install the plugin from, then exit")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "bundle: unexpected arguments %q\n", fs.Args())
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "bundle: "+format+"\n", a...)
 		return 2
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usage("unexpected arguments %q", fs.Args())
+	case *dist != "" && *tree == "":
+		return usage("-dist needs -tree")
+	case *tree != "" && *out != "":
+		return usage("-tree and -out do not go together (the tree has its own libexec/)")
+	case *dist != "" && *version != "":
+		return usage("-dist takes the version from GoReleaser; leave out -version")
 	}
 	targets, err := ParseTargets(*targetsFlag)
 	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	if *version == "" {
+		*version = core.Version
+	}
+	if err := CheckVersion(*version); err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2
 	}
@@ -351,31 +94,112 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
+	fail := func(err error) int { fmt.Fprintln(stderr, err); return 1 }
+
+	switch {
+	case *publishRef:
+		src, err := ReadPluginSource(root)
+		if err != nil {
+			return fail(err)
+		}
+		fmt.Fprintln(stdout, src.Ref)
+		return 0
+	case *checkTag != "":
+		if err := CheckTag(root, *checkTag, core.Version); err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(stdout, "tag %s names version %s of core.Version and every manifest\n", *checkTag, core.Version)
+		return 0
+	case *tree != "":
+		return runTree(root, *tree, *dist, *version, targets, *jobs, stdout, stderr)
+	}
+
 	outDir := *out
 	if outDir == "" {
 		outDir = filepath.Join(root, "bundle", "zcode-fence", "libexec")
 	}
 	if outDir, err = filepath.Abs(outDir); err != nil {
-		fmt.Fprintln(stderr, "bundle:", err)
-		return 1
+		return fail(fmt.Errorf("bundle: %w", err))
 	}
-
 	start := time.Now()
-	b := Builder{Root: root, Go: GoCommand(), Jobs: *jobs}
+	b := Builder{Root: root, Go: GoCommand(), Version: *version, Jobs: *jobs, Progress: stderr}
 	results, err := b.Build(context.Background(), targets, outDir)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return fail(err)
 	}
-	for _, r := range results {
-		fmt.Fprintf(stdout, "%-14s %-32s %9d bytes  sha256 %s  %5.1fs\n",
-			r.Target, r.Target.FileName(), r.Size, r.SHA256, r.Elapsed.Seconds())
-	}
+	printResults(stdout, results)
 	entries, err := WriteManifest(outDir)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 1
+		return fail(err)
 	}
 	fmt.Fprintf(stdout, "%s: %d binaries in %s (%.1fs)\n", ManifestName, len(entries), outDir, time.Since(start).Seconds())
+	return 0
+}
+
+func printResults(w io.Writer, results []Result) {
+	for _, r := range results {
+		fmt.Fprintf(w, "%-14s %-32s %9d bytes  sha256 %s  %5.1fs\n",
+			r.Target, r.Target.FileName(), r.Size, r.SHA256, r.Elapsed.Seconds())
+	}
+}
+
+// runTree assembles the tree in dir from a build here or from dist.
+func runTree(root, dir, dist, version string, targets []Target, jobs int, stdout, stderr io.Writer) int {
+	fail := func(err error) int { fmt.Fprintln(stderr, err); return 1 }
+	start := time.Now()
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return fail(fmt.Errorf("bundle: %w", err))
+	}
+	var d Dist
+	commit := ""
+	if dist != "" {
+		if d, err = ReadDist(dist, targets); err != nil {
+			return fail(err)
+		}
+		version, commit = d.Version, d.Commit
+	} else {
+		commit = gitCommit(root)
+	}
+	tr, err := NewTree(root, dir, version, commit)
+	if err != nil {
+		return fail(err)
+	}
+	if err := tr.WriteFiles(); err != nil {
+		return fail(err)
+	}
+	if dist != "" {
+		for _, t := range targets {
+			if err := copyFile(d.Binaries[t], filepath.Join(tr.Libexec(), t.FileName())); err != nil {
+				return fail(err)
+			}
+		}
+	} else {
+		b := Builder{Root: root, Go: GoCommand(), Version: version, Jobs: jobs, Progress: stderr}
+		results, err := b.Build(context.Background(), targets, tr.Libexec())
+		if err != nil {
+			return fail(err)
+		}
+		printResults(stdout, results)
+	}
+	entries, err := WriteManifest(tr.Libexec())
+	if err != nil {
+		return fail(err)
+	}
+	if d.Sums != nil {
+		sums, err := os.ReadFile(filepath.Join(tr.Libexec(), ManifestName))
+		if err != nil {
+			return fail(fmt.Errorf("bundle: %w", err))
+		}
+		if err := CheckDistSums(sums, d.Sums, len(targets) == len(AllTargets)); err != nil {
+			return fail(err)
+		}
+	}
+	fmt.Fprintf(stdout, "tree: %s, zcode-fence %s from %s, plugin %s (installed from ref %q on the default branch's marketplaces)\n",
+		dir, version, commit, tr.Source.Path, tr.Source.Ref)
+	for _, e := range entries {
+		fmt.Fprintf(stdout, "  %s  %s  %d bytes\n", e.SHA256, e.File, e.Size)
+	}
+	fmt.Fprintf(stdout, "tree written in %.1fs\n", time.Since(start).Seconds())
 	return 0
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -244,7 +245,7 @@ func TestBuildFailureNamesTheTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "libexec")
-	b := Builder{Root: root, Go: GoCommand(), Jobs: 2}
+	b := Builder{Root: root, Go: GoCommand(), Version: "0.0.0", Jobs: 2}
 	_, err := b.Build(context.Background(), []Target{{"linux", "arm64"}, {"windows", "amd64"}}, out)
 	if err == nil || !strings.HasPrefix(err.Error(), "bundle: go build ") || !strings.Contains(err.Error(), "cmd/zcode-fence") {
 		t.Fatalf("Build error %v, want bundle: go build <target>: ... naming cmd/zcode-fence", err)
@@ -272,11 +273,17 @@ func TestBuildHost(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "lib exec") // a space, as in real plugin roots
 	var stdout, stderr bytes.Buffer
 	t.Chdir(root) // run finds the module from the working directory
-	code := run([]string{"-targets", "host", "-out", out}, &stdout, &stderr)
+	code := run([]string{"-targets", "host", "-out", out, "-version", "9.8.7-test.1"}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("run -targets host: exit %d\n%s%s", code, stdout.String(), stderr.String())
 	}
 	t.Logf("%s", strings.TrimSpace(stdout.String()))
+	// Progress, as each target starts and ends.
+	progress := stderr.String()
+	if !strings.Contains(progress, "bundle: [1/1] "+host.String()+": building "+host.FileName()+" 9.8.7-test.1\n") ||
+		!regexp.MustCompile(`bundle: \[1/1\] `+host.String()+`: done in \d+\.\ds, \d+\.\d MB\n`).MatchString(progress) {
+		t.Errorf("progress on stderr:\n%s", progress)
+	}
 	bin := filepath.Join(out, host.FileName())
 	st, err := os.Stat(bin)
 	if err != nil {
@@ -302,8 +309,8 @@ func TestBuildHost(t *testing.T) {
 		t.Errorf("%s = %q, want %q", ManifestName, manifest, want)
 	}
 	version, err := exec.Command(bin, "version").CombinedOutput()
-	if err != nil || !strings.HasPrefix(string(version), "zcode-fence ") {
-		t.Errorf("%s version: %q, %v", bin, version, err)
+	if err != nil || !strings.HasPrefix(string(version), "zcode-fence 9.8.7-test.1 ") {
+		t.Errorf("%s version: %q, %v; want the -version stamped in", bin, version, err)
 	}
 	if runtime.GOOS == "linux" {
 		f, err := elf.Open(bin)
