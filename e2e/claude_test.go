@@ -369,7 +369,9 @@ func TestClaudeCodePlugin(t *testing.T) {
 		if !strings.HasPrefix(string(v.stdout), claudeVersion) {
 			t.Fatalf("claude --version = %q, want %s", v.stdout, claudeVersion)
 		}
-		for _, target := range []string{w.f.Plugin, w.f.Market} {
+		// The plugin and the tree a release publishes, and the default
+		// branch's marketplace, whose source is the release ref.
+		for _, target := range []string{w.f.Plugin, w.f.Market, repoRoot(t)} {
 			r := w.must(t, nil, "plugin", "validate", target)
 			out := string(r.stdout) + string(r.stderr)
 			if !strings.Contains(out, "Validation passed") || strings.Contains(out, "✘") {

@@ -17,17 +17,31 @@
 //     a fake home's ~/.zcode/cli/config.json (testdata/zcode-cases.json);
 //     the output shape ZCode parses.
 //   - claude_test.go: the real Claude Code CLI (pinned version, installed by
-//     scripts/install-claude-code.sh into a cache folder) installs the bundle
-//     from a copy of the repository's marketplace and runs scripted agent
+//     scripts/install-claude-code.sh into a cache folder) installs the plugin
+//     from the installable tree (go run ./tools/bundle -tree, what a release
+//     publishes) as a local marketplace and runs scripted agent
 //     turns against fakeapi (testdata/claude-runs.json), each scenario in a
 //     fresh fake home: catastrophic and out-of-project steps must not run
 //     and the model must be told why; no process of a run may survive it.
+//   - release_test.go: a GoReleaser snapshot of the checkout
+//     (.goreleaser.yaml, this machine's target) built twice, once with an
+//     empty build cache, and by tools/bundle: the same bytes; the tree
+//     tools/bundle assembles from its dist/, published by
+//     scripts/publish-tree.sh at the release ref of a local bare repository
+//     that git's url.insteadOf puts in GitHub's place, added and installed by
+//     the real Claude Code CLI exactly as README.md says, with no Go on PATH
+//     (testdata/release-runs.json): the hook asks where it must, the binary
+//     verified itself against SHA256SUMS once, and a changed binary asks on
+//     an everyday call.
 //
 // Knobs: ZCODE_FENCE_E2E_CACHE (cache folder, default ~/.cache/zcode-fence-e2e;
 // the fake homes live there too, because a fake home under /tmp would sit
 // inside the fence's writable temp roots), ZCODE_FENCE_CLAUDE (use this claude
 // executable instead of installing one), ZCODE_FENCE_E2E_REQUIRE=1 (fail,
 // rather than skip, when the CLI cannot be installed; set it in CI),
-// ZCODE_FENCE_E2E_BINARY (test this zcode-fence binary instead of building
-// one with go run ./tools/bundle).
+// ZCODE_FENCE_E2E_BINARY (put this zcode-fence binary, with a SHA256SUMS for
+// it, into the tree the fixtures install), ZCODE_FENCE_GORELEASER (use this
+// goreleaser instead of the one scripts/install-go-tool.sh built; without
+// either, the release tests skip unless ZCODE_FENCE_E2E_REQUIRE=1, which
+// builds it).
 package e2e
