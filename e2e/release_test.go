@@ -108,7 +108,8 @@ func git(t *testing.T, dir string, args ...string) string {
 
 // goreleaserBuild runs `goreleaser build --snapshot --clean --single-target`
 // (the release config, this machine's target) in src with the build cache
-// gocache ("" = the default one) and returns dist/'s version and binary.
+// gocache ("" = the default one) and returns dist/'s version and binary
+// (artifacts.json names it).
 func goreleaserBuild(t *testing.T, goreleaser, src, gocache string) (version, binary string, took time.Duration) {
 	t.Helper()
 	cmd := exec.Command(goreleaser, "build", "--snapshot", "--clean", "--single-target")
@@ -126,7 +127,17 @@ func goreleaserBuild(t *testing.T, goreleaser, src, gocache string) (version, bi
 		Version string `json:"version"`
 	}
 	readJSON(t, filepath.Join(src, "dist", "metadata.json"), &meta)
-	return meta.Version, filepath.Join(src, "dist", hostBinaryName()), took
+	var artifacts []struct {
+		Path, GOOS, GOARCH, Type string
+	}
+	readJSON(t, filepath.Join(src, "dist", "artifacts.json"), &artifacts)
+	for _, a := range artifacts {
+		if a.Type == "Binary" && a.GOOS == runtime.GOOS && a.GOARCH == runtime.GOARCH {
+			return meta.Version, filepath.Join(src, filepath.FromSlash(a.Path)), took
+		}
+	}
+	t.Fatalf("e2e: %s/dist/artifacts.json lists no %s/%s binary", src, runtime.GOOS, runtime.GOARCH)
+	return "", "", 0
 }
 
 // release is one snapshot release of the checkout, built once per process

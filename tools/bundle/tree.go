@@ -303,17 +303,26 @@ func ReadDist(dir string, targets []Target) (Dist, error) {
 		return Dist{}, err
 	}
 	d := Dist{Version: meta.Version, Commit: meta.Commit, Binaries: map[Target]string{}}
+	// `goreleaser build` lists each binary once, as built (zcode-fence[.exe]
+	// in its target's folder); `goreleaser release` lists it a second time,
+	// as the release asset named as the launchers expect, with the same path
+	// (archives format binary). Both have the type "Binary".
 	for _, a := range artifacts {
 		t := Target{a.GOOS, a.GOARCH}
 		if a.Type != "Binary" || !slices.Contains(targets, t) {
 			continue
 		}
-		if a.Name != t.FileName() {
-			return Dist{}, fmt.Errorf("bundle: dist: the %s binary is named %s, not %s (.goreleaser.yaml builds.binary)", t, a.Name, t.FileName())
+		built := strings.TrimPrefix(t.FileName(), "zcode-fence-"+t.OS+"-"+t.Arch)
+		built = "zcode-fence" + built // zcode-fence, or zcode-fence.exe
+		if a.Name != built && a.Name != t.FileName() {
+			return Dist{}, fmt.Errorf("bundle: dist: a %s binary is named %s, not %s or %s (.goreleaser.yaml builds.binary, archives.name_template)", t, a.Name, built, t.FileName())
 		}
 		p := a.Path
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(filepath.Dir(dir), filepath.FromSlash(p)) // relative to GoReleaser's working directory
+		}
+		if prev := d.Binaries[t]; prev != "" && prev != p {
+			return Dist{}, fmt.Errorf("bundle: dist: two %s binaries, %s and %s", t, prev, p)
 		}
 		d.Binaries[t] = p
 	}

@@ -132,16 +132,15 @@ func TestCheckTag(t *testing.T) {
 	}
 }
 
-// fakeDist lays out what `goreleaser release` leaves in dist/ for targets:
-// metadata, artifacts (paths relative to the project, as GoReleaser writes
-// them) and small stand-in binaries, plus SHA256SUMS unless sums is false.
-func fakeDist(t *testing.T, targets []Target, version string, sums bool) string {
+// fakeDist lays out what GoReleaser leaves in dist/ for targets: metadata,
+// artifacts (paths relative to the project, as GoReleaser writes them) and
+// small stand-in binaries, each in its own target folder under the name
+// the build gives it. A release (`goreleaser release`) also lists each as an
+// uploadable asset named as the launchers expect, and writes SHA256SUMS.
+func fakeDist(t *testing.T, targets []Target, version string, release bool) string {
 	t.Helper()
 	project := t.TempDir()
 	dist := filepath.Join(project, "dist")
-	if err := os.MkdirAll(dist, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	type artifact struct {
 		Name   string `json:"name"`
 		Path   string `json:"path"`
@@ -150,16 +149,27 @@ func fakeDist(t *testing.T, targets []Target, version string, sums bool) string 
 		Type   string `json:"type"`
 	}
 	arts := []artifact{{Name: "metadata.json", Path: "dist/metadata.json", Type: "Metadata"}}
+	var uploads []artifact
 	var list []integrity.Sum
 	for _, tg := range targets {
 		data := []byte("binary for " + tg.String())
-		if err := os.WriteFile(filepath.Join(dist, tg.FileName()), data, 0o755); err != nil {
+		name := "zcode-fence"
+		if tg.OS == "windows" {
+			name += ".exe"
+		}
+		rel := "dist/zcode-fence_" + tg.OS + "_" + tg.Arch + "/" + name
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(project, rel)), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		arts = append(arts,
-			artifact{Name: tg.FileName(), Path: "dist/" + tg.FileName(), GOOS: tg.OS, GOARCH: tg.Arch, Type: "Binary"},
-			artifact{Name: tg.FileName(), Path: "dist/" + tg.FileName(), GOOS: tg.OS, GOARCH: tg.Arch, Type: "Uploadable Binary"})
+		if err := os.WriteFile(filepath.Join(project, rel), data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		arts = append(arts, artifact{Name: name, Path: rel, GOOS: tg.OS, GOARCH: tg.Arch, Type: "Binary"})
+		uploads = append(uploads, artifact{Name: tg.FileName(), Path: rel, GOOS: tg.OS, GOARCH: tg.Arch, Type: "Binary"})
 		list = append(list, integrity.Sum{File: tg.FileName(), SHA256: sha(data)})
+	}
+	if release {
+		arts = append(arts, uploads...)
 	}
 	write := func(name string, v any) {
 		data, _ := json.Marshal(v)
@@ -169,7 +179,7 @@ func fakeDist(t *testing.T, targets []Target, version string, sums bool) string 
 	}
 	write("metadata.json", map[string]any{"project_name": "zcode-fence", "tag": "v" + version, "version": version, "commit": "0123456789abcdef0123456789abcdef01234567"})
 	write("artifacts.json", arts)
-	if sums {
+	if release {
 		if err := os.WriteFile(filepath.Join(dist, ManifestName), integrity.FormatSums(list), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -327,9 +337,9 @@ func TestTreeRefusals(t *testing.T) {
 		integrity.FormatSums([]integrity.Sum{{File: "zcode-fence-linux-amd64", SHA256: strings.Repeat("0", 64)}}), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	renamed := fakeDist(t, twoTargets, "1.0.0", false)
+	renamed := fakeDist(t, twoTargets, "1.0.0", true)
 	arts, _ := os.ReadFile(filepath.Join(renamed, "artifacts.json"))
-	arts = bytes.ReplaceAll(arts, []byte(`"name":"zcode-fence-linux-amd64"`), []byte(`"name":"zcode-fence"`))
+	arts = bytes.ReplaceAll(arts, []byte(`"name":"zcode-fence-linux-amd64"`), []byte(`"name":"zcode-fence_1.0.0_linux_amd64"`))
 	os.WriteFile(filepath.Join(renamed, "artifacts.json"), arts, 0o644)
 
 	cases := []struct {
@@ -341,7 +351,7 @@ func TestTreeRefusals(t *testing.T) {
 		{"non-empty directory", []string{"-tree", nonEmpty, "-dist", fakeDist(t, twoTargets, "1.0.0", false), "-targets", "linux/amd64,windows/arm64"}, 1, "is not empty"},
 		{"a target dist lacks", []string{"-tree", filepath.Join(t.TempDir(), "t"), "-dist", fakeDist(t, twoTargets, "1.0.0", false)}, 1, "has no binary for linux/arm64"},
 		{"SHA256SUMS disagrees", []string{"-tree", filepath.Join(t.TempDir(), "t"), "-dist", badSums, "-targets", "linux/amd64,windows/arm64"}, 1, "does not list it so"},
-		{"binary named otherwise", []string{"-tree", filepath.Join(t.TempDir(), "t"), "-dist", renamed, "-targets", "linux/amd64"}, 1, "is named zcode-fence, not zcode-fence-linux-amd64"},
+		{"asset named otherwise", []string{"-tree", filepath.Join(t.TempDir(), "t"), "-dist", renamed, "-targets", "linux/amd64"}, 1, "a linux/amd64 binary is named zcode-fence_1.0.0_linux_amd64, not zcode-fence or zcode-fence-linux-amd64"},
 		{"snapshot version not semver", []string{"-tree", filepath.Join(t.TempDir(), "t"), "-dist", fakeDist(t, twoTargets, "1.0", false), "-targets", "linux/amd64"}, 1, "is not semver"},
 		{"-dist without -tree", []string{"-dist", "dist"}, 2, "-dist needs -tree"},
 		{"-tree with -out", []string{"-tree", "x", "-out", "y"}, 2, "do not go together"},
@@ -396,8 +406,8 @@ func TestGoreleaserConfigMatches(t *testing.T) {
 	args := BuildArgs("{{ .Version }}", "OUT")
 	want := []string{
 		"main: " + mainPackage,
-		`binary: "zcode-fence-{{ .Os }}-{{ .Arch }}"`,
-		"no_unique_dist_dir: true",
+		`name_template: "zcode-fence-{{ .Os }}-{{ .Arch }}"`,
+		"formats: [binary]",
 		fmt.Sprintf("goos: [%s]", strings.Join(oses, ", ")),
 		fmt.Sprintf("goarch: [%s]", strings.Join(arches, ", ")),
 		"name_template: " + ManifestName,
@@ -431,5 +441,39 @@ func TestGoreleaserConfigMatches(t *testing.T) {
 		if !lines[w] {
 			t.Errorf(".goreleaser.yaml has no line %q (keep it equal to tools/bundle's BuildArgs, BuildEnv and AllTargets)", w)
 		}
+	}
+}
+
+// TestTreeFromBuildDist: `goreleaser build` (no release assets, no
+// SHA256SUMS) leaves each binary as zcode-fence[.exe] in its target's
+// folder; the tree gets it under the launcher's name, with SHA256SUMS.
+func TestTreeFromBuildDist(t *testing.T) {
+	t.Chdir(repoRoot(t))
+	targets := []Target{{"linux", "amd64"}, {"windows", "arm64"}}
+	dist := fakeDist(t, targets, "2.0.0-snapshot.abc1234", false)
+	out := filepath.Join(t.TempDir(), "tree")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-tree", out, "-dist", dist, "-targets", "linux/amd64,windows/arm64"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout.String(), stderr.String())
+	}
+	libexec := filepath.Join(out, "bundle", "zcode-fence", "libexec")
+	var want []integrity.Sum
+	for _, tg := range targets {
+		data, err := os.ReadFile(filepath.Join(libexec, tg.FileName()))
+		if err != nil || string(data) != "binary for "+tg.String() {
+			t.Errorf("%s in the tree: %q, %v", tg.FileName(), data, err)
+		}
+		want = append(want, integrity.Sum{File: tg.FileName(), SHA256: sha(data)})
+	}
+	sums, _ := os.ReadFile(filepath.Join(libexec, ManifestName))
+	if !bytes.Equal(sums, integrity.FormatSums(want)) {
+		t.Errorf("SHA256SUMS:\n%s", sums)
+	}
+	var plugin struct {
+		Version string `json:"version"`
+	}
+	readJSON(t, filepath.Join(out, "bundle", "zcode-fence", ".claude-plugin", "plugin.json"), &plugin)
+	if plugin.Version != "2.0.0-snapshot.abc1234" {
+		t.Errorf("plugin.json version %q, want the snapshot's", plugin.Version)
 	}
 }
