@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -38,19 +37,11 @@ func installBinary(t *testing.T, s *scratch, kind string) string {
 		name += ".exe"
 	}
 	exe := filepath.Join(dir, name)
-	in, err := os.Open(binary)
+	data, err := os.ReadFile(binary)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer in.Close()
-	out, err := os.OpenFile(exe, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
+	if err := os.WriteFile(exe, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	sum, _, err := integrity.HashFile(exe)
