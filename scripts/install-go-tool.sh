@@ -12,7 +12,9 @@
 # $CACHE/<tool>-<version>/; they are not added to go.mod: GoReleaser alone
 # would pull several hundred modules into the project's module graph (and into
 # go mod tidy, go mod download and every vulnerability scan) for a program that
-# only a release runs. A cached build is reused without network access; the
+# only a release runs. (The npm package @goreleaser/goreleaser is no way round
+# that: its install step downloads the binary from GitHub, which CI and offline
+# machines cannot reach.) A cached build is reused without network access; the
 # first build of GoReleaser takes minutes (10 min on a 2-core machine),
 # actionlint's seconds.
 #

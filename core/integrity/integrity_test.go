@@ -366,3 +366,36 @@ func TestReasonAndNote(t *testing.T) {
 		t.Errorf("Note of a recorded answer: %q", n)
 	}
 }
+
+// BenchmarkCheckRecorded is the cost every hook call pays once the install
+// has been verified: two stats and one small read, no hash.
+func BenchmarkCheckRecorded(b *testing.B) {
+	dir := b.TempDir()
+	exe := filepath.Join(dir, "zcode-fence-linux-amd64")
+	big := make([]byte, 17<<20) // the size of a release binary
+	if err := os.WriteFile(exe, big, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	sums := FormatSums([]Sum{{File: "zcode-fence-linux-amd64", SHA256: hexSum(big)}})
+	if err := os.WriteFile(filepath.Join(dir, SumsFile), sums, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	data := b.TempDir()
+	if r := Check(exe, data, "1.0.0"); r.Status != Verified || !r.Hashed {
+		b.Fatal(r)
+	}
+	b.Run("recorded", func(b *testing.B) {
+		for b.Loop() {
+			if r := Check(exe, data, "1.0.0"); r.Hashed || r.Status != Verified {
+				b.Fatal(r)
+			}
+		}
+	})
+	b.Run("first run (hash 17 MiB)", func(b *testing.B) {
+		for b.Loop() {
+			if r := Check(exe, "", "1.0.0"); !r.Hashed || r.Status != Verified {
+				b.Fatal(r)
+			}
+		}
+	})
+}
