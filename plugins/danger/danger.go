@@ -138,7 +138,7 @@
 // # Options
 //
 // custom_rules (see DG-CUSTOM; compiled sets are cached by the rule string)
-// and language ("en" for English reasons; anything else gives Chinese).
+// and language (core.Call.Language: English reasons for "en", else Chinese).
 //
 // # Cost
 //
@@ -152,9 +152,9 @@ package danger
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/config"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
@@ -163,11 +163,23 @@ import (
 // Name is the layer's name.
 const Name = "danger"
 
-// Option keys the layer reads from core.Call.Options.
-const (
-	optCustomRules = "custom_rules"
-	optLanguage    = "language"
-)
+// KeyCustomRules is the danger gate's own setting; the host passes its
+// value, with core.LanguageOption, as Call.Options.
+const KeyCustomRules = "custom_rules"
+
+// Enable is the setting that switches the danger gate on.
+var Enable = config.Spec{
+	Key: "enable_danger_gate", Kind: config.Bool, Default: "true",
+	Title:       "Danger gate",
+	Description: "Ask before catastrophic, irreversible or system-level commands (rm -rf ~, mkfs, dd of=/dev/sda, git push --force, curl | sh, ...).",
+}
+
+// Settings declares the danger gate's own settings.
+var Settings = []config.Spec{{
+	Key: KeyCustomRules, Kind: config.String,
+	Title:       "Custom danger rules",
+	Description: "Extra regular expressions, separated by ';'. A command that matches any of them asks. A rule that does not compile is skipped.",
+}}
 
 // Layer is the danger gate. Use New; it is safe for concurrent use.
 type Layer struct {
@@ -225,8 +237,8 @@ func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err e
 		}
 		script = analysis.Analyze(c.Command, analysis.Options{Dialect: dialect, Cwd: c.Cwd, Home: plat.Home, Lookup: plat.Lookup})
 	}
-	custom := compileCustom(c.Option(optCustomRules, ""))
-	j := newJudge(plat, strings.EqualFold(strings.TrimSpace(c.Option(optLanguage, "zh")), "en"), script, c.Cwd)
+	custom := compileCustom(c.Option(KeyCustomRules, ""))
+	j := newJudge(plat, c.Language() == core.English, script, c.Cwd)
 	j.custom = custom
 	err = j.run(ctx)
 	reasons := j.reasons

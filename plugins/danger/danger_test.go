@@ -118,11 +118,11 @@ func (c tcase) call(language string) *core.Call {
 	}
 	call := &core.Call{
 		Tool: tool, Kind: core.KindShell, Command: command, Cwd: cwd, ProjectRoot: cwd, Platform: goos,
-		Options: map[string]string{optLanguage: language},
+		Options: map[string]string{core.LanguageOption: language},
 		Script:  analysis.Analyze(command, analysis.Options{Dialect: dialect, Cwd: cwd, Home: plat.Home, Lookup: plat.Lookup}),
 	}
 	if custom != "" {
-		call.Options[optCustomRules] = custom
+		call.Options[KeyCustomRules] = custom
 	}
 	return call
 }

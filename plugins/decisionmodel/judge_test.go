@@ -84,7 +84,7 @@ func TestAskMessage(t *testing.T) {
 		`"data_exfiltration":{"score":0,"why":""},"code_execution":{"score":0,"why":""}}`)
 
 	for _, lang := range []string{"en", "zh", "", "fr"} {
-		v, err := l.Decide(context.Background(), shellCall("git push --force origin main", m.options(KeyLanguage, lang), ""))
+		v, err := l.Decide(context.Background(), shellCall("git push --force origin main", m.options(core.LanguageOption, lang), ""))
 		if err != nil {
 			t.Fatal(err)
 		}

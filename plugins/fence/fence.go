@@ -93,11 +93,22 @@ import (
 	"fmt"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/config"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 )
 
 // Name is the layer's name.
 const Name = "fence"
+
+// Enable is the setting that switches the project fence on. The fence has
+// no settings of its own: the writable roots (extra_writable_roots) and the
+// session-root lock are the host's, which fills Call.WritableRoots and
+// Call.ProjectRoot with them.
+var Enable = config.Spec{
+	Key: "enable_fence", Kind: config.Bool, Default: "true",
+	Title:       "Project fence",
+	Description: "Ask before any write that lands outside the writable roots: the project, the temp directories, ~/.zcode/cli/memories and extra_writable_roots.",
+}
 
 // Layer is the project fence. Use New; the zero value is not usable.
 type Layer struct {
@@ -135,8 +146,8 @@ func (*Layer) Name() string { return Name }
 // Decide judges a file or shell call: Ask with one reason per distinct
 // target outside the writable roots (or unresolvable), else Silent. Calls
 // without a project root, other tool kinds and shell calls without an
-// analysis are Silent. It reads the option language ("en" or "en-*" for
-// English reasons, anything else Chinese). Safe for concurrent use. It
+// analysis are Silent. Reasons are in English when core.Call.Language is
+// English, else in Chinese. Safe for concurrent use. It
 // returns an error only when it could not finish (a bug caught by recover,
 // or ctx expired before anything was found); the host then treats the
 // layer as silent. What was found before ctx expired is still an Ask.
