@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/zcode-fence/zcode-fence/core"
-	"github.com/zcode-fence/zcode-fence/core/layerproto"
+	"github.com/zcode-fence/zcode-fence/core/layerproto/convert"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
@@ -372,11 +372,11 @@ func TestProcessIsolation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			remote, err := l.Decide(context.Background(), layerproto.CallFromProto(layerproto.CallToProto(call)))
+			remote, err := l.Decide(context.Background(), convert.CallFromProto(convert.CallToProto(call)))
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, err := layerproto.VerdictFromProto(layerproto.VerdictToProto(remote))
+			back, err := convert.VerdictFromProto(convert.VerdictToProto(remote))
 			if err != nil {
 				t.Fatal(err)
 			}
