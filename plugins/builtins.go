@@ -9,7 +9,7 @@
 // when the committed manifests differ).
 package plugins
 
-//go:generate go run ../tools/manifest
+//go:generate go run ../tools/generate manifests
 
 import (
 	"github.com/zcode-fence/zcode-fence/core"

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core/config"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
 // TestBuiltinsDeclareTheirSettings checks what the host relies on: every
@@ -43,6 +44,23 @@ func TestBuiltinsDeclareTheirSettings(t *testing.T) {
 	}
 	if _, ok := Builtin("nope"); ok {
 		t.Error("Builtin found a layer that does not exist")
+	}
+}
+
+// TestRuleFamiliesNameBuiltins: every family of the rule catalog belongs
+// to a built-in layer, and every built-in layer has a family.
+func TestRuleFamiliesNameBuiltins(t *testing.T) {
+	hasFamily := map[string]bool{}
+	for _, f := range rules.Families() {
+		if _, ok := Builtin(f.Layer); !ok {
+			t.Errorf("rule family %s names layer %q, which is not built in", f.Name, f.Layer)
+		}
+		hasFamily[f.Layer] = true
+	}
+	for _, b := range Builtins {
+		if !hasFamily[b.Name] {
+			t.Errorf("layer %s has no rule family in core/rules", b.Name)
+		}
 	}
 }
 

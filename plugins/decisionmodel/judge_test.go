@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
 type thresholdCase struct {
@@ -92,7 +93,7 @@ func TestAskMessage(t *testing.T) {
 			t.Fatalf("%q: verdict %+v", lang, v)
 		}
 		r := v.Reasons[0]
-		if r.Rule != "DM-EXTERNAL-SIDE-EFFECTS" || r.Layer != LayerName {
+		if r.Rule != rules.ModelExternalSideEffects.ID || r.Layer != LayerName {
 			t.Errorf("%q: reason %+v", lang, r)
 		}
 		msg := r.Message

@@ -22,22 +22,11 @@
 //
 // # Rules
 //
-// Every ask carries one of these stable rule ids, one reason per distinct
-// target:
-//
-//   - FN-WRITE-OUTSIDE: a file tool's target lies outside the writable roots.
-//   - FN-REDIRECT-OUTSIDE: a shell redirect (>, >>, &>, 2>, >|, <>) writes outside.
-//   - FN-COMMAND-WRITE-OUTSIDE: a command writes, creates, moves, deletes or
-//     changes the mode or owner of something outside (cp/mv/rm/tee/tar -C/curl -o/
-//     Set-Content/copy/del ... — the message names the command and the verb).
-//   - FN-SCRIPT-WRITE-OUTSIDE: an interpreter one-liner (python -c, node -e, ...)
-//     or a PowerShell .NET call ([IO.File]::WriteAllText) writes or deletes a
-//     literal path outside.
-//   - FN-SYMLINK-ESCAPE: the target is inside a root as written, but a symlink
-//     on its way leads outside (any of the sources above).
-//   - FN-UNRESOLVED: a write target (or the directory a relative one is
-//     resolved against) holds a variable or substitution whose value is unknown
-//     ($X, %X%, $(...), cd "$X" && touch a), so it cannot be judged.
+// Every ask carries one stable rule id (FN-*), one reason per distinct
+// target: which write left the roots (a file tool, a redirect, a command,
+// a one-liner), a symlink leading out, or a target that cannot be
+// resolved. They are declared, with their message templates, in core/rules
+// and listed in docs/rules.md.
 //
 // The fence is off (silent) when the call has no project root.
 //

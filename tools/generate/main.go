@@ -1,13 +1,20 @@
-// Command manifest writes the settings declarations (plugins.Schema) into
-// the plugin bundle's manifests, as their userConfig object:
+// Command generate writes the files derived from declarations in code:
 //
-//	go generate ./plugins     (or: go run ./tools/manifest)
+//	go run ./tools/generate             both
+//	go run ./tools/generate manifests   the plugin manifests' userConfig
+//	go run ./tools/generate rules       docs/rules.md
 //
-// It rewrites bundle/zcode-fence/.claude-plugin/plugin.json and
-// .zcode-plugin/plugin.json in place; every other member of the manifests
-// is kept, in its order, re-indented with two spaces. e2e's
-// TestPluginManifests fails when the committed manifests differ from what
-// this writes, so adding a setting is its declaration plus this command.
+// (go generate ./plugins and go generate ./core/rules run it for one each.)
+//
+// manifests: the settings declarations (plugins.Schema) become the
+// userConfig object of bundle/zcode-fence/.claude-plugin/plugin.json and
+// .zcode-plugin/plugin.json, rewritten in place; every other member is
+// kept, in its order, re-indented with two spaces. e2e's
+// TestPluginManifests fails when the committed manifests differ, so adding
+// a setting is its declaration plus this command.
+//
+// rules: the rule catalog (core/rules) becomes docs/rules.md; core/rules'
+// TestDocIsCurrent fails when the committed file differs.
 package main
 
 import (
@@ -18,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/plugins"
 )
 
@@ -27,16 +35,39 @@ var Manifests = []string{
 	"bundle/zcode-fence/.zcode-plugin/plugin.json",
 }
 
+// targets are what the command can write, by name.
+var targets = map[string]func(root string) error{
+	"manifests": func(root string) error {
+		for _, m := range Manifests {
+			if err := rewriteFile(filepath.Join(root, m), plugins.Schema.UserConfig()); err != nil {
+				return fmt.Errorf("%s: %w", m, err)
+			}
+		}
+		return nil
+	},
+	"rules": func(root string) error {
+		return writeIfChanged(filepath.Join(root, rules.DocPath), rules.Markdown())
+	},
+}
+
 func main() {
+	names := os.Args[1:]
+	if len(names) == 0 {
+		names = []string{"manifests", "rules"}
+	}
 	root, err := moduleRoot()
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "manifest:", err)
+		fmt.Fprintln(os.Stderr, "generate:", err)
 		os.Exit(1)
 	}
-	for _, m := range Manifests {
-		path := filepath.Join(root, m)
-		if err := rewriteFile(path, plugins.Schema.UserConfig()); err != nil {
-			fmt.Fprintf(os.Stderr, "manifest: %s: %v\n", m, err)
+	for _, name := range names {
+		write, ok := targets[name]
+		if !ok {
+			fmt.Fprintf(os.Stderr, "generate: unknown target %q (manifests, rules)\n", name)
+			os.Exit(2)
+		}
+		if err := write(root); err != nil {
+			fmt.Fprintf(os.Stderr, "generate %s: %v\n", name, err)
 			os.Exit(1)
 		}
 	}
@@ -69,10 +100,15 @@ func rewriteFile(path string, userConfig []byte) error {
 	if err != nil {
 		return err
 	}
-	if bytes.Equal(out, doc) {
+	return writeIfChanged(path, out)
+}
+
+// writeIfChanged writes data to path unless the file already holds it.
+func writeIfChanged(path string, data []byte) error {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
-	return os.WriteFile(path, out, 0o644)
+	return os.WriteFile(path, data, 0o644)
 }
 
 // SetMember returns the JSON object doc with member key set to value
