@@ -18,6 +18,13 @@
 // joins the declarations, and the loader (Schema.Load), the plugin
 // manifests' userConfig (Schema.UserConfig) and the environment scrub list
 // for third-party layers (Schema.SensitiveEnv) are derived from it.
+//
+// Adding a setting: declare one Spec where it is read (HostSettings here,
+// or the layer's Settings; a built-in layer receives its declared
+// settings' values as Call.Options), run `go generate ./plugins` to write
+// it into both plugin manifests, and add its row to the option tables of
+// README.md and the bundle's READMEs (e2e checks the manifests and the
+// bundle READMEs against the schema).
 package config
 
 import (
