@@ -87,9 +87,10 @@ type Call struct {
 	// "windows". Normally runtime.GOOS; tests inject others.
 	Platform string
 
-	// Options are this layer's own settings. Built-in layers receive the
-	// config keys they use (for example custom_rules and language for the
-	// danger gate); third-party layers receive their layer_options entry.
+	// Options are this layer's own settings, plus LanguageOption (read it
+	// with Language). Built-in layers receive the settings they declare
+	// (host.Builtin.Settings, for example custom_rules for the danger
+	// gate); third-party layers receive their layer_options entry.
 	Options map[string]string
 	// DataDir is the plugin data directory (logs, caches, state).
 	DataDir string

@@ -7,8 +7,8 @@
 //
 //   - manifest_test.go: versions agree with core.Version; the shapes of
 //     marketplace.json, .claude-plugin/marketplace.json, both plugin.json
-//     files (userConfig == core/config.Specs) and hooks/hooks.json (the one
-//     form both hosts accept).
+//     files (userConfig == plugins.Schema.UserConfig(), the settings
+//     declarations) and hooks/hooks.json (the one form both hosts accept).
 //   - launcher_test.go: the sh launcher under a fake uname for every
 //     platform; the cmd.exe launcher's text (run for real on Windows).
 //   - zcode_test.go: ZCode's payload (camelCase, and camelCase with the

@@ -9,11 +9,11 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/zcode-fence/zcode-fence/core/config"
+	"github.com/zcode-fence/zcode-fence/plugins"
+	"github.com/zcode-fence/zcode-fence/plugins/decisionmodel"
 )
 
 // nameRE is the plugin and marketplace name rule of ZCode's validator.
@@ -259,16 +259,29 @@ func TestPluginManifests(t *testing.T) {
 		t.Errorf("plugin.json declares hooks %s; leave hooks to hooks/hooks.json", m.Hooks)
 	}
 
-	// userConfig keys are exactly config.Specs, in the same order.
-	var want []string
-	for _, s := range config.Specs {
-		want = append(want, s.Key)
+	// userConfig is exactly what the settings declarations render (keys in
+	// schema order, title, description, type, default, sensitive, min/max):
+	// go generate ./plugins writes it.
+	var want bytes.Buffer
+	if err := json.Compact(&want, plugins.Schema.UserConfig()); err != nil {
+		t.Fatal(err)
 	}
-	if got := userConfigOrder(t, zData); !slices.Equal(got, want) {
-		t.Errorf("userConfig keys\n got %v\nwant %v (core/config.Specs order)", got, want)
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(zData, &top); err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if err := json.Compact(&got, top["userConfig"]); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("userConfig differs from the settings declarations (plugins.Schema); run go generate ./plugins\n got %s\nwant %s", got.String(), want.String())
+	}
+	if keys := userConfigOrder(t, zData); len(keys) != len(plugins.Schema.Specs()) {
+		t.Errorf("userConfig has %d keys, the schema %d", len(keys), len(plugins.Schema.Specs()))
 	}
 
-	for _, s := range config.Specs {
+	for _, s := range plugins.Schema.Specs() {
 		opt, ok := m.UserConfig[s.Key]
 		if !ok {
 			continue // reported above
@@ -278,53 +291,11 @@ func TestPluginManifests(t *testing.T) {
 				t.Errorf("%s: field %q is not a userConfig option field", s.Key, field)
 			}
 		}
-		var title, desc, typ string
-		json.Unmarshal(opt["title"], &title)
-		json.Unmarshal(opt["description"], &desc)
-		json.Unmarshal(opt["type"], &typ)
-		if strings.TrimSpace(title) == "" || strings.TrimSpace(desc) == "" {
+		if strings.TrimSpace(s.Title) == "" || strings.TrimSpace(s.Description) == "" {
 			t.Errorf("%s: needs title and description", s.Key)
 		}
-		isBool := s.Default == "true" || s.Default == "false"
-		if isBool != (typ == "boolean") {
-			t.Errorf("%s: type %q, but the default %q says boolean=%v", s.Key, typ, s.Default, isBool)
-		}
-		def, ok := opt["default"]
-		if !ok {
-			t.Errorf("%s: no default", s.Key)
-			continue
-		}
-		switch typ {
-		case "boolean":
-			var b bool
-			if err := json.Unmarshal(def, &b); err != nil || strconv.FormatBool(b) != s.Default {
-				t.Errorf("%s: default %s, want %s", s.Key, def, s.Default)
-			}
-		case "number":
-			var n float64
-			wantN, perr := strconv.ParseFloat(s.Default, 64)
-			if err := json.Unmarshal(def, &n); err != nil || perr != nil || n != wantN {
-				t.Errorf("%s: default %s, want %s", s.Key, def, s.Default)
-			}
-		case "string":
-			var v string
-			if err := json.Unmarshal(def, &v); err != nil || v != s.Default {
-				t.Errorf("%s: default %s, want %q", s.Key, def, s.Default)
-			}
-		default:
-			t.Errorf("%s: type %q is not boolean, string or number", s.Key, typ)
-		}
-		var sensitive bool
-		if raw, ok := opt["sensitive"]; ok {
-			if err := json.Unmarshal(raw, &sensitive); err != nil {
-				t.Errorf("%s: sensitive %s is not a boolean", s.Key, raw)
-			}
-		}
-		if sensitive != s.Sensitive {
-			t.Errorf("%s: sensitive=%v, core/config says %v", s.Key, sensitive, s.Sensitive)
-		}
 	}
-	for _, k := range []string{config.KeyDecisionModelAPIKey, config.KeyDecisionModelHeaders} {
+	for _, k := range []string{decisionmodel.KeyAPIKey, decisionmodel.KeyHeaders} {
 		var sensitive bool
 		json.Unmarshal(m.UserConfig[k]["sensitive"], &sensitive)
 		if !sensitive {
@@ -446,7 +417,7 @@ func TestBundleFiles(t *testing.T) {
 			continue
 		}
 		text := string(data)
-		for _, s := range config.Specs {
+		for _, s := range plugins.Schema.Specs() {
 			if !strings.Contains(text, "`"+s.Key+"`") {
 				t.Errorf("%s does not document option %s", readme, s.Key)
 			}

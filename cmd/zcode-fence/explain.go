@@ -10,6 +10,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/config"
 	"github.com/zcode-fence/zcode-fence/core/host"
+	"github.com/zcode-fence/zcode-fence/plugins"
 )
 
 // explainMode shows how a command or a write is judged: the parse, every
@@ -88,12 +89,12 @@ func explainMode(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(w, "      %v\n", l.Err)
 		}
 	}
-	for _, b := range builtins {
+	for _, b := range plugins.Builtins {
 		if ran[b.Name] {
 			continue
 		}
-		why := "off (" + b.Switch + "=false)"
-		if b.Switch == "" || j.cfg.Bool(b.Switch) {
+		why := "off (" + b.Switch.Key + "=false)"
+		if b.Switch.Key == "" || j.cfg.Bool(b.Switch.Key) {
 			why = "not run (a deterministic layer asked)"
 		}
 		if j.prep.Skip {

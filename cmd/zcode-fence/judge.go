@@ -15,6 +15,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/hookio"
 	"github.com/zcode-fence/zcode-fence/core/host"
 	"github.com/zcode-fence/zcode-fence/core/paths"
+	"github.com/zcode-fence/zcode-fence/plugins"
 )
 
 // stdinWait bounds how long hook mode waits for a complete payload.
@@ -41,12 +42,12 @@ type judgement struct {
 // newJudgement loads the configuration for a call that began at start.
 func newJudgement(source string, start time.Time) *judgement {
 	env := config.OSEnv()
-	return &judgement{start: start, source: source, env: env, cfg: config.Load(env), dataDir: config.DataDir(env)}
+	return &judgement{start: start, source: source, env: env, cfg: plugins.Schema.Load(env), dataDir: config.DataDir(env)}
 }
 
 // newHost is the chain with this binary as the process-isolation target.
 func newHost() *host.Host {
-	h := &host.Host{Builtins: builtins, Launch: launchLayer}
+	h := &host.Host{Builtins: plugins.Builtins, Launch: launchLayer}
 	if exe, err := os.Executable(); err == nil {
 		h.Self = exe
 	}

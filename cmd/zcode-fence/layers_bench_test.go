@@ -14,6 +14,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/hookio"
 	"github.com/zcode-fence/zcode-fence/core/host"
 	"github.com/zcode-fence/zcode-fence/core/paths"
+	"github.com/zcode-fence/zcode-fence/plugins"
 	"github.com/zcode-fence/zcode-fence/plugins/danger"
 	"github.com/zcode-fence/zcode-fence/plugins/fence"
 )
@@ -66,7 +67,7 @@ func BenchmarkAnalyseDangerFence(b *testing.B) {
 		}
 		return os.LookupEnv(k)
 	}, Home: config.HomeDir(os.LookupEnv)}
-	cfg := config.Load(env)
+	cfg := plugins.Schema.Load(env)
 	plat := paths.Native()
 	payloads := make([]hookio.Payload, len(cmds))
 	for i, c := range cmds {

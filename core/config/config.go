@@ -11,6 +11,20 @@
 //
 // A bad value never fails: it falls back to the default and leaves a note
 // that the decision log records. Loading costs one small file read.
+//
+// Settings are declared where they are read: the host's own in HostSpecs,
+// each built-in layer's in its package (a Switch and its Settings). This
+// package holds only the host's declarations and the machinery: a Schema
+// joins the declarations, and the loader (Schema.Load), the plugin
+// manifests' userConfig (Schema.UserConfig) and the environment scrub list
+// for third-party layers (Schema.SensitiveEnv) are derived from it.
+//
+// Adding a setting: declare one Spec where it is read (HostSettings here,
+// or the layer's Settings; a built-in layer receives its declared
+// settings' values as Call.Options), run `go generate ./plugins` to write
+// it into both plugin manifests, and add its row to the option tables of
+// README.md and the bundle's READMEs (e2e checks the manifests and the
+// bundle READMEs against the schema).
 package config
 
 import (
@@ -23,76 +37,6 @@ import (
 	"strconv"
 	"strings"
 )
-
-// Key names, exactly as they appear in the plugin manifests' userConfig.
-const (
-	KeyEnableDangerGate       = "enable_danger_gate"
-	KeyEnableFence            = "enable_fence"
-	KeyLockSessionRoot        = "lock_session_root"
-	KeyCustomRules            = "custom_rules"
-	KeyExtraWritableRoots     = "extra_writable_roots"
-	KeyEnableLog              = "enable_log"
-	KeyLanguage               = "language"
-	KeyLayerIsolation         = "layer_isolation"
-	KeyExternalLayers         = "external_layers"
-	KeyLayerOptions           = "layer_options"
-	KeyEnableDecisionModel    = "enable_decision_model"
-	KeyDecisionModelEndpoint  = "decision_model_endpoint"
-	KeyDecisionModelModel     = "decision_model_model"
-	KeyDecisionModelAPIKey    = "decision_model_api_key"
-	KeyDecisionModelStrict    = "decision_model_strictness"
-	KeyDecisionModelTimeoutMs = "decision_model_timeout_ms"
-	KeyDecisionModelHeaders   = "decision_model_headers"
-	KeyDecisionModelProxy     = "decision_model_proxy"
-	KeyDecisionModelPrompt    = "decision_model_prompt"
-	KeyDecisionModelCache     = "decision_model_cache"
-)
-
-// kind is the type of a setting's value.
-type kind int
-
-const (
-	kindBool kind = iota
-	kindString
-	kindEnum
-	kindInt
-)
-
-// Spec describes one setting: its default and how a value is validated.
-type Spec struct {
-	Key     string
-	Default string
-	kind    kind
-	choices []string // kindEnum
-	min     int      // kindInt
-	max     int      // kindInt; values above are capped
-	// Sensitive settings are never logged.
-	Sensitive bool
-}
-
-// Specs lists every setting in manifest order.
-var Specs = []Spec{
-	{Key: KeyEnableDangerGate, Default: "true", kind: kindBool},
-	{Key: KeyEnableFence, Default: "true", kind: kindBool},
-	{Key: KeyLockSessionRoot, Default: "true", kind: kindBool},
-	{Key: KeyCustomRules, Default: "", kind: kindString},
-	{Key: KeyExtraWritableRoots, Default: "", kind: kindString},
-	{Key: KeyEnableLog, Default: "true", kind: kindBool},
-	{Key: KeyLanguage, Default: "zh", kind: kindEnum, choices: []string{"zh", "en"}},
-	{Key: KeyLayerIsolation, Default: "process", kind: kindEnum, choices: []string{"process", "inprocess"}},
-	{Key: KeyExternalLayers, Default: "", kind: kindString},
-	{Key: KeyLayerOptions, Default: "", kind: kindString},
-	{Key: KeyEnableDecisionModel, Default: "false", kind: kindBool},
-	{Key: KeyDecisionModelEndpoint, Default: "", kind: kindString},
-	{Key: KeyDecisionModelModel, Default: "", kind: kindString},
-	{Key: KeyDecisionModelAPIKey, Default: "", kind: kindString, Sensitive: true},
-	{Key: KeyDecisionModelStrict, Default: "1", kind: kindEnum, choices: []string{"0", "1", "2"}},
-	{Key: KeyDecisionModelTimeoutMs, Default: "3500", kind: kindInt, min: 1, max: 4000},
-	{Key: KeyDecisionModelHeaders, Default: "", kind: kindString, Sensitive: true},
-	{Key: KeyDecisionModelProxy, Default: "", kind: kindString},
-	{Key: KeyDecisionModelPrompt, Default: "", kind: kindString},
-	{Key: KeyDecisionModelCache, Default: "true", kind: kindBool},
-}
 
 // Env is the environment the loader reads. Lookup returns a variable's
 // value; Home is the user's home directory.
@@ -128,6 +72,7 @@ func (e Env) get(k string) (string, bool) {
 
 // Config is the effective configuration of one call.
 type Config struct {
+	schema *Schema
 	values map[string]string
 	// Notes explain every fallback and choice the loader made ("config:
 	// enable_fence: \"yes\" is not a boolean, using true").
@@ -159,10 +104,16 @@ func (c Config) Subset(keys ...string) map[string]string {
 	return m
 }
 
+// Schema returns the declarations c was loaded with.
+func (c Config) Schema() *Schema { return c.schema }
+
 // Public returns every non-sensitive value, for explain and logs.
 func (c Config) Public() map[string]string {
 	m := map[string]string{}
-	for _, s := range Specs {
+	if c.schema == nil {
+		return m
+	}
+	for _, s := range c.schema.specs {
 		if !s.Sensitive {
 			m[s.Key] = c.values[s.Key]
 		}
@@ -182,23 +133,23 @@ func List(v string) []string {
 }
 
 // Defaults returns the configuration with every setting at its default.
-func Defaults() Config {
-	c := Config{values: map[string]string{}, Source: "defaults"}
-	for _, s := range Specs {
-		c.values[s.Key] = s.Default
+func (s *Schema) Defaults() Config {
+	c := Config{schema: s, values: make(map[string]string, len(s.specs)), Source: "defaults"}
+	for _, sp := range s.specs {
+		c.values[sp.Key] = sp.Default
 	}
 	return c
 }
 
-// Load builds the effective configuration from env.
-func Load(env Env) Config {
-	c := Defaults()
+// Load builds the effective configuration from env: defaults, then the
+// config file, then each spec's environment variables (Spec.EnvNames).
+func (s *Schema) Load(env Env) Config {
+	c := s.Defaults()
 	c.fromFile(env)
-	for _, s := range Specs {
-		up := strings.ToUpper(s.Key)
-		for _, prefix := range []string{"CLAUDE_PLUGIN_OPTION_", "ZCODE_PLUGIN_OPTION_", "ZCODE_FENCE_"} {
-			if v, ok := env.get(prefix + up); ok {
-				c.set(s, v, prefix+up)
+	for _, sp := range s.specs {
+		for _, name := range sp.EnvNames() {
+			if v, ok := env.get(name); ok {
+				c.set(sp, v, name)
 			}
 		}
 	}
@@ -255,7 +206,7 @@ func (c *Config) fromFile(env Env) {
 		return
 	}
 	c.Source = path + " " + key
-	for _, s := range Specs {
+	for _, s := range c.schema.specs {
 		raw, present := opts[s.Key]
 		if !present || raw == nil {
 			continue
@@ -268,9 +219,7 @@ func (c *Config) fromFile(env Env) {
 		case float64:
 			c.set(s, strconv.FormatFloat(v, 'f', -1, 64), s.Key)
 		case map[string]any:
-			if s.Key == KeyLayerOptions {
-				// The settings UI stores a string, a hand-edited file may
-				// hold the object itself: both mean the same.
+			if s.JSONObject {
 				b, _ := json.Marshal(v)
 				c.set(s, string(b), s.Key)
 				continue
@@ -331,68 +280,16 @@ func display(s Spec, v string) string {
 // set validates v for s and stores it, or keeps the current value and notes
 // why. from names the source for the note.
 func (c *Config) set(s Spec, v, from string) {
-	norm, ok := normalise(s, v)
+	norm, ok := s.normalise(v)
 	if !ok {
 		c.note("config: %s=%q is not valid for %s, using %q", from, display(s, v), s.Key, display(s, s.Default))
 		c.values[s.Key] = s.Default
 		return
 	}
-	if s.kind == kindInt && norm != strings.TrimSpace(v) {
+	if s.Kind == Int && norm != strings.TrimSpace(v) {
 		c.note("config: %s=%q capped to %s", from, v, norm)
 	}
 	c.values[s.Key] = norm
-}
-
-func normalise(s Spec, v string) (string, bool) {
-	t := strings.TrimSpace(v)
-	switch s.kind {
-	case kindBool:
-		switch strings.ToLower(t) {
-		case "true", "1":
-			return "true", true
-		case "false", "0":
-			return "false", true
-		}
-		return "", false
-	case kindEnum:
-		l := strings.ToLower(t)
-		if s.Key == KeyLanguage {
-			// "zh-CN", "en_US" and the like name a language too.
-			if i := strings.IndexAny(l, "-_"); i > 0 {
-				l = l[:i]
-			}
-		}
-		if s.Key == KeyDecisionModelStrict {
-			// 1.0 from a JSON number is 1.
-			if f, err := strconv.ParseFloat(l, 64); err == nil && f == float64(int(f)) {
-				l = strconv.Itoa(int(f))
-			}
-		}
-		for _, ch := range s.choices {
-			if l == ch {
-				return ch, true
-			}
-		}
-		return "", false
-	case kindInt:
-		n, err := strconv.Atoi(t)
-		if err != nil {
-			f, ferr := strconv.ParseFloat(t, 64)
-			if ferr != nil || f != float64(int(f)) {
-				return "", false
-			}
-			n = int(f)
-		}
-		if n < s.min {
-			return "", false
-		}
-		if n > s.max {
-			n = s.max
-		}
-		return strconv.Itoa(n), true
-	default:
-		return v, true
-	}
 }
 
 // DataDir is where zcode-fence keeps its log and state: ZCODE_FENCE_DATA_DIR,

@@ -44,10 +44,12 @@ type Builtin struct {
 	Name string
 	// New builds the layer (in-process mode, and inside `layer serve`).
 	New func() core.Layer
-	// Keys are the config keys passed to the layer as Call.Options.
-	Keys []string
-	// Switch is the boolean config key that turns the layer on.
-	Switch string
+	// Switch is the boolean setting that turns the layer on (a zero Spec:
+	// always on).
+	Switch config.Spec
+	// Settings are the layer's own settings. Their values, and
+	// core.LanguageOption, are passed to the layer as Call.Options.
+	Settings []config.Spec
 	// Deferred layers run only when every deterministic layer was silent.
 	Deferred bool
 	// TimeoutKey names an integer config key (milliseconds) holding the
@@ -120,14 +122,14 @@ type Outcome struct {
 	Notes []string
 }
 
-// secretEnv never reaches an external layer's process.
-var secretEnv = []string{
-	"ZCODE_FENCE_DECISION_MODEL_API_KEY",
-	"CLAUDE_PLUGIN_OPTION_DECISION_MODEL_API_KEY",
-	"ZCODE_PLUGIN_OPTION_DECISION_MODEL_API_KEY",
-	"ZCODE_FENCE_DECISION_MODEL_HEADERS",
-	"CLAUDE_PLUGIN_OPTION_DECISION_MODEL_HEADERS",
-	"ZCODE_PLUGIN_OPTION_DECISION_MODEL_HEADERS",
+// options are the values of b's settings and the language, for
+// Call.Options.
+func (b *Builtin) options(cfg config.Config) map[string]string {
+	keys := make([]string, 0, len(b.Settings)+1)
+	for _, s := range b.Settings {
+		keys = append(keys, s.Key)
+	}
+	return cfg.Subset(append(keys, config.KeyLanguage)...)
 }
 
 // slot is one layer of this call's chain.
@@ -216,10 +218,10 @@ func (h *Host) slots(cfg config.Config) ([]slot, []string) {
 	process := cfg.Get(config.KeyLayerIsolation) != ModeInProcess
 	for i := range h.Builtins {
 		b := &h.Builtins[i]
-		if b.Switch != "" && !cfg.Bool(b.Switch) {
+		if b.Switch.Key != "" && !cfg.Bool(b.Switch.Key) {
 			continue
 		}
-		s := slot{name: b.Name, builtin: b, options: cfg.Subset(b.Keys...), deferred: b.Deferred, mode: ModeInProcess}
+		s := slot{name: b.Name, builtin: b, options: b.options(cfg), deferred: b.Deferred, mode: ModeInProcess}
 		if b.TimeoutKey != "" {
 			s.timeout = time.Duration(cfg.Int(b.TimeoutKey)) * time.Millisecond
 		}
@@ -232,6 +234,9 @@ func (h *Host) slots(cfg config.Config) ([]slot, []string) {
 	ext, extNotes := ExternalLayers(cfg.Get(config.KeyExternalLayers), cfg.Get(config.KeyLayerOptions))
 	notes = append(notes, extNotes...)
 	lang := cfg.Get(config.KeyLanguage)
+	// Every environment variable that can carry a sensitive setting (the
+	// model's API key and headers) stays out of third-party processes.
+	scrub := cfg.Schema().SensitiveEnv()
 	for _, e := range ext {
 		if h.Launch == nil {
 			notes = append(notes, fmt.Sprintf("layer %s: no launcher, skipped", e.Name))
@@ -243,7 +248,7 @@ func (h *Host) slots(cfg config.Config) ([]slot, []string) {
 		}
 		out = append(out, slot{
 			name: e.Name, mode: ModeExternal, options: opts,
-			spec: LaunchSpec{Name: e.Name, Path: e.Path, Checksum: e.Checksum, ScrubEnv: secretEnv},
+			spec: LaunchSpec{Name: e.Name, Path: e.Path, Checksum: e.Checksum, ScrubEnv: scrub},
 		})
 	}
 	return out, notes
@@ -485,7 +490,7 @@ func firstLines(s string, n int) string {
 // core.MaxReasonUnits.
 func FormatReasons(v core.Verdict, lang string) string {
 	sep := "；"
-	if lang == "en" {
+	if l, _ := core.ParseLanguage(lang); l == core.English {
 		sep = "; "
 	}
 	msgs := make([]core.Reason, len(v.Reasons))

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -51,21 +52,29 @@ func (f *fakeLayer) Decide(ctx context.Context, c *core.Call) (core.Verdict, err
 	return core.SilentVerdict, nil
 }
 
-func builtin(l *fakeLayer, deferred bool, sw string) Builtin {
-	return Builtin{Name: l.name, New: func() core.Layer { return l }, Switch: sw, Deferred: deferred,
-		Keys: []string{config.KeyLanguage}}
+func builtin(l *fakeLayer, deferred bool, sw config.Spec) Builtin {
+	return Builtin{Name: l.name, New: func() core.Layer { return l }, Switch: sw, Deferred: deferred}
 }
+
+// The fake layers' settings, and the schema they make with the host's.
+var (
+	switchA     = config.Spec{Key: "enable_a", Kind: config.Bool, Default: "true"}
+	switchModel = config.Spec{Key: "enable_model", Kind: config.Bool, Default: "false"}
+	ruleA       = config.Spec{Key: "a_rule", Kind: config.String}
+	secretA     = config.Spec{Key: "a_secret", Kind: config.String, Sensitive: true}
+	testSchema  = config.NewSchema(config.HostSettings, []config.Spec{switchA, switchModel, ruleA, secretA})
+)
 
 func cfgWith(kv map[string]string) config.Config {
 	env := map[string]string{"ZCODE_FENCE_CONFIG": "/nonexistent"}
 	for k, v := range kv {
 		env["ZCODE_FENCE_"+strings.ToUpper(k)] = v
 	}
-	return config.Load(config.Env{Lookup: func(k string) (string, bool) { v, ok := env[k]; return v, ok }, Home: "/nonexistent"})
+	return testSchema.Load(config.Env{Lookup: func(k string) (string, bool) { v, ok := env[k]; return v, ok }, Home: "/nonexistent"})
 }
 
 func TestChain(t *testing.T) {
-	inproc := map[string]string{"layer_isolation": "inprocess", "enable_decision_model": "true"}
+	inproc := map[string]string{"layer_isolation": "inprocess", "enable_model": "true"}
 	cases := []struct {
 		name       string
 		layers     []*fakeLayer
@@ -87,12 +96,12 @@ func TestChain(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var h Host
 			for _, l := range tc.layers {
-				h.Builtins = append(h.Builtins, builtin(l, false, ""))
+				h.Builtins = append(h.Builtins, builtin(l, false, config.Spec{}))
 			}
 			var calls atomic.Int32
 			if tc.model != nil {
 				tc.model.calls = &calls
-				h.Builtins = append(h.Builtins, builtin(tc.model, true, config.KeyEnableDecisionModel))
+				h.Builtins = append(h.Builtins, builtin(tc.model, true, switchModel))
 			}
 			out, release := h.Run(context.Background(), &core.Call{Tool: "Bash"}, cfgWith(tc.cfg), time.Now())
 			release()
@@ -121,10 +130,11 @@ func TestChain(t *testing.T) {
 func TestLayerGetsOnlyItsOptions(t *testing.T) {
 	var got map[string]string
 	l := &fakeLayer{name: "a", seen: func(c *core.Call) { got = c.Options }}
-	h := Host{Builtins: []Builtin{{Name: "a", New: func() core.Layer { return l }, Keys: []string{config.KeyCustomRules}}}}
-	_, release := h.Run(context.Background(), &core.Call{}, cfgWith(map[string]string{"custom_rules": "^x", "layer_isolation": "inprocess", "decision_model_api_key": "k"}), time.Now())
+	h := Host{Builtins: []Builtin{{Name: "a", New: func() core.Layer { return l }, Settings: []config.Spec{ruleA}}}}
+	_, release := h.Run(context.Background(), &core.Call{}, cfgWith(map[string]string{"a_rule": "^x", "layer_isolation": "inprocess", "a_secret": "k", "language": "en"}), time.Now())
 	release()
-	if len(got) != 1 || got[config.KeyCustomRules] != "^x" {
+	// Its own setting and the language; not the host's, not another's.
+	if len(got) != 2 || got[ruleA.Key] != "^x" || got[core.LanguageOption] != "en" {
 		t.Fatalf("options = %v", got)
 	}
 }
@@ -132,8 +142,8 @@ func TestLayerGetsOnlyItsOptions(t *testing.T) {
 func TestSwitchedOffLayerDoesNotRun(t *testing.T) {
 	var calls atomic.Int32
 	l := &fakeLayer{name: "a", ask: true, calls: &calls}
-	h := Host{Builtins: []Builtin{builtin(l, false, config.KeyEnableFence)}}
-	out, release := h.Run(context.Background(), &core.Call{}, cfgWith(map[string]string{"enable_fence": "false", "layer_isolation": "inprocess"}), time.Now())
+	h := Host{Builtins: []Builtin{builtin(l, false, switchA)}}
+	out, release := h.Run(context.Background(), &core.Call{}, cfgWith(map[string]string{"enable_a": "false", "layer_isolation": "inprocess"}), time.Now())
 	release()
 	if out.Verdict.Decision != core.Silent || calls.Load() != 0 {
 		t.Fatalf("switched-off layer ran: %v, %d calls", out.Verdict.Decision, calls.Load())
@@ -144,7 +154,7 @@ func TestSwitchedOffLayerDoesNotRun(t *testing.T) {
 // hold the answer past the global deadline. The start time is set in the
 // past so that deadline is near.
 func TestHangingLayerIsAbandoned(t *testing.T) {
-	h := Host{Builtins: []Builtin{builtin(&fakeLayer{name: "slow", hang: true}, false, ""), builtin(&fakeLayer{name: "quick"}, false, "")}}
+	h := Host{Builtins: []Builtin{builtin(&fakeLayer{name: "slow", hang: true}, false, config.Spec{}), builtin(&fakeLayer{name: "quick"}, false, config.Spec{})}}
 	start := time.Now().Add(-(Budget - AnswerMargin) + 50*time.Millisecond)
 	out, release := h.Run(context.Background(), &core.Call{}, cfgWith(map[string]string{"layer_isolation": "inprocess"}), start)
 	release()
@@ -237,8 +247,8 @@ func TestExternalLayersAreLaunchedWithScrubbedEnv(t *testing.T) {
 		t.Fatalf("launched %+v", specs)
 	}
 	s := specs[0]
-	if s.Name != "protect-branch" || s.Checksum != pin || len(s.ScrubEnv) == 0 {
-		t.Fatalf("spec = %+v", s)
+	if s.Name != "protect-branch" || s.Checksum != pin || !slices.Equal(s.ScrubEnv, testSchema.SensitiveEnv()) || len(s.ScrubEnv) != 3 {
+		t.Fatalf("spec = %+v (scrub %v, want the schema's sensitive variables)", s, s.ScrubEnv)
 	}
 	if out.Verdict.Decision != core.Ask || out.Verdict.Reasons[0].Layer != "protect-branch" {
 		t.Fatalf("external reason not attributed to its slot: %+v", out.Verdict)
@@ -272,7 +282,7 @@ func TestAskDoesNotWaitForAHungLayer(t *testing.T) {
 		var closed atomic.Int32
 		return &fakeRemote{fakeLayer: fakeLayer{name: spec.Name, hang: true}, closed: &closed}, nil
 	}
-	h := Host{Builtins: []Builtin{builtin(&fakeLayer{name: "asks", ask: true}, false, "")}, Launch: launch, Self: "/self"}
+	h := Host{Builtins: []Builtin{builtin(&fakeLayer{name: "asks", ask: true}, false, config.Spec{})}, Launch: launch, Self: "/self"}
 	cfg := cfgWith(map[string]string{"layer_isolation": "inprocess", "external_layers": "/opt/hung"})
 	t0 := time.Now()
 	out, release := h.Run(context.Background(), &core.Call{}, cfg, t0)

@@ -5,28 +5,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/layerproto/internal/wiretest"
 )
-
-// benchCall is a realistic shell call from testdata (a pipeline with sudo,
-// redirects and a cd chain).
-func benchCall(b *testing.B) *core.Call {
-	for _, tc := range loadCalls(b) {
-		if tc.Call.Script != nil && len(tc.Call.Script.Commands) >= 3 {
-			call := tc.Call
-			return &call
-		}
-	}
-	b.Fatal("no shell call with three commands in testdata")
-	return nil
-}
 
 // BenchmarkLaunchDecideClose is the per-hook cost of one process layer:
 // start the process, handshake, Describe, one Decide, SIGKILL, reap and
 // socket removal. It also reports the launch and close parts.
 func BenchmarkLaunchDecideClose(b *testing.B) {
 	cfg := modeConfig(b, "serve")
-	call := benchCall(b)
+	call := wiretest.Pipeline(b)
 	ctx := context.Background()
 	var launch, closing time.Duration
 	for b.Loop() {
@@ -53,19 +40,11 @@ func BenchmarkLaunchDecideClose(b *testing.B) {
 // BenchmarkDecideRPC is one Decide on a running layer process.
 func BenchmarkDecideRPC(b *testing.B) {
 	c := launch(b, "serve")
-	call := benchCall(b)
+	call := wiretest.Pipeline(b)
 	ctx := context.Background()
 	for b.Loop() {
 		if _, err := c.Decide(ctx, call); err != nil {
 			b.Fatal(err)
 		}
-	}
-}
-
-// BenchmarkCallToProto is the conversion and marshalling share of a Decide.
-func BenchmarkCallToProto(b *testing.B) {
-	call := benchCall(b)
-	for b.Loop() {
-		_ = CallFromProto(CallToProto(call))
 	}
 }

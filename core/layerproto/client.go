@@ -21,6 +21,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/layerproto/convert"
 	"github.com/zcode-fence/zcode-fence/core/layerproto/layerpb"
 )
 
@@ -284,11 +285,11 @@ func (c *Client) Decide(ctx context.Context, call *core.Call) (core.Verdict, err
 	if call == nil {
 		return core.Verdict{}, &Error{Layer: c.name, Op: "decide", Err: errors.New("nil call")}
 	}
-	resp, err := c.rpc.Decide(ctx, CallToProto(call))
+	resp, err := c.rpc.Decide(ctx, convert.CallToProto(call))
 	if err != nil {
 		return core.Verdict{}, &Error{Layer: c.name, Op: "decide", Err: rpcCause(ctx, err)}
 	}
-	v, err := VerdictFromProto(resp)
+	v, err := convert.VerdictFromProto(resp)
 	if err != nil {
 		return core.Verdict{}, &Error{Layer: c.name, Op: "decide", Err: err}
 	}

@@ -24,6 +24,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/layerproto/internal/wiretest"
 )
 
 func selfPath(t testing.TB) string {
@@ -214,7 +215,7 @@ func TestSilentThroughProcess(t *testing.T) {
 // which returns what it received as JSON.
 func TestCallSurvivesProcess(t *testing.T) {
 	c := launch(t, "serve")
-	for _, tc := range loadCalls(t) {
+	for _, tc := range wiretest.Calls(t) {
 		t.Run(tc.Name, func(t *testing.T) {
 			call := tc.Call
 			call.Command = "echo" // the test layer's echo command
@@ -230,12 +231,12 @@ func TestCallSurvivesProcess(t *testing.T) {
 			}
 			// The echo went through encoding/json, which rewrites Input's
 			// spacing and escapes: compare Input by meaning, the rest as is.
-			want := normalized(call)
+			want := wiretest.Normalized(call)
 			if !sameJSON(t, got.Input, want.Input) {
 				t.Errorf("input: layer saw %s, sent %s", got.Input, want.Input)
 			}
 			got.Input, want.Input = nil, nil
-			if !reflect.DeepEqual(normalized(got), want) {
+			if !reflect.DeepEqual(wiretest.Normalized(got), want) {
 				t.Errorf("layer saw %s\nsent %+v", v.Annotations["call"], want)
 			}
 		})

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin/runner"
 
+	"github.com/zcode-fence/zcode-fence/core/layerproto/convert"
 	"github.com/zcode-fence/zcode-fence/redact"
 )
 
@@ -217,7 +218,7 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return text(redact.String(strings.Join(strings.Fields(string(t.b)), " ")))
+	return convert.Text(redact.String(strings.Join(strings.Fields(string(t.b)), " ")))
 }
 
 // childEnv returns host minus the variables named in drop (a name ending in

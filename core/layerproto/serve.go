@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/layerproto/convert"
 	"github.com/zcode-fence/zcode-fence/core/layerproto/layerpb"
 	"github.com/zcode-fence/zcode-fence/redact"
 )
@@ -167,9 +168,9 @@ type server struct {
 
 func (s *server) Describe(context.Context, *layerpb.DescribeRequest) (*layerpb.DescribeResponse, error) {
 	return &layerpb.DescribeResponse{
-		Name:            text(s.name),
-		Version:         text(s.version),
-		Description:     text(s.description),
+		Name:            convert.Text(s.name),
+		Version:         convert.Text(s.version),
+		Description:     convert.Text(s.description),
 		ProtocolVersion: ProtocolVersion,
 	}, nil
 }
@@ -177,17 +178,17 @@ func (s *server) Describe(context.Context, *layerpb.DescribeRequest) (*layerpb.D
 func (s *server) Decide(ctx context.Context, req *layerpb.DecideRequest) (resp *layerpb.DecideResponse, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			msg := text(redact.String(fmt.Sprint(r)))
+			msg := convert.Text(redact.String(fmt.Sprint(r)))
 			s.log.Error("panic in Decide", "panic", msg, "stack", redact.String(string(debug.Stack())))
 			resp, err = nil, status.Errorf(codes.Internal, "layer %s: panic in Decide: %s", s.name, msg)
 		}
 	}()
-	v, err := s.layer.Decide(ctx, CallFromProto(req))
+	v, err := s.layer.Decide(ctx, convert.CallFromProto(req))
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, status.FromContextError(ctxErr).Err()
 		}
-		return nil, status.Error(codes.Unknown, text(redact.String(err.Error())))
+		return nil, status.Error(codes.Unknown, convert.Text(redact.String(err.Error())))
 	}
-	return VerdictToProto(v), nil
+	return convert.VerdictToProto(v), nil
 }

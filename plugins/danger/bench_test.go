@@ -75,7 +75,7 @@ func BenchmarkDecideAsk(b *testing.B) {
 func BenchmarkDecideCustomRules(b *testing.B) {
 	calls := everydayCalls(b)
 	for _, c := range calls {
-		c.Options[optCustomRules] = "^special-cleanup;terraform destroy;kubectl delete (ns|namespace)"
+		c.Options[KeyCustomRules] = "^special-cleanup;terraform destroy;kubectl delete (ns|namespace)"
 	}
 	l := newTestLayer()
 	ctx := context.Background()

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
@@ -107,7 +108,7 @@ func (j *judge) judgeCustomText(text string) {
 	}
 	for _, r := range j.custom.rules {
 		if r.re.MatchString(text) {
-			j.add(finding{rule: "DG-CUSTOM", cmd: r.src, detail: strconv.Itoa(r.index)})
+			j.add(finding{rule: rules.Custom, cmd: r.src, detail: strconv.Itoa(r.index)})
 		}
 	}
 }

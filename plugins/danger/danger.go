@@ -17,112 +17,10 @@
 //
 // # Rules
 //
-// Every ask carries one of these stable rule ids (one reason per distinct
-// finding). "Catastrophic" means paths.IsCatastrophic after the target was
-// resolved against the command's cd chain and the call's cwd: the
-// filesystem, drive and share roots, home and its ancestors, a whole user
-// profile (also ~NAME, %USERPROFILE%, $env:USERPROFILE), system
-// directories; a glob over one (/etc/*, ~/.*) counts as the directory.
-//
-// Deletes:
-//   - DG-RM-RECURSIVE: rm -r/-R/--recursive (or rimraf, also run by npx,
-//     pnpm dlx, npm exec) of a catastrophic target, named or listed by a
-//     $(...) (rm -rf $(ls /), rm -rf "$(dirname "$PWD")").
-//   - DG-RM-NO-PRESERVE-ROOT: rm --no-preserve-root with an absolute or unknown target.
-//   - DG-RM-GLOB: rm without -r of a glob over a catastrophic directory (rm /etc/*).
-//   - DG-RMDIR: rmdir of a catastrophic directory.
-//   - DG-WIN-DELETE: del, erase, rd, rmdir /s (cmd.exe) on a catastrophic target.
-//   - DG-PS-REMOVE: Remove-Item (any alias), or a .NET delete
-//     ([System.IO.Directory]::Delete, [IO.File]::Delete, VisualBasic
-//     FileSystem), of a catastrophic target; also Get-ChildItem ROOT | Remove-Item.
-//   - DG-FIND-DELETE: find -delete (or -exec rm/unlink/shred without -r) under a catastrophic start.
-//   - DG-XARGS-DELETE: an xargs, parallel or fd -x/-X delete of items listed
-//     from a catastrophic directory (find /, ls ~, echo /, fd . ~).
-//   - DG-SHRED: shred of a disk, a critical file or a catastrophic glob.
-//   - DG-MV-SOURCE: mv/Move-Item/move of a catastrophic source.
-//   - DG-RSYNC-DELETE: rsync --delete* (robocopy /MIR /PURGE) into a catastrophic destination.
-//   - DG-UNRESOLVED-TARGET: a recursive delete, find -delete, chmod -R or disk
-//     write whose target is only unknown values ("$D", "$1"), becomes
-//     catastrophic with its unknown variables empty or at their defaults
-//     ($X/, $X/*, ${X:-/}, $DIR/bin), is a catastrophic directory followed
-//     by unknown text (/$X, ~/$X), or is * . .. after a cd to an unknown
-//     directory (cd $X && rm -rf *). $TMPDIR/x and ${TMPDIR:-/tmp}/x are not.
-//   - DG-UNKNOWN-COMMAND: the command word is unknown until run time (a
-//     variable, a substitution) and its flagged arguments name a
-//     catastrophic target ($RM -rf /).
-//   - DG-CRITICAL-FILE: deleting, overwriting, editing in place or chmod/chown
-//     of /etc/passwd, shadow, gshadow, group, sudoers, fstab, master.passwd or
-//     the Windows SAM/SYSTEM/SECURITY/SOFTWARE hives.
-//
-// Disk and system:
-//   - DG-DD-DEVICE: dd of= a device (not /dev/null, /dev/zero, /dev/stdout, ...).
-//   - DG-DD-TARGET: dd of= a catastrophic path.
-//   - DG-DEVICE-WRITE: a redirect, tee, cp, install or pv writing onto a disk device.
-//   - DG-MKFS: mkfs*, mke2fs, mkswap, newfs*, mkntfs ... on a device.
-//   - DG-WIPEFS: wipefs -a/-o on a device.
-//   - DG-PARTITION: blkdiscard, sgdisk, parted, sfdisk, fdisk, gdisk, cfdisk,
-//     nvme format/sanitize on a device (not their listing modes).
-//   - DG-DISKPART: diskpart, always.
-//   - DG-DISKUTIL-WIPE: diskutil eraseDisk/eraseVolume/zeroDisk/partitionDisk/apfs delete...
-//   - DG-FORMAT: format of a drive letter.
-//   - DG-PS-DISK: Format-Volume, Clear-Disk, Remove-Partition, Initialize-Disk, Reset-PhysicalDisk.
-//   - DG-REG-DELETE: reg delete (or Remove-Item HKLM:\...) of a hive or a first-level key.
-//   - DG-VSSADMIN: vssadmin delete shadows / resize shadowstorage, wmic shadowcopy
-//     delete, wbadmin delete catalog/backup/systemstatebackup, Win32_ShadowCopy | Remove-CimInstance.
-//   - DG-CIPHER-W: cipher /w.
-//   - DG-CHMOD-RECURSIVE: chmod/chown/chgrp/chattr/setfacl -R, icacls /T, takeown /R
-//     on a catastrophic target.
-//
-// Power and boot:
-//   - DG-POWEROFF: shutdown (not /a -a -c -k, help), reboot, halt, poweroff,
-//     Stop-Computer, Restart-Computer, writes to /proc/sysrq-trigger.
-//   - DG-SYSTEMCTL-POWER: systemctl/loginctl poweroff, reboot, halt, kexec,
-//     soft-reboot, rescue, emergency (and isolate of those targets).
-//   - DG-INIT-RUNLEVEL: init/telinit 0 or 6.
-//   - DG-BCDEDIT-WRITE: bcdedit /set, /delete, /deletevalue, /import, /create, ...
-//
-// Git (also inside the project; git -C DIR, -c k=v and -c alias.X=... are followed):
-//   - DG-GIT-FORCE-PUSH: push --force/-f, +refspec, --mirror, --delete/-d,
-//     :branch, --prune (--force-with-lease stays silent, see ruleGitPush).
-//   - DG-GIT-RESET-HARD: reset --hard, reset --merge.
-//   - DG-GIT-CLEAN: clean with any -f spelling, unless -n/--dry-run.
-//   - DG-GIT-BRANCH-D: branch -D, branch --delete --force.
-//   - DG-GIT-STASH-DROP: stash drop, stash clear.
-//   - DG-GIT-DISCARD: checkout -- PATH, checkout ., checkout -f,
-//     checkout --pathspec-from-file, restore other than --staged only,
-//     switch --discard-changes/-f.
-//
-// Code execution, persistence, protections:
-//   - DG-RCE-PIPE: curl, wget, fetch, httpie, nc, Invoke-WebRequest,
-//     Invoke-RestMethod, Net.WebClient output run by a shell, an interpreter,
-//     eval, source, at or Invoke-Expression — by pipe, $(...), <(...),
-//     PowerShell (...) or xargs; or a file downloaded earlier in the same
-//     command line and then run (curl -o i.sh URL && sh i.sh, ./tool).
-//   - DG-RCE-DECODED: base64 -d, xxd -r, openssl enc -d/base64 -d output run the same way.
-//   - DG-PERSIST-CRON: crontab -r, or crontab installing a file or stdin.
-//   - DG-PERSIST-SYSTEMD: systemctl enable/reenable.
-//   - DG-PERSIST-SERVICE: sc create/config, New-Service, update-rc.d, chkconfig on.
-//   - DG-PERSIST-REG: reg add, reg import, Set-/New-ItemProperty on a Run key.
-//   - DG-PERSIST-SCHTASKS: schtasks /create /change, Register-ScheduledTask.
-//   - DG-PERSIST-LAUNCHCTL: launchctl load, unload, bootstrap, bootout.
-//   - DG-FIREWALL-OFF: ufw disable, netsh advfirewall ... state off, netsh
-//     firewall set opmode disable, Set-NetFirewallProfile -Enabled False,
-//     systemctl/service stop/disable/mask of firewalld/ufw/nftables/iptables,
-//     iptables -F, nft flush ruleset, pfctl -d, Set-MpPreference -Disable* true,
-//     stopping WinDefend/MpsSvc, setenforce 0, spctl --master-disable, csrutil disable.
-//   - DG-SCRIPT-DELETE / DG-SCRIPT-WRITE: an interpreter one-liner (python -c,
-//     node -e, perl -e, ruby -e, php -r, awk, osascript, ...) or a PowerShell
-//     .NET call that deletes or writes a catastrophic target or a device.
-//   - DG-FORK-BOMB: a function that calls itself in a pipe or in the
-//     background (any name, not only ':'); cmd.exe %0|%0.
-//
-// Other:
-//   - DG-CUSTOM: a custom_rules regex (Go RE2, case-sensitive, ';'-separated)
-//     matches the whole command text or the text of any command in it. A
-//     rule that does not compile is skipped and named in the verdict's
-//     annotations ("custom_rules_skipped"); the others still apply.
-//   - DG-TOO-DEEP: the analysis was truncated (nesting beyond shell.MaxDepth,
-//     or a size limit), so part of the command could not be inspected.
+// Every ask carries one stable rule id, one reason per distinct finding.
+// The rules (DG-*), their families, docs and message templates are
+// declared in core/rules and listed in docs/rules.md; this package reports
+// them as values (rules.RmRecursive) and renders their templates.
 //
 // # Blind spots
 //
@@ -138,7 +36,7 @@
 // # Options
 //
 // custom_rules (see DG-CUSTOM; compiled sets are cached by the rule string)
-// and language ("en" for English reasons; anything else gives Chinese).
+// and language (core.Call.Language: English reasons for "en", else Chinese).
 //
 // # Cost
 //
@@ -152,9 +50,9 @@ package danger
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/config"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
@@ -163,11 +61,23 @@ import (
 // Name is the layer's name.
 const Name = "danger"
 
-// Option keys the layer reads from core.Call.Options.
-const (
-	optCustomRules = "custom_rules"
-	optLanguage    = "language"
-)
+// KeyCustomRules is the danger gate's own setting; the host passes its
+// value, with core.LanguageOption, as Call.Options.
+const KeyCustomRules = "custom_rules"
+
+// Enable is the setting that switches the danger gate on.
+var Enable = config.Spec{
+	Key: "enable_danger_gate", Kind: config.Bool, Default: "true",
+	Title:       "Danger gate",
+	Description: "Ask before catastrophic, irreversible or system-level commands (rm -rf ~, mkfs, dd of=/dev/sda, git push --force, curl | sh, ...).",
+}
+
+// Settings declares the danger gate's own settings.
+var Settings = []config.Spec{{
+	Key: KeyCustomRules, Kind: config.String,
+	Title:       "Custom danger rules",
+	Description: "Extra regular expressions, separated by ';'. A command that matches any of them asks. A rule that does not compile is skipped.",
+}}
 
 // Layer is the danger gate. Use New; it is safe for concurrent use.
 type Layer struct {
@@ -225,8 +135,8 @@ func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err e
 		}
 		script = analysis.Analyze(c.Command, analysis.Options{Dialect: dialect, Cwd: c.Cwd, Home: plat.Home, Lookup: plat.Lookup})
 	}
-	custom := compileCustom(c.Option(optCustomRules, ""))
-	j := newJudge(plat, strings.EqualFold(strings.TrimSpace(c.Option(optLanguage, "zh")), "en"), script, c.Cwd)
+	custom := compileCustom(c.Option(KeyCustomRules, ""))
+	j := newJudge(plat, c.Language() == core.English, script, c.Cwd)
 	j.custom = custom
 	err = j.run(ctx)
 	reasons := j.reasons

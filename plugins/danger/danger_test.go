@@ -8,15 +8,15 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/zcode-fence/zcode-fence/core"
-	"github.com/zcode-fence/zcode-fence/core/layerproto"
+	"github.com/zcode-fence/zcode-fence/core/layerproto/convert"
 	"github.com/zcode-fence/zcode-fence/core/paths"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 )
@@ -118,11 +118,11 @@ func (c tcase) call(language string) *core.Call {
 	}
 	call := &core.Call{
 		Tool: tool, Kind: core.KindShell, Command: command, Cwd: cwd, ProjectRoot: cwd, Platform: goos,
-		Options: map[string]string{optLanguage: language},
+		Options: map[string]string{core.LanguageOption: language},
 		Script:  analysis.Analyze(command, analysis.Options{Dialect: dialect, Cwd: cwd, Home: plat.Home, Lookup: plat.Lookup}),
 	}
 	if custom != "" {
-		call.Options[optCustomRules] = custom
+		call.Options[KeyCustomRules] = custom
 	}
 	return call
 }
@@ -231,8 +231,8 @@ func checkMessages(t *testing.T, name, language string, v core.Verdict) {
 			t.Errorf("%s (%s): duplicate reason %q", name, language, r.Message)
 		}
 		seen[r.Message] = true
-		if _, ok := templates[r.Rule]; !ok {
-			t.Errorf("%s: rule %s has no message template", name, r.Rule)
+		if rule, ok := rules.Lookup(r.Rule); !ok || rule.Family.Layer != Name {
+			t.Errorf("%s: rule %s is not one of the danger gate's rules in core/rules", name, r.Rule)
 		}
 	}
 }
@@ -281,10 +281,10 @@ func TestCases(t *testing.T) {
 			check(t, l, c, lang)
 		}
 	}
-	// Every rule id the layer can emit has at least one ask case.
-	for rule := range templates {
-		if rulesSeen[rule] == 0 {
-			t.Errorf("no ask case for %s", rule)
+	// Every rule of the layer has at least one ask case.
+	for _, r := range layerRules() {
+		if rulesSeen[r.ID] == 0 {
+			t.Errorf("no ask case for %s", r.ID)
 		}
 	}
 	if len(cases) < 400 {
@@ -350,7 +350,7 @@ func TestCustomRulesAnnotation(t *testing.T) {
 		{"ls -la", "^ls", "ask", false},
 		{"ls -la", " ; ;", "silent", false},
 	} {
-		c := tcase{Command: tc.command, Expect: tc.want, CustomRules: tc.rules, Rule: "DG-CUSTOM", Why: "custom"}
+		c := tcase{Command: tc.command, Expect: tc.want, CustomRules: tc.rules, Rule: rules.Custom.ID, Why: "custom"}
 		v := check(t, l, c, "en")
 		note, ok := v.Annotations[annotationSkipped]
 		if ok != tc.skipped || ok && !strings.Contains(note, "#2 ([") {
@@ -372,11 +372,11 @@ func TestProcessIsolation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			remote, err := l.Decide(context.Background(), layerproto.CallFromProto(layerproto.CallToProto(call)))
+			remote, err := l.Decide(context.Background(), convert.CallFromProto(convert.CallToProto(call)))
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, err := layerproto.VerdictFromProto(layerproto.VerdictToProto(remote))
+			back, err := convert.VerdictFromProto(convert.VerdictToProto(remote))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -441,11 +441,11 @@ func TestNonShellAndNil(t *testing.T) {
 		}
 	}
 	v, err := l.Decide(ctx, &core.Call{Tool: "Bash", Kind: core.KindShell, Command: "sudo rm -rf /", Cwd: "/home/u/proj", Platform: "linux"})
-	if err != nil || !hasRule(v, "DG-RM-RECURSIVE") {
+	if err != nil || !hasRule(v, rules.RmRecursive.ID) {
 		t.Errorf("nil Script: %v %v", v, err)
 	}
 	v, err = l.Decide(ctx, &core.Call{Tool: "PowerShell", Kind: core.KindShell, Command: `Remove-Item -Recurse C:\`, Platform: "windows"})
-	if err != nil || !hasRule(v, "DG-PS-REMOVE") {
+	if err != nil || !hasRule(v, rules.PSRemove.ID) {
 		t.Errorf("nil Script, PowerShell: %v %v", v, err)
 	}
 }
@@ -461,36 +461,38 @@ func TestDeadline(t *testing.T) {
 	}
 }
 
-// TestRuleIDsDocumented: the package doc lists every rule id the layer
-// emits.
-func TestRuleIDsDocumented(t *testing.T) {
-	data, err := os.ReadFile("danger.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var missing []string
-	for rule := range templates {
-		if !strings.Contains(string(data), rule) {
-			missing = append(missing, rule)
+// layerRules are the danger gate's rules in the catalog.
+func layerRules() []*rules.Rule {
+	var out []*rules.Rule
+	for _, r := range rules.All() {
+		if r.Family.Layer == Name {
+			out = append(out, r)
 		}
 	}
-	sort.Strings(missing)
-	if len(missing) > 0 {
-		t.Errorf("rule ids not in the package doc: %v", missing)
-	}
+	return out
 }
 
-// TestFill: placeholders are replaced once, in one pass; braces in the
-// template or in the values stay as they are.
-func TestFill(t *testing.T) {
-	for _, tc := range []struct{ body, want string }{
-		{"{cmd} {detail}{subject} x {targets}.", "rm {targets}  (s) x /a."},
-		{"{unknown} {cmd", "{unknown} {cmd"},
-		{"", ""},
-		{"{{cmd}}", "{rm {targets}}"},
-	} {
-		if got := fill(tc.body, "rm {targets}", "", " (s)", "/a"); got != tc.want {
-			t.Errorf("fill(%q) = %q, want %q", tc.body, got, tc.want)
+// TestTemplatesUseKnownPlaceholders: a danger template may use {cmd},
+// {detail}, {subject} and {targets} (what message fills), nothing else,
+// and PathAdvice only where the rule names path targets.
+func TestTemplatesUseKnownPlaceholders(t *testing.T) {
+	known := map[string]bool{"cmd": true, "detail": true, "subject": true, "targets": true}
+	if len(layerRules()) == 0 {
+		t.Fatal("the catalog has no danger rule")
+	}
+	for _, r := range layerRules() {
+		for _, tmpl := range []string{r.Zh, r.En} {
+			for _, p := range rules.Placeholders(tmpl) {
+				if !known[p] {
+					t.Errorf("%s: template %q uses {%s}", r.ID, tmpl, p)
+				}
+			}
+		}
+		if r.PathAdvice && (!strings.Contains(r.Zh, "{targets}") || !strings.Contains(r.En, "{targets}")) {
+			t.Errorf("%s: offers a path in its advice but names no {targets}", r.ID)
+		}
+		if !strings.HasPrefix(r.ID, "DG-") {
+			t.Errorf("%s: a danger rule id starts with DG-", r.ID)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/paths"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
@@ -76,7 +77,7 @@ func (j *judge) run(ctx context.Context) error {
 		j.command(i)
 	}
 	if j.s.Truncated {
-		j.add(finding{rule: "DG-TOO-DEEP"})
+		j.add(finding{rule: rules.TooDeep})
 	}
 	return nil
 }
@@ -93,7 +94,7 @@ func (j *judge) command(i int) {
 	v.redirects()
 	if v.name == "" {
 		v.unknownCommand()
-	} else if r := rules[v.name]; r != nil {
+	} else if r := dispatch[v.name]; r != nil {
 		r(v)
 	} else if strings.HasPrefix(v.name, "mkfs") || strings.HasPrefix(v.name, "newfs") {
 		ruleMkfs(v)

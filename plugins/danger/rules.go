@@ -4,18 +4,19 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
-// rules maps a dispatch name (see dispatchName) to the rule that judges
+// dispatch maps a dispatch name (see dispatchName) to the rule that judges
 // commands of that name. Names starting with mkfs or newfs go to ruleMkfs.
-var rules map[string]func(*cmdv)
+var dispatch map[string]func(*cmdv)
 
 func init() {
-	rules = map[string]func(*cmdv){}
+	dispatch = map[string]func(*cmdv){}
 	reg := func(f func(*cmdv), names ...string) {
 		for _, n := range names {
-			rules[n] = f
+			dispatch[n] = f
 		}
 	}
 	// Deletes.
@@ -102,7 +103,7 @@ func pick(hs []hit, kinds hitKind) []hit {
 }
 
 // report adds a finding for rule when hs is not empty.
-func (v *cmdv) report(rule, detail string, hs []hit) {
+func (v *cmdv) report(rule *rules.Rule, detail string, hs []hit) {
 	if len(hs) == 0 {
 		return
 	}
@@ -110,15 +111,15 @@ func (v *cmdv) report(rule, detail string, hs []hit) {
 }
 
 // flag adds a finding about the command itself (no targets).
-func (v *cmdv) flag(rule, detail string) {
+func (v *cmdv) flag(rule *rules.Rule, detail string) {
 	v.j.add(finding{rule: rule, cmd: v.display(), detail: detail})
 }
 
 // reportCommon reports the findings most file commands share: critical
 // files (DG-CRITICAL-FILE) and unknown targets (DG-UNRESOLVED-TARGET).
 func (v *cmdv) reportCommon(hs []hit) {
-	v.report("DG-CRITICAL-FILE", "", pick(hs, hitCritical))
-	v.report("DG-UNRESOLVED-TARGET", "", pick(hs, hitUnknown))
+	v.report(rules.CriticalFile, "", pick(hs, hitCritical))
+	v.report(rules.UnresolvedTarget, "", pick(hs, hitUnknown))
 }
 
 // viaArgs reports whether the command is run by xargs, parallel or fd

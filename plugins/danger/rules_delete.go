@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
@@ -39,18 +40,18 @@ func rmTargets(v *cmdv, recursive bool) {
 				}
 			}
 		}
-		v.report("DG-RM-NO-PRESERVE-ROOT", "", shown)
+		v.report(rules.RmNoPreserveRoot, "", shown)
 		if len(shown) > 0 {
-			v.report("DG-CRITICAL-FILE", "", pick(hs, hitCritical))
+			v.report(rules.CriticalFile, "", pick(hs, hitCritical))
 			return
 		}
 	}
 	fed, own := splitInput(cat, v.viaArgs())
-	v.report("DG-XARGS-DELETE", "", fed)
+	v.report(rules.XargsDelete, "", fed)
 	if recursive {
-		v.report("DG-RM-RECURSIVE", "", own)
+		v.report(rules.RmRecursive, "", own)
 	} else {
-		v.report("DG-RM-GLOB", "", globbed(own))
+		v.report(rules.RmGlob, "", globbed(own))
 	}
 	v.reportCommon(hs)
 }
@@ -89,8 +90,8 @@ func ruleRmdir(v *cmdv) {
 	}
 	hs := v.targets(cmdfacts.Operands(v.args), hitCatastrophic)
 	fed, own := splitInput(hs, v.viaArgs())
-	v.report("DG-XARGS-DELETE", "", fed)
-	v.report("DG-RMDIR", "", own)
+	v.report(rules.XargsDelete, "", fed)
+	v.report(rules.Rmdir, "", own)
 }
 
 func hasSlashSwitch(args []shell.Word) bool {
@@ -114,7 +115,7 @@ func ruleWinDelete(v *cmdv) {
 		}
 	}
 	hs := v.targets(ops, want)
-	v.report("DG-WIN-DELETE", "", pick(hs, hitCatastrophic))
+	v.report(rules.WinDelete, "", pick(hs, hitCatastrophic))
 	v.reportCommon(hs)
 }
 
@@ -134,7 +135,7 @@ func ruleRemoveItem(v *cmdv) {
 			continue
 		}
 		if key, ok := registryRoot(psRegistryKey(w)); ok {
-			v.report("DG-REG-DELETE", "", []hit{{shown: key}})
+			v.report(rules.RegDelete, "", []hit{{shown: key}})
 			continue
 		}
 		words = append(words, w)
@@ -152,7 +153,7 @@ func ruleRemoveItem(v *cmdv) {
 			return true
 		})
 	}
-	v.report("DG-PS-REMOVE", "", pick(hs, hitCatastrophic))
+	v.report(rules.PSRemove, "", pick(hs, hitCatastrophic))
 	v.reportCommon(hs)
 }
 
@@ -192,8 +193,8 @@ func ruleFind(v *cmdv) {
 		return
 	}
 	hs := v.targets(f.Roots, hitCatastrophic|hitUnknown)
-	v.report("DG-FIND-DELETE", "", pick(hs, hitCatastrophic))
-	v.report("DG-UNRESOLVED-TARGET", "", pick(hs, hitUnknown))
+	v.report(rules.FindDelete, "", pick(hs, hitCatastrophic))
+	v.report(rules.UnresolvedTarget, "", pick(hs, hitUnknown))
 }
 
 // ruleShred: shred of a disk, a critical file or a catastrophic target
@@ -202,9 +203,9 @@ func ruleShred(v *cmdv) {
 	ops := cmdfacts.Operands(v.args, "-n", "--iterations", "-s", "--size", "--random-source")
 	hs := v.targets(ops, hitCatastrophic|hitCritical|hitDisk|hitUnknown)
 	fed, own := splitInput(pick(hs, hitCatastrophic|hitCritical|hitDisk), v.viaArgs())
-	v.report("DG-XARGS-DELETE", "", fed)
-	v.report("DG-SHRED", "", own)
-	v.report("DG-UNRESOLVED-TARGET", "", pick(hs, hitUnknown))
+	v.report(rules.XargsDelete, "", fed)
+	v.report(rules.Shred, "", own)
+	v.report(rules.UnresolvedTarget, "", pick(hs, hitUnknown))
 }
 
 // ruleUnlink: unlink of a critical file.
@@ -231,8 +232,8 @@ func ruleMv(v *cmdv) {
 		sources, dest = ops[:len(ops)-1], ops[len(ops)-1:]
 	}
 	hs := v.targets(sources, hitCatastrophic|hitCritical)
-	v.report("DG-MV-SOURCE", "", pick(hs, hitCatastrophic))
-	v.report("DG-CRITICAL-FILE", "", append(pick(hs, hitCritical), v.targets(dest, hitCritical)...))
+	v.report(rules.MvSource, "", pick(hs, hitCatastrophic))
+	v.report(rules.CriticalFile, "", append(pick(hs, hitCritical), v.targets(dest, hitCritical)...))
 }
 
 // ruleDotNet: a PowerShell .NET file call ([System.IO.Directory]::Delete,
@@ -252,8 +253,8 @@ func ruleDotNet(v *cmdv) {
 		}
 	}
 	hs := v.targets(dels, hitCatastrophic|hitCritical)
-	v.report("DG-PS-REMOVE", "", pick(hs, hitCatastrophic))
-	v.report("DG-CRITICAL-FILE", "", pick(hs, hitCritical))
+	v.report(rules.PSRemove, "", pick(hs, hitCatastrophic))
+	v.report(rules.CriticalFile, "", pick(hs, hitCritical))
 	v.writes(writes)
 }
 
@@ -261,8 +262,8 @@ func ruleDotNet(v *cmdv) {
 func ruleMoveItem(v *cmdv) {
 	dels, writes := winshell.ParsePowerShellCommand(v.c.Args).Targets()
 	hs := v.targets(dels, hitCatastrophic|hitCritical)
-	v.report("DG-MV-SOURCE", "", pick(hs, hitCatastrophic))
-	v.report("DG-CRITICAL-FILE", "", append(pick(hs, hitCritical), v.targets(writes, hitCritical)...))
+	v.report(rules.MvSource, "", pick(hs, hitCatastrophic))
+	v.report(rules.CriticalFile, "", append(pick(hs, hitCritical), v.targets(writes, hitCritical)...))
 }
 
 // ruleRsync: rsync with a --delete option into a catastrophic destination
@@ -286,7 +287,7 @@ func ruleRsync(v *cmdv) {
 	if len(ops) < 2 {
 		return
 	}
-	v.report("DG-RSYNC-DELETE", detail, v.targets(ops[len(ops)-1:], hitCatastrophic))
+	v.report(rules.RsyncDelete, detail, v.targets(ops[len(ops)-1:], hitCatastrophic))
 }
 
 // ruleRobocopy: robocopy /MIR or /PURGE into a catastrophic destination
@@ -302,5 +303,5 @@ func ruleRobocopy(v *cmdv) {
 	if detail == "" || len(ops) < 2 {
 		return
 	}
-	v.report("DG-RSYNC-DELETE", detail, v.targets(ops[1:2], hitCatastrophic))
+	v.report(rules.RsyncDelete, detail, v.targets(ops[1:2], hitCatastrophic))
 }

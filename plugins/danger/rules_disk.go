@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
@@ -20,9 +21,9 @@ func ruleDd(v *cmdv) {
 		}
 		hs := v.targets([]shell.Word{cmdfacts.SubWord(a, 3)}, hitDevice|hitCatastrophic|hitCritical|hitUnknown)
 		if dev := pick(hs, hitDevice); len(dev) > 0 {
-			v.report("DG-DD-DEVICE", "", dev)
+			v.report(rules.DdDevice, "", dev)
 		} else {
-			v.report("DG-DD-TARGET", "", pick(hs, hitCatastrophic))
+			v.report(rules.DdTarget, "", pick(hs, hitCatastrophic))
 		}
 		v.reportCommon(hs)
 	}
@@ -33,10 +34,10 @@ func ruleDd(v *cmdv) {
 func ruleMkfs(v *cmdv) {
 	hs := v.targets(cmdfacts.Operands(v.args, "-t", "-L", "-b", "-N", "-O", "-E", "-U", "-n", "-F", "-c", "-s"), hitDevice|hitUnknown)
 	if dev := pick(hs, hitDevice); len(dev) > 0 {
-		v.report("DG-MKFS", "", dev)
+		v.report(rules.Mkfs, "", dev)
 		return
 	}
-	v.report("DG-UNRESOLVED-TARGET", "", pick(hs, hitUnknown))
+	v.report(rules.UnresolvedTarget, "", pick(hs, hitUnknown))
 }
 
 // ruleWipefs: wipefs -a/-o on a device (DG-WIPEFS); without them (or with
@@ -49,8 +50,8 @@ func ruleWipefs(v *cmdv) {
 		return
 	}
 	hs := v.targets(cmdfacts.Operands(v.args, "-o", "--offset", "-t", "--types", "-b", "--backup"), hitDevice|hitUnknown)
-	v.report("DG-WIPEFS", "", pick(hs, hitDevice))
-	v.report("DG-UNRESOLVED-TARGET", "", pick(hs, hitUnknown))
+	v.report(rules.Wipefs, "", pick(hs, hitDevice))
+	v.report(rules.UnresolvedTarget, "", pick(hs, hitUnknown))
 }
 
 // partitionReadOnly lists, per tool, the options that only show
@@ -101,15 +102,15 @@ func rulePartition(v *cmdv) {
 	}
 	hs := v.targets(ops, hitDevice|hitUnknown)
 	if dev := pick(hs, hitDevice); len(dev) > 0 {
-		v.report("DG-PARTITION", "", dev)
+		v.report(rules.Partition, "", dev)
 		return
 	}
-	v.report("DG-UNRESOLVED-TARGET", "", pick(hs, hitUnknown))
+	v.report(rules.UnresolvedTarget, "", pick(hs, hitUnknown))
 }
 
 // ruleDiskpart: diskpart, always (DG-DISKPART): its script decides what
 // it wipes, and it can wipe anything.
-func ruleDiskpart(v *cmdv) { v.flag("DG-DISKPART", "") }
+func ruleDiskpart(v *cmdv) { v.flag(rules.Diskpart, "") }
 
 // diskutil verbs that erase.
 var diskutilErase = map[string]bool{
@@ -132,10 +133,10 @@ func ruleDiskutil(v *cmdv) {
 	}
 	switch {
 	case diskutilErase[vals[0]]:
-		v.flag("DG-DISKUTIL-WIPE", v.args[0].Value)
+		v.flag(rules.DiskutilWipe, v.args[0].Value)
 	case (vals[0] == "apfs" || vals[0] == "ap" || vals[0] == "cs" || vals[0] == "corestorage" || vals[0] == "appleraid" || vals[0] == "ar") &&
 		len(vals) > 1 && diskutilDelete[vals[1]]:
-		v.flag("DG-DISKUTIL-WIPE", v.args[0].Value+" "+v.args[1].Value)
+		v.flag(rules.DiskutilWipe, v.args[0].Value+" "+v.args[1].Value)
 	}
 }
 
@@ -147,7 +148,7 @@ func ruleFormat(v *cmdv) {
 		if w.Unknown || len(d) != 2 || d[1] != ':' || !isNameByte(d[0]) || d[0] == '_' {
 			continue
 		}
-		v.report("DG-FORMAT", "", []hit{{shown: strings.ToUpper(d)}})
+		v.report(rules.Format, "", []hit{{shown: strings.ToUpper(d)}})
 		return
 	}
 }
@@ -157,7 +158,7 @@ func rulePSDisk(v *cmdv) {
 	if winshell.ParsePowerShellCommand(v.c.Args).WhatIf || hasWord(v.args, "-WhatIf") {
 		return
 	}
-	v.flag("DG-PS-DISK", "")
+	v.flag(rules.PSDisk, "")
 }
 
 // ruleReg: reg delete of a hive or first-level key (DG-REG-DELETE); reg
@@ -170,7 +171,7 @@ func ruleReg(v *cmdv) {
 	case "delete":
 		if len(v.args) > 1 {
 			if key, ok := registryRoot(keyText(v.args[1])); ok {
-				v.j.add(finding{rule: "DG-REG-DELETE", cmd: "reg delete", targets: []hit{{shown: key}}})
+				v.j.add(finding{rule: rules.RegDelete, cmd: "reg delete", targets: []hit{{shown: key}}})
 			}
 		}
 	case "add", "import":
@@ -178,7 +179,7 @@ func ruleReg(v *cmdv) {
 		if len(v.args) > 1 {
 			key = keyText(v.args[1])
 		}
-		v.flag("DG-PERSIST-REG", strings.TrimSpace(sub+" "+key))
+		v.flag(rules.PersistReg, strings.TrimSpace(sub+" "+key))
 	}
 }
 
@@ -220,7 +221,7 @@ func registryRoot(key string) (string, bool) {
 func ruleVssadmin(v *cmdv) {
 	vals := lowerValues(v.args)
 	if len(vals) >= 2 && (vals[0] == "delete" && vals[1] == "shadows" || vals[0] == "resize" && vals[1] == "shadowstorage") {
-		v.flag("DG-VSSADMIN", vals[0]+" "+vals[1])
+		v.flag(rules.Vssadmin, vals[0]+" "+vals[1])
 	}
 }
 
@@ -233,7 +234,7 @@ func ruleWmic(v *cmdv) {
 		del = del || s == "delete"
 	}
 	if shadow && del {
-		v.flag("DG-VSSADMIN", "shadowcopy delete")
+		v.flag(rules.Vssadmin, "shadowcopy delete")
 	}
 }
 
@@ -244,7 +245,7 @@ func ruleWbadmin(v *cmdv) {
 	if len(vals) >= 2 && vals[0] == "delete" {
 		switch vals[1] {
 		case "catalog", "backup", "systemstatebackup":
-			v.flag("DG-VSSADMIN", vals[0]+" "+vals[1])
+			v.flag(rules.Vssadmin, vals[0]+" "+vals[1])
 		}
 	}
 }
@@ -258,7 +259,7 @@ func ruleRemoveCim(v *cmdv) {
 		return !found
 	})
 	if found {
-		v.flag("DG-VSSADMIN", "Win32_ShadowCopy")
+		v.flag(rules.Vssadmin, "Win32_ShadowCopy")
 	}
 }
 
@@ -268,7 +269,7 @@ func ruleCipher(v *cmdv) {
 	for _, a := range v.args {
 		s := strings.ToLower(a.Value)
 		if s == "/w" || strings.HasPrefix(s, "/w:") {
-			v.flag("DG-CIPHER-W", "")
+			v.flag(rules.CipherW, "")
 			return
 		}
 	}
@@ -287,7 +288,7 @@ func ruleChmod(v *cmdv) {
 		want |= hitCatastrophic | hitUnknown
 	}
 	hs := v.targets(ops, want)
-	v.report("DG-CHMOD-RECURSIVE", "", pick(hs, hitCatastrophic))
+	v.report(rules.ChmodRecursive, "", pick(hs, hitCatastrophic))
 	v.reportCommon(hs)
 }
 
@@ -306,7 +307,7 @@ func ruleIcacls(v *cmdv) {
 	if !recursive || len(ops) == 0 {
 		return
 	}
-	v.report("DG-CHMOD-RECURSIVE", "", v.targets(ops[:1], hitCatastrophic))
+	v.report(rules.ChmodRecursive, "", v.targets(ops[:1], hitCatastrophic))
 }
 
 // ---------------------------------------------------------------------------
@@ -323,6 +324,6 @@ func (v *cmdv) forkBomb() {
 		name = "%0|%0"
 	}
 	if name != "" && (c.FeedsInto >= 0 || c.Background || len(v.j.feeders(v.i)) > 0) {
-		v.j.add(finding{rule: "DG-FORK-BOMB", cmd: name})
+		v.j.add(finding{rule: rules.ForkBomb, cmd: name})
 	}
 }

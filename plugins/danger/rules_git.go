@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
@@ -26,7 +27,7 @@ func ruleGit(v *cmdv) {
 	case "reset":
 		for _, a := range rest {
 			if a.Value == "--hard" || a.Value == "--merge" {
-				v.gitFinding("DG-GIT-RESET-HARD", sub, a.Value, gitOperands(rest, nil))
+				v.gitFinding(rules.GitResetHard, sub, a.Value, gitOperands(rest, nil))
 				return
 			}
 		}
@@ -40,7 +41,7 @@ func ruleGit(v *cmdv) {
 			if ops := gitOperands(rest, nil); op == "drop" && len(ops) > 0 && strings.EqualFold(ops[0], op) {
 				subject = ops[1:]
 			}
-			v.gitFinding("DG-GIT-STASH-DROP", sub, op, subject)
+			v.gitFinding(rules.GitStashDrop, sub, op, subject)
 		}
 	case "checkout":
 		ruleGitCheckout(v, rest)
@@ -49,7 +50,7 @@ func ruleGit(v *cmdv) {
 	case "switch":
 		for _, a := range rest {
 			if a.Value == "--discard-changes" || a.Value == "--force" || a.Value == "-f" {
-				v.gitFinding("DG-GIT-DISCARD", sub, a.Value, gitOperands(rest, gitSwitchValued))
+				v.gitFinding(rules.GitDiscard, sub, a.Value, gitOperands(rest, gitSwitchValued))
 				return
 			}
 		}
@@ -57,13 +58,13 @@ func ruleGit(v *cmdv) {
 }
 
 // gitFlag reports a git finding as "git SUB" with the option that matters.
-func (v *cmdv) gitFlag(rule, sub, detail string) {
+func (v *cmdv) gitFlag(rule *rules.Rule, sub, detail string) {
 	v.gitFinding(rule, sub, detail, nil)
 }
 
 // gitFinding is gitFlag naming also what the command acts on (subject:
 // the remote and refspecs, the commit, the branches), when it is known.
-func (v *cmdv) gitFinding(rule, sub, detail string, subject []string) {
+func (v *cmdv) gitFinding(rule *rules.Rule, sub, detail string, subject []string) {
 	v.j.add(finding{rule: rule, cmd: "git " + sub, detail: detail, subject: strings.Join(subject, " ")})
 }
 
@@ -178,7 +179,7 @@ func ruleGitPush(v *cmdv, args []shell.Word) {
 	if detail != "" && !dry {
 		// A +ref or :ref detail is not repeated in the subject.
 		subject := slices.DeleteFunc(gitOperands(args, gitPushValued), func(w string) bool { return w == detail })
-		v.gitFinding("DG-GIT-FORCE-PUSH", "push", detail, subject)
+		v.gitFinding(rules.GitForcePush, "push", detail, subject)
 	}
 }
 
@@ -215,7 +216,7 @@ func ruleGitClean(v *cmdv, args []shell.Word) {
 		}
 	}
 	if force != "" && !dry {
-		v.gitFinding("DG-GIT-CLEAN", "clean", force, gitOperands(args, gitCleanValued))
+		v.gitFinding(rules.GitClean, "clean", force, gitOperands(args, gitCleanValued))
 	}
 }
 
@@ -235,7 +236,7 @@ func ruleGitBranch(v *cmdv, args []shell.Word) {
 			force = true
 		case strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--"):
 			if strings.Contains(s, "D") {
-				v.gitFinding("DG-GIT-BRANCH-D", "branch", "-D", gitOperands(args, nil))
+				v.gitFinding(rules.GitBranchD, "branch", "-D", gitOperands(args, nil))
 				return
 			}
 			del = del || strings.Contains(s, "d")
@@ -243,7 +244,7 @@ func ruleGitBranch(v *cmdv, args []shell.Word) {
 		}
 	}
 	if del && force {
-		v.gitFinding("DG-GIT-BRANCH-D", "branch", "--delete --force", gitOperands(args, nil))
+		v.gitFinding(rules.GitBranchD, "branch", "--delete --force", gitOperands(args, nil))
 	}
 }
 
@@ -256,17 +257,17 @@ func ruleGitCheckout(v *cmdv, args []shell.Word) {
 		switch {
 		case s == "--":
 			if i+1 < len(args) {
-				v.gitFlag("DG-GIT-DISCARD", "checkout", "-- "+args[i+1].Value)
+				v.gitFlag(rules.GitDiscard, "checkout", "-- "+args[i+1].Value)
 			}
 			return
 		case s == "--force" || strings.HasPrefix(s, "--pathspec-from-file"):
-			v.gitFlag("DG-GIT-DISCARD", "checkout", s)
+			v.gitFlag(rules.GitDiscard, "checkout", s)
 			return
 		case strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.Contains(s, "f") && !strings.ContainsAny(s, "bB"):
-			v.gitFlag("DG-GIT-DISCARD", "checkout", s)
+			v.gitFlag(rules.GitDiscard, "checkout", s)
 			return
 		case s == "." || s == "./" || s == ":/" || s == "*":
-			v.gitFlag("DG-GIT-DISCARD", "checkout", s)
+			v.gitFlag(rules.GitDiscard, "checkout", s)
 			return
 		}
 	}
@@ -310,5 +311,5 @@ func ruleGitRestore(v *cmdv, args []shell.Word) {
 	if len(paths) == 0 || staged && !worktree {
 		return
 	}
-	v.gitFlag("DG-GIT-DISCARD", "restore", paths[0].Value)
+	v.gitFlag(rules.GitDiscard, "restore", paths[0].Value)
 }

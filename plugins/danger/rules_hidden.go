@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/oneliner"
 )
@@ -22,7 +23,7 @@ func (v *cmdv) inlineScripts() {
 		v.judgeEffects(in.Via, in.Code, oneliner.Effects(in.Lang, in.Code))
 		if in.InPlace {
 			if hs := v.targets(in.Files, hitCritical); len(hs) > 0 {
-				v.j.add(finding{rule: "DG-CRITICAL-FILE", cmd: in.Via, targets: hs})
+				v.j.add(finding{rule: rules.CriticalFile, cmd: in.Via, targets: hs})
 			}
 		}
 	}
@@ -71,13 +72,13 @@ func (v *cmdv) judgeEffects(cmd, code string, effects []oneliner.Effect) {
 		dels = v.targets(lits, hitCatastrophic)
 	}
 	if len(dels) > 0 {
-		v.j.add(finding{rule: "DG-SCRIPT-DELETE", cmd: cmd, targets: dels})
+		v.j.add(finding{rule: rules.ScriptDelete, cmd: cmd, targets: dels})
 	}
 	if len(writes) > 0 {
-		v.j.add(finding{rule: "DG-SCRIPT-WRITE", cmd: cmd, targets: writes})
+		v.j.add(finding{rule: rules.ScriptWrite, cmd: cmd, targets: writes})
 	}
 	if len(crit) > 0 {
-		v.j.add(finding{rule: "DG-CRITICAL-FILE", cmd: cmd, targets: crit})
+		v.j.add(finding{rule: rules.CriticalFile, cmd: cmd, targets: crit})
 	}
 }
 
@@ -151,7 +152,7 @@ func (v *cmdv) unknownCommand() {
 		return
 	}
 	if hs := v.targets(cmdfacts.Operands(v.args), hitCatastrophic); len(hs) > 0 {
-		v.j.add(finding{rule: "DG-UNKNOWN-COMMAND", cmd: shownRaw(v.c.Args[0]), targets: hs})
+		v.j.add(finding{rule: rules.UnknownCommand, cmd: shownRaw(v.c.Args[0]), targets: hs})
 	}
 }
 
@@ -173,7 +174,7 @@ func (v *cmdv) judgeInner(argv []shell.Word) {
 	if len(argv) > 1 {
 		w.args = argv[1:]
 	}
-	if r := rules[w.name]; r != nil {
+	if r := dispatch[w.name]; r != nil {
 		r(w)
 	}
 }

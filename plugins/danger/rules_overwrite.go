@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
@@ -29,15 +30,15 @@ func (v *cmdv) redirects() {
 		}
 		f := finding{cmd: cmd, targets: pick(hs, hitDisk)}
 		if len(f.targets) > 0 {
-			f.rule = "DG-DEVICE-WRITE"
+			f.rule = rules.DeviceWrite
 			v.j.add(f)
 		}
 		if f.targets = pick(hs, hitCritical); len(f.targets) > 0 {
-			f.rule = "DG-CRITICAL-FILE"
+			f.rule = rules.CriticalFile
 			v.j.add(f)
 		}
 		if len(pick(hs, hitSysrq)) > 0 {
-			v.j.add(finding{rule: "DG-POWEROFF", cmd: cmd + " /proc/sysrq-trigger"})
+			v.j.add(finding{rule: rules.Poweroff, cmd: cmd + " /proc/sysrq-trigger"})
 		}
 	}
 }
@@ -56,8 +57,8 @@ func ruleCopyTo(v *cmdv) {
 		return
 	}
 	hs := v.targets(dest, hitCritical|hitDisk)
-	v.report("DG-DEVICE-WRITE", "", pick(hs, hitDisk))
-	v.report("DG-CRITICAL-FILE", "", pick(hs, hitCritical))
+	v.report(rules.DeviceWrite, "", pick(hs, hitDisk))
+	v.report(rules.CriticalFile, "", pick(hs, hitCritical))
 }
 
 // ruleTee: tee onto a critical file, a disk or the SysRq trigger.
@@ -73,10 +74,10 @@ func ruleTee(v *cmdv) {
 // file, a disk, the SysRq trigger.
 func (v *cmdv) writes(words []shell.Word) {
 	hs := v.targets(words, hitCritical|hitDisk|hitSysrq)
-	v.report("DG-DEVICE-WRITE", "", pick(hs, hitDisk))
-	v.report("DG-CRITICAL-FILE", "", pick(hs, hitCritical))
+	v.report(rules.DeviceWrite, "", pick(hs, hitDisk))
+	v.report(rules.CriticalFile, "", pick(hs, hitCritical))
 	if len(pick(hs, hitSysrq)) > 0 {
-		v.j.add(finding{rule: "DG-POWEROFF", cmd: v.display() + " /proc/sysrq-trigger"})
+		v.j.add(finding{rule: rules.Poweroff, cmd: v.display() + " /proc/sysrq-trigger"})
 	}
 }
 
@@ -105,5 +106,5 @@ func ruleSed(v *cmdv) {
 	if !cmdfacts.HasShort(v.args, "ef") && !cmdfacts.HasLong(v.args, "--expression", "--file") && len(files) > 0 {
 		files = files[1:] // the script
 	}
-	v.report("DG-CRITICAL-FILE", "", v.targets(files, hitCritical))
+	v.report(rules.CriticalFile, "", v.targets(files, hitCritical))
 }

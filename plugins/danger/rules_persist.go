@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
@@ -15,7 +16,7 @@ import (
 // (DG-PERSIST-CRON); -l, -e and -u alone are silent.
 func ruleCrontab(v *cmdv) {
 	if cmdfacts.HasShort(v.args, "r") {
-		v.flag("DG-PERSIST-CRON", "-r")
+		v.flag(rules.PersistCron, "-r")
 		return
 	}
 	if cmdfacts.HasShort(v.args, "leTV") || hasWord(v.args, "--help") {
@@ -24,9 +25,9 @@ func ruleCrontab(v *cmdv) {
 	ops := cmdfacts.Operands(v.args, "-u", "-s")
 	switch {
 	case len(ops) > 0:
-		v.flag("DG-PERSIST-CRON", ops[0].Value)
+		v.flag(rules.PersistCron, ops[0].Value)
 	case len(v.args) == 0 && len(v.j.feeders(v.i)) > 0:
-		v.flag("DG-PERSIST-CRON", "-")
+		v.flag(rules.PersistCron, "-")
 	}
 }
 
@@ -43,7 +44,7 @@ func ruleSc(v *cmdv) {
 		return
 	}
 	if len(vals) > 1 && securityServices[vals[1]] && (sub == "stop" || sub == "config" || sub == "delete") {
-		v.flag("DG-FIREWALL-OFF", sub+" "+v.args[1].Value)
+		v.flag(rules.FirewallOff, sub+" "+v.args[1].Value)
 		return
 	}
 	if sub == "create" || sub == "config" {
@@ -51,7 +52,7 @@ func ruleSc(v *cmdv) {
 		if len(v.args) > 1 {
 			detail += " " + v.args[1].Value
 		}
-		v.j.add(finding{rule: "DG-PERSIST-SERVICE", cmd: "sc", detail: detail})
+		v.j.add(finding{rule: rules.PersistService, cmd: "sc", detail: detail})
 	}
 }
 
@@ -60,12 +61,12 @@ func ruleSc(v *cmdv) {
 var securityServices = map[string]bool{"windefend": true, "mpssvc": true, "wscsvc": true, "sense": true, "bfe": true}
 
 // ruleNewService: New-Service (DG-PERSIST-SERVICE).
-func ruleNewService(v *cmdv) { v.flag("DG-PERSIST-SERVICE", "") }
+func ruleNewService(v *cmdv) { v.flag(rules.PersistService, "") }
 
 // ruleUpdateRcd: update-rc.d NAME defaults/enable (DG-PERSIST-SERVICE).
 func ruleUpdateRcd(v *cmdv) {
 	if hasWord(v.args, "defaults", "enable", "start", "defaults-disabled") {
-		v.flag("DG-PERSIST-SERVICE", strings.Join(v.c.ArgValues(), " "))
+		v.flag(rules.PersistService, strings.Join(v.c.ArgValues(), " "))
 	}
 }
 
@@ -73,7 +74,7 @@ func ruleUpdateRcd(v *cmdv) {
 // (DG-PERSIST-SERVICE).
 func ruleChkconfig(v *cmdv) {
 	if hasWord(v.args, "on", "--add") {
-		v.flag("DG-PERSIST-SERVICE", strings.Join(v.c.ArgValues(), " "))
+		v.flag(rules.PersistService, strings.Join(v.c.ArgValues(), " "))
 	}
 }
 
@@ -82,14 +83,14 @@ func ruleSchtasks(v *cmdv) {
 	switches, _ := winshell.CmdSwitches(v.c.Args)
 	for _, s := range switches {
 		if s == "create" || s == "change" {
-			v.flag("DG-PERSIST-SCHTASKS", "/"+s)
+			v.flag(rules.PersistSchtasks, "/"+s)
 			return
 		}
 	}
 }
 
 // ruleRegisterTask: Register-ScheduledTask (DG-PERSIST-SCHTASKS).
-func ruleRegisterTask(v *cmdv) { v.flag("DG-PERSIST-SCHTASKS", "") }
+func ruleRegisterTask(v *cmdv) { v.flag(rules.PersistSchtasks, "") }
 
 // ruleItemProperty: Set-/New-ItemProperty on a Run, RunOnce or Winlogon
 // key (DG-PERSIST-REG).
@@ -98,7 +99,7 @@ func ruleItemProperty(v *cmdv) {
 		l := strings.ToLower(a.Value)
 		if strings.HasPrefix(l, "hk") || strings.HasPrefix(l, "registry::") {
 			if strings.Contains(l, `\run`) || strings.Contains(l, `\winlogon`) || strings.Contains(l, `\services\`) {
-				v.flag("DG-PERSIST-REG", a.Value)
+				v.flag(rules.PersistReg, a.Value)
 				return
 			}
 		}
@@ -110,7 +111,7 @@ func ruleItemProperty(v *cmdv) {
 func ruleLaunchctl(v *cmdv) {
 	switch sub := firstOperand(v.args); sub {
 	case "load", "unload", "bootstrap", "bootout":
-		v.flag("DG-PERSIST-LAUNCHCTL", sub)
+		v.flag(rules.PersistLaunchctl, sub)
 	}
 }
 
@@ -119,7 +120,7 @@ func ruleLaunchctl(v *cmdv) {
 
 func ruleUfw(v *cmdv) {
 	if hasWord(v.args, "disable") {
-		v.flag("DG-FIREWALL-OFF", "disable")
+		v.flag(rules.FirewallOff, "disable")
 	}
 }
 
@@ -130,9 +131,9 @@ func ruleNetsh(v *cmdv) {
 	joined := " " + strings.Join(vals, " ") + " "
 	switch {
 	case strings.Contains(joined, " advfirewall ") && strings.Contains(joined, " state off "):
-		v.flag("DG-FIREWALL-OFF", "advfirewall state off")
+		v.flag(rules.FirewallOff, "advfirewall state off")
 	case strings.Contains(joined, " firewall ") && (strings.Contains(joined, " opmode disable") || strings.Contains(joined, " mode=disable")):
-		v.flag("DG-FIREWALL-OFF", "firewall opmode disable")
+		v.flag(rules.FirewallOff, "firewall opmode disable")
 	}
 }
 
@@ -174,7 +175,7 @@ func psParamValue(args []shell.Word, match func(name string) bool) (name, val st
 // ruleFirewallProfile: Set-NetFirewallProfile -Enabled False.
 func ruleFirewallProfile(v *cmdv) {
 	if _, val, ok := psParamValue(v.args, func(n string) bool { return n == "enabled" }); ok && psBoolOff(val) {
-		v.flag("DG-FIREWALL-OFF", "-Enabled "+val)
+		v.flag(rules.FirewallOff, "-Enabled "+val)
 	}
 }
 
@@ -193,7 +194,7 @@ func ruleMpPreference(v *cmdv) {
 			val = v.args[i+1].Value
 		}
 		if psBoolOn(val) {
-			v.flag("DG-FIREWALL-OFF", "-"+name)
+			v.flag(rules.FirewallOff, "-"+name)
 			return
 		}
 	}
@@ -204,7 +205,7 @@ func ruleMpPreference(v *cmdv) {
 func ruleStopService(v *cmdv) {
 	for _, a := range v.args {
 		if securityServices[strings.ToLower(a.Value)] {
-			v.flag("DG-FIREWALL-OFF", a.Value)
+			v.flag(rules.FirewallOff, a.Value)
 			return
 		}
 	}
@@ -214,7 +215,7 @@ func ruleStopService(v *cmdv) {
 func ruleNet(v *cmdv) {
 	vals := lowerValues(v.args)
 	if len(vals) >= 2 && vals[0] == "stop" && securityServices[vals[1]] {
-		v.flag("DG-FIREWALL-OFF", "stop "+v.args[1].Value)
+		v.flag(rules.FirewallOff, "stop "+v.args[1].Value)
 	}
 }
 
@@ -222,35 +223,35 @@ func ruleNet(v *cmdv) {
 func ruleService(v *cmdv) {
 	vals := lowerValues(v.args)
 	if len(vals) >= 2 && firewallUnits[unitName(vals[0])] && vals[1] == "stop" {
-		v.flag("DG-FIREWALL-OFF", vals[0]+" stop")
+		v.flag(rules.FirewallOff, vals[0]+" stop")
 	}
 }
 
 // ruleSetenforce: setenforce 0 / Permissive (SELinux off).
 func ruleSetenforce(v *cmdv) {
 	if hasWord(v.args, "0", "permissive") {
-		v.flag("DG-FIREWALL-OFF", v.args[0].Value)
+		v.flag(rules.FirewallOff, v.args[0].Value)
 	}
 }
 
 // ruleSpctl: spctl --master-disable / --global-disable (Gatekeeper off).
 func ruleSpctl(v *cmdv) {
 	if hasWord(v.args, "--master-disable", "--global-disable") {
-		v.flag("DG-FIREWALL-OFF", v.args[0].Value)
+		v.flag(rules.FirewallOff, v.args[0].Value)
 	}
 }
 
 // ruleCsrutil: csrutil disable (System Integrity Protection off).
 func ruleCsrutil(v *cmdv) {
 	if hasWord(v.args, "disable") {
-		v.flag("DG-FIREWALL-OFF", strings.Join(v.c.ArgValues(), " "))
+		v.flag(rules.FirewallOff, strings.Join(v.c.ArgValues(), " "))
 	}
 }
 
 // ruleIptables: iptables -F / --flush.
 func ruleIptables(v *cmdv) {
 	if hasWord(v.args, "-F", "--flush") {
-		v.flag("DG-FIREWALL-OFF", "-F")
+		v.flag(rules.FirewallOff, "-F")
 	}
 }
 
@@ -259,7 +260,7 @@ func ruleNft(v *cmdv) {
 	vals := lowerValues(v.args)
 	for i := 0; i+1 < len(vals); i++ {
 		if vals[i] == "flush" && vals[i+1] == "ruleset" {
-			v.flag("DG-FIREWALL-OFF", "flush ruleset")
+			v.flag(rules.FirewallOff, "flush ruleset")
 			return
 		}
 	}
@@ -268,6 +269,6 @@ func ruleNft(v *cmdv) {
 // rulePfctl: pfctl -d (pf off).
 func rulePfctl(v *cmdv) {
 	if hasWord(v.args, "-d") {
-		v.flag("DG-FIREWALL-OFF", "-d")
+		v.flag(rules.FirewallOff, "-d")
 	}
 }

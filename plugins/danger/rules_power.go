@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
@@ -21,7 +22,7 @@ func ruleShutdown(v *cmdv) {
 			return
 		}
 	}
-	v.flag("DG-POWEROFF", "")
+	v.flag(rules.Poweroff, "")
 }
 
 // rulePowerCmd: reboot, halt, poweroff (DG-POWEROFF).
@@ -29,7 +30,7 @@ func rulePowerCmd(v *cmdv) {
 	if hasWord(v.args, "--help") {
 		return
 	}
-	v.flag("DG-POWEROFF", "")
+	v.flag(rules.Poweroff, "")
 }
 
 // ruleStopComputer: Stop-Computer, Restart-Computer (DG-POWEROFF).
@@ -37,7 +38,7 @@ func ruleStopComputer(v *cmdv) {
 	if winshell.ParsePowerShellCommand(v.c.Args).WhatIf || hasWord(v.args, "-WhatIf") {
 		return
 	}
-	v.flag("DG-POWEROFF", "")
+	v.flag(rules.Poweroff, "")
 }
 
 // systemctlPower are the systemctl/loginctl verbs that power off, reboot
@@ -83,19 +84,19 @@ func ruleSystemctl(v *cmdv) {
 	units := ops[1:]
 	switch {
 	case systemctlPower[verb]:
-		v.flag("DG-SYSTEMCTL-POWER", verb)
+		v.flag(rules.SystemctlPower, verb)
 	case verb == "isolate" && len(units) > 0 && powerTargets[strings.ToLower(units[0].Value)]:
-		v.flag("DG-SYSTEMCTL-POWER", verb+" "+units[0].Value)
+		v.flag(rules.SystemctlPower, verb+" "+units[0].Value)
 	case verb == "enable" || verb == "reenable":
 		detail := verb
 		if len(units) > 0 {
 			detail += " " + units[0].Value
 		}
-		v.flag("DG-PERSIST-SYSTEMD", detail)
+		v.flag(rules.PersistSystemd, detail)
 	case verb == "stop" || verb == "disable" || verb == "mask" || verb == "kill":
 		for _, u := range units {
 			if firewallUnits[unitName(u.Value)] {
-				v.flag("DG-FIREWALL-OFF", verb+" "+u.Value)
+				v.flag(rules.FirewallOff, verb+" "+u.Value)
 				return
 			}
 		}
@@ -105,14 +106,14 @@ func ruleSystemctl(v *cmdv) {
 // ruleLoginctl: loginctl power verbs (DG-SYSTEMCTL-POWER).
 func ruleLoginctl(v *cmdv) {
 	if verb := firstOperand(v.args); systemctlPower[verb] {
-		v.flag("DG-SYSTEMCTL-POWER", verb)
+		v.flag(rules.SystemctlPower, verb)
 	}
 }
 
 // ruleInit: init/telinit 0 or 6 (DG-INIT-RUNLEVEL).
 func ruleInit(v *cmdv) {
 	if len(v.args) > 0 && (v.args[0].Value == "0" || v.args[0].Value == "6") {
-		v.flag("DG-INIT-RUNLEVEL", v.args[0].Value)
+		v.flag(rules.InitRunlevel, v.args[0].Value)
 	}
 }
 
@@ -131,7 +132,7 @@ func ruleBcdedit(v *cmdv) {
 	switches, _ := winshell.CmdSwitches(v.c.Args)
 	for _, s := range switches {
 		if bcdeditWrites[s] {
-			v.flag("DG-BCDEDIT-WRITE", "/"+s)
+			v.flag(rules.BcdeditWrite, "/"+s)
 			return
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/paths"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
@@ -104,9 +105,9 @@ func (v *cmdv) codeConsumer() {
 			if webClient(v.j.view(fetch)) {
 				name = webClientName
 			}
-			v.j.add(finding{rule: "DG-RCE-PIPE", cmd: name, detail: v.display()})
+			v.j.add(finding{rule: rules.RCEPipe, cmd: name, detail: v.display()})
 		case decode >= 0:
-			v.j.add(finding{rule: "DG-RCE-DECODED", cmd: v.j.view(decode).display(), detail: v.display()})
+			v.j.add(finding{rule: rules.RCEDecoded, cmd: v.j.view(decode).display(), detail: v.display()})
 		case kind == shell.FeedPipe:
 			gapLiteralStdin(v, k)
 		}
@@ -243,7 +244,7 @@ func (v *cmdv) runsDownload() {
 	}
 	for _, d := range v.j.downloads {
 		if d.fetch < v.i && v.j.plat.Contains(d.path, p) && v.j.plat.Contains(p, d.path) {
-			v.j.add(finding{rule: "DG-RCE-PIPE", cmd: v.j.view(d.fetch).display(), detail: v.display() + " " + w.Value})
+			v.j.add(finding{rule: rules.RCEPipe, cmd: v.j.view(d.fetch).display(), detail: v.display() + " " + w.Value})
 			return
 		}
 	}
@@ -305,7 +306,7 @@ func webClientArgs(v *cmdv) {
 	for _, a := range v.args {
 		l := strings.ToLower(a.Raw)
 		if strings.Contains(l, ".downloadstring") || strings.Contains(l, ".downloaddata") {
-			v.j.add(finding{rule: "DG-RCE-PIPE", cmd: webClientName, detail: v.display()})
+			v.j.add(finding{rule: rules.RCEPipe, cmd: webClientName, detail: v.display()})
 			return
 		}
 	}

@@ -132,7 +132,7 @@ func TestCacheKeyParts(t *testing.T) {
 		{"other endpoint", func() { decide("ls", KeyEndpoint, m.srv.URL+endpointPath) }, true},
 		{"other header", func() { decide("ls", KeyHeaders, "X-Route: b") }, true},
 		{"other key", func() { decide("ls", KeyAPIKey, "another-key-0000") }, false},
-		{"other language", func() { decide("ls", KeyLanguage, "zh") }, false},
+		{"other language", func() { decide("ls", core.LanguageOption, "zh") }, false},
 	}
 	for _, s := range steps {
 		before := m.count()

@@ -149,13 +149,13 @@ func answerString(scores [5]float64) string {
 // ("key", "value", ...) override them.
 func (m *fakeModel) options(extra ...string) map[string]string {
 	o := map[string]string{
-		KeyEndpoint:   m.endpoint(),
-		KeyModel:      "test-model",
-		KeyAPIKey:     testAPIKey,
-		KeyStrictness: "1",
-		KeyTimeoutMS:  "3000",
-		KeyCache:      "false",
-		KeyLanguage:   "en",
+		KeyEndpoint:         m.endpoint(),
+		KeyModel:            "test-model",
+		KeyAPIKey:           testAPIKey,
+		KeyStrictness:       "1",
+		KeyTimeoutMS:        "3000",
+		KeyCache:            "false",
+		core.LanguageOption: "en",
 	}
 	for i := 0; i+1 < len(extra); i += 2 {
 		o[extra[i]] = extra[i+1]

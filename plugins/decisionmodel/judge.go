@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
 // thresholds[strictness][dimension] is the score at or above which a risk
@@ -30,11 +31,12 @@ const (
 	KindCodeExecution = "code_execution"
 )
 
-var ruleIDs = [4]string{
-	DataLoss:            "DM-DATA-LOSS",
-	SystemChange:        "DM-SYSTEM-CHANGE",
-	ExternalSideEffects: "DM-EXTERNAL-SIDE-EFFECTS",
-	DataExfiltration:    "DM-DATA-EXFILTRATION",
+// ruleOf is the rule a risk dimension asks with.
+var ruleOf = [4]*rules.Rule{
+	DataLoss:            rules.ModelDataLoss,
+	SystemChange:        rules.ModelSystemChange,
+	ExternalSideEffects: rules.ModelExternalSideEffects,
+	DataExfiltration:    rules.ModelDataExfiltration,
 }
 
 // judgement is what an Answer means at one strictness.
@@ -92,7 +94,7 @@ func verdictFor(s *settings, call *core.Call, a Answer, j judgement, cached bool
 	}
 	reason := core.Reason{
 		Layer:   LayerName,
-		Rule:    ruleIDs[j.dimension],
+		Rule:    ruleOf[j.dimension].ID,
 		Message: askMessage(s.language, call, j.dimension, a[j.dimension], thresholds[s.strictness][j.dimension]),
 	}
 	v := core.AskVerdict(reason)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
 type thresholdCase struct {
@@ -84,7 +85,7 @@ func TestAskMessage(t *testing.T) {
 		`"data_exfiltration":{"score":0,"why":""},"code_execution":{"score":0,"why":""}}`)
 
 	for _, lang := range []string{"en", "zh", "", "fr"} {
-		v, err := l.Decide(context.Background(), shellCall("git push --force origin main", m.options(KeyLanguage, lang), ""))
+		v, err := l.Decide(context.Background(), shellCall("git push --force origin main", m.options(core.LanguageOption, lang), ""))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +93,7 @@ func TestAskMessage(t *testing.T) {
 			t.Fatalf("%q: verdict %+v", lang, v)
 		}
 		r := v.Reasons[0]
-		if r.Rule != "DM-EXTERNAL-SIDE-EFFECTS" || r.Layer != LayerName {
+		if r.Rule != rules.ModelExternalSideEffects.ID || r.Layer != LayerName {
 			t.Errorf("%q: reason %+v", lang, r)
 		}
 		msg := r.Message

@@ -6,25 +6,12 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/redact"
 )
 
 // maxSubjectChars cuts the command or path quoted in an ask message.
 const maxSubjectChars = 160
-
-var kindNamesZH = [4]string{
-	DataLoss:            "数据损失",
-	SystemChange:        "系统变更",
-	ExternalSideEffects: "外部副作用",
-	DataExfiltration:    "数据外带",
-}
-
-var kindNamesEN = [4]string{
-	DataLoss:            "data loss",
-	SystemChange:        "system change",
-	ExternalSideEffects: "external side effects",
-	DataExfiltration:    "data exfiltration",
-}
 
 // askMessage is the complete reason shown to the agent and the user: the
 // marker, the kind, the score against its threshold, the model's why, the
@@ -36,12 +23,11 @@ func askMessage(lang string, call *core.Call, d Dimension, s Score, threshold fl
 	}
 	score := fmt.Sprintf("%s %s ≥ %s", d, fmtScore(s.Score), fmtScore(threshold))
 	subject := subjectOf(call)
+	rule := ruleOf[d]
 	if lang == "en" {
-		return fmt.Sprintf("[zcode-fence: decision model] The model rates this call as a %s risk (%s): %s. Call: %s. Explain this to the user and ask for confirmation; do not retry it unchanged or work around it.",
-			kindNamesEN[d], score, strings.TrimRight(why, "."), subject)
+		return rules.Fill(rule.En, "score", score, "why", strings.TrimRight(why, "."), "subject", subject)
 	}
-	return fmt.Sprintf("[zcode-fence: 决策模型] 模型判定此调用有%s风险（%s）：%s。调用：%s。请向用户说明并请求确认；不要原样重试，也不要绕过。",
-		kindNamesZH[d], score, strings.TrimRight(why, "。."), subject)
+	return rules.Fill(rule.Zh, "score", score, "why", strings.TrimRight(why, "。."), "subject", subject)
 }
 
 func fmtScore(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }

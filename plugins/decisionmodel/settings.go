@@ -12,33 +12,6 @@ import (
 	"github.com/zcode-fence/zcode-fence/redact"
 )
 
-// Option keys read from core.Call.Options. They are exactly the config keys;
-// the host passes them through unchanged (after applying the
-// ZCODE_FENCE_DECISION_MODEL_API_KEY override to the API key).
-const (
-	KeyEndpoint   = "decision_model_endpoint"
-	KeyModel      = "decision_model_model"
-	KeyAPIKey     = "decision_model_api_key"
-	KeyStrictness = "decision_model_strictness"
-	KeyTimeoutMS  = "decision_model_timeout_ms"
-	KeyHeaders    = "decision_model_headers"
-	KeyProxy      = "decision_model_proxy"
-	KeyPrompt     = "decision_model_prompt"
-	KeyCache      = "decision_model_cache"
-	KeyLanguage   = "language"
-)
-
-const (
-	// DefaultTimeout is used when decision_model_timeout_ms is absent or
-	// not a positive integer.
-	DefaultTimeout = 3500 * time.Millisecond
-	// MaxTimeout caps decision_model_timeout_ms (the hook itself has 5 s).
-	MaxTimeout = 4000 * time.Millisecond
-	// MaxPromptChars caps decision_model_prompt, in characters, after
-	// redaction.
-	MaxPromptChars = 1000
-)
-
 // settings are one call's options, parsed and validated.
 type settings struct {
 	endpoint   *url.URL
@@ -63,7 +36,7 @@ func parseSettings(call *core.Call) (*settings, error) {
 		rawURL:     strings.TrimSpace(call.Option(KeyEndpoint, "")),
 		model:      strings.TrimSpace(call.Option(KeyModel, "")),
 		apiKey:     strings.TrimSpace(call.Option(KeyAPIKey, "")),
-		strictness: parseStrictness(call.Option(KeyStrictness, "1")),
+		strictness: parseStrictness(call.Option(KeyStrictness, defaultStrictness)),
 		language:   "zh",
 		cache:      true,
 		headers:    http.Header{},
@@ -99,11 +72,11 @@ func parseSettings(call *core.Call) (*settings, error) {
 		s.addNote(n)
 	}
 	s.prompt = cleanPrompt(call.Option(KeyPrompt, ""))
-	switch strings.ToLower(strings.TrimSpace(call.Option(KeyCache, "true"))) {
+	switch strings.ToLower(strings.TrimSpace(call.Option(KeyCache, defaultCache))) {
 	case "false", "0":
 		s.cache = false
 	}
-	if strings.EqualFold(strings.TrimSpace(call.Option(KeyLanguage, "zh")), "en") {
+	if call.Language() == core.English {
 		s.language = "en"
 	}
 	return s, nil
@@ -115,7 +88,8 @@ func (s *settings) addNote(n string) {
 	}
 }
 
-// parseStrictness maps "0", "1", "2" to themselves and anything else to 1.
+// parseStrictness maps "0", "1", "2" to themselves and anything else to 1
+// (the default).
 func parseStrictness(v string) int {
 	switch strings.TrimSpace(v) {
 	case "0":
@@ -136,7 +110,7 @@ func parseTimeout(v string) (time.Duration, string) {
 	}
 	ms, err := strconv.Atoi(v)
 	if err != nil || ms <= 0 {
-		return DefaultTimeout, "decision_model_timeout_ms not a positive integer; using 3500"
+		return DefaultTimeout, KeyTimeoutMS + " not a positive integer; using " + defaultTimeoutMS
 	}
 	if d := time.Duration(ms) * time.Millisecond; d < MaxTimeout {
 		return d, ""

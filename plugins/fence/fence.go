@@ -22,22 +22,11 @@
 //
 // # Rules
 //
-// Every ask carries one of these stable rule ids, one reason per distinct
-// target:
-//
-//   - FN-WRITE-OUTSIDE: a file tool's target lies outside the writable roots.
-//   - FN-REDIRECT-OUTSIDE: a shell redirect (>, >>, &>, 2>, >|, <>) writes outside.
-//   - FN-COMMAND-WRITE-OUTSIDE: a command writes, creates, moves, deletes or
-//     changes the mode or owner of something outside (cp/mv/rm/tee/tar -C/curl -o/
-//     Set-Content/copy/del ... — the message names the command and the verb).
-//   - FN-SCRIPT-WRITE-OUTSIDE: an interpreter one-liner (python -c, node -e, ...)
-//     or a PowerShell .NET call ([IO.File]::WriteAllText) writes or deletes a
-//     literal path outside.
-//   - FN-SYMLINK-ESCAPE: the target is inside a root as written, but a symlink
-//     on its way leads outside (any of the sources above).
-//   - FN-UNRESOLVED: a write target (or the directory a relative one is
-//     resolved against) holds a variable or substitution whose value is unknown
-//     ($X, %X%, $(...), cd "$X" && touch a), so it cannot be judged.
+// Every ask carries one stable rule id (FN-*), one reason per distinct
+// target: which write left the roots (a file tool, a redirect, a command,
+// a one-liner), a symlink leading out, or a target that cannot be
+// resolved. They are declared, with their message templates, in core/rules
+// and listed in docs/rules.md.
 //
 // The fence is off (silent) when the call has no project root.
 //
@@ -93,11 +82,22 @@ import (
 	"fmt"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/config"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 )
 
 // Name is the layer's name.
 const Name = "fence"
+
+// Enable is the setting that switches the project fence on. The fence has
+// no settings of its own: the writable roots (extra_writable_roots) and the
+// session-root lock are the host's, which fills Call.WritableRoots and
+// Call.ProjectRoot with them.
+var Enable = config.Spec{
+	Key: "enable_fence", Kind: config.Bool, Default: "true",
+	Title:       "Project fence",
+	Description: "Ask before any write that lands outside the writable roots: the project, the temp directories, ~/.zcode/cli/memories and extra_writable_roots.",
+}
 
 // Layer is the project fence. Use New; the zero value is not usable.
 type Layer struct {
@@ -135,8 +135,8 @@ func (*Layer) Name() string { return Name }
 // Decide judges a file or shell call: Ask with one reason per distinct
 // target outside the writable roots (or unresolvable), else Silent. Calls
 // without a project root, other tool kinds and shell calls without an
-// analysis are Silent. It reads the option language ("en" or "en-*" for
-// English reasons, anything else Chinese). Safe for concurrent use. It
+// analysis are Silent. Reasons are in English when core.Call.Language is
+// English, else in Chinese. Safe for concurrent use. It
 // returns an error only when it could not finish (a bug caught by recover,
 // or ctx expired before anything was found); the host then treats the
 // layer as silent. What was found before ctx expired is still an Ask.

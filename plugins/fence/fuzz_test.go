@@ -7,14 +7,10 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/paths"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 )
-
-var knownRules = map[string]bool{
-	RuleWriteOutside: true, RuleRedirectOutside: true, RuleCommandWriteOutside: true,
-	RuleScriptWriteOutside: true, RuleSymlinkEscape: true, RuleUnresolved: true,
-}
 
 // FuzzDecide feeds any command text (as Bash and as PowerShell) and any
 // path (as a Write target and as the cwd) to the layer under Linux,
@@ -80,7 +76,7 @@ func check(t *testing.T, l *Layer, c *core.Call) {
 		t.Fatalf("%d reasons", len(v.Reasons))
 	}
 	for _, r := range v.Reasons {
-		if r.Layer != Name || !knownRules[r.Rule] || !strings.HasPrefix(r.Message, "[zcode-fence: ") {
+		if rule, ok := rules.Lookup(r.Rule); r.Layer != Name || !ok || rule.Family != rules.Fence || !strings.HasPrefix(r.Message, "[zcode-fence: ") {
 			t.Fatalf("bad reason %+v", r)
 		}
 	}

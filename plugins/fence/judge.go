@@ -52,8 +52,7 @@ func newJudge(ctx context.Context, p paths.Platform, c *core.Call) *judge {
 	if !project.IsAbs() {
 		return nil
 	}
-	en := strings.HasPrefix(strings.ToLower(c.Option("language", "zh")), "en")
-	j := &judge{ctx: ctx, p: p, call: c, en: en, root: project.Norm}
+	j := &judge{ctx: ctx, p: p, call: c, en: c.Language() == core.English, root: project.Norm}
 	j.addRoot(project)
 	roots := c.WritableRoots
 	if len(roots) == 0 {

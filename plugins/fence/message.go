@@ -6,17 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/zcode-fence/zcode-fence/core"
-)
-
-// Rule ids. They are part of the layer's contract (decision logs, tests,
-// documentation): never rename one.
-const (
-	RuleWriteOutside        = "FN-WRITE-OUTSIDE"
-	RuleRedirectOutside     = "FN-REDIRECT-OUTSIDE"
-	RuleCommandWriteOutside = "FN-COMMAND-WRITE-OUTSIDE"
-	RuleScriptWriteOutside  = "FN-SCRIPT-WRITE-OUTSIDE"
-	RuleSymlinkEscape       = "FN-SYMLINK-ESCAPE"
-	RuleUnresolved          = "FN-UNRESOLVED"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
 // verb is what a command does to its target, for the message.
@@ -39,21 +29,10 @@ var verbText = [...][2]string{
 // origin says where a target came from: the rule to report when it is
 // outside, and the label and verb of the message.
 type origin struct {
-	rule  string
+	rule  *rules.Rule
 	label string
 	verb  verb
 }
-
-// Message templates: label, verb, target, root (escape: label, verb,
-// target, real path, root).
-const (
-	zhOutside    = "[zcode-fence: 越界写入] %s %s %s，不在项目根 %s 及其他可写根内。请改用项目内或临时目录的路径，或请用户确认；不要绕过此检查。"
-	zhEscape     = "[zcode-fence: 越界写入] %s %s %s，但符号链接使它实际指向项目外的 %s（项目根 %s）。请改用项目内的真实路径或临时目录，或请用户确认；不要绕过此检查。"
-	zhUnresolved = "[zcode-fence: 路径无法解析] %s %s %s，其中的变量、命令替换或所在目录无法确定，无法判定是否在项目根 %s 内。请改用明确的路径，或请用户确认；不要绕过此检查。"
-	enOutside    = "[zcode-fence: write outside the project] %s %s %s, outside the project root %s and every writable root. Use a project or temp path, or ask the user; do not work around this check."
-	enEscape     = "[zcode-fence: write outside the project] %s %s %s, which a symlink leads to %s, outside the project root %s. Use a real project or temp path, or ask the user; do not work around this check."
-	enUnresolved = "[zcode-fence: unresolved path] %s %s %s, holding an unknown variable, substitution or directory: it cannot be checked against the project root %s. Use an explicit path, or ask the user; do not work around this check."
-)
 
 // maxShown caps each path in a message (in characters), so one reason
 // stays near 200 characters (Chinese about 100 plus the paths).
@@ -84,21 +63,20 @@ func (j *judge) add(o origin, r result) {
 	if j.en {
 		lang = 1
 	}
-	v := verbText[o.verb][lang]
-	target, root := shorten(r.shown), shorten(j.root)
 	rule := o.rule
-	var msg string
 	switch r.kind {
 	case escape:
-		rule = RuleSymlinkEscape
-		msg = fmt.Sprintf(pick(j.en, zhEscape, enEscape), o.label, v, target, shorten(r.real), root)
+		rule = rules.FenceSymlinkEscape
 	case unresolved:
-		rule = RuleUnresolved
-		msg = fmt.Sprintf(pick(j.en, zhUnresolved, enUnresolved), o.label, v, target, root)
-	default:
-		msg = fmt.Sprintf(pick(j.en, zhOutside, enOutside), o.label, v, target, root)
+		rule = rules.FenceUnresolved
 	}
-	j.reasons = append(j.reasons, core.Reason{Layer: Name, Rule: rule, Message: msg})
+	tl := core.Chinese
+	if j.en {
+		tl = core.English
+	}
+	msg := rules.Fill(rule.Template(tl), "label", o.label, "verb", verbText[o.verb][lang],
+		"target", shorten(r.shown), "real", shorten(r.real), "root", shorten(j.root))
+	j.reasons = append(j.reasons, core.Reason{Layer: Name, Rule: rule.ID, Message: msg})
 }
 
 // verdict is Ask with the reasons found, or Silent.
@@ -116,13 +94,6 @@ func (j *judge) verdict() core.Verdict {
 		}
 	}
 	return core.AskVerdict(reasons...)
-}
-
-func pick(en bool, zh, english string) string {
-	if en {
-		return english
-	}
-	return zh
 }
 
 // shorten cuts s to maxShown characters, keeping its start and its end

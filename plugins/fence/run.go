@@ -6,6 +6,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/paths"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
@@ -14,7 +15,7 @@ import (
 // the call's cwd. Symlinks are followed: writing through a link writes
 // what it points to.
 func (j *judge) fileTool() {
-	o := origin{rule: RuleWriteOutside, label: j.fileToolLabel(), verb: verbWrite}
+	o := origin{rule: rules.FenceWriteOutside, label: j.fileToolLabel(), verb: verbWrite}
 	for _, s := range j.call.Paths {
 		if j.ctx.Err() != nil {
 			return
@@ -110,21 +111,21 @@ func (j *judge) command(i int, c *shell.Command) {
 		if !r.IsWrite() {
 			continue
 		}
-		o := origin{rule: RuleRedirectOutside, label: j.redirectLabel(name, r.Fd+r.Op), verb: verbWrite}
+		o := origin{rule: rules.FenceRedirectOutside, label: j.redirectLabel(name, r.Fd+r.Op), verb: verbWrite}
 		j.target(i, c, dir(), target{w: r.Target}, o)
 	}
 	if len(c.Args) == 0 || c.Name == "" {
 		return
 	}
 	for _, t := range commandTargets(c) {
-		j.target(i, c, dir(), t, origin{rule: RuleCommandWriteOutside, label: name, verb: t.verb})
+		j.target(i, c, dir(), t, origin{rule: rules.FenceCommandWriteOutside, label: name, verb: t.verb})
 	}
 	for _, t := range j.scriptTargets(c) {
-		j.target(i, c, dir(), t, origin{rule: RuleScriptWriteOutside, label: j.scriptLabel(c.Name), verb: t.verb})
+		j.target(i, c, dir(), t, origin{rule: rules.FenceScriptWriteOutside, label: j.scriptLabel(c.Name), verb: t.verb})
 	}
 	if label, targets := dotNetTargets(c); len(targets) > 0 {
 		for _, t := range targets {
-			j.target(i, c, dir(), t, origin{rule: RuleScriptWriteOutside, label: label, verb: t.verb})
+			j.target(i, c, dir(), t, origin{rule: rules.FenceScriptWriteOutside, label: label, verb: t.verb})
 		}
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core"
-	"github.com/zcode-fence/zcode-fence/core/layerproto/sdk"
+	"github.com/zcode-fence/zcode-fence/sdk"
 )
 
 // FuzzDecide: any command text, with any branches option, gives a verdict

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core"
-	"github.com/zcode-fence/zcode-fence/core/layerproto/sdk"
+	"github.com/zcode-fence/zcode-fence/sdk"
 )
 
 // layerName is the layer's name in its messages. The host names the layer

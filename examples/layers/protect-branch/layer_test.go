@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core"
-	"github.com/zcode-fence/zcode-fence/core/layerproto"
-	"github.com/zcode-fence/zcode-fence/core/layerproto/sdk"
+	"github.com/zcode-fence/zcode-fence/core/layerproto/convert"
+	"github.com/zcode-fence/zcode-fence/sdk"
 )
 
 // tcase is one row of testdata/cases.json.
@@ -85,7 +85,7 @@ func TestCases(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wire, err := newLayer().Decide(context.Background(), layerproto.CallFromProto(layerproto.CallToProto(call)))
+			wire, err := newLayer().Decide(context.Background(), convert.CallFromProto(convert.CallToProto(call)))
 			if err != nil {
 				t.Fatal(err)
 			}

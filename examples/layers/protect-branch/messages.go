@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core"
-	"github.com/zcode-fence/zcode-fence/core/layerproto/sdk"
+	"github.com/zcode-fence/zcode-fence/sdk"
 )
 
 // Rule ids. They are stable: users count them in `zcode-fence log`.

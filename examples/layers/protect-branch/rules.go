@@ -3,8 +3,8 @@ package main
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/layerproto/sdk"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/sdk"
 )
 
 // finding is one rule hit: the rule and the branch it concerns ("" when

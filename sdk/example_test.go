@@ -9,7 +9,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/layerproto"
-	"github.com/zcode-fence/zcode-fence/core/layerproto/sdk"
+	"github.com/zcode-fence/zcode-fence/sdk"
 )
 
 // noForcePush is a complete layer: it asks before any forced git push.

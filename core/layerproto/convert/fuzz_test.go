@@ -1,4 +1,4 @@
-package layerproto
+package convert
 
 import (
 	"reflect"

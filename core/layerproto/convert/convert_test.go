@@ -1,9 +1,8 @@
-package layerproto
+package convert
 
 import (
 	"encoding/json"
 	"errors"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -11,31 +10,10 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/layerproto/internal/wiretest"
 	"github.com/zcode-fence/zcode-fence/core/layerproto/layerpb"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
-
-type callCase struct {
-	Name string    `json:"name"`
-	Call core.Call `json:"call"`
-}
-
-// loadCalls reads testdata/calls.json.
-func loadCalls(t testing.TB) []callCase {
-	t.Helper()
-	data, err := os.ReadFile("testdata/calls.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []callCase
-	if err := json.Unmarshal(data, &cases); err != nil {
-		t.Fatalf("testdata/calls.json: %v", err)
-	}
-	if len(cases) == 0 {
-		t.Fatal("testdata/calls.json holds no cases")
-	}
-	return cases
-}
 
 // overWire marshals a request to bytes and back, as gRPC would.
 func overWire(t *testing.T, r *layerpb.DecideRequest) *layerpb.DecideRequest {
@@ -51,53 +29,11 @@ func overWire(t *testing.T, r *layerpb.DecideRequest) *layerpb.DecideRequest {
 	return &back
 }
 
-// normalized returns a deep copy of v with every empty slice and map set to
-// nil: the one distinction proto3 cannot carry.
-func normalized[T any](v T) T {
-	in := reflect.ValueOf(&v).Elem()
-	out := reflect.New(in.Type()).Elem()
-	copyNormalized(out, in)
-	return out.Interface().(T)
-}
-
-func copyNormalized(dst, src reflect.Value) {
-	switch src.Kind() {
-	case reflect.Pointer:
-		if src.IsNil() {
-			return
-		}
-		dst.Set(reflect.New(src.Type().Elem()))
-		copyNormalized(dst.Elem(), src.Elem())
-	case reflect.Struct:
-		for i := 0; i < src.NumField(); i++ {
-			copyNormalized(dst.Field(i), src.Field(i))
-		}
-	case reflect.Slice:
-		if src.Len() == 0 {
-			return
-		}
-		dst.Set(reflect.MakeSlice(src.Type(), src.Len(), src.Len()))
-		for i := 0; i < src.Len(); i++ {
-			copyNormalized(dst.Index(i), src.Index(i))
-		}
-	case reflect.Map:
-		if src.Len() == 0 {
-			return
-		}
-		dst.Set(reflect.MakeMapWithSize(src.Type(), src.Len()))
-		for _, k := range src.MapKeys() {
-			dst.SetMapIndex(k, src.MapIndex(k))
-		}
-	default:
-		dst.Set(src)
-	}
-}
-
 func TestCallRoundTrip(t *testing.T) {
-	for _, tc := range loadCalls(t) {
+	for _, tc := range wiretest.Calls(t) {
 		t.Run(tc.Name, func(t *testing.T) {
 			got := CallFromProto(overWire(t, CallToProto(&tc.Call)))
-			want := normalized(tc.Call)
+			want := wiretest.Normalized(tc.Call)
 			if !reflect.DeepEqual(*got, want) {
 				gotJSON, _ := json.MarshalIndent(got, "", " ")
 				wantJSON, _ := json.MarshalIndent(want, "", " ")
@@ -245,7 +181,7 @@ func TestVerdictRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := normalized(tc.v); !reflect.DeepEqual(got, want) {
+			if want := wiretest.Normalized(tc.v); !reflect.DeepEqual(got, want) {
 				t.Errorf("got %+v, want %+v", got, want)
 			}
 		})

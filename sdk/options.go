@@ -8,15 +8,16 @@ import (
 
 // LanguageOption is the option the host adds to every external layer's
 // options: "zh" or "en", the language the user reads ask reasons in.
-const LanguageOption = "language"
+const LanguageOption = core.LanguageOption
 
-// Language returns "zh" when the call's language option is "zh" and "en"
-// otherwise (also when the option is absent, as in a test that sets none).
+// Language returns "zh" when the call's language option names Chinese (as
+// core.Call.Language reads it: "zh", " ZH ", "zh-CN") and "en" otherwise,
+// also when the option is absent, as in a test that sets none.
 func Language(call *core.Call) string {
-	if call != nil && strings.EqualFold(strings.TrimSpace(call.Option(LanguageOption, "")), "zh") {
-		return "zh"
+	if call.Language() == core.Chinese {
+		return string(core.Chinese)
 	}
-	return "en"
+	return string(core.English)
 }
 
 // Message returns an ask message in the call's language, with the marker

@@ -1,4 +1,8 @@
-package layerproto
+// Package convert translates between the layer contract's types (core.Call,
+// shell.Script, core.Verdict) and the layer protocol's messages (layerpb):
+// the host converts a call to a DecideRequest and a DecideResponse back,
+// a served layer does the reverse. It is pure: no I/O, no state.
+package convert
 
 import (
 	"encoding/json"
@@ -283,8 +287,11 @@ func VerdictFromProto(r *layerpb.DecideResponse) (core.Verdict, error) {
 	return v, nil
 }
 
-// text returns s as valid UTF-8, replacing invalid bytes with U+FFFD. It
-// costs one scan and no allocation when s is already valid.
+// Text returns s as valid UTF-8 (protobuf refuses to marshal anything
+// else), replacing invalid bytes with U+FFFD. It costs one scan and no
+// allocation when s is already valid.
+func Text(s string) string { return text(s) }
+
 func text(s string) string {
 	if utf8.ValidString(s) {
 		return s

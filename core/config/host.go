@@ -1,0 +1,65 @@
+package config
+
+import "github.com/zcode-fence/zcode-fence/core"
+
+// The host's own settings. A layer's settings are declared in the layer's
+// package (its Switch and Settings) and reach it as Call.Options.
+const (
+	KeyLockSessionRoot    = "lock_session_root"
+	KeyExtraWritableRoots = "extra_writable_roots"
+	KeyEnableLog          = "enable_log"
+	KeyLanguage           = core.LanguageOption
+	KeyLayerIsolation     = "layer_isolation"
+	KeyExternalLayers     = "external_layers"
+	KeyLayerOptions       = "layer_options"
+)
+
+// HostSettings declares the host's own settings, in the order the settings
+// UI lists them.
+var HostSettings = []Spec{
+	{
+		Key: KeyLockSessionRoot, Kind: Bool, Default: "true",
+		Title:       "Lock the session root",
+		Description: "Judge every call of a session against the project root first seen for that session, so a cd inside the agent's shell cannot move the fence.",
+	},
+	{
+		Key: KeyExtraWritableRoots, Kind: String,
+		Title:       "Extra writable roots",
+		Description: "More directories the agent may write to, separated by ';'. ~, $VAR and %VAR% are expanded.",
+	},
+	{
+		Key: KeyEnableLog, Kind: Bool, Default: "true",
+		Title:       "Decision log",
+		Description: "Record every call in decisions.log in the plugin data directory (asks and errors are always recorded). Secrets are redacted.",
+	},
+	{
+		Key: KeyLanguage, Kind: Enum, Default: string(core.Chinese),
+		Choices:     []string{string(core.Chinese), string(core.English)},
+		Canon:       canonLanguage,
+		Title:       "Language of ask reasons",
+		Description: "zh (Chinese) or en (English).",
+	},
+	{
+		Key: KeyLayerIsolation, Kind: Enum, Default: "process", Choices: []string{"process", "inprocess"},
+		Title:       "Layer isolation",
+		Description: "process runs the built-in layers as plugin subprocesses; inprocess runs them inside the hook (faster). Third-party layers are always subprocesses.",
+	},
+	{
+		Key: KeyExternalLayers, Kind: String,
+		Title:       "External layers",
+		Description: "Third-party layer executables (absolute paths), separated by ';'. Pin one with PATH#sha256=HEX.",
+	},
+	{
+		Key: KeyLayerOptions, Kind: String, JSONObject: true,
+		Title:       "Layer options",
+		Description: `Options for third-party layers as one JSON object keyed by layer name, e.g. {"protect-branch":{"branches":"main;release/*"}}.`,
+	},
+}
+
+// canonLanguage reads "zh-CN", "en_US" and the like as their language.
+func canonLanguage(v string) string {
+	if l, ok := core.ParseLanguage(v); ok {
+		return string(l)
+	}
+	return v
+}

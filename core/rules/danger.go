@@ -1,0 +1,275 @@
+package rules
+
+// The danger gate's rules (layer "danger"). "Catastrophic" means
+// paths.IsCatastrophic after the target was resolved against the command's
+// cd chain and the call's cwd: the filesystem, drive and share roots, home
+// and its ancestors, a whole user profile (also ~NAME, %USERPROFILE%,
+// $env:USERPROFILE), system directories; a glob over one (/etc/*, ~/.*)
+// counts as the directory.
+//
+// Templates may use {cmd} (the command as the message names it), {detail}
+// (the option, subcommand or consumer that matters), {subject} (what a
+// command without path targets acts on: git's remote and refs, commit,
+// branch) and {targets} (the catastrophic targets, labelled).
+
+const dangerLayer = "danger"
+
+// The danger gate's families, in the order docs/rules.md lists them.
+var (
+	Deletes       = family(&Family{Layer: dangerLayer, Name: "delete", Title: "Deletes"})
+	Overwrites    = family(&Family{Layer: dangerLayer, Name: "overwrite", Title: "Overwrites of critical files and disks"})
+	DiskAndSystem = family(&Family{Layer: dangerLayer, Name: "disk", Title: "Disk and system"})
+	PowerAndBoot  = family(&Family{Layer: dangerLayer, Name: "power", Title: "Power and boot"})
+	Git           = family(&Family{Layer: dangerLayer, Name: "git", Title: "Git",
+		Doc: "Also inside the project; git -C DIR, -c k=v and -c alias.X=... are followed."})
+	RemoteCode  = family(&Family{Layer: dangerLayer, Name: "remote", Title: "Remote code execution"})
+	Persistence = family(&Family{Layer: dangerLayer, Name: "persist", Title: "Persistence and protections"})
+	Hidden      = family(&Family{Layer: dangerLayer, Name: "hidden", Title: "Hidden commands",
+		Doc: "Commands the command text hides: interpreter one-liners, command words unknown until run time, and commands too deep or too long to inspect."})
+	CustomRules = family(&Family{Layer: dangerLayer, Name: "custom", Title: "Custom rules",
+		Doc: "The user's own rules, from the custom_rules setting."})
+)
+
+// The Deletes family.
+var (
+	RmRecursive = def(&Rule{ID: "DG-RM-RECURSIVE", Family: Deletes, PathAdvice: true,
+		Doc: "rm -r/-R/--recursive (or rimraf, also run by npx, pnpm dlx, npm exec) of a catastrophic target, named or listed by a $(...) (rm -rf $(ls /), rm -rf \"$(dirname \"$PWD\")\").",
+		Zh:  "{cmd} 将递归删除 {targets}，无法恢复。",
+		En:  "{cmd} would recursively delete {targets}; this cannot be undone."})
+	RmNoPreserveRoot = def(&Rule{ID: "DG-RM-NO-PRESERVE-ROOT", Family: Deletes, PathAdvice: true,
+		Doc: "rm --no-preserve-root with an absolute or unknown target.",
+		Zh:  "{cmd} 带 --no-preserve-root，关闭了根目录保护（目标 {targets}）。",
+		En:  "{cmd} uses --no-preserve-root, turning off the root safeguard (target {targets})."})
+	RmGlob = def(&Rule{ID: "DG-RM-GLOB", Family: Deletes, PathAdvice: true,
+		Doc: "rm without -r of a glob over a catastrophic directory (rm /etc/*).",
+		Zh:  "{cmd} 将删除 {targets} 下的全部文件。",
+		En:  "{cmd} would delete every file in {targets}."})
+	Rmdir = def(&Rule{ID: "DG-RMDIR", Family: Deletes, PathAdvice: true,
+		Doc: "rmdir of a catastrophic directory.",
+		Zh:  "{cmd} 作用于 {targets}。",
+		En:  "{cmd} removes {targets}."})
+	WinDelete = def(&Rule{ID: "DG-WIN-DELETE", Family: Deletes, PathAdvice: true,
+		Doc: "del, erase, rd, rmdir /s (cmd.exe) on a catastrophic target.",
+		Zh:  "{cmd} 将删除 {targets} 中的文件，无法恢复。",
+		En:  "{cmd} would delete the files in {targets}; this cannot be undone."})
+	PSRemove = def(&Rule{ID: "DG-PS-REMOVE", Family: Deletes, PathAdvice: true,
+		Doc: "Remove-Item (any alias), or a .NET delete ([System.IO.Directory]::Delete, [IO.File]::Delete, VisualBasic FileSystem), of a catastrophic target; also Get-ChildItem ROOT | Remove-Item.",
+		Zh:  "{cmd} 将删除 {targets}，无法恢复。",
+		En:  "{cmd} would delete {targets}; this cannot be undone."})
+	FindDelete = def(&Rule{ID: "DG-FIND-DELETE", Family: Deletes, PathAdvice: true,
+		Doc: "find -delete (or -exec rm/unlink/shred without -r) under a catastrophic start.",
+		Zh:  "{cmd} 将删除在 {targets} 下找到的文件。",
+		En:  "{cmd} would delete what it finds under {targets}."})
+	XargsDelete = def(&Rule{ID: "DG-XARGS-DELETE", Family: Deletes, PathAdvice: true,
+		Doc: "an xargs, parallel or fd -x/-X delete of items listed from a catastrophic directory (find /, ls ~, echo /, fd . ~).",
+		Zh:  "{cmd} 将删除从 {targets} 列出的条目。",
+		En:  "{cmd} would delete the entries listed from {targets}."})
+	Shred = def(&Rule{ID: "DG-SHRED", Family: Deletes, PathAdvice: true,
+		Doc: "shred of a disk, a critical file or a catastrophic glob.",
+		Zh:  "{cmd} 将不可恢复地覆写 {targets}。",
+		En:  "{cmd} would irrecoverably overwrite {targets}."})
+	MvSource = def(&Rule{ID: "DG-MV-SOURCE", Family: Deletes, PathAdvice: true,
+		Doc: "mv/Move-Item/move of a catastrophic source.",
+		Zh:  "{cmd} 将把 {targets} 整体移走，系统或用户数据会随之失效。",
+		En:  "{cmd} would move {targets} away, breaking the system or the user's data."})
+	RsyncDelete = def(&Rule{ID: "DG-RSYNC-DELETE", Family: Deletes, PathAdvice: true,
+		Doc: "rsync --delete* (robocopy /MIR /PURGE) into a catastrophic destination.",
+		Zh:  "{cmd} {detail} 同步到 {targets}，会删掉其中源里没有的一切。",
+		En:  "{cmd} {detail} into {targets} deletes everything there that the source lacks."})
+	UnresolvedTarget = def(&Rule{ID: "DG-UNRESOLVED-TARGET", Family: Deletes, PathAdvice: true,
+		Doc: "a recursive delete, find -delete, chmod -R or disk write whose target is only unknown values (\"$D\", \"$1\"), becomes catastrophic with its unknown variables empty or at their defaults ($X/, $X/*, ${X:-/}, $DIR/bin), is a catastrophic directory followed by unknown text (/$X, ~/$X), or is * . .. after a cd to an unknown directory (cd $X && rm -rf *). $TMPDIR/x and ${TMPDIR:-/tmp}/x are not.",
+		Zh:  "{cmd} 的目标 {targets} 取决于未知变量，为空或出错时可能删到根目录或主目录。",
+		En:  "{cmd} targets {targets}, built from an unknown variable that could make it / or home."})
+)
+
+// The Overwrites family.
+var (
+	CriticalFile = def(&Rule{ID: "DG-CRITICAL-FILE", Family: Overwrites, PathAdvice: true,
+		Doc: "deleting, overwriting, editing in place or chmod/chown of /etc/passwd, shadow, gshadow, group, sudoers, fstab, master.passwd or the Windows SAM/SYSTEM/SECURITY/SOFTWARE hives.",
+		Zh:  "{cmd} 将修改或删除 {targets}。",
+		En:  "{cmd} would change or delete {targets}."})
+	DeviceWrite = def(&Rule{ID: "DG-DEVICE-WRITE", Family: Overwrites, PathAdvice: true,
+		Doc: "a redirect, tee, cp, install or pv writing onto a disk device.",
+		Zh:  "{cmd} 直接写入 {targets}，会破坏分区和数据。",
+		En:  "{cmd} writes straight to {targets}, destroying its partitions and data."})
+)
+
+// The DiskAndSystem family.
+var (
+	DdDevice = def(&Rule{ID: "DG-DD-DEVICE", Family: DiskAndSystem, PathAdvice: true,
+		Doc: "dd of= a device (not /dev/null, /dev/zero, /dev/stdout, ...).",
+		Zh:  "{cmd} 直接写入设备 {targets}，会覆盖其上的数据。",
+		En:  "{cmd} writes straight to the device {targets}, overwriting its data."})
+	DdTarget = def(&Rule{ID: "DG-DD-TARGET", Family: DiskAndSystem, PathAdvice: true,
+		Doc: "dd of= a catastrophic path.",
+		Zh:  "{cmd} 的输出会覆盖 {targets}。",
+		En:  "{cmd} would write its output over {targets}."})
+	Mkfs = def(&Rule{ID: "DG-MKFS", Family: DiskAndSystem, PathAdvice: true,
+		Doc: "mkfs*, mke2fs, mkswap, newfs*, mkntfs ... on a device.",
+		Zh:  "{cmd} 将格式化 {targets}，其上数据全部丢失。",
+		En:  "{cmd} would format {targets}, losing all data on it."})
+	Wipefs = def(&Rule{ID: "DG-WIPEFS", Family: DiskAndSystem, PathAdvice: true,
+		Doc: "wipefs -a/-o on a device.",
+		Zh:  "{cmd} 将清除 {targets} 的文件系统签名。",
+		En:  "{cmd} would wipe the filesystem signatures of {targets}."})
+	Partition = def(&Rule{ID: "DG-PARTITION", Family: DiskAndSystem, PathAdvice: true,
+		Doc: "blkdiscard, sgdisk, parted, sfdisk, fdisk, gdisk, cfdisk, nvme format/sanitize on a device (not their listing modes).",
+		Zh:  "{cmd} 将改写 {targets} 的分区表或擦除其数据。",
+		En:  "{cmd} would rewrite the partition table of {targets} or discard its data."})
+	Diskpart = def(&Rule{ID: "DG-DISKPART", Family: DiskAndSystem,
+		Doc: "diskpart, always.",
+		Zh:  "{cmd} 是磁盘分区工具，能清除整块磁盘。",
+		En:  "{cmd} is the disk partitioning tool and can wipe whole disks."})
+	DiskutilWipe = def(&Rule{ID: "DG-DISKUTIL-WIPE", Family: DiskAndSystem,
+		Doc: "diskutil eraseDisk/eraseVolume/zeroDisk/partitionDisk/apfs delete...",
+		Zh:  "{cmd} {detail} 将抹除磁盘或卷。",
+		En:  "{cmd} {detail} would erase a disk or volume."})
+	Format = def(&Rule{ID: "DG-FORMAT", Family: DiskAndSystem,
+		Doc: "format of a drive letter.",
+		Zh:  "{cmd} 将格式化盘符 {targets}。",
+		En:  "{cmd} would format the drive {targets}."})
+	PSDisk = def(&Rule{ID: "DG-PS-DISK", Family: DiskAndSystem,
+		Doc: "Format-Volume, Clear-Disk, Remove-Partition, Initialize-Disk, Reset-PhysicalDisk.",
+		Zh:  "{cmd} 会抹除或重建磁盘、分区或卷。",
+		En:  "{cmd} erases or re-creates disks, partitions or volumes."})
+	RegDelete = def(&Rule{ID: "DG-REG-DELETE", Family: DiskAndSystem,
+		Doc: "reg delete (or Remove-Item HKLM:\\...) of a hive or a first-level key.",
+		Zh:  "{cmd} 将删除注册表根键 {targets}。",
+		En:  "{cmd} would delete the registry root key {targets}."})
+	Vssadmin = def(&Rule{ID: "DG-VSSADMIN", Family: DiskAndSystem,
+		Doc: "vssadmin delete shadows / resize shadowstorage, wmic shadowcopy delete, wbadmin delete catalog/backup/systemstatebackup, Win32_ShadowCopy | Remove-CimInstance.",
+		Zh:  "{cmd} {detail} 会删除卷影副本或备份，系统将无法回滚。",
+		En:  "{cmd} {detail} deletes shadow copies or backups, so the system cannot be rolled back."})
+	CipherW = def(&Rule{ID: "DG-CIPHER-W", Family: DiskAndSystem,
+		Doc: "cipher /w.",
+		Zh:  "{cmd} /w 会抹掉卷上已删除文件的残留，删除的数据再也无法恢复。",
+		En:  "{cmd} /w wipes a volume's free space, so deleted data can never be recovered."})
+	ChmodRecursive = def(&Rule{ID: "DG-CHMOD-RECURSIVE", Family: DiskAndSystem, PathAdvice: true,
+		Doc: "chmod/chown/chgrp/chattr/setfacl -R, icacls /T, takeown /R on a catastrophic target.",
+		Zh:  "{cmd} 将递归修改 {targets} 的权限或属主，系统可能因此无法使用。",
+		En:  "{cmd} would recursively change permissions or owners of {targets}, which can break the system."})
+	ForkBomb = def(&Rule{ID: "DG-FORK-BOMB", Family: DiskAndSystem,
+		Doc: "a function that calls itself in a pipe or in the background (any name, not only ':'); cmd.exe %0|%0.",
+		Zh:  "{cmd} 是 fork 炸弹：在管道或后台里不断复制自身，会耗尽系统资源。",
+		En:  "{cmd} is a fork bomb: it copies itself through pipes or the background until the machine runs out of resources."})
+)
+
+// The PowerAndBoot family.
+var (
+	Poweroff = def(&Rule{ID: "DG-POWEROFF", Family: PowerAndBoot,
+		Doc: "shutdown (not /a -a -c -k, help), reboot, halt, poweroff, Stop-Computer, Restart-Computer, writes to /proc/sysrq-trigger.",
+		Zh:  "{cmd} 会关机、重启或注销。",
+		En:  "{cmd} shuts down, reboots or logs off the machine."})
+	SystemctlPower = def(&Rule{ID: "DG-SYSTEMCTL-POWER", Family: PowerAndBoot,
+		Doc: "systemctl/loginctl poweroff, reboot, halt, kexec, soft-reboot, rescue, emergency (and isolate of those targets).",
+		Zh:  "{cmd} {detail} 会关机、重启或切到救援模式。",
+		En:  "{cmd} {detail} shuts down, reboots or drops the machine to rescue mode."})
+	InitRunlevel = def(&Rule{ID: "DG-INIT-RUNLEVEL", Family: PowerAndBoot,
+		Doc: "init/telinit 0 or 6.",
+		Zh:  "{cmd} {detail} 切换运行级以关机或重启。",
+		En:  "{cmd} {detail} switches the runlevel to halt or reboot."})
+	BcdeditWrite = def(&Rule{ID: "DG-BCDEDIT-WRITE", Family: PowerAndBoot,
+		Doc: "bcdedit /set, /delete, /deletevalue, /import, /create, ...",
+		Zh:  "{cmd} {detail} 会改写启动配置，可能导致无法开机。",
+		En:  "{cmd} {detail} changes the boot configuration and can leave the machine unbootable."})
+)
+
+// The Git family.
+var (
+	GitForcePush = def(&Rule{ID: "DG-GIT-FORCE-PUSH", Family: Git,
+		Doc: "push --force/-f, +refspec, --mirror, --delete/-d, :branch, --prune (--force-with-lease stays silent, see ruleGitPush).",
+		Zh:  "{cmd} {detail}{subject} 会覆盖或删除远端的提交历史。",
+		En:  "{cmd} {detail}{subject} overwrites or deletes history on the remote."})
+	GitResetHard = def(&Rule{ID: "DG-GIT-RESET-HARD", Family: Git,
+		Doc: "reset --hard, reset --merge.",
+		Zh:  "{cmd} {detail}{subject} 会永久丢弃未提交的改动。",
+		En:  "{cmd} {detail}{subject} throws away uncommitted changes for good."})
+	GitClean = def(&Rule{ID: "DG-GIT-CLEAN", Family: Git,
+		Doc: "clean with any -f spelling, unless -n/--dry-run.",
+		Zh:  "{cmd} {detail}{subject} 会永久删除未跟踪的文件。",
+		En:  "{cmd} {detail}{subject} permanently deletes untracked files."})
+	GitBranchD = def(&Rule{ID: "DG-GIT-BRANCH-D", Family: Git,
+		Doc: "branch -D, branch --delete --force.",
+		Zh:  "{cmd} {detail}{subject} 会强制删除分支，未合并的提交也会丢失。",
+		En:  "{cmd} {detail}{subject} force-deletes a branch, unmerged commits included."})
+	GitStashDrop = def(&Rule{ID: "DG-GIT-STASH-DROP", Family: Git,
+		Doc: "stash drop, stash clear.",
+		Zh:  "{cmd} {detail}{subject} 会永久丢弃储藏的改动。",
+		En:  "{cmd} {detail}{subject} discards stashed changes for good."})
+	GitDiscard = def(&Rule{ID: "DG-GIT-DISCARD", Family: Git,
+		Doc: "checkout -- PATH, checkout ., checkout -f, checkout --pathspec-from-file, restore other than --staged only, switch --discard-changes/-f.",
+		Zh:  "{cmd} {detail}{subject} 会丢弃工作区中未提交的改动。",
+		En:  "{cmd} {detail}{subject} discards uncommitted changes in the working tree."})
+)
+
+// The RemoteCode family.
+var (
+	RCEPipe = def(&Rule{ID: "DG-RCE-PIPE", Family: RemoteCode,
+		Doc: "curl, wget, fetch, httpie, nc, Invoke-WebRequest, Invoke-RestMethod, Net.WebClient output run by a shell, an interpreter, eval, source, at or Invoke-Expression — by pipe, $(...), <(...), PowerShell (...) or xargs; or a file downloaded earlier in the same command line and then run (curl -o i.sh URL && sh i.sh, ./tool).",
+		Zh:  "{cmd} 下载的内容被直接交给 {detail} 执行，执行前无法审查。",
+		En:  "What {cmd} downloads is run directly by {detail}, unseen."})
+	RCEDecoded = def(&Rule{ID: "DG-RCE-DECODED", Family: RemoteCode,
+		Doc: "base64 -d, xxd -r, openssl enc -d/base64 -d output run the same way.",
+		Zh:  "{cmd} 解码出的内容被直接交给 {detail} 执行，真实命令被隐藏。",
+		En:  "What {cmd} decodes is run directly by {detail}, hiding the real command."})
+)
+
+// The Persistence family.
+var (
+	PersistCron = def(&Rule{ID: "DG-PERSIST-CRON", Family: Persistence,
+		Doc: "crontab -r, or crontab installing a file or stdin.",
+		Zh:  "{cmd} {detail} 会删除或替换当前用户的全部定时任务。",
+		En:  "{cmd} {detail} removes or replaces all of the user's cron jobs."})
+	PersistSystemd = def(&Rule{ID: "DG-PERSIST-SYSTEMD", Family: Persistence,
+		Doc: "systemctl enable/reenable.",
+		Zh:  "{cmd} {detail} 会让服务开机自启（系统持久化）。",
+		En:  "{cmd} {detail} makes a service start at boot (system persistence)."})
+	PersistService = def(&Rule{ID: "DG-PERSIST-SERVICE", Family: Persistence,
+		Doc: "sc create/config, New-Service, update-rc.d, chkconfig on.",
+		Zh:  "{cmd} {detail} 会创建或修改系统服务（系统持久化）。",
+		En:  "{cmd} {detail} creates or changes a system service (system persistence)."})
+	PersistReg = def(&Rule{ID: "DG-PERSIST-REG", Family: Persistence,
+		Doc: "reg add, reg import, Set-/New-ItemProperty on a Run key.",
+		Zh:  "{cmd} {detail} 会写入注册表，可用于开机自启（系统持久化）。",
+		En:  "{cmd} {detail} writes to the registry, a way to persist at startup."})
+	PersistSchtasks = def(&Rule{ID: "DG-PERSIST-SCHTASKS", Family: Persistence,
+		Doc: "schtasks /create /change, Register-ScheduledTask.",
+		Zh:  "{cmd} {detail} 会创建或修改计划任务（系统持久化）。",
+		En:  "{cmd} {detail} creates or changes a scheduled task (system persistence)."})
+	PersistLaunchctl = def(&Rule{ID: "DG-PERSIST-LAUNCHCTL", Family: Persistence,
+		Doc: "launchctl load, unload, bootstrap, bootout.",
+		Zh:  "{cmd} {detail} 会加载或卸载 launchd 服务（系统持久化）。",
+		En:  "{cmd} {detail} loads or unloads a launchd service (system persistence)."})
+	FirewallOff = def(&Rule{ID: "DG-FIREWALL-OFF", Family: Persistence,
+		Doc: "ufw disable, netsh advfirewall ... state off, netsh firewall set opmode disable, Set-NetFirewallProfile -Enabled False, systemctl/service stop/disable/mask of firewalld/ufw/nftables/iptables, iptables -F, nft flush ruleset, pfctl -d, Set-MpPreference -Disable* true, stopping WinDefend/MpsSvc, setenforce 0, spctl --master-disable, csrutil disable.",
+		Zh:  "{cmd} {detail} 会关闭防火墙或系统安全防护。",
+		En:  "{cmd} {detail} turns off the firewall or a system security protection."})
+)
+
+// The Hidden family.
+var (
+	ScriptDelete = def(&Rule{ID: "DG-SCRIPT-DELETE", Family: Hidden, PathAdvice: true,
+		Doc: "an interpreter one-liner (python -c, node -e, perl -e, ruby -e, php -r, awk, osascript, ...) or a PowerShell .NET call that deletes a catastrophic target or a device.",
+		Zh:  "{cmd} 内嵌脚本将删除 {targets}。",
+		En:  "The {cmd} one-liner would delete {targets}."})
+	ScriptWrite = def(&Rule{ID: "DG-SCRIPT-WRITE", Family: Hidden, PathAdvice: true,
+		Doc: "an interpreter one-liner (python -c, node -e, perl -e, ruby -e, php -r, awk, osascript, ...) or a PowerShell .NET call that writes a catastrophic target or a device.",
+		Zh:  "{cmd} 内嵌脚本将写入或修改 {targets}。",
+		En:  "The {cmd} one-liner would write to or change {targets}."})
+	UnknownCommand = def(&Rule{ID: "DG-UNKNOWN-COMMAND", Family: Hidden, PathAdvice: true,
+		Doc: "the command word is unknown until run time (a variable, a substitution) and its flagged arguments name a catastrophic target ($RM -rf /).",
+		Zh:  "命令名 {cmd} 运行前无法确定，其参数指向 {targets}。",
+		En:  "The command word {cmd} is unknown until run time and its arguments point at {targets}."})
+	TooDeep = def(&Rule{ID: "DG-TOO-DEEP", Family: Hidden,
+		Doc: "the analysis was truncated (nesting beyond shell.MaxDepth, or a size limit), so part of the command could not be inspected.",
+		Zh:  "命令嵌套过深或过长，无法完整检查。",
+		En:  "The command is nested too deeply or is too long to inspect completely."})
+)
+
+// The CustomRules family.
+var (
+	Custom = def(&Rule{ID: "DG-CUSTOM", Family: CustomRules,
+		Doc: "a custom_rules regex (Go RE2, case-sensitive, ';'-separated) matches the whole command text or the text of any command in it. A rule that does not compile is skipped and named in the verdict's annotations (\"custom_rules_skipped\"); the others still apply.",
+		Zh:  "命令命中自定义规则 #{detail}（{cmd}）。",
+		En:  "The command matches custom rule #{detail} ({cmd})."})
+)

@@ -1,0 +1,66 @@
+package rules
+
+//go:generate go run ../../tools/generate rules
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+)
+
+// DocPath is where Markdown's output is committed, relative to the module
+// root.
+const DocPath = "docs/rules.md"
+
+// layerDocs introduce each layer's part of docs/rules.md, in order.
+var layerDocs = []struct{ name, title, intro string }{
+	{"danger", "Danger gate (`danger`, DG-*)", "" +
+		"\"Catastrophic\" means a target that, after it was resolved against the command's cd chain " +
+		"and the call's cwd, is the filesystem, drive or share root, home or one of its ancestors, a " +
+		"whole user profile (also `~NAME`, `%USERPROFILE%`, `$env:USERPROFILE`) or a system " +
+		"directory; a glob over one (`/etc/*`, `~/.*`) counts as the directory. Every message ends " +
+		"with advice to ask the user (or, for path targets, to use a project or temp path) and not " +
+		"to rewrite the command to evade the check."},
+	{"fence", "Project fence (`fence`, FN-*)", "" +
+		"One reason per distinct target, at most four per call."},
+	{"decisionmodel", "Decision model (`decisionmodel`, DM-*)", "" +
+		"Only when `enable_decision_model` is on and every deterministic layer was silent."},
+}
+
+// Markdown renders the catalog as docs/rules.md: per layer, per family,
+// every rule with its doc and its English message template.
+func Markdown() []byte {
+	var b bytes.Buffer
+	b.WriteString("# Rule ids\n\n")
+	b.WriteString("<!-- Generated from core/rules by `go generate ./core/rules`; do not edit. -->\n\n")
+	b.WriteString("Every ask of a built-in layer names one of these rule ids, in the reason shown to the " +
+		"agent and in the decision log (`zcode-fence log --rule ID`). Ids are stable. Each rule is " +
+		"declared once, in `core/rules`, with its family, this doc and its message in Chinese and " +
+		"English; `{name}` is filled by the layer. Third-party layers name their own ids " +
+		"(see [layers.md](layers.md)).\n")
+	for _, l := range layerDocs {
+		fmt.Fprintf(&b, "\n## %s\n\n%s\n", l.title, l.intro)
+		for _, f := range families {
+			if f.Layer != l.name {
+				continue
+			}
+			fmt.Fprintf(&b, "\n### %s (`%s`)\n\n", f.Title, f.Name)
+			if f.Doc != "" {
+				b.WriteString(f.Doc + "\n\n")
+			}
+			b.WriteString("| id | asks about | message (en) |\n| --- | --- | --- |\n")
+			for _, r := range f.Rules() {
+				fmt.Fprintf(&b, "| `%s` | %s | `%s` |\n", r.ID, mdText(r.Doc), mdCode(r.En))
+			}
+		}
+	}
+	return b.Bytes()
+}
+
+// mdText makes prose safe inside a Markdown table cell: what Markdown would
+// read as emphasis, escapes, HTML or a cell boundary is escaped.
+var mdText = strings.NewReplacer(`\`, `\\`, "*", `\*`, "_", `\_`, "<", `\<`, "|", `\|`, "\n", " ").Replace
+
+// mdCode makes text safe inside a code span in a table cell (only the cell
+// boundary needs escaping there).
+var mdCode = strings.NewReplacer("|", `\|`, "`", "'", "\n", " ").Replace
