@@ -69,6 +69,9 @@ func (p Platform) Normalize(s string) Path {
 //     spaces, as Windows strips them ("C:\Windows." is C:\Windows).
 //   - A Relative result whose first segment would read as something else
 //     ("~x", "C:", "\\x") gets a "./" (".\" on Windows) prefix.
+//   - A string past the platform's path limit (see TooLong), or a path of
+//     more than MaxComponents components, is Unresolved: no system call
+//     would accept it, and nothing walks it.
 func (p Platform) Clean(s string) Path {
 	if s == "" {
 		return Path{}
@@ -88,6 +91,9 @@ const (
 )
 
 func (p Platform) classify(s string, flags int) Path {
+	if p.TooLong(s) {
+		return Path{Kind: Unresolved}
+	}
 	win := p.windows()
 	switch {
 	case len(s) >= 2 && isSlash(s[0]) && (s[1] == s[0] || (win && isSlash(s[1]))):
@@ -148,6 +154,9 @@ func (p Platform) unix(s string, flags int) Path {
 	if len(f) >= 2 && f[0] == "dev" && f[1] == "null" {
 		return p.null()
 	}
+	if tooDeep(raw, f) {
+		return Path{Kind: Unresolved}
+	}
 	out := Path{Kind: Unix, Norm: buildPath(s, "/", f, '/')}
 	if popped {
 		out.walk = joinSegs("/", raw, '/')
@@ -161,6 +170,9 @@ func (p Platform) drive(letter byte, rest, orig string) Path {
 	var rawBuf, foldBuf [32]string
 	raw := splitSegs(rawBuf[:0], rest, true, true)
 	f, popped := foldSegs(foldBuf[:0], raw, false)
+	if tooDeep(raw, f) {
+		return Path{Kind: Unresolved}
+	}
 	prefix := driveRoot(letter)
 	out := Path{Kind: Drive, Norm: buildPath(orig, prefix, f, '\\')}
 	if popped {
@@ -201,6 +213,9 @@ func (p Platform) unc(rest string, flags int) Path {
 		return Path{Kind: UNC, Norm: `\\` + server}
 	}
 	f, _ := foldSegs(foldBuf[:0], segs[1:], false)
+	if tooDeep(segs, f) {
+		return Path{Kind: Unresolved}
+	}
 	return Path{Kind: UNC, Norm: buildUNC(server, segs[0], f)}
 }
 
@@ -252,6 +267,9 @@ func (p Platform) relative(s string) Path {
 	var rawBuf, foldBuf [32]string
 	raw := splitSegs(rawBuf[:0], s, win, win)
 	f, popped := foldSegs(foldBuf[:0], raw, true)
+	if tooDeep(raw, f) {
+		return Path{Kind: Unresolved}
+	}
 	if win && len(f) == 1 && (strings.EqualFold(f[0], "NUL") || strings.EqualFold(f[0], "NUL:")) {
 		return p.null()
 	}
@@ -459,3 +477,35 @@ func onlySlashes(s string) bool {
 func isSlash(c byte) bool  { return c == '/' || c == '\\' }
 func isLetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }
 func upper(c byte) byte    { return c &^ 0x20 }
+
+// Path limits: a string longer than the platform's limit names nothing a
+// system call accepts (ENAMETOOLONG), and no one writes a path of hundreds
+// of components by hand. Normalize, Clean, Join and ChangeDir make such a
+// path Unresolved, so that nothing (RealPath, the fence's symlink walk, a
+// cd chain) spends more than O(limit) on one path.
+const (
+	// MaxUnixPath is PATH_MAX on Linux and about the limit elsewhere.
+	MaxUnixPath = 4096
+	// MaxWindowsPath is the longest path Windows accepts (with \\?\).
+	MaxWindowsPath = 32767
+	// MaxComponents bounds the components of a path once "." and ".." are
+	// folded; as written (the form RealPath walks, ".." kept) a path may
+	// have four times as many.
+	MaxComponents = 256
+)
+
+// TooLong reports whether s is longer than the platform's path limit:
+// MaxUnixPath bytes, MaxWindowsPath on Windows. Cost: O(1).
+func (p Platform) TooLong(s string) bool {
+	limit := MaxUnixPath
+	if p.windows() {
+		limit = MaxWindowsPath
+	}
+	return len(s) > limit
+}
+
+// tooDeep reports whether a path of segments raw (as written) folding to
+// folded is past MaxComponents.
+func tooDeep(raw, folded []string) bool {
+	return len(folded) > MaxComponents || len(raw) > 4*MaxComponents
+}

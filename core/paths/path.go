@@ -83,6 +83,17 @@ func (p Path) wellFormed() bool {
 	return false
 }
 
+// Lexical returns the form of p that RealPath walks: Norm, or, when folding
+// ".." removed a segment, the absolute form with the ".." segments kept
+// (so "proj/link/../x" and "proj/x" differ here though their Norm is the
+// same). Use it as the key when caching what RealPath returns.
+func (p Path) Lexical() string {
+	if p.walk != "" {
+		return p.walk
+	}
+	return p.Norm
+}
+
 // IsWindows reports whether p is a Drive or UNC path.
 func (p Path) IsWindows() bool { return p.Kind == Drive || p.Kind == UNC }
 

@@ -24,8 +24,11 @@ const maxRealWalk = 128
 // symlink leads to a one-letter top directory (/c/x reads as C:\x, as
 // everywhere).
 //
-// Cost: one EvalSymlinks call per missing trailing component, plus one;
-// with CachedEvalSymlinks repeated calls are map lookups.
+// Cost: EvalSymlinks on x, then on its parent, then a binary search over
+// the other ancestors (that an ancestor resolves is monotone: every longer
+// prefix walks through it), so O(log depth) calls of O(depth) each, on
+// paths no longer than the limits of TooLong; with CachedEvalSymlinks
+// repeated calls are map lookups.
 func (p Platform) RealPath(x Path) Path {
 	if p.EvalSymlinks == nil || !x.wellFormed() || (x.walk != "" && !(Path{Kind: x.Kind, Norm: x.walk}).wellFormed()) {
 		return x
@@ -43,6 +46,9 @@ func (p Platform) RealPath(x Path) Path {
 	if src == "" {
 		src = x.Norm
 	}
+	if p.TooLong(src) {
+		return x
+	}
 	root := src[:1] // "/"
 	if sep == '\\' {
 		root = src[:3] // "C:\"
@@ -50,29 +56,53 @@ func (p Platform) RealPath(x Path) Path {
 	var buf [32]string
 	segs := splitSegs(buf[:0], src[len(root):], sep == '\\', false)
 	lo := max(len(segs)-maxRealWalk, 0)
-	for i := len(segs); i >= lo; i-- {
+	try := func(i int) (string, bool) {
 		resolved, err := p.EvalSymlinks(joinSegs(root, segs[:i], sep))
-		if err != nil || resolved == "" {
-			continue
-		}
-		full := resolved
-		if i < len(segs) {
-			full = joinSegs(strings.TrimRight(resolved, string(sep))+string(sep), segs[i:], sep)
-		}
-		out := p.Clean(full)
-		if !out.IsAbs() && out.Kind != Null {
-			return x // EvalSymlinks gave something we cannot use
-		}
-		if out.walk != "" {
-			// The tail held "..": it was folded over names that do not
-			// exist yet; what remains may still cross a symlink.
-			out.walk = ""
-			out = p.RealPath(out)
-		}
-		out.Raw = x.Raw
-		return out
+		return resolved, err == nil && resolved != ""
 	}
-	return x
+	// The common cases first: x exists, or only its last name is new.
+	best, resolved := -1, ""
+	stop := max(lo, len(segs)-1)
+	for i := len(segs); i >= stop; i-- {
+		if r, ok := try(i); ok {
+			best, resolved = i, r
+			break
+		}
+	}
+	if best < 0 {
+		// Binary search for the deepest ancestor in [lo, stop) that
+		// resolves: good does (or is below the range), bad does not.
+		good, bad := lo-1, stop
+		for bad-good > 1 {
+			mid := good + (bad-good)/2
+			if r, ok := try(mid); ok {
+				good, resolved = mid, r
+			} else {
+				bad = mid
+			}
+		}
+		if good < lo {
+			return x
+		}
+		best = good
+	}
+	i := best
+	full := resolved
+	if i < len(segs) {
+		full = joinSegs(strings.TrimRight(resolved, string(sep))+string(sep), segs[i:], sep)
+	}
+	out := p.Clean(full)
+	if !out.IsAbs() && out.Kind != Null {
+		return x // EvalSymlinks gave something we cannot use
+	}
+	if out.walk != "" {
+		// The tail held "..": it was folded over names that do not
+		// exist yet; what remains may still cross a symlink.
+		out.walk = ""
+		out = p.RealPath(out)
+	}
+	out.Raw = x.Raw
+	return out
 }
 
 // CachedEvalSymlinks is filepath.EvalSymlinks with a process-wide cache of

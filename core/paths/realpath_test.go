@@ -237,12 +237,57 @@ func TestRealPathBoundedWalk(t *testing.T) {
 		calls++
 		return "", errors.New("no")
 	}}
-	x := p.Clean(strings.Repeat("/dd", 300))
+	x := p.Clean(strings.Repeat("/dd", 200))
 	if got := p.RealPath(x); got.Norm != x.Norm {
 		t.Errorf("unresolvable path changed: %q", got.Norm)
 	}
-	if calls != 129 {
-		t.Errorf("EvalSymlinks called %d times, want 129 (128 ancestors + the path)", calls)
+	// The path, its parent, then a binary search over the 127 ancestors
+	// left within maxRealWalk: 2 + 7.
+	if calls != 9 {
+		t.Errorf("EvalSymlinks called %d times, want 9 (the path, its parent, a binary search over 127)", calls)
+	}
+
+	// Past the limits the path is unresolved and never walked.
+	calls = 0
+	for _, s := range []string{strings.Repeat("/dd", paths.MaxComponents+1), "/" + strings.Repeat("d", paths.MaxUnixPath)} {
+		if x := p.Clean(s); x.Kind != paths.Unresolved || p.RealPath(x) != x {
+			t.Errorf("Clean(%d bytes, %d separators) = %v, want unresolved and left alone", len(s), strings.Count(s, "/"), x.Kind)
+		}
+	}
+	if calls != 0 {
+		t.Errorf("EvalSymlinks called %d times on paths past the limits", calls)
+	}
+}
+
+// TestRealPathFindsDeepestAncestor checks the binary search against the
+// plain walk: with the first k components existing (a fake file system
+// where /d/d/.../d resolves up to depth k), RealPath re-attaches the rest.
+func TestRealPathFindsDeepestAncestor(t *testing.T) {
+	const depth = 150
+	for _, k := range []int{0, 1, 2, 21, 22, 100, 148, 149, 150} {
+		calls := 0
+		p := paths.Platform{OS: "linux", EvalSymlinks: func(s string) (string, error) {
+			calls++
+			if s == "/" {
+				return "/real", nil
+			}
+			if strings.Count(s, "/dd") <= k {
+				return "/real" + s, nil
+			}
+			return "", errors.New("missing")
+		}}
+		x := p.Clean(strings.Repeat("/dd", depth))
+		got := p.RealPath(x)
+		want := "/real" + strings.Repeat("/dd", depth)
+		if depth-k > 128 {
+			want = x.Norm // no ancestor within maxRealWalk resolves
+		}
+		if got.Norm != p.Clean(want).Norm {
+			t.Errorf("k=%d: RealPath = %q, want %q", k, got.Norm, p.Clean(want).Norm)
+		}
+		if calls > 12 {
+			t.Errorf("k=%d: %d EvalSymlinks calls, want at most 12", k, calls)
+		}
 	}
 }
 

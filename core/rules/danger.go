@@ -264,6 +264,10 @@ var (
 		Doc: "the analysis was truncated (nesting beyond shell.MaxDepth, or a size limit), so part of the command could not be inspected.",
 		Zh:  "命令嵌套过深或过长，无法完整检查。",
 		En:  "The command is nested too deeply or is too long to inspect completely."})
+	Incomplete = def(&Rule{ID: "DG-INCOMPLETE", Family: Hidden,
+		Doc: "the danger gate could not finish judging a shell call: its step budget ran out (a command too large or too complex to inspect fully), or it failed, panicked or ran out of time. The call asks with the findings made before; {detail} is the Cause (the layer reports its budget, the host the failures).",
+		Zh:  "未能完整检查此调用（{detail}），其余部分可能有危险。",
+		En:  "The gate could not inspect this whole call ({detail}); the rest may be dangerous."})
 )
 
 // The CustomRules family.

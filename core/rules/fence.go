@@ -42,4 +42,8 @@ var (
 		Doc: "A write target (or the directory a relative one is resolved against) holds a variable or substitution whose value is unknown ($X, %X%, $(...), cd \"$X\" && touch a), so it cannot be judged.",
 		Zh:  "[zcode-fence: 路径无法解析] {label} {verb} {target}，其中的变量、命令替换或所在目录无法确定，无法判定是否在项目根 {root} 内。请改用明确的路径，或请用户确认；不要绕过此检查。",
 		En:  "[zcode-fence: unresolved path] {label} {verb} {target}, holding an unknown variable, substitution or directory: it cannot be checked against the project root {root}. Use an explicit path, or ask the user; do not work around this check."})
+	FenceIncomplete = def(&Rule{ID: "FN-INCOMPLETE", Family: Fence,
+		Doc: "The fence could not finish judging a shell or file call: the analysis of the command was cut short, its step budget ran out (too many or too long targets to inspect fully), or it failed, panicked or ran out of time. The call asks with the targets found before; {detail} is the Cause.",
+		Zh:  "[zcode-fence: 未能完整检查] 项目围栏未能完整检查此调用（{detail}），部分写入可能落在可写根之外。请拆分或简化命令，或请用户确认；不要绕过此检查。",
+		En:  "[zcode-fence: not fully inspected] The project fence could not inspect this whole call ({detail}): some writes may land outside the writable roots. Split or simplify the command, or ask the user; do not work around this check."})
 )

@@ -171,3 +171,29 @@ func Placeholders(template string) []string {
 		template = template[j+1:]
 	}
 }
+
+// Cause is why a built-in layer could not fully inspect a call: the
+// {detail} of the *-INCOMPLETE rules (Incomplete, FenceIncomplete), in
+// both languages. A built-in that cannot finish judging a shell or file
+// call asks (DESIGN §3) and says why with one of these.
+type Cause struct{ Zh, En string }
+
+// The causes.
+var (
+	// CauseTooLarge: the layer's step budget ran out.
+	CauseTooLarge = Cause{"命令过大或过于复杂，超出检查的步数预算", "too large to inspect within the step budget"}
+	// CauseTruncated: the analysis of the command was cut short.
+	CauseTruncated = Cause{"命令嵌套过深或过长，分析被截断", "the analysis was cut short: nested too deeply or too long"}
+	// CauseTimeout: the layer did not answer in time.
+	CauseTimeout = Cause{"检查超时", "the inspection ran out of time"}
+	// CauseFailed: the layer returned an error or panicked.
+	CauseFailed = Cause{"检查程序内部出错", "an internal error stopped the inspection"}
+)
+
+// In returns c in language l (Chinese unless l is English).
+func (c Cause) In(l core.Language) string {
+	if l == core.English {
+		return c.En
+	}
+	return c.Zh
+}

@@ -20,6 +20,14 @@ type customSet struct {
 	bad   []string // "#2 ([): error parsing regexp: ..."
 }
 
+// size is the number of rules (0 for a nil set).
+func (cs *customSet) size() int {
+	if cs == nil {
+		return 0
+	}
+	return len(cs.rules)
+}
+
 // customRule is one compiled rule with its 1-based position in the list
 // (rules that failed to compile keep their position).
 type customRule struct {

@@ -56,6 +56,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
+	"github.com/zcode-fence/zcode-fence/core/steps"
 )
 
 // Name is the layer's name.
@@ -82,9 +83,18 @@ var Settings = []config.Spec{{
 // Layer is the danger gate. Use New; it is safe for concurrent use.
 type Layer struct {
 	platform func(goos string) paths.Platform
+	budget   int
 }
 
 var _ core.Layer = (*Layer)(nil)
+
+// StepBudget is the work one Decide may do, in steps (core/steps): one per
+// command and word, one per path operation per 256 bytes. The largest
+// everyday command in the corpora takes a few hundred steps; a script at
+// the analysis' command cap (4,096 commands) with a few targets each
+// stays below a tenth of it. When the budget runs out the gate stops and
+// asks (DG-INCOMPLETE) with what it found so far.
+const StepBudget = 1 << 20
 
 // Option configures a Layer.
 type Option func(*Layer)
@@ -100,9 +110,15 @@ func WithPlatform(f func(goos string) paths.Platform) Option {
 	}
 }
 
+// WithStepBudget replaces StepBudget (tests exercise the exhausted budget
+// on small inputs this way).
+func WithStepBudget(n int) Option {
+	return func(l *Layer) { l.budget = n }
+}
+
 // New returns the danger gate.
 func New(opts ...Option) *Layer {
-	l := &Layer{platform: paths.ForOS}
+	l := &Layer{platform: paths.ForOS, budget: StepBudget}
 	for _, o := range opts {
 		o(l)
 	}
@@ -115,12 +131,21 @@ func (*Layer) Name() string { return Name }
 // Decide judges a shell call: Ask with one reason per finding, or Silent.
 // File tools and other tools are always Silent (the project fence judges
 // file targets). A nil Script is analysed here from Command, the way the
-// host does. It never panics: an internal failure is returned as an error
-// (the host logs it and treats the layer as Silent).
+// host does.
+//
+// Its work is bounded by the step budget (StepBudget): when that runs out
+// it asks with DG-INCOMPLETE besides what it found. It never panics: an
+// internal failure, or ctx expiring, is returned as an error together with
+// the findings made before (the host then asks, DESIGN §3). The verdict's
+// annotations hold the steps used (core/steps.Annotation).
 func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err error) {
+	var j *judge
 	defer func() {
 		if r := recover(); r != nil {
 			v, err = core.SilentVerdict, fmt.Errorf("danger: internal error: %v", r)
+			if j != nil && len(j.reasons) > 0 {
+				v = core.AskVerdict(j.reasons...)
+			}
 		}
 	}()
 	if c == nil || c.Kind != core.KindShell {
@@ -136,19 +161,22 @@ func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err e
 		script = analysis.Analyze(c.Command, analysis.Options{Dialect: dialect, Cwd: c.Cwd, Home: plat.Home, Lookup: plat.Lookup})
 	}
 	custom := compileCustom(c.Option(KeyCustomRules, ""))
-	j := newJudge(plat, c.Language() == core.English, script, c.Cwd)
+	budget := steps.New(l.budget)
+	j = newJudge(ctx, plat, c.Language() == core.English, script, c.Cwd, budget)
 	j.custom = custom
-	err = j.run(ctx)
+	err = j.run()
 	reasons := j.reasons
 	j.release()
-	if err != nil {
-		return core.SilentVerdict, err
-	}
+	j = nil
 	if len(reasons) > 0 {
 		v = core.AskVerdict(reasons...)
 	}
+	v.Annotations = map[string]string{steps.Annotation: budget.String()}
 	if len(custom.bad) > 0 {
-		v.Annotations = map[string]string{annotationSkipped: custom.skippedNote()}
+		v.Annotations[annotationSkipped] = custom.skippedNote()
+	}
+	if err != nil {
+		return v, fmt.Errorf("danger: %w", err)
 	}
 	return v, nil
 }

@@ -1,13 +1,13 @@
 package danger
 
 import (
-	"context"
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 	"github.com/zcode-fence/zcode-fence/core/shell/oneliner"
+	"github.com/zcode-fence/zcode-fence/core/steps"
 )
 
 // This file bridges known gaps of core/shell, each in one function marked
@@ -42,6 +42,7 @@ func gapLiteralStdin(v *cmdv, k int) {
 // nestedScript analyses text as a script run by v, in v's directory, and
 // judges it with this judge's settings; its reasons join ours.
 func (j *judge) nestedScript(v *cmdv, text string, dialect shell.Dialect) {
+	j.spend(4 * steps.Path(len(text))) // the analysis of the text
 	base, _ := v.baseDir()
 	cwd := ""
 	if base.IsAbs() {
@@ -51,11 +52,11 @@ func (j *judge) nestedScript(v *cmdv, text string, dialect shell.Dialect) {
 	if j.seen == nil {
 		j.seen = map[string]bool{}
 	}
-	sub := &judge{plat: j.plat, en: j.en, s: s, cwd: j.callCwd(), cwdDone: true, custom: j.custom, seen: j.seen, nested: j.nested + 1}
+	sub := &judge{plat: j.plat, en: j.en, s: s, cwd: j.callCwd(), cwdDone: true, custom: j.custom, seen: j.seen, nested: j.nested + 1, steps: j.steps, ctx: j.ctx}
 	if base.IsAbs() {
 		sub.cwd = base
 	}
-	_ = sub.run(context.Background()) // a nested script is small; no deadline to honour
+	_ = sub.run() // a deadline error shows again in the caller's next check
 	j.reasons = append(j.reasons, sub.reasons...)
 }
 

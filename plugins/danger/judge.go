@@ -9,7 +9,9 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/cdchain"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
+	"github.com/zcode-fence/zcode-fence/core/steps"
 )
 
 // judge holds the judging of one call: the platform, the analysis, the
@@ -30,16 +32,28 @@ type judge struct {
 	reasons   []core.Reason
 	seen      map[string]bool
 	nested    int // how deep gap re-analysis (literal text fed to a shell) went
+
+	ctx   context.Context // the call's; nested judges share it
+	steps *steps.Counter  // the call's budget, shared with nested judges
+	bases *cdchain.Cache[cdDir]
+}
+
+// cdDir is a command's directory as the rules see it: the call's cwd after
+// its cd chain, and whether a step of the chain was unknown.
+type cdDir struct {
+	p       paths.Path
+	unknown bool
 }
 
 // judges keeps judge values between calls: allocating one per call was a
 // fifth of the cost of an everyday command.
 var judges = sync.Pool{New: func() any { return new(judge) }}
 
-// newJudge returns a judge for one call; give it back with release.
-func newJudge(plat paths.Platform, en bool, s *shell.Script, cwd string) *judge {
+// newJudge returns a judge for one call, spending from budget; give it
+// back with release.
+func newJudge(ctx context.Context, plat paths.Platform, en bool, s *shell.Script, cwd string, budget *steps.Counter) *judge {
 	j := judges.Get().(*judge)
-	*j = judge{plat: plat, en: en, s: s, cwdRaw: cwd}
+	*j = judge{ctx: ctx, plat: plat, en: en, s: s, cwdRaw: cwd, steps: budget}
 	return j
 }
 
@@ -63,23 +77,66 @@ func (j *judge) callCwd() paths.Path {
 }
 
 // ctxCheckEvery is how many commands are judged between deadline checks.
-const ctxCheckEvery = 256
+const ctxCheckEvery = 64
 
-// run judges every command of the analysis, then the whole text.
-func (j *judge) run(ctx context.Context) error {
+// run judges every command of the analysis, then the whole text. It stops
+// when ctx expires (returning its error) or when the step budget runs out
+// (adding an Incomplete finding); the reasons found until then are kept
+// either way.
+func (j *judge) run() error {
+	j.spend(steps.Path(len(j.s.Source)) * (1 + j.custom.size()))
 	j.judgeCustomText(j.s.Source)
 	for i := range j.s.Commands {
 		if i%ctxCheckEvery == ctxCheckEvery-1 {
-			if err := ctx.Err(); err != nil {
+			if err := j.ctx.Err(); err != nil {
 				return err
 			}
 		}
+		if j.steps.Exhausted() {
+			break
+		}
+		j.spend(j.commandCost(&j.s.Commands[i]))
 		j.command(i)
+	}
+	if j.steps.Exhausted() {
+		j.incomplete(rules.CauseTooLarge)
 	}
 	if j.s.Truncated {
 		j.add(finding{rule: rules.TooDeep})
 	}
 	return nil
+}
+
+// commandCost is what judging c costs, in steps: one for the command, one
+// per word, and one per PathChunk bytes of its words (every rule works on
+// them in a few passes), times the custom rules matched on its text. Its
+// cd chain is counted as it is resolved (cdStep).
+func (j *judge) commandCost(c *shell.Command) int {
+	bytes := 0
+	for _, w := range c.Args {
+		bytes += len(w.Value) + len(w.Raw)
+	}
+	for _, r := range c.Redirects {
+		bytes += len(r.Target.Value) + len(r.Target.Raw) + len(r.Body)
+	}
+	for _, a := range c.Assigns {
+		bytes += len(a.Value.Value) + len(a.Value.Raw)
+	}
+	bytes += len(c.Stdin)
+	words := len(c.Args) + len(c.Redirects) + len(c.Assigns)
+	return (1 + words + bytes/steps.PathChunk) * (1 + j.custom.size())
+}
+
+// spend counts n steps of work against the call's budget.
+func (j *judge) spend(n int) { j.steps.Spend(n) }
+
+// incomplete records that the judging could not finish, and why.
+func (j *judge) incomplete(c rules.Cause) {
+	l := core.Chinese
+	if j.en {
+		l = core.English
+	}
+	j.add(incompleteFinding(c, l))
 }
 
 // command judges one command with every rule that applies to it.
@@ -160,28 +217,51 @@ func (v *cmdv) display() string {
 
 // baseDir is the directory the command runs in: the call's cwd after the
 // command's cd chain. unknown is set when a cd step's directory is not
-// known (cd "$X", cd -, a conditional cd); the result is then not absolute.
+// known (cd "$X", cd -, a conditional cd) or is past the path limits
+// (paths.Platform.TooLong); the result is then not absolute. Each distinct
+// chain is resolved once per call (see cdchain).
 func (v *cmdv) baseDir() (base paths.Path, unknown bool) {
 	if v.baseDone {
 		return v.base, v.baseUnknown
 	}
 	v.baseDone = true
-	v.base = v.j.callCwd()
+	j := v.j
 	if len(v.c.Cd) == 0 {
+		v.base = j.callCwd()
 		return v.base, false
 	}
-	steps := make([]string, 0, len(v.c.Cd))
-	for _, w := range v.c.Cd {
-		if w.Unknown {
-			v.base = paths.Path{Kind: paths.Unresolved, Norm: w.Raw, Raw: w.Raw}
-			v.baseUnknown = true
-			return v.base, true
-		}
-		steps = append(steps, w.Value)
+	if j.bases == nil {
+		j.bases = cdchain.New(cdDir{p: j.callCwd()}, j.cdStep, j.steps)
 	}
-	v.base = v.j.plat.ChangeDir(v.base, steps)
-	return v.base, false
+	b := j.bases.Dir(v.c.Cd, v.c.Dialect)
+	v.base, v.baseUnknown = b.p, b.unknown
+	return v.base, v.baseUnknown
 }
+
+// cdStep applies one cd step the way paths.Platform.ChangeDir does ("" and
+// "~" go home); an unknown step (and "-", which the analysis reports as
+// unknown anyway) makes the directory unknown, shown as the step's text,
+// and it stays unknown: the analysis drops a chain before an absolute step,
+// so none follows an unknown one. A directory past the path limits is
+// unknown too. Cost: one Normalize and one Join, counted in steps.
+func (j *judge) cdStep(cur cdDir, w shell.Word, _ shell.Dialect) cdDir {
+	if cur.unknown {
+		return cur
+	}
+	if w.Unknown || w.Value == "-" {
+		return cdDir{p: paths.Path{Kind: paths.Unresolved, Norm: w.Raw, Raw: w.Raw}, unknown: true}
+	}
+	j.spend(steps.Path(len(w.Value)) + steps.Path(len(cur.p.Norm)+len(w.Value)))
+	next := j.plat.ChangeDir(cur.p, []string{w.Value})
+	if next.Kind == paths.Unresolved && cur.p.IsAbs() && j.plat.TooLong(cur.p.Norm+"/"+w.Value) {
+		next.Norm, next.Raw = tooLongShown, tooLongShown
+		return cdDir{p: next, unknown: true}
+	}
+	return cdDir{p: next}
+}
+
+// tooLongShown stands for a directory past the path limits in messages.
+const tooLongShown = "<path too long>"
 
 // hasWord reports whether one of the words appears as an argument,
 // compared case-insensitively.

@@ -17,6 +17,8 @@ type finding struct {
 	detail  string // the option, subcommand or consumer that matters
 	subject string // what a command without path targets acts on (git: remote and refs, commit, branch)
 	targets []hit
+	// fullDetail keeps detail whole (a rules.Cause), not cut to maxCmdLen.
+	fullDetail bool
 }
 
 const (
@@ -57,9 +59,26 @@ var labelsZh = map[string]string{
 	labelSysrq:              "内核 SysRq 触发器",
 }
 
+// IncompleteReason is the reason the danger gate gives when it could not
+// finish judging a call, for cause c, in language l (DG-INCOMPLETE): the
+// layer reports it when its step budget runs out, the host when the layer
+// failed, panicked or ran out of time (core/host.Builtin.Incomplete).
+func IncompleteReason(c rules.Cause, l core.Language) core.Reason {
+	j := judge{en: l == core.English}
+	return core.Reason{Layer: Name, Rule: rules.Incomplete.ID, Message: j.message(incompleteFinding(c, l))}
+}
+
+func incompleteFinding(c rules.Cause, l core.Language) finding {
+	return finding{rule: rules.Incomplete, detail: c.In(l), fullDetail: true}
+}
+
 // add records a finding as a reason, once.
 func (j *judge) add(f finding) {
-	msg := j.message(f)
+	j.addReason(f.rule, j.message(f))
+}
+
+// addReason records a rendered reason, once.
+func (j *judge) addReason(r *rules.Rule, msg string) {
 	if j.seen == nil {
 		j.seen = map[string]bool{}
 	}
@@ -67,7 +86,7 @@ func (j *judge) add(f finding) {
 		return
 	}
 	j.seen[msg] = true
-	j.reasons = append(j.reasons, core.Reason{Layer: Name, Rule: f.rule.ID, Message: msg})
+	j.reasons = append(j.reasons, core.Reason{Layer: Name, Rule: r.ID, Message: msg})
 }
 
 // message renders a finding in the call's language.
@@ -84,9 +103,13 @@ func (j *judge) message(f finding) string {
 	if j.en {
 		advice = " " + advice
 	}
+	detail := clip(f.detail, maxCmdLen)
+	if f.fullDetail {
+		detail = f.detail
+	}
 	var msg string
 	for _, lim := range targetLimits {
-		b := rules.Fill(body, "cmd", clip(f.cmd, maxCmdLen), "detail", clip(f.detail, maxCmdLen),
+		b := rules.Fill(body, "cmd", clip(f.cmd, maxCmdLen), "detail", detail,
 			"subject", j.subject(f.subject, lim.width), "targets", j.targetList(f.targets, lim.shown, lim.width, lim.labels))
 		b = strings.Join(strings.Fields(b), " ")
 		if !j.en {

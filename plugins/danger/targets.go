@@ -42,15 +42,35 @@ const (
 // want they hit. Both the shell-resolved value and the raw text (when it
 // keeps Windows backslashes or %VARS%) are tried; relative ones are
 // resolved against the command's directory. Results are de-duplicated.
+//
+// Cost: linear in the words (de-duplication goes through a map once there
+// are more than a few hits).
 func (v *cmdv) targets(words []shell.Word, want hitKind) []hit {
+	type hitKey struct {
+		kind  hitKind
+		shown string
+	}
 	var out []hit
+	var seen map[hitKey]bool
 	for _, w := range words {
 		for _, h := range v.wordHits(w, want) {
+			k := hitKey{h.kind, h.shown}
+			if seen == nil && len(out) >= 8 {
+				seen = make(map[hitKey]bool, 2*len(out))
+				for _, o := range out {
+					seen[hitKey{o.kind, o.shown}] = true
+				}
+			}
 			dup := false
-			for _, o := range out {
-				if o.shown == h.shown && o.kind == h.kind {
-					dup = true
-					break
+			if seen != nil {
+				dup = seen[k]
+				seen[k] = true
+			} else {
+				for _, o := range out {
+					if o.shown == h.shown && o.kind == h.kind {
+						dup = true
+						break
+					}
 				}
 			}
 			if !dup {

@@ -84,6 +84,8 @@ import (
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/config"
 	"github.com/zcode-fence/zcode-fence/core/paths"
+	"github.com/zcode-fence/zcode-fence/core/rules"
+	"github.com/zcode-fence/zcode-fence/core/steps"
 )
 
 // Name is the layer's name.
@@ -102,6 +104,20 @@ var Enable = config.Spec{
 // Layer is the project fence. Use New; the zero value is not usable.
 type Layer struct {
 	platform func(goos string) paths.Platform
+	budget   int
+}
+
+// StepBudget is the work one Decide may do, in steps (core/steps): one per
+// command, word and path operation (per 256 bytes), one per component of
+// every file-system call (the symlink walks). The largest everyday call in
+// the corpora takes a few hundred steps. When the budget runs out the
+// fence stops and asks (FN-INCOMPLETE) with the targets found so far.
+const StepBudget = 1 << 20
+
+// WithStepBudget replaces StepBudget (tests exercise the exhausted budget
+// on small inputs this way).
+func WithStepBudget(n int) Option {
+	return func(l *Layer) { l.budget = n }
 }
 
 var _ core.Layer = (*Layer)(nil)
@@ -122,7 +138,7 @@ func WithPlatform(f func(goos string) paths.Platform) Option {
 
 // New returns the fence layer.
 func New(opts ...Option) *Layer {
-	l := &Layer{platform: paths.ForOS}
+	l := &Layer{platform: paths.ForOS, budget: StepBudget}
 	for _, o := range opts {
 		o(l)
 	}
@@ -136,10 +152,14 @@ func (*Layer) Name() string { return Name }
 // target outside the writable roots (or unresolvable), else Silent. Calls
 // without a project root, other tool kinds and shell calls without an
 // analysis are Silent. Reasons are in English when core.Call.Language is
-// English, else in Chinese. Safe for concurrent use. It
-// returns an error only when it could not finish (a bug caught by recover,
-// or ctx expired before anything was found); the host then treats the
-// layer as silent. What was found before ctx expired is still an Ask.
+// English, else in Chinese. Safe for concurrent use.
+//
+// Its work is bounded by the step budget (StepBudget): when that runs out,
+// or the analysis was truncated, it asks with FN-INCOMPLETE besides the
+// targets found. It returns an error only when it could not finish (a bug
+// caught by recover, or ctx expired), together with the targets found
+// before; the host then asks (DESIGN §3). The verdict's annotations hold
+// the steps used (core/steps.Annotation).
 func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err error) {
 	if c == nil || c.ProjectRoot == "" {
 		return core.SilentVerdict, nil
@@ -147,12 +167,17 @@ func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err e
 	if c.Kind != core.KindFile && (c.Kind != core.KindShell || c.Script == nil) {
 		return core.SilentVerdict, nil
 	}
+	var j *judge
 	defer func() {
 		if r := recover(); r != nil {
 			v, err = core.SilentVerdict, fmt.Errorf("fence: internal error: %v", r)
+			if j != nil && len(j.reasons) > 0 {
+				v = core.AskVerdict(j.reasons...)
+			}
 		}
 	}()
-	j := newJudge(ctx, l.platform(c.Platform), c)
+	budget := steps.New(l.budget)
+	j = newJudge(ctx, l.platform(c.Platform), c, budget)
 	if j == nil {
 		return core.SilentVerdict, nil
 	}
@@ -161,10 +186,13 @@ func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err e
 	} else {
 		j.shellScript()
 	}
-	v = j.verdict()
-	if err := ctx.Err(); err != nil && v.Decision != core.Ask {
-		// Stopped early with nothing found: not a decision.
-		return core.SilentVerdict, fmt.Errorf("fence: %w", err)
+	if err := ctx.Err(); err != nil {
+		return j.verdict(), fmt.Errorf("fence: %w", err)
 	}
+	if budget.Exhausted() {
+		j.incomplete(rules.CauseTooLarge)
+	}
+	v = j.verdict()
+	v.Annotations = map[string]string{steps.Annotation: budget.String()}
 	return v, nil
 }

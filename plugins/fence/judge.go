@@ -10,6 +10,8 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/cdchain"
+	"github.com/zcode-fence/zcode-fence/core/steps"
 )
 
 // judge holds one Decide call: the platform, the roots, the call's cwd and
@@ -27,18 +29,22 @@ type judge struct {
 	// paths; a target inside either counts.
 	lexRoots, realRoots []paths.Path
 
-	// lastChain is the cd chain dirOf followed last, lastDirs the
-	// directory after each of its steps.
-	lastChain   []shell.Word
-	lastDirs    []paths.Path
-	lastDialect shell.Dialect
+	// dirs resolves the commands' cd chains, each distinct one once.
+	dirs *cdchain.Cache[paths.Path]
+	// steps is the call's work budget (see StepBudget); every file-system
+	// call and path operation is counted.
+	steps *steps.Counter
+	// reals caches the real path of each distinct target: realPath by
+	// the lexical path, realNoFollow by "-" + the lexical path.
+	reals map[string]paths.Path
 
 	planned []plannedLink // symlinks made by the script itself
 	cur     int           // index of the command being judged
 
 	seen    map[string]bool
 	reasons []core.Reason
-	more    int // distinct targets beyond maxReasons
+	more    int           // distinct targets beyond maxReasons
+	extra   []core.Reason // FN-INCOMPLETE, after the targets
 }
 
 // maxReasons bounds the reasons of one verdict; the rest are counted in
@@ -47,12 +53,19 @@ const maxReasons = 4
 
 // newJudge prepares a judge, or returns nil when the project root is not
 // an absolute path (then there is nothing to fence).
-func newJudge(ctx context.Context, p paths.Platform, c *core.Call) *judge {
+func newJudge(ctx context.Context, p paths.Platform, c *core.Call, budget *steps.Counter) *judge {
 	project := p.Clean(strings.TrimSpace(c.ProjectRoot))
 	if !project.IsAbs() {
 		return nil
 	}
-	j := &judge{ctx: ctx, p: p, call: c, en: c.Language() == core.English, root: project.Norm}
+	if eval := p.EvalSymlinks; eval != nil {
+		// Every symlink walk is counted: one step per component.
+		p.EvalSymlinks = func(path string) (string, error) {
+			budget.Spend(steps.FS(path))
+			return eval(path)
+		}
+	}
+	j := &judge{ctx: ctx, p: p, call: c, en: c.Language() == core.English, root: project.Norm, steps: budget}
 	j.addRoot(project)
 	roots := c.WritableRoots
 	if len(roots) == 0 {
@@ -153,9 +166,9 @@ func (j *judge) check(x, base paths.Path, del bool) result {
 	through := j.throughPlannedLink(x)
 	var real paths.Path
 	if del && through.Norm == x.Norm {
-		real = j.realNoFollow(x)
+		real = j.cachedReal("-", x, j.realNoFollow)
 	} else {
-		real = j.realPath(through)
+		real = j.cachedReal("", through, j.realPath)
 	}
 	if real.Kind == paths.Null || j.within(real) {
 		return result{kind: inside}
@@ -213,6 +226,22 @@ func shownRaw(x paths.Path) string {
 	return x.Norm
 }
 
+// cachedReal returns real(x), computed once per distinct x (and kind of
+// walk, tag) in this call: a script naming one target many times, or many
+// targets in one directory, walks the file system once per target.
+func (j *judge) cachedReal(tag string, x paths.Path, real func(paths.Path) paths.Path) paths.Path {
+	key := tag + string(rune('0'+x.Kind)) + x.Lexical()
+	if r, ok := j.reals[key]; ok {
+		return r
+	}
+	r := real(x)
+	if j.reals == nil {
+		j.reals = map[string]paths.Path{}
+	}
+	j.reals[key] = r
+	return r
+}
+
 // maxDangling bounds how many dangling symlinks realPath follows in a row.
 const maxDangling = 8
 
@@ -236,13 +265,22 @@ func (j *judge) realPath(x paths.Path) paths.Path {
 // dangling looks at the deepest existing component of real (a real path
 // as RealPath returns it): when it is a symlink (RealPath resolves every
 // live one, so this one is dangling), it returns the path through the
-// link's target.
+// link's target. Cost: one Lstat per missing trailing component (at most
+// maxDanglingWalk), each counted in steps; the ancestors are cut out of
+// real in place, never copied.
 func (j *judge) dangling(real paths.Path) (paths.Path, bool) {
 	if j.p.EvalSymlinks == nil || !real.IsAbs() || real.Kind == paths.UNC || (real.Kind == paths.Drive) != (j.p.OS == "windows") {
 		return paths.Path{}, false
 	}
-	cur, tail := real.Norm, ""
-	for range 128 {
+	norm := real.Norm
+	rootLen := 1 // "/"
+	if real.Kind == paths.Drive {
+		rootLen = 3 // "C:\"
+	}
+	end := len(norm)
+	for range maxDanglingWalk {
+		cur := norm[:end]
+		j.steps.Spend(steps.FS(cur))
 		fi, err := os.Lstat(cur)
 		if err == nil {
 			if fi.Mode()&os.ModeSymlink == 0 {
@@ -255,21 +293,28 @@ func (j *judge) dangling(real paths.Path) (paths.Path, bool) {
 			if !filepath.IsAbs(to) {
 				to = filepath.Join(filepath.Dir(cur), to)
 			}
-			next := j.p.Clean(to + tail)
+			next := j.p.Clean(to + norm[end:])
 			if !next.IsAbs() {
 				return paths.Path{}, false
 			}
 			return next, true
 		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
+		if end <= rootLen {
 			return paths.Path{}, false
 		}
-		tail = cur[len(strings.TrimRight(parent, `/\`)):] + tail
-		cur = parent
+		// The parent: cut the last component (Norm is clean: no trailing
+		// or doubled separator).
+		k := strings.LastIndexAny(cur, `/\`)
+		if k < rootLen {
+			k = rootLen
+		}
+		end = k
 	}
 	return paths.Path{}, false
 }
+
+// maxDanglingWalk bounds the components dangling climbs.
+const maxDanglingWalk = 128
 
 // realNoFollow is the real path of x's parent directory plus x's last
 // name: what rm or mv acts on when x is itself a symlink. Paths holding
@@ -545,41 +590,18 @@ func fileSystemPath(v string) (string, bool) {
 	return v, true
 }
 
-// dirOf follows command c's cd chain from the call's cwd. Consecutive
-// commands mostly share their chain's beginning (every command after
-// cd a; cd b), so the directories after each step of the last chain are
-// kept and only the new steps are joined: a script with n cds costs
-// O(n) joins, not O(n²).
+// dirOf follows command c's cd chain from the call's cwd. Each distinct
+// chain is resolved once, and a chain that extends the one resolved last
+// reuses its prefix (cdchain): a script with n cds costs O(n) steps, not
+// O(n²).
 func (j *judge) dirOf(c *shell.Command) paths.Path {
-	steps := c.Cd
-	if len(steps) == 0 {
+	if len(c.Cd) == 0 {
 		return j.cwd
 	}
-	k := 0
-	if c.Dialect == j.lastDialect {
-		for k < len(steps) && k < len(j.lastChain) && sameWord(steps[k], j.lastChain[k]) {
-			k++
-		}
+	if j.dirs == nil {
+		j.dirs = cdchain.New(j.cwd, j.step, j.steps)
 	}
-	if k == len(steps) {
-		return j.lastDirs[k-1]
-	}
-	dirs := make([]paths.Path, len(steps))
-	copy(dirs, j.lastDirs[:k])
-	cur := j.cwd
-	if k > 0 {
-		cur = dirs[k-1]
-	}
-	for i := k; i < len(steps); i++ {
-		cur = j.step(cur, steps[i], c.Dialect)
-		dirs[i] = cur
-	}
-	j.lastChain, j.lastDirs, j.lastDialect = steps, dirs, c.Dialect
-	return cur
-}
-
-func sameWord(a, b shell.Word) bool {
-	return a.Value == b.Value && a.Raw == b.Raw && a.Unknown == b.Unknown && a.KnownPrefix == b.KnownPrefix
+	return j.dirs.Dir(c.Cd, c.Dialect)
 }
 
 // step applies one cd step (or one tar -C / git -C / curl --output-dir
@@ -588,6 +610,7 @@ func sameWord(a, b shell.Word) bool {
 // known only up to a directory (cd /tmp/$X) uses that directory, and
 // find -execdir's step uses the start path it stands under.
 func (j *judge) step(cur paths.Path, w shell.Word, d shell.Dialect) paths.Path {
+	j.steps.Spend(steps.Path(len(w.Value)+len(w.Raw)) + steps.Path(len(cur.Norm)+len(w.Value)))
 	if w.Unknown && (w.Raw == "-execdir" || w.Raw == "-okdir") && w.Value != "" {
 		w = cmdfacts.Literal(w.Value)
 	}

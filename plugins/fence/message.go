@@ -79,9 +79,37 @@ func (j *judge) add(o origin, r result) {
 	j.reasons = append(j.reasons, core.Reason{Layer: Name, Rule: rule.ID, Message: msg})
 }
 
+// IncompleteReason is the reason the fence gives when it could not finish
+// judging a call, for cause c, in language l (FN-INCOMPLETE): the layer
+// reports it when its step budget runs out or the analysis was cut short,
+// the host when the layer failed, panicked or ran out of time
+// (core/host.Builtin.Incomplete).
+func IncompleteReason(c rules.Cause, l core.Language) core.Reason {
+	return core.Reason{Layer: Name, Rule: rules.FenceIncomplete.ID,
+		Message: rules.Fill(rules.FenceIncomplete.Template(l), "detail", c.In(l))}
+}
+
+// incomplete records that the fence could not judge the whole call, and
+// why (FN-INCOMPLETE), once; it is kept whatever the cap on reasons.
+func (j *judge) incomplete(c rules.Cause) {
+	l := core.Chinese
+	if j.en {
+		l = core.English
+	}
+	r := IncompleteReason(c, l)
+	if j.seen == nil {
+		j.seen = map[string]bool{}
+	}
+	if j.seen["!"+r.Message] {
+		return
+	}
+	j.seen["!"+r.Message] = true
+	j.extra = append(j.extra, r)
+}
+
 // verdict is Ask with the reasons found, or Silent.
 func (j *judge) verdict() core.Verdict {
-	if len(j.reasons) == 0 {
+	if len(j.reasons)+len(j.extra) == 0 {
 		return core.SilentVerdict
 	}
 	reasons := j.reasons
@@ -93,7 +121,7 @@ func (j *judge) verdict() core.Verdict {
 			last.Message += fmt.Sprintf("（另有 %d 个目标未列出）", j.more)
 		}
 	}
-	return core.AskVerdict(reasons...)
+	return core.AskVerdict(append(reasons, j.extra...)...)
 }
 
 // shorten cuts s to maxShown characters, keeping its start and its end

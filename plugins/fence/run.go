@@ -9,6 +9,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
+	"github.com/zcode-fence/zcode-fence/core/steps"
 )
 
 // fileTool judges every target path of a file tool, relative ones against
@@ -17,7 +18,7 @@ import (
 func (j *judge) fileTool() {
 	o := origin{rule: rules.FenceWriteOutside, label: j.fileToolLabel(), verb: verbWrite}
 	for _, s := range j.call.Paths {
-		if j.ctx.Err() != nil {
+		if j.ctx.Err() != nil || !j.steps.Spend(steps.Path(len(s))) {
 			return
 		}
 		s = strings.TrimSpace(s)
@@ -30,16 +31,37 @@ func (j *judge) fileTool() {
 
 // shellScript judges every command of the analysis, then the .NET file
 // calls of PowerShell text.
+//
+// It stops when ctx expires or the step budget runs out (Decide reports
+// either); a truncated analysis is reported as incomplete, since writes in
+// the part the analysis did not reach are unknown.
 func (j *judge) shellScript() {
+	if j.call.Script.Truncated {
+		j.incomplete(rules.CauseTruncated)
+	}
 	cmds := j.call.Script.Commands
 	j.planLinks(cmds)
 	for i := range cmds {
-		if j.ctx.Err() != nil {
+		if j.ctx.Err() != nil || !j.steps.Spend(commandCost(&cmds[i])) {
 			return
 		}
 		j.cur = i
 		j.command(i, &cmds[i])
 	}
+}
+
+// commandCost is the fixed part of judging c, in steps: one, one per
+// word and one per PathChunk bytes of its words. Resolving its directory
+// and targets is counted as it happens (dirOf, check, the symlink walks).
+func commandCost(c *shell.Command) int {
+	bytes := 0
+	for _, w := range c.Args {
+		bytes += len(w.Value) + len(w.Raw)
+	}
+	for _, r := range c.Redirects {
+		bytes += len(r.Target.Value) + len(r.Target.Raw)
+	}
+	return 1 + len(c.Args) + len(c.Redirects) + bytes/steps.PathChunk
 }
 
 // planLinks records the symlinks the script creates (ln -s TARGET LINK,
