@@ -32,8 +32,8 @@ type Cache[D any] struct {
 
 	whole map[key]D
 
-	last      []shell.Word // the chain resolved last
-	lastDirs  []D          // the directory after each of its steps
+	last     []shell.Word // the chain resolved last
+	lastDirs []D          // the directory after each of its steps
 	lastD    shell.Dialect
 	haveLast bool
 }
