@@ -23,18 +23,22 @@ import (
 // Builtins is the chain, in order. The order matters only for how reasons
 // are listed (the danger gate's reason first); deterministic layers run
 // concurrently, the decision model runs last and only when they were all
-// silent. Config switches layers off but never reorders them.
+// silent. Config switches layers off but never reorders them. The danger
+// gate and the fence fail closed (Incomplete): a call they cannot finish
+// judging asks; the decision model fails open.
 var Builtins = []host.Builtin{
 	{
-		Name:     danger.Name,
-		New:      func() core.Layer { return danger.New() },
-		Switch:   danger.Enable,
-		Settings: danger.Settings,
+		Name:       danger.Name,
+		New:        func() core.Layer { return danger.New() },
+		Switch:     danger.Enable,
+		Settings:   danger.Settings,
+		Incomplete: danger.IncompleteReason,
 	},
 	{
-		Name:   fence.Name,
-		New:    func() core.Layer { return fence.New() },
-		Switch: fence.Enable,
+		Name:       fence.Name,
+		New:        func() core.Layer { return fence.New() },
+		Switch:     fence.Enable,
+		Incomplete: fence.IncompleteReason,
 	},
 	{
 		Name:       decisionmodel.LayerName,

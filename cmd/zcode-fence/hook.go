@@ -33,11 +33,30 @@ func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
 	if line := j.answer(); line != nil {
 		_, _ = stdout.Write(line)
 	}
-	// The answer is out; now stop the layer processes, then log.
-	j.done()
-	j.log()
+	// The answer is out; now stop the layer processes, then log, but exit
+	// by exitBy whatever they still do: the host kills a hook at 5 s, and a
+	// killed hook's answer may be dropped.
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		defer func() { _ = recover() }() // the answer is out; nothing to change
+		j.done()
+		j.log()
+	}()
+	wait := time.NewTimer(time.Until(j.start.Add(exitBy)))
+	defer wait.Stop()
+	select {
+	case <-finished:
+	case <-wait.C:
+	}
 	return 0
 }
+
+// exitBy is when, from its start, hook mode returns (and the process
+// exits) at the latest: past host.Budget (the answer) by the time the
+// layer processes take to stop (host.CloseBudget) and a log append, and
+// well before the host's 5 s kill.
+const exitBy = 4800 * time.Millisecond
 
 // evalMode judges a payload built from the command line, exactly as hook
 // mode would, and prints a summary for people on stderr.

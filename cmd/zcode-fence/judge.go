@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core"
@@ -35,8 +36,9 @@ type judgement struct {
 	inputErr error
 	stdin    []byte
 	// release kills the layer processes of the run; call it after the
-	// answer is written.
-	release func()
+	// answer is written, through done.
+	release   func()
+	releasing atomic.Bool
 }
 
 // newJudgement loads the configuration for a call that began at start.
@@ -69,11 +71,12 @@ func (j *judgement) run(p hookio.Payload) {
 	j.out, j.release = newHost().Run(context.Background(), prep.Call, j.cfg, j.start)
 }
 
-// done releases what the run started (idempotent).
+// done releases what the run started. Only the first call does anything
+// (the others return at once, never waiting for it): hook mode's bounded
+// tail and its deferred clean-up may both call it.
 func (j *judgement) done() {
-	if j.release != nil {
+	if j.releasing.CompareAndSwap(false, true) && j.release != nil {
 		j.release()
-		j.release = nil
 	}
 }
 
@@ -125,7 +128,12 @@ func (j *judgement) record() decisionlog.Record {
 			// Another layer had asked: not this layer's failure.
 			lr.Verdict, lr.Error = "abandoned", l.Err.Error()
 		case l.Err != nil:
-			lr.Verdict, lr.Error = "error", l.Err.Error()
+			// A built-in that fails closed asks (its verdict says so);
+			// any other layer's error counts as silence.
+			lr.Error = l.Err.Error()
+			if l.Verdict.Decision != core.Ask {
+				lr.Verdict = "error"
+			}
 			r.Level = "error"
 			r.Errors = append(r.Errors, l.Err.Error())
 		}

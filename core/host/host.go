@@ -11,8 +11,15 @@
 // Time: one global budget (Budget, about 4.5 s from the hook's start, inside
 // the host's 5 s hook timeout). Deterministic layers get DeterministicBudget
 // of it; a deferred layer gets what its own timeout asks for, capped by what
-// is left minus AnswerMargin. A layer that overruns is abandoned and counts
-// as silent, with an error in the log.
+// is left minus AnswerMargin. A layer that overruns is abandoned.
+//
+// Failure policy (DESIGN §3): a built-in layer with an Incomplete reason
+// (danger, fence) that errs, panics or overruns on a shell or file call
+// makes the call ask, with that reason (why, in the call's language) after
+// the findings it made before; its in-process runs get their own deadline,
+// FallbackMargin before the one the chain waits on, so that answer is in
+// time. Third-party layers and the decision model fail open: silent, with
+// an error in the log.
 package host
 
 import (
@@ -27,6 +34,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/config"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
 // Budget is the whole time a hook may take, from its start to its answer.
@@ -37,6 +45,11 @@ const DeterministicBudget = 2 * time.Second
 
 // AnswerMargin is kept free at the end of Budget to print and log.
 const AnswerMargin = 250 * time.Millisecond
+
+// FallbackMargin is how much earlier than the deadline the chain waits on
+// a built-in judged in-process must stop: its partial answer (and the ask
+// for what it could not inspect) then arrives before the chain gives up.
+const FallbackMargin = 150 * time.Millisecond
 
 // Builtin describes a layer compiled into the binary.
 type Builtin struct {
@@ -56,6 +69,12 @@ type Builtin struct {
 	// layer's own time limit; deferred layers are given that much time plus
 	// a little, within the global budget.
 	TimeoutKey string
+	// Incomplete, when set, makes the layer fail closed on shell and file
+	// calls: when it errs, panics or gives no answer in time, the call asks
+	// with the reason Incomplete renders for the cause, in the call's
+	// language, after whatever the layer had found. Nil: the layer fails
+	// open (the decision model).
+	Incomplete func(c rules.Cause, l core.Language) core.Reason
 }
 
 // Remote is a layer running in another process; Close kills it and removes
@@ -104,7 +123,9 @@ type LayerResult struct {
 	Name    string
 	Mode    string
 	Verdict core.Verdict
-	// Err is why the layer could not decide (it then counts as silent).
+	// Err is why the layer could not decide. The layer then counts as
+	// silent, except a built-in that fails closed (Builtin.Incomplete):
+	// its Verdict asks.
 	Err error
 	// Launch is the time spent starting its process (0 in-process).
 	Launch time.Duration
@@ -395,6 +416,9 @@ func (h *Host) runAll(ctx, outer context.Context, slots []slot, call *core.Call,
 				err = fmt.Errorf("layer %s: %w", s.name, ErrAbandoned)
 			}
 			final[i] = LayerResult{Name: s.name, Mode: s.mode, Err: err}
+			if failsClosed(s, call) {
+				final[i].Verdict = incompleteVerdict(s, call, core.Verdict{}, rules.CauseTimeout)
+			}
 		}
 	}
 	return final
@@ -403,22 +427,26 @@ func (h *Host) runAll(ctx, outer context.Context, slots []slot, call *core.Call,
 // runOne asks one layer: in-process, or through its process (launched
 // here). A built-in whose launch fails, or (deterministic ones) whose
 // process fails to answer within ctx, is asked again in-process within
-// outer. It never panics.
+// outer (less FallbackMargin). It never panics. A built-in that fails
+// closed and could not decide asks (see failsClosed).
 func (h *Host) runOne(ctx, outer context.Context, s slot, call *core.Call, remotes *remoteSet) (res LayerResult) {
 	res = LayerResult{Name: s.name, Mode: s.mode}
+	var v core.Verdict // what the layer answered, partial on error
 	defer func() {
 		if p := recover(); p != nil {
 			res.Verdict = core.SilentVerdict
 			res.Err = errors.Join(res.Err, fmt.Errorf("layer %s: panic: %v\n%s", s.name, p, firstLines(string(debug.Stack()), 12)))
+			if failsClosed(s, call) {
+				res.Verdict = incompleteVerdict(s, call, v, rules.CauseFailed)
+			}
 		}
 	}()
 	c := *call
 	c.Options = s.options
-	var v core.Verdict
 	var err error
 	if s.mode == ModeInProcess {
 		t0 := time.Now()
-		v, err = s.builtin.New().Decide(outer, &c)
+		v, err = h.inProcess(outer, s, &c)
 		res.Decide = time.Since(t0)
 	} else {
 		var launched bool
@@ -431,12 +459,20 @@ func (h *Host) runOne(ctx, outer context.Context, s slot, call *core.Call, remot
 			res.Err = fmt.Errorf("layer %s: process failed, judged in-process instead: %w", s.name, err)
 			res.Mode = ModeInProcess
 			t0 := time.Now()
-			v, err = s.builtin.New().Decide(outer, &c)
+			v, err = h.inProcess(outer, s, &c)
 			res.Decide = time.Since(t0)
 		}
 	}
 	if err != nil {
 		res.Err = errors.Join(res.Err, namedLayerError(s.name, err))
+		if failsClosed(s, call) {
+			cause := rules.CauseFailed
+			if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || outer.Err() != nil {
+				cause = rules.CauseTimeout
+			}
+			res.Verdict = incompleteVerdict(s, call, v, cause)
+			return res
+		}
 		// An error is silence, but keep annotations for the log.
 		res.Verdict = core.Verdict{Annotations: v.Annotations}
 		return res
@@ -451,6 +487,42 @@ func (h *Host) runOne(ctx, outer context.Context, s slot, call *core.Call, remot
 	}
 	res.Verdict = v
 	return res
+}
+
+// inProcess runs built-in s in this process with its own deadline,
+// FallbackMargin before outer's, so that what it found (and, for a layer
+// failing closed, the ask for what it could not inspect) arrives before
+// the chain stops waiting on outer.
+func (h *Host) inProcess(outer context.Context, s slot, c *core.Call) (core.Verdict, error) {
+	ctx := outer
+	if d, ok := outer.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(outer, d.Add(-FallbackMargin))
+		defer cancel()
+	}
+	return s.builtin.New().Decide(ctx, c)
+}
+
+// failsClosed reports whether s must ask when it cannot decide call: a
+// built-in with an Incomplete reason, on a shell or file call (the calls
+// the guard judges; DESIGN §3).
+func failsClosed(s slot, call *core.Call) bool {
+	return s.builtin != nil && s.builtin.Incomplete != nil && call != nil &&
+		(call.Kind == core.KindShell || call.Kind == core.KindFile)
+}
+
+// incompleteVerdict is the ask of a built-in that could not decide: the
+// reasons it had found (partial, possibly none), then its Incomplete
+// reason for cause, in the call's language.
+func incompleteVerdict(s slot, call *core.Call, partial core.Verdict, cause rules.Cause) core.Verdict {
+	lang, _ := core.ParseLanguage(s.options[config.KeyLanguage])
+	r := s.builtin.Incomplete(cause, lang)
+	if r.Layer == "" {
+		r.Layer = s.name
+	}
+	v := core.Merge(partial, core.AskVerdict(r))
+	v.Annotations = partial.Annotations
+	return v
 }
 
 // viaProcess launches s's process and asks it, within ctx. launched

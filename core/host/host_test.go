@@ -12,6 +12,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/config"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
 // fakeLayer answers as told.
@@ -22,6 +23,9 @@ type fakeLayer struct {
 	panic bool
 	hang  bool // ignores ctx
 	block bool // waits for ctx, like an RPC
+	// partial: with err or block, the verdict returned with the error asks
+	// (what a built-in found before it failed).
+	partial bool
 
 	calls *atomic.Int32
 	seen  func(*core.Call)
@@ -43,13 +47,24 @@ func (f *fakeLayer) Decide(ctx context.Context, c *core.Call) (core.Verdict, err
 		select {} // ignores ctx on purpose
 	case f.block:
 		<-ctx.Done()
+		if f.partial {
+			return f.found(), ctx.Err()
+		}
 		return core.SilentVerdict, ctx.Err()
 	case f.err != nil:
+		if f.partial {
+			return f.found(), f.err
+		}
 		return core.Verdict{Annotations: map[string]string{"why": "failed"}}, f.err
 	case f.ask:
 		return core.AskVerdict(core.Reason{Rule: "T-" + strings.ToUpper(f.name), Message: "[zcode-fence: test] " + f.name + " asks"}), nil
 	}
 	return core.SilentVerdict, nil
+}
+
+// found is the finding a partial layer made before it failed.
+func (f *fakeLayer) found() core.Verdict {
+	return core.AskVerdict(core.Reason{Rule: "T-FOUND", Message: "[zcode-fence: test] " + f.name + " found one"})
 }
 
 func builtin(l *fakeLayer, deferred bool, sw config.Spec) Builtin {
@@ -322,4 +337,123 @@ func TestBuiltinFallbackKeepsTheAsk(t *testing.T) {
 	if out.Verdict.Decision != core.Silent || out.Layers[0].Err == nil {
 		t.Fatalf("external layer: %+v", out)
 	}
+}
+
+// testIncomplete is a fail-closed built-in's Incomplete reason.
+func testIncomplete(c rules.Cause, l core.Language) core.Reason {
+	return core.Reason{Layer: "gate", Rule: "T-INCOMPLETE", Message: "[zcode-fence: test] not inspected: " + c.In(l)}
+}
+
+// TestBuiltinFailsClosed: a built-in with an Incomplete reason that errs,
+// panics or gives no answer on a shell or file call asks, with the reason
+// saying why (in the configured language) after what it had found; on
+// other tools, and for layers without an Incomplete reason, a failure
+// stays silent. Both isolation modes: in process mode the layer's process
+// fails the same way and the in-process fallback decides.
+func TestBuiltinFailsClosed(t *testing.T) {
+	// The stalled process of process mode holds until DeterministicBudget:
+	// start near its end. The deadline cases start near the chain's.
+	soon := func() time.Time { return time.Now().Add(-DeterministicBudget + 100*time.Millisecond) }
+	nearDeadline := func() time.Time { return time.Now().Add(-(Budget - AnswerMargin) + 400*time.Millisecond) }
+	cases := []struct {
+		name  string
+		layer fakeLayer
+		start func() time.Time
+		cause rules.Cause
+		rules []string
+	}{
+		{"error", fakeLayer{err: errors.New("broken")}, soon, rules.CauseFailed, []string{"T-INCOMPLETE"}},
+		{"error after a finding", fakeLayer{err: errors.New("broken"), partial: true}, soon, rules.CauseFailed, []string{"T-FOUND", "T-INCOMPLETE"}},
+		{"panic", fakeLayer{panic: true}, soon, rules.CauseFailed, []string{"T-INCOMPLETE"}},
+		{"deadline after a finding", fakeLayer{block: true, partial: true}, nearDeadline, rules.CauseTimeout, []string{"T-FOUND", "T-INCOMPLETE"}},
+		{"hang", fakeLayer{hang: true}, nearDeadline, rules.CauseTimeout, []string{"T-INCOMPLETE"}},
+	}
+	stalls := func(ctx context.Context, spec LaunchSpec) (Remote, error) {
+		var closed atomic.Int32
+		return &fakeRemote{fakeLayer: fakeLayer{name: spec.Name, block: true}, closed: &closed}, nil
+	}
+	for _, tc := range cases {
+		for _, mode := range []string{ModeInProcess, ModeProcess} {
+			for _, kind := range []core.ToolKind{core.KindShell, core.KindFile, core.KindOther} {
+				t.Run(tc.name+"/"+mode+"/"+kind.String(), func(t *testing.T) {
+					l := tc.layer
+					l.name = "gate"
+					gate := Builtin{Name: "gate", New: func() core.Layer { return &l }, Incomplete: testIncomplete}
+					h := Host{Builtins: []Builtin{gate}, Launch: stalls, Self: "/self"}
+					out, release := h.Run(context.Background(), &core.Call{Kind: kind}, cfgWith(map[string]string{"layer_isolation": mode, "language": "en"}), tc.start())
+					release()
+					if kind == core.KindOther {
+						if out.Verdict.Decision != core.Silent {
+							t.Fatalf("a tool the guard does not judge asked: %+v", out.Verdict)
+						}
+						return
+					}
+					var got []string
+					for _, r := range out.Verdict.Reasons {
+						got = append(got, r.Rule)
+					}
+					if out.Verdict.Decision != core.Ask || !slices.Equal(got, tc.rules) {
+						t.Fatalf("verdict %v with rules %v, want ask with %v (%+v)", out.Verdict.Decision, got, tc.rules, out.Layers)
+					}
+					if last := out.Verdict.Reasons[len(got)-1].Message; !strings.HasSuffix(last, tc.cause.En) {
+						t.Fatalf("reason %q does not give the cause %q", last, tc.cause.En)
+					}
+					if out.Layers[0].Err == nil {
+						t.Fatal("the failure is not logged")
+					}
+				})
+			}
+		}
+	}
+
+	// A layer without an Incomplete reason (the decision model, a test
+	// layer) fails open.
+	open := builtin(&fakeLayer{name: "open", err: errors.New("broken")}, false, config.Spec{})
+	h := Host{Builtins: []Builtin{open}}
+	out, release := h.Run(context.Background(), &core.Call{Kind: core.KindShell}, cfgWith(map[string]string{"layer_isolation": "inprocess"}), time.Now())
+	release()
+	if out.Verdict.Decision != core.Silent {
+		t.Fatalf("a fail-open layer's error asked: %+v", out.Verdict)
+	}
+}
+
+// TestFallbackAnswersBeforeTheDeadline: a built-in judged in-process (as
+// the fallback for a stalled process, or in-process mode) gets a deadline
+// FallbackMargin before the one the chain waits on, so its own answer —
+// the partial finding and the ask for the rest — is what the chain
+// reports, not the chain's "no answer".
+func TestFallbackAnswersBeforeTheDeadline(t *testing.T) {
+	stalls := func(ctx context.Context, spec LaunchSpec) (Remote, error) {
+		var closed atomic.Int32
+		return &fakeRemote{fakeLayer: fakeLayer{name: spec.Name, block: true}, closed: &closed}, nil
+	}
+	for _, mode := range []string{ModeInProcess, ModeProcess} {
+		var seenDeadline time.Time
+		l := &fakeLayer{name: "gate", block: true, partial: true, seen: func(*core.Call) {}}
+		layer := deadlineRecorder{fakeLayer: l, got: &seenDeadline}
+		gate := Builtin{Name: "gate", New: func() core.Layer { return layer }, Incomplete: testIncomplete}
+		h := Host{Builtins: []Builtin{gate}, Launch: stalls, Self: "/self"}
+		start := time.Now().Add(-(Budget - AnswerMargin) + 600*time.Millisecond)
+		out, release := h.Run(context.Background(), &core.Call{Kind: core.KindShell}, cfgWith(map[string]string{"layer_isolation": mode}), start)
+		release()
+		chainDeadline := start.Add(Budget - AnswerMargin)
+		if want := chainDeadline.Add(-FallbackMargin); !seenDeadline.Equal(want) {
+			t.Errorf("%s: the in-process run's deadline is %v, want %v (FallbackMargin before the chain's)", mode, seenDeadline, want)
+		}
+		r := out.Layers[0]
+		if r.Mode != ModeInProcess || out.Verdict.Decision != core.Ask || strings.Contains(r.Err.Error(), "no answer before the deadline") {
+			t.Errorf("%s: the chain gave up before the layer's own answer: %+v", mode, r)
+		}
+	}
+}
+
+// deadlineRecorder records the deadline Decide is given.
+type deadlineRecorder struct {
+	*fakeLayer
+	got *time.Time
+}
+
+func (d deadlineRecorder) Decide(ctx context.Context, c *core.Call) (core.Verdict, error) {
+	*d.got, _ = ctx.Deadline()
+	return d.fakeLayer.Decide(ctx, c)
 }
