@@ -1,8 +1,10 @@
 package core
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Decision is what a layer concluded.
@@ -99,4 +101,19 @@ func CapUTF16(s string, max int) string {
 		units += n
 	}
 	return s
+}
+
+// CutMarked cuts s to at most max bytes (never inside a UTF-8 character)
+// and, when it had to cut, appends a marker saying how many bytes went:
+// "…[cut 1234 bytes]". For logs and notes, where a value's size is set by
+// whoever wrote it and one long value must not crowd out the rest.
+func CutMarked(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	i := max(0, limit)
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…[cut " + strconv.Itoa(len(s)-i) + " bytes]"
 }

@@ -144,11 +144,13 @@ func TestConcurrentHooks(t *testing.T) {
 		}
 	}
 	if want := prefilled + concurrentHooks; len(recs) != want {
-		t.Errorf("%d records in decisions.log.1 + decisions.log, want %d", len(recs), want)
+		t.Errorf("%d records in the log's files, want %d", len(recs), want)
 	}
-	for _, name := range []string{decisionlog.FileName, decisionlog.FileName + ".1"} {
-		if st, err := os.Stat(filepath.Join(s.data, name)); err == nil && st.Size() > decisionlog.MaxSize {
-			t.Errorf("%s is %d bytes, past the %d rotation size", name, st.Size(), decisionlog.MaxSize)
+	// Appends racing with a rotation may take a file a few records past
+	// the rotation size, never more than one record per hook.
+	for _, name := range decisionlog.Files() {
+		if st, err := os.Stat(filepath.Join(s.data, name)); err == nil && st.Size() > decisionlog.MaxSize+concurrentHooks*decisionlog.MaxRecord {
+			t.Errorf("%s is %d bytes, past the %d rotation size by more than the run's records", name, st.Size(), decisionlog.MaxSize)
 		}
 	}
 

@@ -78,12 +78,12 @@ func quoteJSON(s string) string {
 	return string(b)
 }
 
-// logRecords reads the decision log of a data dir (rotated generation
+// logRecords reads the decision log of a data dir (rotated generations
 // first) and fails on any line that is not one valid UTF-8 JSON record.
 func logRecords(t *testing.T, dir string) []decisionlog.Record {
 	t.Helper()
 	var out []decisionlog.Record
-	for _, name := range []string{decisionlog.FileName + ".1", decisionlog.FileName} {
+	for _, name := range decisionlog.Files() {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if os.IsNotExist(err) {
 			continue

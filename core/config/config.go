@@ -36,6 +36,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core"
 )
 
 // Env is the environment the loader reads. Lookup returns a variable's
@@ -270,12 +272,18 @@ func (c *Config) note(format string, args ...any) {
 	c.Notes = append(c.Notes, fmt.Sprintf(format, args...))
 }
 
+// display is how a note shows a value: hidden when sensitive, else cut to
+// maxShownValue bytes with a marker (a value of any size may come from the
+// environment, and notes go to the decision log with every record).
 func display(s Spec, v string) string {
 	if s.Sensitive && v != "" {
 		return "<hidden>"
 	}
-	return v
+	return core.CutMarked(v, maxShownValue)
 }
+
+// maxShownValue bounds a value quoted in a note.
+const maxShownValue = 200
 
 // set validates v for s and stores it, or keeps the current value and notes
 // why. from names the source for the note.
@@ -287,7 +295,7 @@ func (c *Config) set(s Spec, v, from string) {
 		return
 	}
 	if s.Kind == Int && norm != strings.TrimSpace(v) {
-		c.note("config: %s=%q capped to %s", from, v, norm)
+		c.note("config: %s=%q capped to %s", from, display(s, v), norm)
 	}
 	c.values[s.Key] = norm
 }

@@ -3,12 +3,45 @@
 // "why did that not ask?" after the fact.
 //
 // Every string that reaches the file goes through redact.String first, so
-// the log never holds a secret the redactor knows. Appends from concurrent
-// hook processes are serialised with a file lock, and the file is rotated to
-// decisions.log.1 once it passes MaxSize, so a record is never split, lost
-// or duplicated by a rotation. Writing a record costs one lock, one stat and
-// one append; any failure is returned and the caller ignores it (logging
-// must never change a verdict).
+// the log never holds a secret the redactor knows; every value is then cut
+// so that one record is at most MaxRecord bytes (a cut value ends in a
+// "…[cut N bytes]" marker, and so do the lists cut short).
+//
+// # Appending without losing records
+//
+// Many hook processes append at once (an agent runs tool calls in
+// parallel). A record is appended without any lock: one write(2) of the
+// whole line to a descriptor opened with O_APPEND. On a local file system
+// such a write is atomic with respect to other appends — the kernel takes
+// the file's lock for the whole write and moves the end of file and copies
+// the bytes under it (Linux's i_rwsem in generic_file_write_iter, the vnode
+// lock on macOS; on Windows FILE_APPEND_DATA writes are serialised by the
+// file system) — and a write of at most MaxRecord bytes to a regular file
+// is never short. So two records never interleave, and no lock wait can
+// drop one. (Network file systems give no such promise: the data dir is
+// local.)
+//
+// Rotation renames the file away once it passes MaxSize; it happens under
+// a lock file, so that one process rotates at a time, and it only renames:
+// decisions.log → .1 → .2 … → .Keep, the oldest removed. An appender that
+// opened the file before the rename still appends to the same file, now
+// decisions.log.1, so its record is kept; an appender that finds the file
+// full takes the lock, checks that the path still names the file it
+// opened (os.SameFile) — if not, another process rotated and it reopens —
+// and rotates. If the lock wait runs out it appends anyway: the file grows
+// a little past MaxSize and the next appender rotates it. A record could
+// only be lost if its file were removed between open and write, which
+// takes Keep rotations (Keep × MaxSize bytes appended by others) in that
+// instant.
+//
+// Keep is sized so that a flood of maximum-size records cannot push out
+// the last day's asks: the log keeps at least Keep × MaxSize bytes (20
+// MiB), 2,560 records of MaxRecord bytes, and 1,000 of them fill less than
+// two files.
+//
+// Cost of one append: an open, an fstat and a write; a rotation adds a
+// lock and Keep renames. Any failure is returned and the caller ignores it
+// (logging must never change a verdict).
 package decisionlog
 
 import (
@@ -19,6 +52,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core"
@@ -30,14 +64,23 @@ import (
 // FileName is the log's name inside the data dir.
 const FileName = "decisions.log"
 
-// MaxSize is the size past which the log is rotated (5 MiB).
+// MaxSize is the size past which the log is rotated (5 MiB). Appends that
+// race with a rotation may take the file a few records past it.
 const MaxSize = 5 << 20
+
+// Keep is how many rotated files are kept: decisions.log.1 (the newest)
+// to decisions.log.Keep.
+const Keep = 4
+
+// MaxRecord caps one record's line, newline included (8 KiB).
+const MaxRecord = 8 << 10
 
 // DetailUnits caps the logged command or path, in UTF-16 code units.
 const DetailUnits = 300
 
-// lockWait bounds the wait for the log's lock: the hook has already
+// lockWait bounds the wait for the rotation lock: the hook has already
 // answered, but its process must still exit well inside the host's timeout.
+// When it runs out the record is appended anyway.
 const lockWait = 300 * time.Millisecond
 
 // LayerRecord is one layer's part in a decision.
@@ -110,6 +153,89 @@ func (r Record) Redacted() Record {
 	return r
 }
 
+// Capped returns a copy of r whose every value is cut to fit a line of
+// MaxRecord bytes: strings to a few hundred bytes (reasons, errors and
+// notes to about a KiB), lists to a few entries, each cut marked; when
+// that is still too long, harder, then to the record's identity and
+// verdict alone. Apply it after Redacted (cutting first could split a
+// secret the redactor then no longer recognises).
+func (r Record) Capped() Record {
+	for _, lim := range capLimits {
+		c := r.cut(lim)
+		if line, err := Marshal(c); err == nil && len(line) <= MaxRecord {
+			return c
+		}
+	}
+	return Record{TS: r.TS, PID: r.PID, Platform: r.Platform, Source: r.Source, Level: r.Level, Verdict: r.Verdict,
+		Tool: core.CutMarked(r.Tool, 64), Rules: cutList(r.Rules, 8, 64), Errors: []string{"record cut: too large to log"}, Ms: r.Ms}
+}
+
+// capLimit is one pass of Capped: bytes per short field, per long field
+// (reasons, errors, notes, stdin), and entries per list.
+type capLimit struct{ short, long, items int }
+
+var capLimits = []capLimit{{256, 1024, 16}, {96, 256, 6}, {32, 64, 3}}
+
+func (r Record) cut(l capLimit) Record {
+	r.Session = core.CutMarked(r.Session, l.short)
+	r.Tool = core.CutMarked(r.Tool, l.short)
+	r.ProjectDir = core.CutMarked(r.ProjectDir, l.short)
+	r.Cwd = core.CutMarked(r.Cwd, l.short)
+	r.Isolation = core.CutMarked(r.Isolation, l.short)
+	r.Platform = core.CutMarked(r.Platform, l.short)
+	r.Source = core.CutMarked(r.Source, l.short)
+	r.Detail = core.CutMarked(r.Detail, l.long)
+	r.Stdin = core.CutMarked(r.Stdin, l.long)
+	r.Rules = cutList(r.Rules, 4*l.items, l.short)
+	r.Reasons = cutList(r.Reasons, l.items, l.long)
+	r.Errors = cutList(r.Errors, l.items, l.long)
+	r.Notes = cutList(r.Notes, l.items, l.long)
+	if r.Layers != nil {
+		n := min(len(r.Layers), l.items)
+		layers := make([]LayerRecord, n)
+		for i, lr := range r.Layers[:n] {
+			lr.Name = core.CutMarked(lr.Name, l.short)
+			lr.Mode = core.CutMarked(lr.Mode, l.short)
+			lr.Verdict = core.CutMarked(lr.Verdict, l.short)
+			lr.Error = core.CutMarked(lr.Error, l.long)
+			lr.Rules = cutList(lr.Rules, 4*l.items, l.short)
+			if lr.Annotations != nil {
+				a := make(map[string]string, min(len(lr.Annotations), l.items))
+				for k, v := range lr.Annotations {
+					if len(a) == l.items {
+						break
+					}
+					a[core.CutMarked(k, l.short)] = core.CutMarked(v, l.short)
+				}
+				lr.Annotations = a
+			}
+			layers[i] = lr
+		}
+		if len(r.Layers) > n {
+			r.Errors = append(r.Errors, "…["+strconv.Itoa(len(r.Layers)-n)+" more layers cut]")
+		}
+		r.Layers = layers
+	}
+	return r
+}
+
+// cutList keeps the first n entries of in, each cut to limit bytes, and
+// says how many it dropped.
+func cutList(in []string, n, limit int) []string {
+	if in == nil {
+		return nil
+	}
+	out := make([]string, 0, min(len(in), n)+1)
+	for i, s := range in {
+		if i == n {
+			out = append(out, "…["+strconv.Itoa(len(in)-n)+" more cut]")
+			break
+		}
+		out = append(out, core.CutMarked(s, limit))
+	}
+	return out
+}
+
 func redactAll(in []string) []string {
 	if in == nil {
 		return nil
@@ -133,8 +259,9 @@ func Marshal(r Record) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// Append redacts r, fills TS and PID when unset, and appends it to the log in
-// dir (created if needed).
+// Append redacts r, fills TS and PID when unset, caps it (Capped) and
+// appends it to the log in dir (created if needed), rotating first when
+// the log is full. See the package doc for why no record is lost.
 func Append(dir string, r Record) error {
 	if r.TS == "" {
 		r.TS = time.Now().UTC().Format(time.RFC3339Nano)
@@ -142,32 +269,22 @@ func Append(dir string, r Record) error {
 	if r.PID == 0 {
 		r.PID = os.Getpid()
 	}
-	line, err := Marshal(r.Redacted())
+	line, err := Marshal(r.Redacted().Capped())
 	if err != nil {
 		return fmt.Errorf("decisionlog: encode: %w", err)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("decisionlog: %w", err)
 	}
-	lock, err := filelock.Acquire(filepath.Join(dir, FileName+".lock"), lockWait)
-	if err != nil {
-		return fmt.Errorf("decisionlog: %w", err)
-	}
-	defer lock.Unlock()
 	path := filepath.Join(dir, FileName)
-	st, err := os.Stat(path)
-	if err == nil && !st.Mode().IsRegular() {
-		// A device or a pipe: opening it could block, writing could lie.
-		return fmt.Errorf("decisionlog: %s is not a regular file", path)
-	}
-	if err == nil && st.Size()+int64(len(line)) > MaxSize {
-		if err := os.Rename(path, path+".1"); err != nil {
-			return fmt.Errorf("decisionlog: rotate: %w", err)
-		}
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, size, err := openLog(path)
 	if err != nil {
-		return fmt.Errorf("decisionlog: %w", err)
+		return err
+	}
+	if size+int64(len(line)) > MaxSize && size > 0 {
+		// Full: rotate (or find that another process just did) and
+		// append to the new file. f is the file to write to either way.
+		f = rotate(dir, path, f)
 	}
 	_, werr := f.Write(line)
 	cerr := f.Close()
@@ -180,11 +297,65 @@ func Append(dir string, r Record) error {
 	return nil
 }
 
+// openLog opens the log for appending and returns its size. It refuses
+// anything but a regular file (a device or a pipe could block or lie).
+func openLog(path string) (*os.File, int64, error) {
+	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("decisionlog: %s is not a regular file", path)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, 0, fmt.Errorf("decisionlog: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, fmt.Errorf("decisionlog: %s is not a regular file (%v)", path, err)
+	}
+	return f, st.Size(), nil
+}
+
+// rotate renames a full log away under the lock and returns the file to
+// append to: the new log, or f itself when the lock is not to be had or
+// anything fails (the record then lands in the full file; nothing is
+// lost). f is closed when another is returned.
+func rotate(dir, path string, f *os.File) *os.File {
+	lock, err := filelock.Acquire(filepath.Join(dir, FileName+".lock"), lockWait)
+	if err != nil {
+		return f
+	}
+	defer lock.Unlock()
+	mine, err := f.Stat()
+	if err != nil {
+		return f
+	}
+	cur, err := os.Lstat(path)
+	if err == nil && os.SameFile(mine, cur) && mine.Size() > 0 {
+		// Still the full file: shift the generations, oldest out.
+		_ = os.Remove(path + "." + strconv.Itoa(Keep))
+		for k := Keep - 1; k >= 1; k-- {
+			if err := os.Rename(path+"."+strconv.Itoa(k), path+"."+strconv.Itoa(k+1)); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return f
+			}
+		}
+		if err := os.Rename(path, path+".1"); err != nil {
+			return f
+		}
+	}
+	// Rotated, by us or by another process: append to the new file.
+	g, _, err := openLog(path)
+	if err != nil {
+		return f
+	}
+	f.Close()
+	return g
+}
+
 // Read returns the records of the log in dir, oldest first: the rotated
-// generation, then the current file. Lines that do not decode are counted
-// in bad and skipped.
+// generations (decisions.log.Keep to .1), then the current file. Lines
+// that do not decode are counted in bad and skipped.
 func Read(dir string) (records []Record, bad int, err error) {
-	for _, name := range []string{FileName + ".1", FileName} {
+	for _, name := range Files() {
 		if st, serr := os.Stat(filepath.Join(dir, name)); serr == nil && !st.Mode().IsRegular() {
 			return records, bad, fmt.Errorf("decisionlog: %s is not a regular file", name)
 		}
@@ -203,6 +374,16 @@ func Read(dir string) (records []Record, bad int, err error) {
 		}
 	}
 	return records, bad, nil
+}
+
+// Files lists the log's file names in the data dir, oldest first: the
+// rotated generations decisions.log.Keep to .1, then decisions.log.
+func Files() []string {
+	out := make([]string, 0, Keep+1)
+	for k := Keep; k >= 1; k-- {
+		out = append(out, FileName+"."+strconv.Itoa(k))
+	}
+	return append(out, FileName)
 }
 
 func readLines(r io.Reader, out *[]Record) (bad int, err error) {

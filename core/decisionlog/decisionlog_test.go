@@ -9,6 +9,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/zcode-fence/zcode-fence/core/internal/filelock"
 )
 
 func TestAppendAndRead(t *testing.T) {
@@ -71,53 +74,58 @@ func TestHTMLNotEscaped(t *testing.T) {
 	}
 }
 
-// TestConcurrentAppendsWithRotation: many writers at once, a small rotation
-// threshold forced by pre-filling the file; every record lands exactly once
+// TestConcurrentAppendsWithRotation: 200 writers at once, with rotations
+// forced by pre-filling the file and the rotation lock held by someone
+// else for longer than lockWait (the contention that used to drop
+// records): every record lands exactly once, in one of the log's files,
 // and every line is valid JSON.
 func TestConcurrentAppendsWithRotation(t *testing.T) {
 	dir := t.TempDir()
-	// Pre-fill close to MaxSize so rotation happens during the run.
-	filler := strings.Repeat("f", 1000)
-	f, err := os.Create(filepath.Join(dir, FileName))
+	prefill(t, dir, MaxSize-20000)
+
+	// A peer holds the rotation lock through the first rotation attempts.
+	lock, err := filelock.Acquire(filepath.Join(dir, FileName+".lock"), time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := bufio.NewWriter(f)
-	for written := 0; written < MaxSize-20000; {
-		line, _ := Marshal(Record{Source: "filler", Detail: filler})
-		w.Write(line)
-		written += len(line)
-	}
-	w.Flush()
-	f.Close()
+	held := make(chan struct{})
+	go func() {
+		defer close(held)
+		time.Sleep(2 * lockWait)
+		lock.Unlock()
+	}()
 
-	const writers, each = 50, 20
+	const writers, each = 200, 10
 	var wg sync.WaitGroup
 	for i := 0; i < writers; i++ {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
 			for j := 0; j < each; j++ {
-				if err := Append(dir, Record{Source: "hook", Detail: fmt.Sprintf("w%d-%d %s", i, j, strings.Repeat("p", 200))}); err != nil {
+				if err := Append(dir, Record{Source: "hook", Detail: fmt.Sprintf("w%d-%d %s", i, j, strings.Repeat("p", 2000))}); err != nil {
 					t.Error(err)
 				}
 			}
 		}(i)
 	}
 	wg.Wait()
+	<-held
 	if _, err := os.Stat(filepath.Join(dir, FileName+".1")); err != nil {
 		t.Fatalf("no rotation happened: %v", err)
 	}
 	seen := map[string]int{}
-	for _, name := range []string{FileName + ".1", FileName} {
+	for _, name := range Files() {
 		data, err := os.ReadFile(filepath.Join(dir, name))
+		if os.IsNotExist(err) {
+			continue
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
 			var r Record
 			if err := json.Unmarshal([]byte(line), &r); err != nil {
-				t.Fatalf("invalid line in %s: %q", name, line)
+				t.Fatalf("invalid line in %s: %.80q", name, line)
 			}
 			if r.Source == "hook" {
 				seen[strings.Fields(r.Detail)[0]]++
@@ -131,6 +139,97 @@ func TestConcurrentAppendsWithRotation(t *testing.T) {
 		if n != 1 {
 			t.Fatalf("record %s appears %d times", k, n)
 		}
+	}
+	for _, name := range Files() {
+		if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.Size() > MaxSize+writers*MaxRecord {
+			t.Errorf("%s is %d bytes, far past MaxSize", name, st.Size())
+		}
+	}
+}
+
+// prefill writes filler records into the log until it holds n bytes.
+func prefill(t *testing.T, dir string, n int) {
+	t.Helper()
+	f, err := os.Create(filepath.Join(dir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	line, _ := Marshal(Record{Source: "filler", Detail: strings.Repeat("f", 1000)})
+	for written := 0; written+len(line) <= n; written += len(line) {
+		w.Write(line)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+}
+
+// TestRecordIsCapped: a record with huge values (a 120 KB invalid setting
+// in its notes, long reasons and errors, many layers) is cut to MaxRecord
+// bytes with markers, keeping what identifies the call.
+func TestRecordIsCapped(t *testing.T) {
+	huge := strings.Repeat("語x", 60_000)
+	r := Record{Source: "hook", Level: "error", Verdict: "ask", Tool: "Bash", Detail: "rm -rf " + huge,
+		Rules: []string{"DG-RM-RECURSIVE"}, Notes: []string{"config: ZCODE_FENCE_LANGUAGE=" + huge + " is not valid"},
+		Stdin: huge}
+	for i := range 50 {
+		r.Reasons = append(r.Reasons, fmt.Sprintf("reason %d %s", i, huge[:3000]))
+		r.Errors = append(r.Errors, fmt.Sprintf("error %d %s", i, huge[:3000]))
+		r.Layers = append(r.Layers, LayerRecord{Name: fmt.Sprintf("layer%d", i), Verdict: "error", Error: huge[:5000],
+			Annotations: map[string]string{"a": huge[:2000], "b": "x"}})
+	}
+	dir := t.TempDir()
+	if err := Append(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(raw) > MaxRecord || !strings.Contains(string(raw), "cut") {
+		t.Fatalf("record of %d bytes (cap %d), markers: %v", len(raw), MaxRecord, strings.Contains(string(raw), "cut"))
+	}
+	recs, bad, err := Read(dir)
+	if err != nil || bad != 0 || len(recs) != 1 {
+		t.Fatalf("Read: %d records, %d bad, %v", len(recs), bad, err)
+	}
+	got := recs[0]
+	if got.Verdict != "ask" || got.Rules[0] != "DG-RM-RECURSIVE" || !strings.Contains(got.Notes[0], "ZCODE_FENCE_LANGUAGE") || !strings.Contains(got.Notes[0], "…[cut ") {
+		t.Fatalf("capped record lost its identity or marker: %+v", got)
+	}
+}
+
+// TestFloodKeepsTheLastDaysAsks: after an ask, 1,000 records of the
+// maximum size (each with a 120 KB config note, as 87 runs with an
+// invalid ZCODE_FENCE_LANGUAGE once were) do not push the ask out of the
+// log.
+func TestFloodKeepsTheLastDaysAsks(t *testing.T) {
+	dir := t.TempDir()
+	prefill(t, dir, MaxSize-100) // the ask lands just before a rotation
+	if err := Append(dir, Record{Source: "hook", Verdict: "ask", Detail: "the-ask", Rules: []string{"DG-RM-RECURSIVE"}}); err != nil {
+		t.Fatal(err)
+	}
+	note := "config: ZCODE_FENCE_LANGUAGE=" + strings.Repeat("x", 120_000) + " is not valid"
+	for i := range 1000 {
+		r := Record{Source: "hook", Level: "error", Verdict: "error", Notes: []string{note}, Stdin: strings.Repeat("s", 10_000)}
+		for k := range 20 {
+			r.Errors = append(r.Errors, fmt.Sprintf("%d.%d %s", i, k, strings.Repeat("e", 2000)))
+		}
+		if err := Append(dir, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recs, _, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range recs {
+		found = found || r.Detail == "the-ask"
+	}
+	if !found {
+		t.Fatal("1,000 large records pushed the ask out of the log")
 	}
 }
 
