@@ -60,7 +60,11 @@ type Call struct {
 	// Command is the command text of a shell tool, else "".
 	Command string
 	// Script is the analysis of Command (every simple command that would
-	// run, with argv resolved). Nil for non-shell tools.
+	// run, with argv resolved). Nil for non-shell tools, and for a shell
+	// call whose analysis was too large to send over the layer protocol
+	// (convert.MaxScriptBytes): analyse Command then (core/shell/analysis,
+	// as the built-in layers do), or treat it as unknown, never as
+	// harmless.
 	Script *shell.Script
 
 	// Paths are the target paths of a file tool, as written by the agent
@@ -94,6 +98,15 @@ type Call struct {
 	Options map[string]string
 	// DataDir is the plugin data directory (logs, caches, state).
 	DataDir string
+}
+
+// ShellDialect is the language of a shell call's Command: PowerShell for
+// the PowerShell tool, else bash (Bash, Shell).
+func (c *Call) ShellDialect() shell.Dialect {
+	if c != nil && c.Tool == "PowerShell" {
+		return shell.PowerShell
+	}
+	return shell.Bash
 }
 
 // Option returns Options[key], or def when the key is absent.

@@ -10,7 +10,6 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/hookio"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/session"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 )
 
@@ -67,11 +66,7 @@ func Prepare(p hookio.Payload, env config.Env, plat paths.Platform, cfg config.C
 		}
 	}
 	if kind == core.KindShell {
-		dialect := shell.Bash
-		if tool == "PowerShell" {
-			dialect = shell.PowerShell
-		}
-		call.Script = analysis.Analyze(call.Command, analysis.Options{Dialect: dialect, Cwd: call.Cwd, Home: plat.Home, Lookup: plat.Lookup})
+		call.Script = analysis.Analyze(call.Command, analysis.Options{Dialect: call.ShellDialect(), Cwd: call.Cwd, Home: plat.Home, Lookup: plat.Lookup})
 	}
 	return out, nil
 }

@@ -54,7 +54,6 @@ import (
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/config"
 	"github.com/zcode-fence/zcode-fence/core/paths"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 	"github.com/zcode-fence/zcode-fence/core/steps"
 )
@@ -154,11 +153,9 @@ func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err e
 	plat := l.platform(c.Platform)
 	script := c.Script
 	if script == nil {
-		dialect := shell.Bash
-		if c.Tool == "PowerShell" {
-			dialect = shell.PowerShell
-		}
-		script = analysis.Analyze(c.Command, analysis.Options{Dialect: dialect, Cwd: c.Cwd, Home: plat.Home, Lookup: plat.Lookup})
+		// Not sent (too large for the layer protocol) or a call built by
+		// hand: analyse it here, the way the host does.
+		script = analysis.Analyze(c.Command, analysis.Options{Dialect: c.ShellDialect(), Cwd: c.Cwd, Home: plat.Home, Lookup: plat.Lookup})
 	}
 	custom := compileCustom(c.Option(KeyCustomRules, ""))
 	budget := steps.New(l.budget)

@@ -85,6 +85,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/config"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
+	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 	"github.com/zcode-fence/zcode-fence/core/steps"
 )
 
@@ -150,8 +151,8 @@ func (*Layer) Name() string { return Name }
 
 // Decide judges a file or shell call: Ask with one reason per distinct
 // target outside the writable roots (or unresolvable), else Silent. Calls
-// without a project root, other tool kinds and shell calls without an
-// analysis are Silent. Reasons are in English when core.Call.Language is
+// without a project root and other tool kinds are Silent; a shell call
+// without an analysis (core.Call.Script) is analysed here. Reasons are in English when core.Call.Language is
 // English, else in Chinese. Safe for concurrent use.
 //
 // Its work is bounded by the step budget (StepBudget): when that runs out,
@@ -164,7 +165,7 @@ func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err e
 	if c == nil || c.ProjectRoot == "" {
 		return core.SilentVerdict, nil
 	}
-	if c.Kind != core.KindFile && (c.Kind != core.KindShell || c.Script == nil) {
+	if c.Kind != core.KindFile && c.Kind != core.KindShell {
 		return core.SilentVerdict, nil
 	}
 	var j *judge
@@ -177,7 +178,15 @@ func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err e
 		}
 	}()
 	budget := steps.New(l.budget)
-	j = newJudge(ctx, l.platform(c.Platform), c, budget)
+	plat := l.platform(c.Platform)
+	if c.Kind == core.KindShell && c.Script == nil {
+		// Not sent (too large for the layer protocol): analyse it here,
+		// the way the host does.
+		withScript := *c
+		withScript.Script = analysis.Analyze(c.Command, analysis.Options{Dialect: c.ShellDialect(), Cwd: c.Cwd, Home: plat.Home, Lookup: plat.Lookup})
+		c = &withScript
+	}
+	j = newJudge(ctx, plat, c, budget)
 	if j == nil {
 		return core.SilentVerdict, nil
 	}

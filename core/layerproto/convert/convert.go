@@ -11,6 +11,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/layerproto/layerpb"
 	"github.com/zcode-fence/zcode-fence/core/shell"
@@ -18,17 +20,27 @@ import (
 
 // MaxInputBytes is the largest raw tool_input sent to a layer. A larger one
 // (a Write of a big file) is left out of the request and InputOmitted is
-// set; the decoded fields (Command, Script, Paths) are always sent.
+// set; the decoded fields (Command and Paths) are always sent.
 const MaxInputBytes = 256 << 10
+
+// MaxScriptBytes is the largest encoded Script sent to a layer. Commands
+// share what the analysis found once (a cd chain, a heredoc's text), and
+// the wire repeats it per command: a crafted 12 KB command can encode to
+// 300 MB. A larger Script is left out (the request's script is then unset
+// for a shell call, core.Call.Script nil), and the layer analyses Command
+// itself (the built-in layers do; see core.Call.Script).
+const MaxScriptBytes = 4 << 20
 
 // CallToProto converts a call into a Decide request. It never fails: text
 // that is not valid UTF-8 (which protobuf refuses to marshal) is sent with
 // invalid bytes replaced by U+FFFD, and for the words, command names and
 // stdin texts of the Script (where shell escapes such as $'\xff' can make
 // such bytes) the exact bytes travel alongside, so CallFromProto restores
-// them. Apart from that and from an omitted oversized Input, the conversion
-// is lossless, except that proto3 cannot tell a nil slice or map from an
-// empty one. A nil call gives an empty request.
+// them. Apart from that and from an omitted oversized Input or Script
+// (MaxInputBytes, MaxScriptBytes), the conversion is lossless, except that
+// proto3 cannot tell a nil slice or map from an empty one. A nil call
+// gives an empty request. Cost: linear in the call, plus one proto.Size
+// pass over the Script.
 func CallToProto(c *core.Call) *layerpb.DecideRequest {
 	if c == nil {
 		return &layerpb.DecideRequest{}
@@ -47,6 +59,9 @@ func CallToProto(c *core.Call) *layerpb.DecideRequest {
 		Platform:      text(c.Platform),
 		Options:       textMap(c.Options),
 		DataDir:       text(c.DataDir),
+	}
+	if r.Script != nil && proto.Size(r.Script) > MaxScriptBytes {
+		r.Script = nil
 	}
 	if len(c.Input) > MaxInputBytes {
 		r.InputOmitted = true

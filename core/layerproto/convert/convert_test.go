@@ -152,6 +152,39 @@ func TestInputLimit(t *testing.T) {
 	}
 }
 
+// TestScriptLimit: a Script whose encoding would pass MaxScriptBytes (its
+// commands sharing one long cd chain, which the wire repeats per command)
+// is left out; a smaller one is sent whole.
+func TestScriptLimit(t *testing.T) {
+	chain := make([]shell.Word, 32)
+	for i := range chain {
+		chain[i] = shell.Word{Value: strings.Repeat("d", 4000), Raw: "$d", KnownPrefix: strings.Repeat("d", 4000)}
+	}
+	script := func(n int) *shell.Script {
+		s := &shell.Script{Source: "crafted"}
+		for range n {
+			s.Commands = append(s.Commands, shell.Command{Name: "echo", Args: []shell.Word{{Value: "echo", Raw: "echo", KnownPrefix: "echo"}}, Cd: chain, Parent: -1, FeedsInto: -1})
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		commands int
+		sent     bool
+	}{{1, true}, {8, true}, {64, false}, {1234, false}} {
+		req := overWire(t, CallToProto(&core.Call{Tool: "Bash", Kind: core.KindShell, Command: "crafted", Script: script(tc.commands)}))
+		got := CallFromProto(req)
+		if sent := got.Script != nil; sent != tc.sent {
+			t.Errorf("%d commands under a 256 KB chain: script sent %v, want %v", tc.commands, sent, tc.sent)
+		}
+		if got.Command != "crafted" {
+			t.Errorf("the command was not sent: %q", got.Command)
+		}
+		if size := proto.Size(req); size > MaxScriptBytes+1024 {
+			t.Errorf("%d commands: a request of %d bytes", tc.commands, size)
+		}
+	}
+}
+
 func TestVerdictRoundTrip(t *testing.T) {
 	for _, tc := range []struct {
 		name string
