@@ -274,7 +274,9 @@ func (c *Client) Info() Info { return c.info }
 // Decide sends call to the layer and waits for its verdict until ctx is
 // done. Reasons that leave Layer empty get the client's Name. A decision
 // other than silent or ask, a crashed layer or a panic inside the layer is
-// an *Error; the process stays usable after a panic.
+// an *Error; the process stays usable after a panic. When the layer's own
+// Decide returned an error with a verdict holding reasons (what it found
+// before it failed), that verdict comes back with the *Error.
 func (c *Client) Decide(ctx context.Context, call *core.Call) (core.Verdict, error) {
 	if c == nil {
 		return core.Verdict{}, &Error{Layer: "?", Op: "decide", Err: errors.New("nil client")}
@@ -287,18 +289,41 @@ func (c *Client) Decide(ctx context.Context, call *core.Call) (core.Verdict, err
 	}
 	resp, err := c.rpc.Decide(ctx, convert.CallToProto(call))
 	if err != nil {
-		return core.Verdict{}, &Error{Layer: c.name, Op: "decide", Err: rpcCause(ctx, err)}
+		return c.named(foundBefore(err)), &Error{Layer: c.name, Op: "decide", Err: rpcCause(ctx, err)}
 	}
 	v, err := convert.VerdictFromProto(resp)
 	if err != nil {
 		return core.Verdict{}, &Error{Layer: c.name, Op: "decide", Err: err}
 	}
+	return c.named(v), nil
+}
+
+// named fills the layer name of v's reasons that have none.
+func (c *Client) named(v core.Verdict) core.Verdict {
 	for i := range v.Reasons {
 		if v.Reasons[i].Layer == "" {
 			v.Reasons[i].Layer = c.name
 		}
 	}
-	return v, nil
+	return v
+}
+
+// foundBefore returns the verdict a layer sent with its error (what it
+// found before it failed, as a DecideResponse in the status details; see
+// the server's Decide), or the zero verdict.
+func foundBefore(err error) core.Verdict {
+	st, ok := status.FromError(err)
+	if !ok {
+		return core.Verdict{}
+	}
+	for _, d := range st.Details() {
+		if r, ok := d.(*layerpb.DecideResponse); ok {
+			if v, err := convert.VerdictFromProto(r); err == nil {
+				return v
+			}
+		}
+	}
+	return core.Verdict{}
 }
 
 // Close kills the layer process and everything in its process group with

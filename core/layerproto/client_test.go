@@ -299,6 +299,23 @@ func TestPanicKeepsServing(t *testing.T) {
 	}
 }
 
+// TestErrorCarriesWhatWasFound: a layer whose Decide fails after a finding
+// returns it with the error; the client gets both (a built-in that fails
+// closed reports the finding, DESIGN §3).
+func TestErrorCarriesWhatWasFound(t *testing.T) {
+	c := launch(t, "serve")
+	v, err := decide(t, c, "error-after-finding", 5*time.Second)
+	if err == nil || !strings.Contains(err.Error(), "test layer: stopped") {
+		t.Fatalf("error %v, want the layer's", err)
+	}
+	if v.Decision != core.Ask || len(v.Reasons) != 1 || v.Reasons[0].Rule != "FOUND" || v.Reasons[0].Layer != "test-serve" {
+		t.Fatalf("verdict with the error = %+v, want the finding", v)
+	}
+	if v, _ := decide(t, c, "error", 5*time.Second); v.Decision != core.Silent || len(v.Reasons) != 0 {
+		t.Fatalf("an error without findings came with %+v", v)
+	}
+}
+
 func TestLayerErrorsAreErrors(t *testing.T) {
 	c := launch(t, "serve")
 	for _, tc := range []struct {

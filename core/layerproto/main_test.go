@@ -162,6 +162,8 @@ func (l *testLayer) Decide(_ context.Context, call *core.Call) (core.Verdict, er
 		os.Exit(3)
 	case "error":
 		return core.Verdict{}, errors.New("test layer: cannot decide")
+	case "error-after-finding":
+		return core.AskVerdict(core.Reason{Rule: "FOUND", Message: "found before failing"}), errors.New("test layer: stopped")
 	case "bad-decision":
 		return core.Verdict{Decision: 7}, nil
 	case "probe":

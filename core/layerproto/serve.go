@@ -185,10 +185,19 @@ func (s *server) Decide(ctx context.Context, req *layerpb.DecideRequest) (resp *
 	}()
 	v, err := s.layer.Decide(ctx, convert.CallFromProto(req))
 	if err != nil {
+		st := status.New(codes.Unknown, convert.Text(redact.String(err.Error())))
 		if ctxErr := ctx.Err(); ctxErr != nil {
-			return nil, status.FromContextError(ctxErr).Err()
+			st = status.FromContextError(ctxErr)
 		}
-		return nil, status.Error(codes.Unknown, convert.Text(redact.String(err.Error())))
+		if len(v.Reasons) > 0 {
+			// What the layer found before it failed travels with the
+			// error (a built-in that fails closed reports it; see
+			// Client.Decide).
+			if withFound, derr := st.WithDetails(convert.VerdictToProto(v)); derr == nil {
+				st = withFound
+			}
+		}
+		return nil, st.Err()
 	}
 	return convert.VerdictToProto(v), nil
 }
