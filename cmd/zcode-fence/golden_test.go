@@ -13,11 +13,16 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core/decisionlog"
+	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
+	"github.com/zcode-fence/zcode-fence/core/steps"
+	"github.com/zcode-fence/zcode-fence/plugins/danger"
+	"github.com/zcode-fence/zcode-fence/plugins/fence"
 )
 
 var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/golden.jsonl with the answers of this build")
@@ -150,8 +155,14 @@ func TestGolden(t *testing.T) {
 	}
 	bin := goldenBinary(t)
 	results := map[string][]goldenEntry{}
+	var stepsOf []callSteps
 	for _, mode := range []string{"inprocess", "process"} {
 		answers := runGolden(t, bin, mode, calls)
+		if mode == "inprocess" {
+			for _, a := range answers {
+				stepsOf = append(stepsOf, a.Steps)
+			}
+		}
 		entries := make([]goldenEntry, len(items))
 		for i, it := range items {
 			a := answers[index[callKey(it.call)]]
@@ -167,6 +178,7 @@ func TestGolden(t *testing.T) {
 		}
 	}
 	t.Logf("%d corpus cases, %d distinct calls, %d asks, in both isolation modes", len(items), len(calls), asks)
+	checkEverydaySteps(t, items, index, stepsOf)
 
 	// The modes must agree before either is compared with the file.
 	for i, a := range results["inprocess"] {
@@ -184,11 +196,67 @@ func TestGolden(t *testing.T) {
 	compareGolden(t, got, want)
 }
 
-// goldenAnswer is what one call got.
+// checkEverydaySteps: every silent call of every corpus (everyday work)
+// stays far below each step budget — a tenth at most — so the budgets
+// never ask about everyday work, even if it grows; it logs the largest
+// counts, overall and for the everyday corpora.
+func checkEverydaySteps(t *testing.T, items []goldenItem, index map[string]int, stepsOf []callSteps) {
+	t.Helper()
+	type most struct {
+		n    int
+		call string
+	}
+	var all, everyday [3]most
+	for _, it := range items {
+		i := index[callKey(it.call)]
+		st := stepsOf[i]
+		if st == (callSteps{}) {
+			continue // a file tool without a project, a tool the guard does not judge
+		}
+		for k, n := range [3]int{st.analysis, st.danger, st.fence} {
+			if n > all[k].n {
+				all[k] = most{n, describeCall(it.call)}
+			}
+			if strings.HasSuffix(it.corpus, "everyday.txt") && n > everyday[k].n {
+				everyday[k] = most{n, describeCall(it.call)}
+			}
+		}
+	}
+	budgets := [3]int{analysis.DefaultMaxSteps, danger.StepBudget, fence.StepBudget}
+	for k, name := range [3]string{"analysis", "danger", "fence"} {
+		t.Logf("steps, %s: largest %d over all corpora (%.60s), %d over the everyday corpora, of a budget of %d",
+			name, all[k].n, all[k].call, everyday[k].n, budgets[k])
+		if everyday[k].n > budgets[k]/10 {
+			t.Errorf("%s: an everyday call took %d steps, more than a tenth of the budget %d: %s", name, everyday[k].n, budgets[k], everyday[k].call)
+		}
+	}
+}
+
+// goldenAnswer is what one call got, and the steps it took.
 type goldenAnswer struct {
 	Verdict string
 	Rules   []string
 	Reason  string
+	Steps   callSteps
+}
+
+// callSteps is the work of one call, in steps: the analysis' and each
+// built-in layer's (from the decision log).
+type callSteps struct{ analysis, danger, fence int }
+
+// recordSteps reads the steps of a decision-log record.
+func recordSteps(r decisionlog.Record) callSteps {
+	out := callSteps{analysis: r.AnalysisSteps}
+	for _, l := range r.Layers {
+		n, _ := strconv.Atoi(l.Annotations[steps.Annotation])
+		switch l.Name {
+		case danger.Name:
+			out.danger = n
+		case fence.Name:
+			out.fence = n
+		}
+	}
+	return out
 }
 
 // runGolden judges calls in one isolation mode, grouped by environment.
@@ -230,21 +298,15 @@ func runGolden(t *testing.T, bin, mode string, calls []goldenCall) []goldenAnswe
 				continue
 			}
 			a := goldenAnswer{Verdict: verdict}
+			rec, ok := records[goldenSession(i)]
+			if !ok { // every call is logged (enable_log), and the log loses nothing
+				t.Fatalf("%s: %s: no decision-log record (%q)", mode, describeCall(calls[i]), results[j].stdout)
+			}
 			if verdict == "ask" {
 				a.Reason = detail
-				rec, ok := records[goldenSession(i)]
-				if !ok { // the log may drop a record under contention: judge it again, alone
-					res, err := execHookWith(bin, env, scratchDir, payloads[j])
-					if err != nil {
-						t.Fatalf("%s: %s: %v", mode, describeCall(calls[i]), err)
-					}
-					records = goldenRecords(t, data)
-					if rec, ok = records[goldenSession(i)]; !ok {
-						t.Fatalf("%s: %s: no decision-log record for an ask (%q)", mode, describeCall(calls[i]), res.stdout)
-					}
-				}
 				a.Rules = rec.Rules
 			}
+			a.Steps = recordSteps(rec)
 			out[i] = a
 		}
 	}
@@ -277,7 +339,7 @@ func goldenEnv(c goldenCall, data, mode string) []string {
 		"ZCODE_FENCE_CONFIG=" + filepath.Join(data, "no-config.json"),
 		"ZCODE_FENCE_LAYER_ISOLATION=" + mode,
 		"ZCODE_FENCE_LOCK_SESSION_ROOT=false",
-		"ZCODE_FENCE_ENABLE_LOG=false",
+		"ZCODE_FENCE_ENABLE_LOG=true", // every call's record, with its steps
 	}
 	vars := map[string]string{}
 	for k, v := range w.env {

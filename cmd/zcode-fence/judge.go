@@ -96,8 +96,9 @@ func (j *judgement) record() decisionlog.Record {
 	r := decisionlog.Record{
 		Platform: runtime.GOOS, Source: j.source, Level: "info", Verdict: j.out.Verdict.Decision.String(),
 		Tool: j.payload.ToolName, Session: j.payload.SessionID,
-		Isolation: j.cfg.Get(config.KeyLayerIsolation),
-		Ms:        ms(time.Since(j.start)),
+		Isolation:     j.cfg.Get(config.KeyLayerIsolation),
+		AnalysisSteps: j.prep.AnalysisSteps,
+		Ms:            ms(time.Since(j.start)),
 	}
 	if c := j.prep.Call; c != nil {
 		r.Tool, r.ProjectDir, r.Cwd = c.Tool, c.ProjectRoot, c.Cwd

@@ -119,8 +119,11 @@ type Record struct {
 	Errors     []string      `json:"errors,omitempty"`
 	Notes      []string      `json:"config_notes,omitempty"`
 	// Stdin is a snippet of input that could not be decoded.
-	Stdin string  `json:"stdin,omitempty"`
-	Ms    float64 `json:"ms"`
+	Stdin string `json:"stdin,omitempty"`
+	// AnalysisSteps is what the shell analysis cost, in steps (the layers'
+	// own steps are in their annotations, core/steps.Annotation).
+	AnalysisSteps int     `json:"analysis_steps,omitempty"`
+	Ms            float64 `json:"ms"`
 }
 
 // Redacted returns a copy of r with every free-text field passed through

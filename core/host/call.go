@@ -20,6 +20,9 @@ type Prepared struct {
 	Notes []string
 	// Skip is set for tools the guard does not judge.
 	Skip bool
+	// AnalysisSteps is what the shell analysis cost (analysis.Stats), 0
+	// for other tools.
+	AnalysisSteps int
 }
 
 // Prepare builds the Call for payload p: normalised tool, command or
@@ -66,7 +69,9 @@ func Prepare(p hookio.Payload, env config.Env, plat paths.Platform, cfg config.C
 		}
 	}
 	if kind == core.KindShell {
-		call.Script = analysis.Analyze(call.Command, analysis.Options{Dialect: call.ShellDialect(), Cwd: call.Cwd, Home: plat.Home, Lookup: plat.Lookup})
+		var st analysis.Stats
+		call.Script = analysis.Analyze(call.Command, analysis.Options{Dialect: call.ShellDialect(), Cwd: call.Cwd, Home: plat.Home, Lookup: plat.Lookup, Stats: &st})
+		out.AnalysisSteps = st.Steps
 	}
 	return out, nil
 }

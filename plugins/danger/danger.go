@@ -88,12 +88,15 @@ type Layer struct {
 var _ core.Layer = (*Layer)(nil)
 
 // StepBudget is the work one Decide may do, in steps (core/steps): one per
-// command and word, one per path operation per 256 bytes. The largest
-// everyday command in the corpora takes a few hundred steps; a script at
-// the analysis' command cap (4,096 commands) with a few targets each
-// stays below a tenth of it. When the budget runs out the gate stops and
-// asks (DG-INCOMPLETE) with what it found so far.
-const StepBudget = 1 << 20
+// command and word, one per path operation per 256 bytes. Everyday
+// commands take about 20 steps (21 at most over the everyday corpora, 122
+// over every corpus; TestGolden checks they stay under a tenth of it); a
+// script at the analysis' command cap (4,096 commands) with a few targets
+// each takes a few tens of thousands, and a 1 MiB crafted text about
+// 35,000. When the budget runs out the gate stops and asks (DG-INCOMPLETE)
+// with what it found so far. At about a microsecond a step at most, it
+// bounds Decide to a few hundred milliseconds.
+const StepBudget = 1 << 18
 
 // Option configures a Layer.
 type Option func(*Layer)

@@ -25,6 +25,7 @@ func (a *analyzer) stmt(c ctx, st *state, s *syntax.Stmt) {
 	if s == nil || a.full() {
 		return
 	}
+	a.steps++
 	a.nest++
 	defer func() { a.nest-- }()
 	if a.nest > maxNest {
