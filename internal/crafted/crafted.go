@@ -157,47 +157,37 @@ func Issue13Cases() []Case {
 	return out
 }
 
-// Family is the generated family: long cd chains × many redirect targets ×
-// long names × nesting, each member grown until it reaches about size
-// bytes (size at most 1 MiB). Every member hides d (bash form) last.
+// Family is the generated family: a cd chain of 31 steps of 4,000 bytes
+// (just under the analysis' cap of 32, so the directory stays known) over
+// many redirect targets, long target names, deep loop nesting, all of
+// them at once, and a chain far past the cap; each member grows its
+// redirects until it is about size bytes (at most 1 MiB, the analysis'
+// input cap). Every member hides d (bash form) last.
 func Family(d Danger, size int) []Case {
-	type dim struct {
+	dims := []struct {
 		name string
 		s    Shape
-	}
-	dims := []dim{
-		{"long-cd-chain", Shape{VarLen: 4000, CdSteps: 200, Nest: 1, Redirects: 50, NameLen: 1, CommentLen: 10}},
-		{"many-targets", Shape{VarLen: 8, CdSteps: 4, Nest: 1, Redirects: 2000, NameLen: 8, Distinct: true, CommentLen: 10}},
-		{"long-names", Shape{VarLen: 4000, CdSteps: 32, Nest: 1, Redirects: 50, NameLen: 4000, Distinct: true, CommentLen: 10}},
-		{"deep-nesting", Shape{VarLen: 4000, CdSteps: 32, Nest: 64, Redirects: 300, NameLen: 1, CommentLen: 10}},
-		{"all", Shape{VarLen: 4000, CdSteps: 64, Nest: 16, Redirects: 500, NameLen: 200, Distinct: true, CommentLen: 4000}},
+	}{
+		{"chain-x-targets", Shape{VarLen: 4000, CdSteps: 31, Nest: 1, NameLen: 8, Distinct: true, CommentLen: 10}},
+		{"chain-x-long-names", Shape{VarLen: 4000, CdSteps: 31, Nest: 1, NameLen: 2000, Distinct: true, CommentLen: 10}},
+		{"chain-x-nesting", Shape{VarLen: 4000, CdSteps: 31, Nest: 32, NameLen: 1, CommentLen: 10}},
+		{"all", Shape{VarLen: 4000, CdSteps: 31, Nest: 8, NameLen: 200, Distinct: true, CommentLen: 4000}},
+		{"chain-past-cap", Shape{VarLen: 4000, CdSteps: 2000, Nest: 1, NameLen: 8, Distinct: true, CommentLen: 10}},
 	}
 	var out []Case
 	for _, x := range dims {
 		s := x.s
+		// The text grows by the same number of bytes per redirect (the
+		// names are padded to NameLen): solve for the count.
+		s.Redirects = 1
+		one := len(s.Bash(d.Bash))
+		s.Redirects = 2
+		per := len(s.Bash(d.Bash)) - one
+		s.Redirects = max(1, 1+(size-one)/per)
 		text := s.Bash(d.Bash)
-		// Grow the dimension that names the member until the text is about
-		// size bytes.
-		for len(text) < size {
-			switch x.name {
-			case "long-cd-chain":
-				s.CdSteps *= 2
-			case "many-targets":
-				s.Redirects *= 2
-			case "long-names":
-				s.Redirects *= 2
-			case "deep-nesting":
-				s.Nest *= 2
-				s.Redirects *= 2
-			default:
-				s.CdSteps *= 2
-				s.Redirects *= 2
-			}
-			next := s.Bash(d.Bash)
-			if len(next) > size {
-				break
-			}
-			text = next
+		for len(text) > size && s.Redirects > 1 {
+			s.Redirects--
+			text = s.Bash(d.Bash)
 		}
 		out = append(out, Case{Name: fmt.Sprintf("%s/%dKiB", x.name, len(text)>>10), Tool: "Bash", Command: text, Danger: d})
 	}

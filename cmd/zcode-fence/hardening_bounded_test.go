@@ -1,0 +1,336 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/zcode-fence/zcode-fence/core/decisionlog"
+	"github.com/zcode-fence/zcode-fence/core/host"
+	"github.com/zcode-fence/zcode-fence/core/rules"
+	"github.com/zcode-fence/zcode-fence/internal/crafted"
+)
+
+// Issue 13: input must never force the guard into silence. These tests run
+// the built binary in both isolation modes.
+
+// craftedRun judges every case through the binary in one isolation mode,
+// each with its own session id (the key to its decision-log record), and
+// returns the answers, the records and the slowest answer.
+func craftedRun(t *testing.T, s *scratch, mode string, cases []crafted.Case) ([]runResult, map[string]decisionlog.Record, time.Duration) {
+	t.Helper()
+	env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION="+mode, "ZCODE_FENCE_LANGUAGE=en")
+	payloads := make([][]byte, len(cases))
+	for i, c := range cases {
+		payloads[i] = hookPayload(c.Tool, c.Command, s.project, craftedSession(mode, i), false)
+	}
+	results, errs := runHooks(env, s.project, payloads)
+	var slowest time.Duration
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("%s: %s: %v", mode, cases[i].Name, err)
+		}
+		slowest = max(slowest, results[i].took)
+	}
+	records := map[string]decisionlog.Record{}
+	for _, r := range logRecords(t, s.data) {
+		records[r.Session] = r
+	}
+	return results, records, slowest
+}
+
+func craftedSession(mode string, i int) string { return fmt.Sprintf("crafted-%s-%04d", mode, i) }
+
+// TestCraftedShapesAsk: the shapes issue 13 found silent — a 4,000-byte
+// variable, 32 cd steps, nested loops of 300 redirects, the dangerous
+// command (last or first: rm -rf ~, git push --force, curl | sh,
+// >> ~/.bashrc), a 4,000-byte comment, in bash and through the PowerShell
+// tool — ask in both isolation modes, with every rule the dangerous
+// command gets alone: the finding is not lost in the noise. The answers'
+// times are logged (BenchmarkCraftedHook measures them).
+func TestCraftedShapesAsk(t *testing.T) {
+	s := newScratch(t)
+	shapes := crafted.Issue13Cases()
+	var bare []crafted.Case
+	for _, c := range shapes {
+		cmd := c.Danger.Bash
+		if c.Tool == "PowerShell" {
+			cmd = c.Danger.PowerShell
+		}
+		bare = append(bare, crafted.Case{Name: c.Name + " (alone)", Tool: c.Tool, Command: cmd})
+	}
+	for _, mode := range []string{"inprocess", "process"} {
+		t.Run(mode, func(t *testing.T) {
+			all := append(append([]crafted.Case{}, shapes...), bare...)
+			results, records, slowest := craftedRun(t, s, mode, all)
+			for i, c := range shapes {
+				got, detail := checkAnswer(results[i])
+				if got != "ask" {
+					t.Errorf("%s: %s (%s), want ask", c.Name, got, detail)
+					continue
+				}
+				shaped := records[craftedSession(mode, i)].Rules
+				alone := records[craftedSession(mode, len(shapes)+i)].Rules
+				if len(alone) == 0 {
+					t.Errorf("%s: the dangerous command alone did not ask (%v)", c.Name, checkAnswerVerdict(results[len(shapes)+i]))
+				}
+				for _, r := range alone {
+					if !slices.Contains(shaped, r) {
+						t.Errorf("%s: rules %v lack %s, which the command alone gets", c.Name, shaped, r)
+					}
+				}
+				t.Logf("%-28s %6d bytes: ask %v in %v", c.Name, len(c.Command), shaped, results[i].took.Round(time.Millisecond))
+			}
+			t.Logf("%s: slowest answer %v", mode, slowest.Round(time.Millisecond))
+		})
+	}
+}
+
+func checkAnswerVerdict(r runResult) string {
+	v, _ := checkAnswer(r)
+	return v
+}
+
+// TestCraftedFamilyAsks: the generated family — long cd chains, many
+// redirect targets, long names, deep nesting and all of them at once,
+// each grown to near 1 MiB, around each dangerous command — asks in both
+// isolation modes (the time of each answer is logged; BenchmarkCraftedHook
+// reports the time per KiB).
+func TestCraftedFamilyAsks(t *testing.T) {
+	s := newScratch(t)
+	var cases []crafted.Case
+	for _, d := range crafted.Dangers {
+		cases = append(cases, crafted.Family(d, 1<<20)...)
+	}
+	for _, mode := range []string{"inprocess", "process"} {
+		t.Run(mode, func(t *testing.T) {
+			results, records, slowest := craftedRun(t, s, mode, cases)
+			for i, c := range cases {
+				if got, detail := checkAnswer(results[i]); got != "ask" {
+					t.Errorf("%s around %q: %s (%s), want ask", c.Name, c.Danger.Bash, got, detail)
+					continue
+				}
+				t.Logf("%-24s %-40q %7d bytes: %v in %v", c.Name, c.Danger.Bash, len(c.Command),
+					records[craftedSession(mode, i)].Rules, results[i].took.Round(time.Millisecond))
+			}
+			t.Logf("%s: slowest answer %v", mode, slowest.Round(time.Millisecond))
+		})
+	}
+}
+
+// faultsBinary is the binary built with the zcodefence_faults tag: its
+// built-in layers fail on demand (see faults_zcodefence_faults.go).
+func faultsBinary(t *testing.T) string {
+	t.Helper()
+	faultsBuild.once.Do(func() {
+		faultsBuild.path = filepath.Join(filepath.Dir(binary), "zcode-fence-faults")
+		cmd := exec.Command("go", "build", "-tags", "zcodefence_faults", "-o", faultsBuild.path, ".")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			faultsBuild.err = fmt.Errorf("building the faults binary: %v\n%s", err, stderr.String())
+		}
+	})
+	if faultsBuild.err != nil {
+		t.Fatal(faultsBuild.err)
+	}
+	return faultsBuild.path
+}
+
+var faultsBuild struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// TestBuiltinFailureAsks: a built-in layer that panics, errs, runs out of
+// time or hangs on a shell or file call makes the call ask, in both
+// isolation modes, with a reason saying it could not fully inspect the
+// call and why (in the configured language), after what it had found;
+// the answer still comes inside the budget. On a file call too. Release
+// builds cannot fail this way: the faults are compiled in only with a test
+// tag.
+func TestBuiltinFailureAsks(t *testing.T) {
+	bin := faultsBinary(t)
+	s := newScratch(t)
+	type faultCase struct {
+		name, command string
+		layer         string
+		cause         rules.Cause
+		found         string // a rule found before the failure, kept
+	}
+	var cases []faultCase
+	for _, layer := range []string{"danger", "fence"} {
+		L := strings.ToUpper(layer)
+		cases = append(cases,
+			faultCase{layer + " panics", "ls # FAULT-PANIC-" + L, layer, rules.CauseFailed, ""},
+			faultCase{layer + " errs", "ls # FAULT-ERROR-" + L, layer, rules.CauseFailed, ""},
+			faultCase{layer + " runs out of time", "ls # FAULT-SLOW-" + L, layer, rules.CauseTimeout, ""},
+			faultCase{layer + " hangs", "ls # FAULT-HANG-" + L, layer, rules.CauseTimeout, ""},
+		)
+	}
+	cases = append(cases,
+		faultCase{"danger errs after a finding", "rm -rf ~ # FAULT-ERROR-DANGER", "danger", rules.CauseFailed, "DG-RM-RECURSIVE"},
+		faultCase{"fence errs after a finding", "echo x > /etc/zcode-fence-x # FAULT-ERROR-FENCE", "fence", rules.CauseFailed, "FN-REDIRECT-OUTSIDE"},
+		faultCase{"danger panics, fence still judges", "echo x > /etc/zcode-fence-x # FAULT-PANIC-DANGER", "danger", rules.CauseFailed, "FN-REDIRECT-OUTSIDE"},
+	)
+	incompleteRule := map[string]string{"danger": rules.Incomplete.ID, "fence": rules.FenceIncomplete.ID}
+	for _, mode := range []string{"inprocess", "process"} {
+		t.Run(mode, func(t *testing.T) {
+			env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION="+mode, "ZCODE_FENCE_LANGUAGE=en")
+			results := make([]runResult, len(cases))
+			errs := make([]error, len(cases))
+			parallelDo(len(cases), func(i int) {
+				payload := hookPayload("Bash", cases[i].command, s.project, fmt.Sprintf("fault-%s-%02d", mode, i), false)
+				results[i], errs[i] = execHookWith(bin, env, s.project, payload)
+			})
+			records := map[string]decisionlog.Record{}
+			for _, r := range logRecords(t, s.data) {
+				records[r.Session] = r
+			}
+			for i, c := range cases {
+				expectAnswer(t, c.name, results[i], errs[i], "ask")
+				if errs[i] != nil {
+					continue
+				}
+				_, reason := checkAnswer(results[i])
+				if !strings.Contains(reason, "could not") || !strings.Contains(reason, c.cause.En) {
+					t.Errorf("%s: reason %q does not say it could not inspect the call (%s)", c.name, reason, c.cause.En)
+				}
+				rec := records[fmt.Sprintf("fault-%s-%02d", mode, i)]
+				if !slices.Contains(rec.Rules, incompleteRule[c.layer]) || (c.found != "" && !slices.Contains(rec.Rules, c.found)) {
+					t.Errorf("%s: rules %v, want %s and %q", c.name, rec.Rules, incompleteRule[c.layer], c.found)
+				}
+				if len(rec.Errors) == 0 {
+					t.Errorf("%s: the failure is not in the decision log", c.name)
+				}
+				if results[i].took > host.Budget+startSlack {
+					t.Errorf("%s: answered after %v", c.name, results[i].took)
+				}
+				t.Logf("%-34s ask %v after %v", c.name, rec.Rules, results[i].took.Round(time.Millisecond))
+			}
+
+			// A file call: the fence fails, the call asks.
+			payload := hookPayload("Write", filepath.Join(s.project, "src", "FAULT-ERROR-FENCE.go"), s.project, "", true)
+			r, err := execHookWith(bin, env, s.project, payload)
+			expectAnswer(t, "Write with the fence failing", r, err, "ask")
+			// Without the fault the same build is silent on both.
+			for _, p := range [][]byte{
+				hookPayload("Bash", "ls # no fault", s.project, "", false),
+				hookPayload("Write", filepath.Join(s.project, "src", "ok.go"), s.project, "", true),
+			} {
+				r, err := execHookWith(bin, env, s.project, p)
+				expectAnswer(t, "no fault", r, err, "silent")
+			}
+		})
+	}
+}
+
+// TestConcurrentHooksLoseNoRecord: 200 hooks at once, in each isolation
+// mode, with the log just under its rotation size and the rotation lock
+// held by another process for longer than a hook waits for it: every
+// record is in the log exactly once and every line is one valid JSON
+// record (the lock wait once dropped records: 993 of 1,000).
+func TestConcurrentHooksLoseNoRecord(t *testing.T) {
+	const hooks = 200
+	for _, mode := range []string{"inprocess", "process"} {
+		t.Run(mode, func(t *testing.T) {
+			s := newScratch(t)
+			prefilled := prefillLog(t, s.data, 64<<10)
+			unlock := holdLogLock(t, s.data)
+			env := s.env("default", false, "ZCODE_FENCE_ENABLE_LOG=true", "ZCODE_FENCE_LAYER_ISOLATION="+mode)
+			envs := make([][]string, hooks)
+			payloads := make([][]byte, hooks)
+			for i := range payloads {
+				envs[i] = env
+				command := fmt.Sprintf("echo many-%03d > src/out-%03d.txt", i, i)
+				if i%4 == 0 {
+					command = fmt.Sprintf("rm -rf / # many-%03d", i)
+				}
+				payloads[i] = hookPayload("Bash", command, s.project, fmt.Sprintf("many-%03d", i), false)
+			}
+			go func() { time.Sleep(time.Second); unlock() }()
+			results := startTogether(t, envs, s.project, payloads)
+			unlock()
+			var slowest time.Duration
+			for i, r := range results {
+				want := "silent"
+				if i%4 == 0 {
+					want = "ask"
+				}
+				if got, detail := checkAnswer(r); got != want {
+					t.Errorf("hook %d: %s (%s), want %s", i, got, detail, want)
+				}
+				slowest = max(slowest, r.took)
+			}
+			recs := logRecords(t, s.data)
+			counts := map[string]int{}
+			for _, r := range recs {
+				counts[r.Session]++
+			}
+			for i := 0; i < hooks; i++ {
+				if n := counts[fmt.Sprintf("many-%03d", i)]; n != 1 {
+					t.Errorf("record of hook %d appears %d times", i, n)
+				}
+			}
+			if want := prefilled + hooks; len(recs) != want {
+				t.Errorf("%d records in the log's files, want %d", len(recs), want)
+			}
+			t.Logf("%s: %d hooks at once, slowest answer %v; %d + %d records, none lost", mode, hooks, slowest.Round(time.Millisecond), prefilled, hooks)
+		})
+	}
+}
+
+// TestLogRecordsAreCapped: 87 runs with a 120 KB invalid
+// ZCODE_FENCE_LANGUAGE (each once wrote a 120 KB note) after an ask: every
+// record stays under decisionlog.MaxRecord, the note is cut with a marker,
+// and the ask is still in the log.
+func TestLogRecordsAreCapped(t *testing.T) {
+	s := newScratch(t)
+	env := s.env("default", false)
+	r := runHook(t, env, s.project, hookPayload("Bash", "rm -rf / # the-ask", s.project, "capped-ask", false))
+	if got, _ := checkAnswer(r); got != "ask" {
+		t.Fatalf("the ask: %s", got)
+	}
+	bad := s.env("default", false, "ZCODE_FENCE_LANGUAGE="+strings.Repeat("x", 120_000), "ZCODE_FENCE_ENABLE_LOG=true")
+	payloads := make([][]byte, 87)
+	for i := range payloads {
+		payloads[i] = hookPayload("Bash", fmt.Sprintf("ls # %d", i), s.project, fmt.Sprintf("capped-%02d", i), false)
+	}
+	results, errs := runHooks(bad, s.project, payloads)
+	for i := range results {
+		expectAnswer(t, fmt.Sprintf("run %d", i), results[i], errs[i], "silent")
+	}
+	found, noted := false, 0
+	for _, name := range decisionlog.Files() {
+		data, err := os.ReadFile(filepath.Join(s.data, name))
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+			if len(line) > decisionlog.MaxRecord {
+				t.Errorf("%s: a record of %d bytes", name, len(line))
+			}
+			found = found || bytes.Contains(line, []byte("the-ask"))
+			if bytes.Contains(line, []byte("ZCODE_FENCE_LANGUAGE")) && bytes.Contains(line, []byte("…[cut ")) {
+				noted++
+			}
+		}
+	}
+	if !found {
+		t.Error("the ask is gone from the log")
+	}
+	if noted != 87 {
+		t.Errorf("%d records carry the cut note, want 87", noted)
+	}
+}
