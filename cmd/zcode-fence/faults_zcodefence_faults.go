@@ -14,8 +14,8 @@ import (
 // A binary built with the zcodefence_faults tag (tests only: release
 // builds do not contain this file) makes its built-in deterministic layers
 // fail on demand, in both isolation modes, so that the tests can show the
-// call then asks (DESIGN §3). A shell command holding "FAULT-<KIND>-<LAYER>"
-// makes that layer, after judging the call for real:
+// call then asks (DESIGN §3). A shell command or a file tool's path holding
+// "FAULT-<KIND>-<LAYER>" makes that layer, after judging the call for real:
 //
 //	PANIC  panic;
 //	ERROR  return what it found with an error;
@@ -44,15 +44,16 @@ func (f *faultyLayer) Decide(ctx context.Context, c *core.Call) (core.Verdict, e
 	if c == nil || err != nil {
 		return v, err
 	}
+	text := c.Command + " " + strings.Join(c.Paths, " ")
 	switch {
-	case strings.Contains(c.Command, "FAULT-PANIC"+f.marker):
+	case strings.Contains(text, "FAULT-PANIC"+f.marker):
 		panic("zcodefence_faults: panic in " + f.Name())
-	case strings.Contains(c.Command, "FAULT-ERROR"+f.marker):
+	case strings.Contains(text, "FAULT-ERROR"+f.marker):
 		return v, errors.New("zcodefence_faults: " + f.Name() + " failed")
-	case strings.Contains(c.Command, "FAULT-SLOW"+f.marker):
+	case strings.Contains(text, "FAULT-SLOW"+f.marker):
 		<-ctx.Done()
 		return v, ctx.Err()
-	case strings.Contains(c.Command, "FAULT-HANG"+f.marker):
+	case strings.Contains(text, "FAULT-HANG"+f.marker):
 		select {}
 	}
 	return v, nil

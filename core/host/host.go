@@ -450,7 +450,7 @@ func (h *Host) runOne(ctx, outer context.Context, s slot, call *core.Call, remot
 		res.Decide = time.Since(t0)
 	} else {
 		var launched bool
-		v, launched, err = h.viaProcess(ctx, s, &c, remotes, &res)
+		v, launched, err = h.viaProcessWithin(ctx, s, &c, remotes, &res)
 		fallback := err != nil && s.builtin != nil && outer.Err() == nil && (!launched || !s.deferred)
 		if fallback {
 			// A built-in is compiled in: a loaded machine that cannot start
@@ -523,6 +523,48 @@ func incompleteVerdict(s slot, call *core.Call, partial core.Verdict, cause rule
 	v := core.Merge(partial, core.AskVerdict(r))
 	v.Annotations = partial.Annotations
 	return v
+}
+
+// viaProcessWithin is viaProcess that returns by ctx's deadline even when
+// the launch does not (a fork and exec on a machine loaded to a standstill
+// can outlast it): a built-in's in-process fallback then starts on time.
+// The abandoned launch goes on in the background; what it starts is
+// closed with the call's other processes.
+func (h *Host) viaProcessWithin(ctx context.Context, s slot, c *core.Call, remotes *remoteSet, res *LayerResult) (core.Verdict, bool, error) {
+	type answer struct {
+		v        core.Verdict
+		launched bool
+		err      error
+		timing   LayerResult
+		panicked any
+	}
+	done := make(chan answer, 1)
+	go func() {
+		var a answer
+		defer func() {
+			a.panicked = recover()
+			done <- a
+		}()
+		a.v, a.launched, a.err = h.viaProcess(ctx, s, c, remotes, &a.timing)
+	}()
+	take := func(a answer) (core.Verdict, bool, error) {
+		if a.panicked != nil {
+			panic(a.panicked) // runOne's to handle, as if it had happened here
+		}
+		res.Launch, res.Decide = a.timing.Launch, a.timing.Decide
+		return a.v, a.launched, a.err
+	}
+	select {
+	case a := <-done:
+		return take(a)
+	case <-ctx.Done():
+		select {
+		case a := <-done: // it answered at the same moment
+			return take(a)
+		default:
+		}
+		return core.Verdict{}, false, fmt.Errorf("no answer from the process before the deadline (launch or call still running): %w", ctx.Err())
+	}
 }
 
 // viaProcess launches s's process and asks it, within ctx. launched
