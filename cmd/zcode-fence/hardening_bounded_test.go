@@ -334,3 +334,33 @@ func TestLogRecordsAreCapped(t *testing.T) {
 		t.Errorf("%d records carry the cut note, want 87", noted)
 	}
 }
+
+// BenchmarkCraftedHook runs the built binary on each member of the crafted
+// family (and the issue 13 shape), in both isolation modes, and reports
+// the whole hook's time per KiB of command ("ns/KiB"), process start
+// included. Every answer must be ask. The worst member's figure is the
+// one issue 13 asks for (before the fix: about 57 ms/KiB for the family,
+// 2.5 s/KiB for the 12 KB shape, and silent).
+func BenchmarkCraftedHook(b *testing.B) {
+	s := newScratch(b)
+	cases := append(crafted.Family(crafted.Dangers[0], 1<<20), crafted.Issue13Cases()[0])
+	for _, mode := range []string{"inprocess", "process"} {
+		env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION="+mode)
+		for _, c := range cases {
+			payload := hookPayload(c.Tool, c.Command, s.project, "", false)
+			b.Run(mode+"/"+c.Name, func(b *testing.B) {
+				b.SetBytes(int64(len(c.Command)))
+				for b.Loop() {
+					r, err := execHook(env, s.project, payload)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if got, detail := checkAnswer(r); got != "ask" {
+						b.Fatalf("%s: %s (%s)", c.Name, got, detail)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(float64(len(c.Command))/1024), "ns/KiB")
+			})
+		}
+	}
+}

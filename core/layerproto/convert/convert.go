@@ -45,12 +45,16 @@ func CallToProto(c *core.Call) *layerpb.DecideRequest {
 	if c == nil {
 		return &layerpb.DecideRequest{}
 	}
+	script := c.Script
+	if script != nil && scriptBytes(script) > MaxScriptBytes {
+		script = nil
+	}
 	r := &layerpb.DecideRequest{
 		Tool:          text(c.Tool),
 		Kind:          layerpb.ToolKind(c.Kind),
 		InputSize:     uint64(len(c.Input)),
 		Command:       text(c.Command),
-		Script:        scriptToProto(c.Script),
+		Script:        scriptToProto(script),
 		Paths:         texts(c.Paths),
 		ProjectRoot:   text(c.ProjectRoot),
 		Cwd:           text(c.Cwd),
@@ -61,7 +65,7 @@ func CallToProto(c *core.Call) *layerpb.DecideRequest {
 		DataDir:       text(c.DataDir),
 	}
 	if r.Script != nil && proto.Size(r.Script) > MaxScriptBytes {
-		r.Script = nil
+		r.Script = nil // the estimate is a lower bound: this is the exact test
 	}
 	if len(c.Input) > MaxInputBytes {
 		r.InputOmitted = true
@@ -98,6 +102,38 @@ func CallFromProto(r *layerpb.DecideRequest) *core.Call {
 		c.Options = r.GetOptions()
 	}
 	return c
+}
+
+// scriptBytes is a lower bound of s's encoded size: the bytes of its
+// strings. Cost: one pass over the commands and their words, without
+// building anything, so an oversized Script is dropped before it is
+// converted.
+func scriptBytes(s *shell.Script) int {
+	n := len(s.Source) + len(s.ParseError)
+	word := func(w shell.Word) int { return len(w.Value) + len(w.Raw) + len(w.KnownPrefix) }
+	for i := range s.Commands {
+		c := &s.Commands[i]
+		n += len(c.Name) + len(c.NameIfEmpty) + len(c.Stdin)
+		for _, w := range c.Args {
+			n += word(w)
+		}
+		for _, w := range c.Cd {
+			n += word(w)
+		}
+		for _, a := range c.Assigns {
+			n += len(a.Name) + word(a.Value)
+		}
+		for _, r := range c.Redirects {
+			n += len(r.Op) + len(r.Fd) + len(r.Body) + word(r.Target)
+		}
+		for _, v := range c.Via {
+			n += len(v)
+		}
+		if n > MaxScriptBytes {
+			return n
+		}
+	}
+	return n
 }
 
 func scriptToProto(s *shell.Script) *layerpb.Script {
