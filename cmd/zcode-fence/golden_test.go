@@ -751,29 +751,39 @@ func readJSON(t *testing.T, file string, v any) {
 	}
 }
 
-var goldenBuild struct {
+// goldenBinary builds the binary with the zcodefence_sim tag (once per
+// test process), beside the one TestMain built.
+func goldenBinary(t *testing.T) string { return taggedBinary(t, "zcodefence_sim") }
+
+// taggedBuilds caches the binaries built with a test-only build tag, one
+// per tag.
+var taggedBuilds sync.Map // tag -> *taggedBuild
+
+type taggedBuild struct {
 	once sync.Once
 	path string
 	err  error
 }
 
-// goldenBinary builds the binary with the zcodefence_sim tag (once per
-// test process), beside the one TestMain built.
-func goldenBinary(t *testing.T) string {
+// taggedBinary builds the binary with build tag tag (once per test
+// process), beside the one TestMain built, and returns its path.
+func taggedBinary(t *testing.T, tag string) string {
 	t.Helper()
-	goldenBuild.once.Do(func() {
-		goldenBuild.path = filepath.Join(filepath.Dir(binary), "zcode-fence-sim")
-		cmd := exec.Command("go", "build", "-tags", "zcodefence_sim", "-o", goldenBuild.path, ".")
+	v, _ := taggedBuilds.LoadOrStore(tag, &taggedBuild{})
+	tb := v.(*taggedBuild)
+	tb.once.Do(func() {
+		tb.path = filepath.Join(filepath.Dir(binary), "zcode-fence-"+tag)
+		cmd := exec.Command("go", "build", "-tags", tag, "-o", tb.path, ".")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		if err := cmd.Run(); err != nil {
-			goldenBuild.err = fmt.Errorf("building the golden binary: %v\n%s", err, stderr.String())
+			tb.err = fmt.Errorf("building the binary with tag %s: %v\n%s", tag, err, stderr.String())
 		}
 	})
-	if goldenBuild.err != nil {
-		t.Fatal(goldenBuild.err)
+	if tb.err != nil {
+		t.Fatal(tb.err)
 	}
-	return goldenBuild.path
+	return tb.path
 }
 
 func equalEntries(a, b goldenEntry) bool {

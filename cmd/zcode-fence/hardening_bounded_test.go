@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -127,28 +125,7 @@ func TestCraftedFamilyAsks(t *testing.T) {
 
 // faultsBinary is the binary built with the zcodefence_faults tag: its
 // built-in layers fail on demand (see faults_zcodefence_faults.go).
-func faultsBinary(t *testing.T) string {
-	t.Helper()
-	faultsBuild.once.Do(func() {
-		faultsBuild.path = filepath.Join(filepath.Dir(binary), "zcode-fence-faults")
-		cmd := exec.Command("go", "build", "-tags", "zcodefence_faults", "-o", faultsBuild.path, ".")
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
-			faultsBuild.err = fmt.Errorf("building the faults binary: %v\n%s", err, stderr.String())
-		}
-	})
-	if faultsBuild.err != nil {
-		t.Fatal(faultsBuild.err)
-	}
-	return faultsBuild.path
-}
-
-var faultsBuild struct {
-	once sync.Once
-	path string
-	err  error
-}
+func faultsBinary(t *testing.T) string { return taggedBinary(t, "zcodefence_faults") }
 
 // TestBuiltinFailureAsks: a built-in layer that panics, errs, runs out of
 // time or hangs on a shell or file call makes the call ask, in both
