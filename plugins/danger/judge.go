@@ -242,7 +242,8 @@ func (v *cmdv) baseDir() (base paths.Path, unknown bool) {
 // "~" go home); an unknown step (and "-", which the analysis reports as
 // unknown anyway) makes the directory unknown, shown as the step's text,
 // and it stays unknown: the analysis drops a chain before an absolute step,
-// so none follows an unknown one. A directory past the path limits is
+// so none follows an unknown one. A known step from a known directory
+// that leads nowhere paths can name (past the path limits, ~user) makes it
 // unknown too. Cost: one Normalize and one Join, counted in steps.
 func (j *judge) cdStep(cur cdDir, w shell.Word, _ shell.Dialect) cdDir {
 	if cur.unknown {
@@ -253,15 +254,21 @@ func (j *judge) cdStep(cur cdDir, w shell.Word, _ shell.Dialect) cdDir {
 	}
 	j.spend(steps.Path(len(w.Value)) + steps.Path(len(cur.p.Norm)+len(w.Value)))
 	next := j.plat.ChangeDir(cur.p, []string{w.Value})
-	if next.Kind == paths.Unresolved && cur.p.IsAbs() && j.plat.TooLong(cur.p.Norm+"/"+w.Value) {
-		next.Norm, next.Raw = tooLongShown, tooLongShown
+	if next.Kind == paths.Unresolved && cur.p.IsAbs() {
+		if len(next.Norm) > maxShownDir {
+			next.Norm, next.Raw = tooLongShown, tooLongShown
+		}
 		return cdDir{p: next, unknown: true}
 	}
 	return cdDir{p: next}
 }
 
-// tooLongShown stands for a directory past the path limits in messages.
-const tooLongShown = "<path too long>"
+// tooLongShown stands in messages for an unknown directory whose text is
+// longer than maxShownDir bytes.
+const (
+	tooLongShown = "<path too long>"
+	maxShownDir  = 256
+)
 
 // hasWord reports whether one of the words appears as an argument,
 // compared case-insensitively.
