@@ -237,7 +237,7 @@ func (j *judge) items(i int, c *shell.Command) ([]paths.Path, bool) {
 		}
 		return j.itemsFrom([]int{c.Parent}, 0)
 	}
-	return j.itemsFrom(j.call.Script.Feeders(i), 0)
+	return j.itemsFrom(j.feeders(i), 0)
 }
 
 // substItems is items for a $(...) argument of command i: what the
@@ -246,12 +246,18 @@ func (j *judge) items(i int, c *shell.Command) ([]paths.Path, bool) {
 // $(ls -t *.log | head -1)).
 func (j *judge) substItems(i int) ([]paths.Path, bool) {
 	var feeders []int
-	for _, f := range j.call.Script.Feeders(i) {
+	for _, f := range j.feeders(i) {
 		if j.call.Script.Commands[f].Feed == shell.FeedSubst {
 			feeders = append(feeders, f)
 		}
 	}
 	return j.itemsFrom(feeders, 0)
+}
+
+// feeders is Script.Feeders(i), counted in steps: it scans every command.
+func (j *judge) feeders(i int) []int {
+	j.steps.Spend(1 + len(j.call.Script.Commands)/steps.PathChunk)
+	return j.call.Script.Feeders(i)
 }
 
 // passThrough are filters whose output lines are some of their input
@@ -272,7 +278,7 @@ func (j *judge) itemsFrom(feeders []int, depth int) ([]paths.Path, bool) {
 		fc := &cmds[f]
 		if len(fc.Args) > 0 && passThrough[fc.Name] && len(cmdfacts.ParseArgs(fc.Args[1:], cmdfacts.Spec{Short: "nckt", Long: []string{"lines", "bytes"}}).Operands) == 0 {
 			var ups []int
-			for _, u := range j.call.Script.Feeders(f) {
+			for _, u := range j.feeders(f) {
 				if cmds[u].Feed == shell.FeedPipe {
 					ups = append(ups, u)
 				}
