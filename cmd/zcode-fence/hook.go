@@ -33,15 +33,16 @@ func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
 	if line := j.answer(); line != nil {
 		_, _ = stdout.Write(line)
 	}
-	// The answer is out; now stop the layer processes, then log, but exit
-	// by exitBy whatever they still do: the host kills a hook at 5 s, and a
-	// killed hook's answer may be dropped.
+	// The answer is out. Log it (one append, never more than the rotation
+	// lock's short wait), then stop the layer processes, but exit by exitBy
+	// whatever that still does: the host kills a hook at 5 s, and a killed
+	// hook's answer may be dropped.
+	j.log()
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
 		defer func() { _ = recover() }() // the answer is out; nothing to change
 		j.done()
-		j.log()
 	}()
 	wait := time.NewTimer(time.Until(j.start.Add(exitBy)))
 	defer wait.Stop()
@@ -53,9 +54,10 @@ func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
 }
 
 // exitBy is when, from its start, hook mode returns (and the process
-// exits) at the latest: past host.Budget (the answer) by the time the
-// layer processes take to stop (host.CloseBudget) and a log append, and
-// well before the host's 5 s kill.
+// exits) at the latest, layer processes stopped or not: past host.Budget
+// (the answer) by a log append and the time the layer processes take to
+// stop (host.CloseBudget), and well before the host's 5 s kill. A layer
+// process left running exits on its own once the hook is gone.
 const exitBy = 4800 * time.Millisecond
 
 // evalMode judges a payload built from the command line, exactly as hook
