@@ -21,6 +21,7 @@ var allowedImports = map[string][]string{
 	"core/shell/winshell": {"core/shell"},
 	"core/shell/oneliner": {"core/cmdfacts"},
 	"core/shell/analysis": {"core/shell", "core/cmdfacts", "core/shell/winshell", "core/shell/oneliner"},
+	"core/shell/cdchain":  {"core/shell", "core/steps"},
 }
 
 // TestImportDirection reads the imports of every non-test file of the
