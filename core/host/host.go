@@ -34,6 +34,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/config"
+	"github.com/zcode-fence/zcode-fence/core/layerproto/convert"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
@@ -444,6 +445,12 @@ func (h *Host) runOne(ctx, outer context.Context, s slot, call *core.Call, remot
 	c := *call
 	c.Options = s.options
 	var err error
+	if s.mode == ModeProcess && s.builtin != nil && !s.deferred && !convert.ScriptFits(call.Script) {
+		// Its process would get the command without the analysis (too
+		// large to send) and make it again: judge it here, with the
+		// analysis in hand. Same code, same verdict.
+		s.mode, res.Mode = ModeInProcess, ModeInProcess
+	}
 	if s.mode == ModeInProcess {
 		t0 := time.Now()
 		v, err = h.inProcess(outer, s, &c)

@@ -13,6 +13,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/config"
 	"github.com/zcode-fence/zcode-fence/core/rules"
+	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
 // fakeLayer answers as told.
@@ -456,4 +457,39 @@ type deadlineRecorder struct {
 func (d deadlineRecorder) Decide(ctx context.Context, c *core.Call) (core.Verdict, error) {
 	*d.got, _ = ctx.Deadline()
 	return d.fakeLayer.Decide(ctx, c)
+}
+
+// TestOversizedScriptIsJudgedInProcess: in process isolation, a shell call
+// whose analysis is too large to send (convert.ScriptFits) is judged by the
+// built-ins in the host, which holds the analysis, instead of being sent
+// without it to processes that would redo it.
+func TestOversizedScriptIsJudgedInProcess(t *testing.T) {
+	var launched atomic.Int32
+	launch := func(ctx context.Context, spec LaunchSpec) (Remote, error) {
+		launched.Add(1)
+		var closed atomic.Int32
+		return &fakeRemote{fakeLayer: fakeLayer{name: spec.Name, ask: true}, closed: &closed}, nil
+	}
+	h := Host{Builtins: []Builtin{builtin(&fakeLayer{name: "gate", ask: true}, false, config.Spec{})}, Launch: launch, Self: "/self"}
+	step := shell.Word{Value: strings.Repeat("d", 4000), Raw: "$d", KnownPrefix: strings.Repeat("d", 4000)}
+	chain := slices.Repeat([]shell.Word{step}, 32)
+	huge := &shell.Script{}
+	for range 64 {
+		huge.Commands = append(huge.Commands, shell.Command{Name: "echo", Cd: chain, Parent: -1, FeedsInto: -1})
+	}
+	for _, tc := range []struct {
+		script   *shell.Script
+		mode     string
+		launches int32
+	}{
+		{&shell.Script{Commands: []shell.Command{{Name: "echo", Cd: chain[:1], Parent: -1, FeedsInto: -1}}}, ModeProcess, 1},
+		{huge, ModeInProcess, 0},
+	} {
+		launched.Store(0)
+		out, release := h.Run(context.Background(), &core.Call{Kind: core.KindShell, Script: tc.script}, cfgWith(nil), time.Now())
+		release()
+		if out.Layers[0].Mode != tc.mode || launched.Load() != tc.launches || out.Verdict.Decision != core.Ask {
+			t.Errorf("%d commands: mode %s, %d launches, %v; want %s, %d, ask", len(tc.script.Commands), out.Layers[0].Mode, launched.Load(), out.Verdict.Decision, tc.mode, tc.launches)
+		}
+	}
 }

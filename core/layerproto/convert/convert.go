@@ -46,7 +46,7 @@ func CallToProto(c *core.Call) *layerpb.DecideRequest {
 		return &layerpb.DecideRequest{}
 	}
 	script := c.Script
-	if script != nil && scriptBytes(script) > MaxScriptBytes {
+	if !ScriptFits(script) {
 		script = nil
 	}
 	r := &layerpb.DecideRequest{
@@ -102,6 +102,13 @@ func CallFromProto(r *layerpb.DecideRequest) *core.Call {
 		c.Options = r.GetOptions()
 	}
 	return c
+}
+
+// ScriptFits reports whether CallToProto sends s (nil fits): false when
+// even a lower bound of its encoding passes MaxScriptBytes. Cost: one pass
+// over the commands and their words, stopping once past the limit.
+func ScriptFits(s *shell.Script) bool {
+	return s == nil || scriptBytes(s) <= MaxScriptBytes
 }
 
 // scriptBytes is a lower bound of s's encoded size: the bytes of its
