@@ -1,0 +1,430 @@
+// Package protect is the one list of protected paths: the guard's own
+// state and what decides whether the guard runs at all. A write in any
+// form — a file tool, a shell write target, a delete, a mode or owner
+// change, a move (source or destination), a hard or symbolic link, an
+// archiver that deletes its inputs — to one of them asks, whatever the
+// writable roots and the project root are (also when the project root is
+// home). Reads stay silent.
+//
+// Table holds the list, one entry per line with its reason. Resolve turns
+// it into the absolute paths of one call (home, the environment, the
+// project root and the data dir decide where they are); Set.Match and
+// Set.Below judge a target against them. The project fence
+// (plugins/fence) is the layer that asks; the danger gate reads the
+// guard's own environment names from core/config.
+package protect
+
+import (
+	"path"
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/paths"
+)
+
+// Anchor says what an entry's Rel is relative to.
+type Anchor uint8
+
+const (
+	// Home: below the user's home directory (paths.Platform.Home).
+	Home Anchor = iota
+	// Project: below the call's project root.
+	Project
+	// ConfigHome: below $XDG_CONFIG_HOME when it is absolute, else
+	// ~/.config (where zcode-fence and git look for their XDG config).
+	ConfigHome
+	// Env: the path the environment variable Env names (Rel is empty).
+	Env
+	// DataDir: the call's data dir (core.Call.DataDir).
+	DataDir
+	// Abs: Rel is an absolute Unix path (system-wide start-up files).
+	Abs
+)
+
+// Shape says which paths at the anchor an entry protects.
+type Shape uint8
+
+const (
+	// File: exactly this file.
+	File Shape = iota
+	// Tree: this directory and everything below it, except the Except
+	// subtrees.
+	Tree
+	// Settings: every file named settings*.json directly in this directory
+	// (settings.json, settings.local.json).
+	Settings
+)
+
+// Entry is one protected path.
+type Entry struct {
+	Anchor Anchor
+	// Env names the variable of an Env entry.
+	Env string
+	// Rel is the path below the anchor, written with "/".
+	Rel   string
+	Shape Shape
+	// Except are subtrees of a Tree entry (relative to it, with "/") that
+	// are not protected: the agent's memory dir, a writable root, inside
+	// ~/.zcode.
+	Except []string
+	// What names the entry in messages, in English and Chinese.
+	What, WhatZh string
+}
+
+// The groups of What, shared by several entries.
+const (
+	whatGuardConfig   = "zcode-fence's configuration"
+	whatGuardConfigZh = "zcode-fence 的配置"
+	whatGuardData     = "zcode-fence's data dir (decision log, session roots, caches)"
+	whatGuardDataZh   = "zcode-fence 的数据目录（决策日志、会话根、缓存）"
+	whatPlugin        = "the installed zcode-fence plugin"
+	whatPluginZh      = "已安装的 zcode-fence 插件"
+	whatHost          = "agent host settings, hooks or plugins (they decide whether zcode-fence runs)"
+	whatHostZh        = "代理宿主的设置、钩子或插件（决定 zcode-fence 是否运行）"
+	whatStartup       = "a shell start-up file (runs in every new shell)"
+	whatStartupZh     = "shell 启动文件（每个新 shell 都会执行）"
+	whatSSH           = "the SSH keys and configuration"
+	whatSSHZh         = "SSH 密钥与配置"
+	whatGit           = "the user's git configuration (aliases, hooks path, credential helpers)"
+	whatGitZh         = "用户的 git 配置（别名、hooks 路径、凭据助手）"
+)
+
+// Table is the list. Keep one entry per protected path, each with the
+// reason it is here.
+var Table = []Entry{
+	// The config file ZCODE_FENCE_CONFIG names (it replaces ~/.zcode/cli/config.json).
+	{Anchor: Env, Env: "ZCODE_FENCE_CONFIG", Shape: File, What: whatGuardConfig, WhatZh: whatGuardConfigZh},
+	// The host-neutral config dir ($XDG_CONFIG_HOME/zcode-fence, ~/.config/zcode-fence).
+	{Anchor: ConfigHome, Rel: "zcode-fence", Shape: Tree, What: whatGuardConfig, WhatZh: whatGuardConfigZh},
+	// The data dir of this call (log, session-roots.log, model cache, integrity record, verified layer copies).
+	{Anchor: DataDir, Shape: Tree, What: whatGuardData, WhatZh: whatGuardDataZh},
+	// Every data dir the guard can be pointed at: the override and both hosts' injected dirs.
+	{Anchor: Env, Env: "ZCODE_FENCE_DATA_DIR", Shape: Tree, What: whatGuardData, WhatZh: whatGuardDataZh},
+	{Anchor: Env, Env: "ZCODE_PLUGIN_DATA", Shape: Tree, What: whatGuardData, WhatZh: whatGuardDataZh},
+	{Anchor: Env, Env: "CLAUDE_PLUGIN_DATA", Shape: Tree, What: whatGuardData, WhatZh: whatGuardDataZh},
+	// The installed plugin the host runs the guard from (binary, hooks.json, manifests).
+	{Anchor: Env, Env: "ZCODE_PLUGIN_ROOT", Shape: Tree, What: whatPlugin, WhatZh: whatPluginZh},
+	{Anchor: Env, Env: "CLAUDE_PLUGIN_ROOT", Shape: Tree, What: whatPlugin, WhatZh: whatPluginZh},
+	// ZCode's whole state: config.json (plugins.enabled and zcode-fence's options), plugins, marketplaces,
+	// plugin data (the default data dir); its memory dir is a writable root and stays writable.
+	{Anchor: Home, Rel: ".zcode", Shape: Tree, Except: []string{"cli/memories"}, What: whatHost, WhatZh: whatHostZh},
+	// Claude Code's user settings (hooks, disableAllHooks, enabledPlugins), hooks and installed plugins,
+	// marketplaces and plugin data.
+	{Anchor: Home, Rel: ".claude", Shape: Settings, What: whatHost, WhatZh: whatHostZh},
+	{Anchor: Home, Rel: ".claude/hooks", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
+	{Anchor: Home, Rel: ".claude/plugins", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
+	// Codex: config.toml ([[hooks.PreToolUse]], features), hooks.json, its plugin store.
+	{Anchor: Home, Rel: ".codex/config.toml", Shape: File, What: whatHost, WhatZh: whatHostZh},
+	{Anchor: Home, Rel: ".codex/hooks.json", Shape: File, What: whatHost, WhatZh: whatHostZh},
+	{Anchor: Home, Rel: ".codex/hooks", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
+	{Anchor: Home, Rel: ".codex/plugins", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
+	// Gemini CLI and Qwen Code: settings.json (hooks) and extensions (where the guard is installed).
+	{Anchor: Home, Rel: ".gemini/settings.json", Shape: File, What: whatHost, WhatZh: whatHostZh},
+	{Anchor: Home, Rel: ".gemini/extensions", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
+	{Anchor: Home, Rel: ".qwen/settings.json", Shape: File, What: whatHost, WhatZh: whatHostZh},
+	{Anchor: Home, Rel: ".qwen/extensions", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
+	// Copilot CLI: settings.json (hooks) and installed plugins.
+	{Anchor: Home, Rel: ".copilot/settings.json", Shape: File, What: whatHost, WhatZh: whatHostZh},
+	{Anchor: Home, Rel: ".copilot/plugins", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
+	// The project's host settings and hooks: read by the host for the next session of this project
+	// (settings.local.json can turn hooks off or set ZCODE_FENCE_* variables).
+	{Anchor: Project, Rel: ".claude", Shape: Settings, What: whatHost, WhatZh: whatHostZh},
+	{Anchor: Project, Rel: ".claude/hooks", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
+	{Anchor: Project, Rel: ".zcode", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
+	{Anchor: Project, Rel: ".gemini", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
+	{Anchor: Project, Rel: ".qwen", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
+	{Anchor: Project, Rel: ".codex", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
+	{Anchor: Project, Rel: ".github/hooks", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
+	// Shell start-up files: code in them runs in every later shell, the guard's own hook command included.
+	{Anchor: Home, Rel: ".bashrc", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Home, Rel: ".bash_profile", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Home, Rel: ".bash_login", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Home, Rel: ".bash_logout", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Home, Rel: ".profile", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Home, Rel: ".zshrc", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Home, Rel: ".zshenv", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Home, Rel: ".zprofile", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Home, Rel: ".zlogin", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Home, Rel: ".zlogout", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Home, Rel: ".kshrc", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Home, Rel: ".mkshrc", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Home, Rel: ".cshrc", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Home, Rel: ".tcshrc", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Home, Rel: ".login", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: ConfigHome, Rel: "fish", Shape: Tree, What: whatStartup, WhatZh: whatStartupZh},
+	// PowerShell profiles: ~/.config/powershell on Linux and macOS, Documents\PowerShell (7) and
+	// Documents\WindowsPowerShell (5.1) on Windows.
+	{Anchor: ConfigHome, Rel: "powershell", Shape: Tree, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Home, Rel: "Documents/PowerShell", Shape: Tree, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Home, Rel: "Documents/WindowsPowerShell", Shape: Tree, What: whatStartup, WhatZh: whatStartupZh},
+	// System-wide start-up files (they matter when the project root is /).
+	{Anchor: Abs, Rel: "/etc/profile", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Abs, Rel: "/etc/profile.d", Shape: Tree, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Abs, Rel: "/etc/bash.bashrc", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Abs, Rel: "/etc/bashrc", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Abs, Rel: "/etc/zshrc", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Abs, Rel: "/etc/zsh", Shape: Tree, What: whatStartup, WhatZh: whatStartupZh},
+	{Anchor: Abs, Rel: "/etc/environment", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
+	// SSH: keys, authorized_keys, config (ProxyCommand runs code).
+	{Anchor: Home, Rel: ".ssh", Shape: Tree, What: whatSSH, WhatZh: whatSSHZh},
+	// Git's user configuration (core.hooksPath, core.fsmonitor, aliases run code in every repository).
+	{Anchor: Home, Rel: ".gitconfig", Shape: File, What: whatGit, WhatZh: whatGitZh},
+	{Anchor: ConfigHome, Rel: "git/config", Shape: File, What: whatGit, WhatZh: whatGitZh},
+}
+
+// Hit is a protected path a target reaches.
+type Hit struct {
+	Entry *Entry
+	// Path is the protected path as resolved for this call (for a
+	// Settings entry, its directory).
+	Path string
+}
+
+// item is one entry resolved for a call.
+type item struct {
+	e      *Entry
+	at     paths.Path
+	except []paths.Path
+	real   paths.Path // at with symlinks resolved (Set.resolveReal)
+	realEx []paths.Path
+}
+
+// Set is the table resolved for one call. Not safe for concurrent use
+// (real paths are filled in on first use).
+type Set struct {
+	p        paths.Platform
+	items    []item
+	realDone bool
+}
+
+// Resolve places the table for one call: p gives home, the environment
+// (Lookup) and the path rules; project is the call's project root and
+// dataDir its data dir (either may be ""). An entry whose anchor is
+// unknown (no home, no project, an unset or relative variable) is left
+// out, and so is a directory named by a variable (or the data dir) that
+// is a wide root (paths.IsWideRoot) or holds the project root: protecting
+// it would fence the whole project. Cost: about sixty path joins; no
+// system calls until a real path is needed.
+func Resolve(p paths.Platform, project, dataDir string) *Set {
+	s := &Set{p: p}
+	home := p.Clean(strings.TrimSpace(p.Home))
+	proj := p.Clean(strings.TrimSpace(project))
+	config := paths.Path{}
+	if p.Lookup != nil {
+		if v, ok := p.Lookup("XDG_CONFIG_HOME"); ok {
+			if x := p.Clean(strings.TrimSpace(v)); x.IsAbs() {
+				config = x
+			}
+		}
+	}
+	if !config.IsAbs() && home.IsAbs() {
+		config = p.Join(home, p.Clean(".config"))
+	}
+	for i := range Table {
+		e := &Table[i]
+		var base paths.Path
+		named := false // a directory the environment or the call names
+		switch e.Anchor {
+		case Home:
+			base = home
+		case Project:
+			base = proj
+		case ConfigHome:
+			base = config
+		case Abs:
+			if p.OS == "windows" {
+				continue
+			}
+			base = p.Clean("/")
+		case Env:
+			if p.Lookup == nil {
+				continue
+			}
+			v, _ := p.Lookup(e.Env)
+			base, named = p.Clean(strings.TrimSpace(v)), true
+		case DataDir:
+			base, named = p.Clean(strings.TrimSpace(dataDir)), true
+		}
+		if !base.IsAbs() {
+			continue
+		}
+		at := base
+		if e.Rel != "" {
+			at = p.Join(base, p.Clean(strings.TrimPrefix(e.Rel, "/")))
+		}
+		if !at.IsAbs() {
+			continue
+		}
+		if named && e.Shape == Tree {
+			if wide, _ := p.IsWideRoot(at); wide || proj.IsAbs() && p.Contains(at, proj) {
+				continue
+			}
+		}
+		it := item{e: e, at: at}
+		for _, ex := range e.Except {
+			it.except = append(it.except, p.Join(at, p.Clean(ex)))
+		}
+		s.items = append(s.items, it)
+	}
+	return s
+}
+
+// resolveReal fills in the real path of every item, once.
+func (s *Set) resolveReal() {
+	if s.realDone {
+		return
+	}
+	s.realDone = true
+	for i := range s.items {
+		it := &s.items[i]
+		it.real = s.p.RealPath(it.at)
+		for _, ex := range it.except {
+			it.realEx = append(it.realEx, s.p.RealPath(ex))
+		}
+	}
+}
+
+// Len is the number of protected paths resolved for the call.
+func (s *Set) Len() int { return len(s.items) }
+
+// Match reports whether x (an absolute path: pass the lexical and the real
+// form of a target, one call each) is a protected path or lies inside a
+// protected directory. A glob in x's last segment (~/.ssh/*, ~/.bash*)
+// matches when it can name a protected path. Cost: one comparison per
+// entry (about sixty), plus the entries' real paths on first use.
+func (s *Set) Match(x paths.Path) (Hit, bool) {
+	if s == nil || !x.IsAbs() {
+		return Hit{}, false
+	}
+	s.resolveReal()
+	dir, pattern := globTail(s.p, x)
+	for i := range s.items {
+		it := &s.items[i]
+		for k, at := range [2]paths.Path{it.at, it.real} {
+			if !at.IsAbs() {
+				continue
+			}
+			ex := it.except
+			if k == 1 {
+				ex = it.realEx
+			}
+			if s.matchOne(it.e, at, ex, x, dir, pattern) {
+				return Hit{Entry: it.e, Path: it.at.Norm}, true
+			}
+		}
+	}
+	return Hit{}, false
+}
+
+func (s *Set) matchOne(e *Entry, at paths.Path, except []paths.Path, x, dir paths.Path, pattern string) bool {
+	p := s.p
+	switch e.Shape {
+	case File:
+		if same(p, at, x) {
+			return true
+		}
+	case Tree:
+		if p.Contains(at, x) {
+			for _, ex := range except {
+				if p.Contains(ex, x) {
+					return false
+				}
+			}
+			return true
+		}
+	case Settings:
+		if parent, name, ok := split(p, x); ok && same(p, parent, at) && isSettings(name) {
+			return true
+		}
+	}
+	if pattern == "" || !dir.IsAbs() {
+		return false
+	}
+	// A glob: the protected path (or a settings file) is one name below dir.
+	if e.Shape == Settings {
+		return same(p, dir, at) && (globMatch(p, pattern, "settings.json") || globMatch(p, pattern, "settings.local.json"))
+	}
+	parent, name, ok := split(p, at)
+	if ok && same(p, parent, dir) && globMatch(p, pattern, name) {
+		return true
+	}
+	// dir/pattern names a directory that holds the protected path.
+	if p.Contains(dir, at) && !same(p, dir, at) {
+		rest := strings.TrimLeft(at.Norm[len(strings.TrimRight(dir.Norm, `/\`)):], `/\`)
+		first, _, _ := strings.Cut(strings.ReplaceAll(rest, `\`, "/"), "/")
+		return globMatch(p, pattern, first)
+	}
+	return false
+}
+
+// Below reports whether a protected path lies strictly below x: deleting,
+// moving or changing the mode of x recursively reaches it (rm -rf ~/.claude,
+// mv ~/.config elsewhere, chmod -R 777 ~). Cost: as Match.
+func (s *Set) Below(x paths.Path) (Hit, bool) {
+	if s == nil || !x.IsAbs() {
+		return Hit{}, false
+	}
+	s.resolveReal()
+	for i := range s.items {
+		it := &s.items[i]
+		for _, at := range [2]paths.Path{it.at, it.real} {
+			if at.IsAbs() && s.p.Contains(x, at) && !same(s.p, x, at) {
+				return Hit{Entry: it.e, Path: it.at.Norm}, true
+			}
+		}
+	}
+	return Hit{}, false
+}
+
+// same reports whether a and b are the same path by the platform's rules.
+func same(p paths.Platform, a, b paths.Path) bool {
+	return p.Contains(a, b) && p.Contains(b, a)
+}
+
+// split cuts x into its parent directory and last name.
+func split(p paths.Platform, x paths.Path) (paths.Path, string, bool) {
+	n := strings.TrimRight(x.Norm, `/\`)
+	i := strings.LastIndexAny(n, `/\`)
+	if i < 0 || i == len(n)-1 {
+		return paths.Path{}, "", false
+	}
+	parent := n[:i]
+	if parent == "" || parent[len(parent)-1] == ':' || parent == `\` {
+		parent += n[i : i+1]
+	}
+	return p.Clean(parent), n[i+1:], true
+}
+
+// globTail returns x's parent and its last name when that name holds a
+// glob character, else a zero Path and "".
+func globTail(p paths.Platform, x paths.Path) (paths.Path, string) {
+	if !strings.ContainsAny(x.Norm, "*?[") {
+		return paths.Path{}, ""
+	}
+	parent, name, ok := split(p, x)
+	if !ok || !strings.ContainsAny(name, "*?[") || strings.ContainsAny(parent.Norm, "*?[") {
+		return paths.Path{}, ""
+	}
+	return parent, name
+}
+
+func globMatch(p paths.Platform, pattern, name string) bool {
+	if p.OS == "windows" || p.OS == "darwin" {
+		pattern, name = strings.ToLower(pattern), strings.ToLower(name)
+	}
+	ok, err := path.Match(pattern, name)
+	return ok && err == nil
+}
+
+// isSettings: settings.json, settings.local.json, settings.<anything>.json.
+func isSettings(name string) bool {
+	n := strings.ToLower(name)
+	return strings.HasPrefix(n, "settings") && strings.HasSuffix(n, ".json")
+}
+
+// Message returns what e protects, in English or (zh) Chinese.
+func (e *Entry) Message(zh bool) string {
+	if zh {
+		return e.WhatZh
+	}
+	return e.What
+}

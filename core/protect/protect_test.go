@@ -1,0 +1,132 @@
+package protect
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/zcode-fence/zcode-fence/core/paths"
+)
+
+type matchCase struct {
+	ID       string            `json:"id"`
+	Platform string            `json:"platform"` // linux (default) or windows
+	Env      map[string]string `json:"env"`
+	Data     string            `json:"data"` // the call's data dir
+	Path     string            `json:"path"`
+	Below    bool              `json:"below"` // judge with Below instead of Match
+	Want     string            `json:"want"`  // the protected path hit, "" for none
+}
+
+// worlds are the simulated machines of the cases.
+var worlds = map[string]struct{ home, project string }{
+	"linux":   {"/home/alice", "/work/proj"},
+	"windows": {`C:\Users\alice`, `C:\work\proj`},
+}
+
+// TestMatch runs testdata/cases.json: which protected path a target hits.
+func TestMatch(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "cases.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []matchCase
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	hits := 0
+	for _, c := range cases {
+		t.Run(c.ID, func(t *testing.T) {
+			goos := c.Platform
+			if goos == "" {
+				goos = "linux"
+			}
+			w := worlds[goos]
+			env := map[string]string{"HOME": w.home}
+			for k, v := range c.Env {
+				env[k] = v
+			}
+			p := paths.Simulated(goos, w.home, env)
+			s := Resolve(p, w.project, c.Data)
+			x := p.Clean(c.Path)
+			f := s.Match
+			if c.Below {
+				f = s.Below
+			}
+			h, ok := f(x)
+			got := ""
+			if ok {
+				got = h.Path
+				if h.Entry.What == "" || h.Entry.WhatZh == "" {
+					t.Errorf("entry %+v has no message", h.Entry)
+				}
+			}
+			if got != c.Want {
+				t.Errorf("%s: hit %q, want %q", c.Path, got, c.Want)
+			}
+		})
+		if c.Want != "" {
+			hits++
+		}
+	}
+	if hits < len(cases)/2 || hits == len(cases) {
+		t.Fatalf("%d of %d cases hit: the table needs both kinds", hits, len(cases))
+	}
+}
+
+// TestTableEntries: every entry is well formed and has both messages, and
+// no path is listed twice.
+func TestTableEntries(t *testing.T) {
+	seen := map[string]bool{}
+	for _, e := range Table {
+		key := string(rune('0'+e.Anchor)) + e.Env + "|" + e.Rel + "|" + string(rune('0'+e.Shape))
+		if seen[key] {
+			t.Errorf("entry listed twice: %+v", e)
+		}
+		seen[key] = true
+		if e.What == "" || e.WhatZh == "" {
+			t.Errorf("entry without a message: %+v", e)
+		}
+		if (e.Anchor == Env) != (e.Env != "") || e.Anchor == Env && e.Rel != "" {
+			t.Errorf("Env entries name a variable and nothing else: %+v", e)
+		}
+		if e.Anchor == Abs && !strings.HasPrefix(e.Rel, "/") || e.Anchor != Abs && strings.HasPrefix(e.Rel, "/") {
+			t.Errorf("only Abs entries are absolute: %+v", e)
+		}
+		if len(e.Except) > 0 && e.Shape != Tree {
+			t.Errorf("Except only applies to trees: %+v", e)
+		}
+	}
+}
+
+// TestUnknownAnchors: without home, project or environment, only the
+// system-wide entries are left, and nothing panics on odd inputs.
+func TestUnknownAnchors(t *testing.T) {
+	s := Resolve(paths.Platform{OS: "linux"}, "", "")
+	for _, it := range s.items {
+		if it.e.Anchor != Abs {
+			t.Errorf("entry resolved without its anchor: %+v", it.e)
+		}
+	}
+	if _, ok := s.Match(paths.Path{}); ok {
+		t.Error("the zero path matched")
+	}
+	var none *Set
+	if _, ok := none.Below(paths.Platform{}.Clean("/")); ok {
+		t.Error("a nil set matched")
+	}
+}
+
+func BenchmarkMatch(b *testing.B) {
+	p := paths.Simulated("linux", "/home/alice", map[string]string{"HOME": "/home/alice"})
+	s := Resolve(p, "/work/proj", "/home/alice/.zcode/cli/plugins/data/zcode-fence")
+	x := p.Clean("/work/proj/src/main.go")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := s.Match(x); ok {
+			b.Fatal("matched")
+		}
+	}
+}
