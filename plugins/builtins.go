@@ -35,9 +35,11 @@ var Builtins = []host.Builtin{
 		Incomplete: danger.IncompleteReason,
 	},
 	{
-		Name:       fence.Name,
-		New:        func() core.Layer { return fence.New() },
-		Switch:     fence.Enable,
+		Name: fence.Name,
+		New:  func() core.Layer { return fence.New() },
+		// No host switch: with enable_fence off the layer still guards
+		// the protected paths (its Settings carry the switch).
+		Settings:   fence.Settings,
 		Incomplete: fence.IncompleteReason,
 	},
 	{

@@ -21,11 +21,22 @@ func TestBuiltinsDeclareTheirSettings(t *testing.T) {
 		if got := b.New().Name(); got != b.Name {
 			t.Errorf("layer %s builds a layer named %s", b.Name, got)
 		}
-		if b.Switch.Key == "" || b.Switch.Kind != config.Bool {
-			t.Errorf("%s: switch %+v is not a boolean setting", b.Name, b.Switch)
+		// A layer without a host switch always runs (the fence: with
+		// enable_fence off it still guards the protected paths); its
+		// enable_ setting is then one of its own Settings.
+		sw := b.Switch
+		if sw.Key == "" {
+			for _, s := range b.Settings {
+				if strings.HasPrefix(s.Key, "enable_") {
+					sw = s
+				}
+			}
 		}
-		if s, ok := Schema.Spec(b.Switch.Key); !ok || s.Key != b.Switch.Key {
-			t.Errorf("%s: switch %s is not in the schema", b.Name, b.Switch.Key)
+		if sw.Key == "" || sw.Kind != config.Bool {
+			t.Errorf("%s: switch %+v is not a boolean setting", b.Name, sw)
+		}
+		if s, ok := Schema.Spec(sw.Key); !ok || s.Key != sw.Key {
+			t.Errorf("%s: switch %s is not in the schema", b.Name, sw.Key)
 		}
 		if b.TimeoutKey != "" {
 			found := false

@@ -50,6 +50,9 @@ type Opt struct {
 type Args struct {
 	Opts     []Opt
 	Operands []shell.Word
+	// OptsBefore[k] is how many of Opts came before Operands[k], for the
+	// options that apply only to the operands after them (tar -C DIR).
+	OptsBefore []int
 }
 
 // ParseArgs splits args (the words after the command word) by spec. A
@@ -65,6 +68,7 @@ func ParseArgs(args []shell.Word, spec Spec) Args {
 		v := w.Value
 		if done || !IsOption(w) {
 			out.Operands = append(out.Operands, w)
+			out.OptsBefore = append(out.OptsBefore, len(out.Opts))
 			if spec.POSIX {
 				done = true
 			}

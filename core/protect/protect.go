@@ -74,18 +74,18 @@ type Entry struct {
 const (
 	whatGuardConfig   = "zcode-fence's configuration"
 	whatGuardConfigZh = "zcode-fence 的配置"
-	whatGuardData     = "zcode-fence's data dir (decision log, session roots, caches)"
-	whatGuardDataZh   = "zcode-fence 的数据目录（决策日志、会话根、缓存）"
+	whatGuardData     = "zcode-fence's data dir: decision log, session roots, caches"
+	whatGuardDataZh   = "zcode-fence 的数据目录：决策日志、会话根、缓存"
 	whatPlugin        = "the installed zcode-fence plugin"
 	whatPluginZh      = "已安装的 zcode-fence 插件"
-	whatHost          = "agent host settings, hooks or plugins (they decide whether zcode-fence runs)"
-	whatHostZh        = "代理宿主的设置、钩子或插件（决定 zcode-fence 是否运行）"
-	whatStartup       = "a shell start-up file (runs in every new shell)"
-	whatStartupZh     = "shell 启动文件（每个新 shell 都会执行）"
+	whatHost          = "agent host settings, hooks or plugins: they decide whether zcode-fence runs"
+	whatHostZh        = "代理宿主的设置、钩子或插件，决定 zcode-fence 是否运行"
+	whatStartup       = "a shell start-up file: it runs in every new shell"
+	whatStartupZh     = "shell 启动文件，每个新 shell 都会执行"
 	whatSSH           = "the SSH keys and configuration"
 	whatSSHZh         = "SSH 密钥与配置"
-	whatGit           = "the user's git configuration (aliases, hooks path, credential helpers)"
-	whatGitZh         = "用户的 git 配置（别名、hooks 路径、凭据助手）"
+	whatGit           = "the user's git configuration: aliases, hooks path, credential helpers"
+	whatGitZh         = "用户的 git 配置：别名、hooks 路径、凭据助手"
 )
 
 // Table is the list. Keep one entry per protected path, each with the
@@ -129,7 +129,7 @@ var Table = []Entry{
 	// (settings.local.json can turn hooks off or set ZCODE_FENCE_* variables).
 	{Anchor: Project, Rel: ".claude", Shape: Settings, What: whatHost, WhatZh: whatHostZh},
 	{Anchor: Project, Rel: ".claude/hooks", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
-	{Anchor: Project, Rel: ".zcode", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
+	{Anchor: Project, Rel: ".zcode", Shape: Tree, Except: []string{"cli/memories"}, What: whatHost, WhatZh: whatHostZh},
 	{Anchor: Project, Rel: ".gemini", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
 	{Anchor: Project, Rel: ".qwen", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
 	{Anchor: Project, Rel: ".codex", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
@@ -358,14 +358,18 @@ func (s *Set) matchOne(e *Entry, at paths.Path, except []paths.Path, x, dir path
 
 // Below reports whether a protected path lies strictly below x: deleting,
 // moving or changing the mode of x recursively reaches it (rm -rf ~/.claude,
-// mv ~/.config elsewhere, chmod -R 777 ~). Cost: as Match.
-func (s *Set) Below(x paths.Path) (Hit, bool) {
+// mv ~/.config elsewhere, chmod -R 777 ~). keep, when not nil, picks the
+// entries that count. Cost: as Match.
+func (s *Set) Below(x paths.Path, keep func(*Entry) bool) (Hit, bool) {
 	if s == nil || !x.IsAbs() {
 		return Hit{}, false
 	}
 	s.resolveReal()
 	for i := range s.items {
 		it := &s.items[i]
+		if keep != nil && !keep(it.e) {
+			continue
+		}
 		for _, at := range [2]paths.Path{it.at, it.real} {
 			if at.IsAbs() && s.p.Contains(x, at) && !same(s.p, x, at) {
 				return Hit{Entry: it.e, Path: it.at.Norm}, true

@@ -51,11 +51,10 @@ func TestMatch(t *testing.T) {
 			p := paths.Simulated(goos, w.home, env)
 			s := Resolve(p, w.project, c.Data)
 			x := p.Clean(c.Path)
-			f := s.Match
+			h, ok := s.Match(x)
 			if c.Below {
-				f = s.Below
+				h, ok = s.Below(x, nil)
 			}
-			h, ok := f(x)
 			got := ""
 			if ok {
 				got = h.Path
@@ -114,7 +113,7 @@ func TestUnknownAnchors(t *testing.T) {
 		t.Error("the zero path matched")
 	}
 	var none *Set
-	if _, ok := none.Below(paths.Platform{}.Clean("/")); ok {
+	if _, ok := none.Below(paths.Platform{}.Clean("/"), nil); ok {
 		t.Error("a nil set matched")
 	}
 }

@@ -47,3 +47,36 @@ var (
 		Zh:  "[zcode-fence: 未能完整检查] 项目围栏未能完整检查此调用（{detail}），部分写入可能落在可写根之外。请拆分或简化命令，或请用户确认；不要绕过此检查。",
 		En:  "[zcode-fence: not fully inspected] The project fence could not inspect this whole call ({detail}): some writes may land outside the writable roots. Split or simplify the command, or ask the user; do not work around this check."})
 )
+
+// The hard-link rule of the Fence family.
+var FenceHardLinkOutside = def(&Rule{ID: "FN-HARDLINK-OUTSIDE", Family: Fence,
+	Doc: "A hard link (ln without -s, cp -l/--link, link) is made to a file outside the writable roots: the link makes that file writable from inside.",
+	Zh:  "[zcode-fence: 越界写入] {label} 为 {target} 建立硬链接，该文件不在项目根 {root} 及其他可写根内；硬链接会让项目内的写入改写它。请改用复制（cp），或请用户确认；不要绕过此检查。",
+	En:  "[zcode-fence: write outside the project] {label} hard-links {target}, outside the project root {root} and every writable root: through the link, writes from inside would change that file. Copy it instead, or ask the user; do not work around this check."})
+
+// Protected paths (layer "fence"): core/protect lists them. Templates may
+// use {label}, {verb}, {target} and {root} like the Fence family, and
+// {what} (what the path is, or which protected path the target holds).
+var Protected = family(&Family{Layer: "fence", Name: "protect", Title: "Protected paths",
+	Doc: "Writes in any form to the guard's own state and to what decides whether it runs — its config and data dirs, the installed plugin, the agent hosts' settings, hooks and plugins (user and project), shell start-up files, ~/.ssh, the user's git config — whatever the writable roots and the project root are, and also with enable_fence off or no project root. The list is core/protect.Table. Reads stay silent."})
+
+const (
+	protectedZh = "[zcode-fence: 受保护路径] {label} {verb} {target}（{what}）。无论项目根 {root} 与可写根如何，此路径都受保护：请让用户亲自操作或确认；不要绕过此检查。"
+	protectedEn = "[zcode-fence: protected path] {label} {verb} {target} ({what}), protected whatever the project root ({root}) and writable roots are. Ask the user to do it or confirm; do not work around this check."
+)
+
+// The Protected family.
+var (
+	ProtectedWrite = def(&Rule{ID: "FN-PROTECTED-WRITE", Family: Protected,
+		Doc: "A file tool, a redirect, a command or a one-liner writes, creates or changes the mode or owner of a protected path (or writes into a directory where the copied name lands on one: cp settings.json ~/.claude/).",
+		Zh:  protectedZh,
+		En:  protectedEn})
+	ProtectedDelete = def(&Rule{ID: "FN-PROTECTED-DELETE", Family: Protected,
+		Doc: "A delete or a move (source) of a protected path or of a directory that holds one (rm -rf ~/.claude, mv ~/.ssh x), an archiver that deletes its inputs (tar --remove-files, zip -m, 7z a -sdel), or an extraction into a directory holding one (tar -x -C ~).",
+		Zh:  protectedZh,
+		En:  protectedEn})
+	ProtectedLink = def(&Rule{ID: "FN-PROTECTED-LINK", Family: Protected,
+		Doc: "A hard or symbolic link to a protected path (ln ~/.zcode/cli/config.json c.json, ln -s ~/.bashrc rc): writes through the link would change it.",
+		Zh:  protectedZh,
+		En:  protectedEn})
+)

@@ -28,7 +28,11 @@
 // resolved. They are declared, with their message templates, in core/rules
 // and listed in docs/rules.md.
 //
-// The fence is off (silent) when the call has no project root.
+// Protected paths (core/protect: the guard's config and data, the
+// installed plugin, host settings and hooks, shell start-up files, ~/.ssh,
+// git config) ask whatever the roots are (FN-PROTECTED-*, protected.go):
+// also when the call has no project root and when enable_fence is off;
+// then nothing else is fenced.
 //
 // # What counts as a write
 //
@@ -93,14 +97,20 @@ import (
 const Name = "fence"
 
 // Enable is the setting that switches the project fence on. The fence has
-// no settings of its own: the writable roots (extra_writable_roots) and the
+// no other settings: the writable roots (extra_writable_roots) and the
 // session-root lock are the host's, which fills Call.WritableRoots and
 // Call.ProjectRoot with them.
+//
+// It is one of the layer's Settings, not its host switch: the layer always
+// runs, and with the setting off it still guards the protected paths.
 var Enable = config.Spec{
 	Key: "enable_fence", Kind: config.Bool, Default: "true",
 	Title:       "Project fence",
-	Description: "Ask before any write that lands outside the writable roots: the project, the temp directories, ~/.zcode/cli/memories and extra_writable_roots.",
+	Description: "Ask before any write that lands outside the writable roots: the project, the temp directories, ~/.zcode/cli/memories and extra_writable_roots. Writes to zcode-fence's own files, host settings and hooks, shell start-up files, ~/.ssh and ~/.gitconfig ask even when this is off.",
 }
+
+// Settings are the layer's settings: its on/off switch.
+var Settings = []config.Spec{Enable}
 
 // Layer is the project fence. Use New; the zero value is not usable.
 type Layer struct {
@@ -153,8 +163,9 @@ func New(opts ...Option) *Layer {
 func (*Layer) Name() string { return Name }
 
 // Decide judges a file or shell call: Ask with one reason per distinct
-// target outside the writable roots (or unresolvable), else Silent. Calls
-// without a project root and other tool kinds are Silent; a shell call
+// target outside the writable roots (or unresolvable) or protected, else
+// Silent. Other tool kinds are Silent; without a project root (or with
+// enable_fence off) only protected paths are judged; a shell call
 // without an analysis (core.Call.Script) is analysed here. Reasons are in English when core.Call.Language is
 // English, else in Chinese. Safe for concurrent use.
 //
@@ -165,7 +176,7 @@ func (*Layer) Name() string { return Name }
 // before; the host then asks (DESIGN §3). The verdict's annotations hold
 // the steps used (core/steps.Annotation).
 func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err error) {
-	if c == nil || c.ProjectRoot == "" {
+	if c == nil {
 		return core.SilentVerdict, nil
 	}
 	if c.Kind != core.KindFile && c.Kind != core.KindShell {
@@ -190,9 +201,6 @@ func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err e
 		c = &withScript
 	}
 	j = newJudge(ctx, plat, c, budget)
-	if j == nil {
-		return core.SilentVerdict, nil
-	}
 	if c.Kind == core.KindFile {
 		j.fileTool()
 	} else {

@@ -30,6 +30,7 @@ type tcase struct {
 	Extra    string            `json:"extra"`    // extra_writable_roots
 	Env      map[string]string `json:"env"`      // added to the platform's environment
 	Lang     string            `json:"lang"`
+	Options  map[string]string `json:"options"`  // the layer's settings (enable_fence)
 	Expect   string            `json:"expect"` // ask | silent
 	Rule     string            `json:"rule"`   // every reason has this rule
 	Rules    []string          `json:"rules"`  // the reasons' rules, in order
@@ -91,6 +92,9 @@ func callFor(t testing.TB, tc tcase) (*core.Call, paths.Platform) {
 	c := &core.Call{Tool: tool, ProjectRoot: project, Cwd: cwd, Platform: goos, Options: map[string]string{}}
 	if tc.Lang != "" {
 		c.Options["language"] = tc.Lang
+	}
+	for k, v := range tc.Options {
+		c.Options[k] = v
 	}
 	for _, r := range p.WritableRoots(project, tc.Extra) {
 		c.WritableRoots = append(c.WritableRoots, r.Norm)

@@ -76,7 +76,7 @@ func check(t *testing.T, l *Layer, c *core.Call) {
 		t.Fatalf("%d reasons", len(v.Reasons))
 	}
 	for _, r := range v.Reasons {
-		if rule, ok := rules.Lookup(r.Rule); r.Layer != Name || !ok || rule.Family != rules.Fence || !strings.HasPrefix(r.Message, "[zcode-fence: ") {
+		if rule, ok := rules.Lookup(r.Rule); r.Layer != Name || !ok || rule.Family != rules.Fence && rule.Family != rules.Protected || !strings.HasPrefix(r.Message, "[zcode-fence: ") {
 			t.Fatalf("bad reason %+v", r)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/paths"
+	"github.com/zcode-fence/zcode-fence/core/protect"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/cdchain"
 	"github.com/zcode-fence/zcode-fence/core/steps"
@@ -39,6 +40,11 @@ type judge struct {
 	reals map[string]paths.Path
 
 	planned []plannedLink // symlinks made by the script itself
+
+	// noRoots: no project root, or enable_fence off: only protected paths
+	// are judged (see protected.go).
+	noRoots bool
+	prot    *protect.Set // resolved on first use (protectedSet)
 	cur     int           // index of the command being judged
 
 	seen    map[string]bool
@@ -51,13 +57,10 @@ type judge struct {
 // the last message.
 const maxReasons = 4
 
-// newJudge prepares a judge, or returns nil when the project root is not
-// an absolute path (then there is nothing to fence).
+// newJudge prepares a judge. Without an absolute project root, or with
+// enable_fence off, it judges protected paths only (noRoots).
 func newJudge(ctx context.Context, p paths.Platform, c *core.Call, budget *steps.Counter) *judge {
 	project := p.Clean(strings.TrimSpace(c.ProjectRoot))
-	if !project.IsAbs() {
-		return nil
-	}
 	if eval := p.EvalSymlinks; eval != nil {
 		// Every symlink walk is counted: one step per component.
 		p.EvalSymlinks = func(path string) (string, error) {
@@ -66,6 +69,15 @@ func newJudge(ctx context.Context, p paths.Platform, c *core.Call, budget *steps
 		}
 	}
 	j := &judge{ctx: ctx, p: p, call: c, en: c.Language() == core.English, root: project.Norm, steps: budget}
+	if !project.IsAbs() || c.Option(Enable.Key, Enable.Default) != "true" {
+		// Protected paths only, relative targets against the call's cwd.
+		j.noRoots = true
+		if j.root == "" {
+			j.root = "-"
+		}
+		j.cwd = p.Clean(strings.TrimSpace(c.Cwd))
+		return j
+	}
 	j.addRoot(project)
 	roots := c.WritableRoots
 	if len(roots) == 0 {
@@ -97,7 +109,11 @@ func (j *judge) addRoot(x paths.Path) {
 }
 
 // within reports whether x lies inside one of the roots, as given or real.
+// Without a project root every path is: only protected paths are judged.
 func (j *judge) within(x paths.Path) bool {
+	if j.noRoots {
+		return true
+	}
 	for _, r := range j.realRoots {
 		if j.p.Contains(r, x) {
 			return true
@@ -115,10 +131,12 @@ func (j *judge) within(x paths.Path) bool {
 type outcome uint8
 
 const (
-	inside     outcome = iota // in a writable root, or a null/stream device
-	outside                   // outside every root
-	escape                    // inside as written, outside after symlinks
-	unresolved                // unknown: a variable, substitution or directory
+	inside       outcome = iota // in a writable root, or a null/stream device
+	outside                     // outside every root
+	escape                      // inside as written, outside after symlinks
+	unresolved                  // unknown: a variable, substitution or directory
+	protectedHit                // a protected path (core/protect), or a directory holding one
+	linkOutside                 // a hard link to a file outside every root
 )
 
 // result is a judged target: the outcome, the target as shown (normalised,
@@ -127,6 +145,13 @@ type result struct {
 	kind  outcome
 	shown string
 	real  string
+	// abs and realp are the absolute target and its real path, when the
+	// target was a path (protected.go judges them again).
+	abs, realp paths.Path
+	// what says which protected path a protected target reaches.
+	what string
+	// bulk: an extraction or copy of unknown members into the target.
+	bulk bool
 }
 
 // check judges one normalised target. A Relative x is joined onto base
@@ -170,13 +195,16 @@ func (j *judge) check(x, base paths.Path, del bool) result {
 	} else {
 		real = j.cachedReal("", through, j.realPath)
 	}
-	if real.Kind == paths.Null || j.within(real) {
+	if real.Kind == paths.Null {
 		return result{kind: inside}
 	}
-	if j.within(x) {
-		return result{kind: escape, shown: x.Norm, real: real.Norm}
+	if j.within(real) {
+		return result{kind: inside, abs: x, realp: real}
 	}
-	return result{kind: outside, shown: x.Norm}
+	if j.within(x) {
+		return result{kind: escape, shown: x.Norm, real: real.Norm, abs: x, realp: real}
+	}
+	return result{kind: outside, shown: x.Norm, abs: x, realp: real}
 }
 
 // isProcFd reports whether p is /proc/self/fd/N (or /proc/thread-self/fd/N):

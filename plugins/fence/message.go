@@ -17,6 +17,7 @@ const (
 	verbRemove             // deletes
 	verbMove               // moves away (mv's source)
 	verbModify             // changes mode, owner or attributes
+	verbLink               // links to (hard or symbolic)
 )
 
 var verbText = [...][2]string{
@@ -24,6 +25,7 @@ var verbText = [...][2]string{
 	verbRemove: {"删除", "deletes"},
 	verbMove:   {"移走", "moves away"},
 	verbModify: {"修改", "modifies"},
+	verbLink:   {"链接到", "links to"},
 }
 
 // origin says where a target came from: the rule to report when it is
@@ -69,13 +71,17 @@ func (j *judge) add(o origin, r result) {
 		rule = rules.FenceSymlinkEscape
 	case unresolved:
 		rule = rules.FenceUnresolved
+	case linkOutside:
+		rule = rules.FenceHardLinkOutside
+	case protectedHit:
+		rule = protectedRule(o.verb, r.bulk)
 	}
 	tl := core.Chinese
 	if j.en {
 		tl = core.English
 	}
 	msg := rules.Fill(rule.Template(tl), "label", o.label, "verb", verbText[o.verb][lang],
-		"target", shorten(r.shown), "real", shorten(r.real), "root", shorten(j.root))
+		"target", shorten(r.shown), "real", shorten(r.real), "root", shorten(j.root), "what", r.what)
 	j.reasons = append(j.reasons, core.Reason{Layer: Name, Rule: rule.ID, Message: msg})
 }
 

@@ -25,7 +25,7 @@ func (j *judge) fileTool() {
 		if s == "" {
 			continue
 		}
-		j.add(o, j.check(j.p.Normalize(s), j.cwd, false))
+		j.add(o, j.judgeTarget(j.p.Normalize(s), j.cwd, target{verb: verbWrite}))
 	}
 }
 
@@ -142,6 +142,9 @@ func (j *judge) command(i int, c *shell.Command) {
 	for _, t := range commandTargets(c) {
 		j.target(i, c, dir(), t, origin{rule: rules.FenceCommandWriteOutside, label: name, verb: t.verb})
 	}
+	for _, t := range append(linkSources(c), archiveInputs(c)...) {
+		j.target(i, c, dir(), t, origin{rule: rules.FenceCommandWriteOutside, label: name, verb: t.verb})
+	}
 	for _, t := range j.scriptTargets(c) {
 		j.target(i, c, dir(), t, origin{rule: rules.FenceScriptWriteOutside, label: j.scriptLabel(c.Name), verb: t.verb})
 	}
@@ -172,7 +175,7 @@ func (j *judge) target(i int, c *shell.Command, base paths.Path, t target, o ori
 		}
 		if ok {
 			for _, x := range items {
-				j.add(o, j.check(x, base, t.del))
+				j.add(o, j.judgeTarget(x, base, t))
 			}
 			return
 		}
@@ -182,7 +185,7 @@ func (j *judge) target(i int, c *shell.Command, base paths.Path, t target, o ori
 	// what the agent wrote).
 	rs := j.resolve(t.w, base, c.Dialect)
 	for k := len(rs) - 1; k >= 0; k-- {
-		res := j.check(rs[k].p, base, t.del)
+		res := j.judgeTarget(rs[k].p, base, t)
 		if res.kind == inside {
 			continue
 		}

@@ -19,7 +19,27 @@ type target struct {
 	// component is not followed.
 	del  bool
 	verb verb
+	// mode says how the target is judged (see targetMode).
+	mode targetMode
+	// bulk: the command writes members it does not name into w (an
+	// extraction, a copy of a directory's contents), so a protected path
+	// inside w may be overwritten.
+	bulk bool
 }
+
+// targetMode says how a target is judged.
+type targetMode uint8
+
+const (
+	// modeWrite: outside the roots asks, and so does a protected path.
+	modeWrite targetMode = iota
+	// modeProtected: only a protected path asks (the name a copy creates
+	// inside its destination directory, the path a symlink points to).
+	modeProtected
+	// modeHardLink: the file a hard link is made to; outside the roots
+	// asks (FN-HARDLINK-OUTSIDE), and so does a protected path.
+	modeHardLink
+)
 
 // extractor lists the targets of one command from its arguments (the words
 // after the command word).
@@ -184,6 +204,16 @@ func each(ws []shell.Word, v verb) []target {
 	return out
 }
 
+// bulkTargets are directories an extraction writes members it does not
+// name into.
+func bulkTargets(ws []shell.Word) []target {
+	out := each(ws, verbWrite)
+	for k := range out {
+		out[k].bulk = true
+	}
+	return out
+}
+
 // here is the command's own directory, for tools that write into it.
 var here = cmdfacts.Literal(".")
 
@@ -220,10 +250,11 @@ func copyTargets(spec cmdfacts.Spec, move bool) extractor {
 		var out []target
 		sources := p.Operands
 		if t := p.Values("t", "target-directory"); len(t) > 0 {
-			out = each(t, verbWrite)
+			out = append(each(t, verbWrite), copiedNames(t[len(t)-1], sources, verbWrite)...)
 		} else if d, ok := p.Last(2); ok {
 			out = each([]shell.Word{d}, verbWrite)
 			sources = p.Operands[:len(p.Operands)-1]
+			out = append(out, copiedNames(d, sources, verbWrite)...)
 		} else {
 			return nil
 		}
@@ -240,10 +271,11 @@ func installTargets(args []shell.Word) []target {
 	case p.Has("d", "directory"):
 		return each(p.Operands, verbWrite)
 	case p.Has("t", "target-directory"):
-		return each(p.Values("t", "target-directory"), verbWrite)
+		t := p.Values("t", "target-directory")
+		return append(each(t, verbWrite), copiedNames(t[len(t)-1], p.Operands, verbWrite)...)
 	}
 	if d, ok := p.Last(2); ok {
-		return each([]shell.Word{d}, verbWrite)
+		return append(each([]shell.Word{d}, verbWrite), copiedNames(d, p.Operands[:len(p.Operands)-1], verbWrite)...)
 	}
 	return nil
 }
@@ -253,10 +285,10 @@ func installTargets(args []shell.Word) []target {
 func lnTargets(args []shell.Word) []target {
 	p := cmdfacts.ParseArgs(args, cpSpec)
 	if t := p.Values("t", "target-directory"); len(t) > 0 {
-		return each(t, verbWrite)
+		return append(each(t, verbWrite), copiedNames(t[len(t)-1], p.Operands, verbWrite)...)
 	}
 	if d, ok := p.Last(2); ok {
-		return each([]shell.Word{d}, verbWrite)
+		return append(each([]shell.Word{d}, verbWrite), copiedNames(d, p.Operands[:len(p.Operands)-1], verbWrite)...)
 	}
 	if len(p.Operands) == 1 {
 		return each([]shell.Word{here}, verbWrite)
@@ -282,6 +314,13 @@ func rsyncTargets(args []shell.Word) []target {
 	}
 	if !isRemote(d.Value) {
 		out = append(out, each([]shell.Word{d}, verbWrite)...)
+		var local []shell.Word
+		for _, s := range p.Operands[:len(p.Operands)-1] {
+			if !isRemote(s.Value) {
+				local = append(local, s)
+			}
+		}
+		out = append(out, copiedNames(d, local, verbWrite)...)
 	}
 	if p.Has("remove-source-files") {
 		for _, s := range p.Operands[:len(p.Operands)-1] {
@@ -605,34 +644,12 @@ func aria2Targets(args []shell.Word) []target {
 	return append(out, each(p.Values("l", "log"), verbWrite)...)
 }
 
-var tarSpec = cmdfacts.Spec{Short: "bCfFgITX", Long: []string{"file", "directory", "files-from", "exclude-from",
-	"exclude", "listed-incremental", "use-compress-program", "transform", "xform", "owner", "group", "mode",
-	"mtime", "format", "label", "newer", "after-date", "newer-mtime", "strip-components", "blocking-factor",
-	"record-size", "tape-length", "volno-file", "info-script", "new-volume-script", "checkpoint-action",
-	"index-file", "rsh-command", "suffix", "level", "sort", "warning", "quoting-style", "to-command"}}
-
 // tarTargets: extraction writes into the -C directories (cumulative) or
 // here, unless to stdout (-O); create/append/update/catenate/delete write
 // the -f archive. The traditional form (tar xzf a.tgz) takes the values of
 // its letters from the following words, in order.
 func tarTargets(args []shell.Word) []target {
-	var pre []cmdfacts.Opt
-	if len(args) > 0 && !args[0].Unknown && args[0].Value != "" && args[0].Value[0] != '-' && isLetters(args[0].Value) {
-		rest := args[1:]
-		k := 0
-		for _, ch := range args[0].Value {
-			o := cmdfacts.Opt{Name: string(ch)}
-			if strings.ContainsRune(tarSpec.Short, ch) && k < len(rest) {
-				v := rest[k]
-				o.Val = &v
-				k++
-			}
-			pre = append(pre, o)
-		}
-		args = rest[k:]
-	}
-	p := cmdfacts.ParseArgs(args, tarSpec)
-	p.Opts = append(pre, p.Opts...)
+	p := cmdfacts.ParseTar(args)
 	extract, write := false, false
 	for _, o := range p.Opts {
 		switch o.Name {
@@ -647,7 +664,7 @@ func tarTargets(args []shell.Word) []target {
 	}
 	out := each(p.Values("index-file"), verbWrite)
 	if extract {
-		out = append(out, target{w: here, under: p.Values("C", "directory"), verb: verbWrite})
+		out = append(out, target{w: here, under: p.Values("C", "directory"), verb: verbWrite, bulk: true})
 	}
 	if write {
 		out = append(out, each(p.Values("f", "file"), verbWrite)...)
@@ -655,14 +672,6 @@ func tarTargets(args []shell.Word) []target {
 	return out
 }
 
-func isLetters(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isASCIILetter(s[i]) {
-			return false
-		}
-	}
-	return true
-}
 
 // unzipTargets: the -d directory (or here), unless the archive is only
 // listed, tested or piped (-l -t -v -p -c -Z).
@@ -697,7 +706,7 @@ func unzipTargets(args []shell.Word) []target {
 	if len(dirs) == 0 {
 		dirs = []shell.Word{here}
 	}
-	return each(dirs[len(dirs)-1:], verbWrite)
+	return bulkTargets(dirs[len(dirs)-1:])
 }
 
 // sevenZipTargets: 7z x/e write into -oDIR (or here); a/u/d/rn write the
@@ -726,7 +735,7 @@ func sevenZipTargets(args []shell.Word) []target {
 		if len(outDirs) == 0 {
 			outDirs = []shell.Word{here}
 		}
-		return each(outDirs[len(outDirs)-1:], verbWrite)
+		return bulkTargets(outDirs[len(outDirs)-1:])
 	case "a", "u", "d", "rn":
 		if len(ops) > 0 {
 			return each(ops[:1], verbWrite)
@@ -737,7 +746,7 @@ func sevenZipTargets(args []shell.Word) []target {
 
 // zipTargets: zip ARCHIVE FILE... writes ARCHIVE (and -O OUT).
 func zipTargets(args []shell.Word) []target {
-	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "btnOPZs", Long: []string{"output-file", "temp-path", "suffixes", "password", "compression-method", "split-size"}})
+	p := cmdfacts.ParseArgs(args, cmdfacts.ZipSpec)
 	out := each(p.Values("O", "output-file"), verbWrite)
 	if len(p.Operands) > 0 {
 		out = append(out, each(p.Operands[:1], verbWrite)...)

@@ -1,0 +1,215 @@
+package fence
+
+import (
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/paths"
+	"github.com/zcode-fence/zcode-fence/core/protect"
+	"github.com/zcode-fence/zcode-fence/core/rules"
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
+
+// Protected paths (core/protect) are judged on every write target, before
+// the roots: a target that is one, or lies inside one, asks whatever the
+// roots are; a delete, a move, a mode change or an extraction of a
+// directory that holds one asks too. This file also holds the write forms
+// that matter only here or for links: the name a copy creates inside its
+// destination directory, the file a hard link is made to, the path a
+// symlink points to, and the inputs an archiver deletes.
+
+// protectedSet resolves the protected paths for this call, once.
+func (j *judge) protectedSet() *protect.Set {
+	if j.prot == nil {
+		j.prot = protect.Resolve(j.p, j.call.ProjectRoot, j.call.DataDir)
+	}
+	return j.prot
+}
+
+// judgeTarget judges one target x of kind t: protected paths first, then
+// the roots as t.mode says. Cost: check, plus two protect.Set lookups for
+// an absolute target (a few microseconds).
+func (j *judge) judgeTarget(x, base paths.Path, t target) result {
+	res := j.check(x, base, t.del)
+	if res.abs.IsAbs() {
+		if pr, ok := j.protectedResult(res, t); ok {
+			return pr
+		}
+	}
+	switch t.mode {
+	case modeProtected:
+		return result{kind: inside}
+	case modeHardLink:
+		if res.kind == outside || res.kind == escape {
+			res.kind, res.real = linkOutside, ""
+		}
+	}
+	return res
+}
+
+// protectedResult reports whether the judged target res reaches a
+// protected path: it is one (lexically or after symlinks), or, for a
+// delete, a move, a mode change or a bulk write inside the roots, it
+// holds one (see below for which).
+func (j *judge) protectedResult(res result, t target) (result, bool) {
+	set := j.protectedSet()
+	zh := !j.en
+	for _, x := range [2]paths.Path{res.abs, res.realp} {
+		if h, ok := set.Match(x); ok {
+			return result{kind: protectedHit, shown: res.abs.Norm, what: h.Entry.Message(zh), bulk: t.bulk}, true
+		}
+	}
+	// A directory holding one: only when nothing else asks about the
+	// target (rm -rf ~/.claude with the project at home, not rm -rf /,
+	// which the danger gate and the roots are about), and only for the
+	// paths outside the project (find . -delete and chmod -R in the
+	// project are everyday work; its .claude/settings.json asks when named).
+	below := t.verb == verbRemove || t.verb == verbMove || t.verb == verbModify || t.bulk
+	if !below || res.kind != inside {
+		return result{}, false
+	}
+	if wide, _ := j.p.IsCatastrophic(res.abs); wide && !t.bulk {
+		return result{}, false
+	}
+	keep := func(e *protect.Entry) bool { return e.Anchor != protect.Project }
+	for _, x := range [2]paths.Path{res.abs, res.realp} {
+		if h, ok := set.Below(x, keep); ok {
+			what := "holds " + h.Path + ": " + h.Entry.Message(false)
+			if zh {
+				what = "其中有 " + h.Path + "：" + h.Entry.Message(true)
+			}
+			return result{kind: protectedHit, shown: res.abs.Norm, what: what, bulk: t.bulk}, true
+		}
+	}
+	return result{}, false
+}
+
+// protectedRule is the rule of a protected target by what the command does
+// to it.
+func protectedRule(v verb, bulk bool) *rules.Rule {
+	switch {
+	case v == verbLink:
+		return rules.ProtectedLink
+	case v == verbRemove || v == verbMove || bulk:
+		return rules.ProtectedDelete
+	}
+	return rules.ProtectedWrite
+}
+
+// copiedNames are the paths a copy-like command creates inside its
+// destination when that is a directory: dest/basename(source), judged for
+// protected paths only (cp settings.json ~/.claude/ writes
+// ~/.claude/settings.json). A source whose name is unknown is skipped;
+// one ending in "/" or "/." copies its contents: the destination is then
+// a bulk target.
+func copiedNames(dest shell.Word, sources []shell.Word, v verb) []target {
+	if dest.Unknown {
+		return nil
+	}
+	var out []target
+	for _, s := range sources {
+		if s.Unknown || s.Value == "" || s.Value == "-" {
+			continue
+		}
+		if strings.HasSuffix(s.Value, "/") || strings.HasSuffix(s.Value, "/.") || s.Value == "." {
+			out = append(out, target{w: dest, verb: v, mode: modeProtected, bulk: true})
+			continue
+		}
+		name := baseName(s.Value)
+		if name == "" || name == "." || name == ".." {
+			continue
+		}
+		sep := "/"
+		if strings.Contains(dest.Value, `\`) && !strings.Contains(dest.Value, "/") {
+			sep = `\`
+		}
+		out = append(out, target{w: cmdfacts.Literal(strings.TrimRight(dest.Value, `/\`) + sep + name), verb: v, mode: modeProtected})
+	}
+	return out
+}
+
+// linkSources are the files ln, cp -l/-s and link make links to: a hard
+// link (ln without -s, cp -l, link) is judged like a write (outside the
+// roots asks, FN-HARDLINK-OUTSIDE); a symbolic one only for protected
+// paths. A relative symlink target is relative to the link's directory,
+// taken from the link's word when it names one.
+func linkSources(c *shell.Command) []target {
+	if c.Dialect != shell.Bash || len(c.Args) < 2 {
+		return nil
+	}
+	args := c.Args[1:]
+	switch c.Name {
+	case "link":
+		ops := cmdfacts.ParseArgs(args, cmdfacts.Spec{}).Operands
+		if len(ops) != 2 {
+			return nil
+		}
+		return []target{{w: ops[0], verb: verbLink, mode: modeHardLink}}
+	case "ln":
+		p := cmdfacts.ParseArgs(args, cpSpec)
+		sources := p.Operands
+		var linkDir []shell.Word
+		switch t := p.Values("t", "target-directory"); {
+		case len(t) > 0:
+			linkDir = t[len(t)-1:]
+		case len(sources) >= 2:
+			last := sources[len(sources)-1]
+			sources = sources[:len(sources)-1]
+			if i := strings.LastIndexAny(last.Value, `/\`); i > 0 && !last.Unknown {
+				linkDir = []shell.Word{cmdfacts.Literal(last.Value[:i])}
+			}
+			if len(sources) > 1 || strings.HasSuffix(last.Value, "/") {
+				linkDir = []shell.Word{last}
+			}
+		}
+		if p.Has("s", "symbolic") {
+			return linkTargets(sources, modeProtected, linkDir)
+		}
+		return linkTargets(sources, modeHardLink, nil)
+	case "cp":
+		p := cmdfacts.ParseArgs(args, cpSpec)
+		sources := p.Operands
+		if len(p.Values("t", "target-directory")) == 0 && len(sources) > 0 {
+			sources = sources[:len(sources)-1]
+		}
+		switch {
+		case p.Has("l", "link"):
+			return linkTargets(sources, modeHardLink, nil)
+		case p.Has("s", "symbolic-link"):
+			return linkTargets(sources, modeProtected, nil)
+		}
+	}
+	return nil
+}
+
+func linkTargets(sources []shell.Word, mode targetMode, under []shell.Word) []target {
+	out := make([]target, 0, len(sources))
+	for _, s := range sources {
+		if !s.Unknown && (s.Value == "" || s.Value == "-") {
+			continue
+		}
+		t := target{w: s, verb: verbLink, mode: mode}
+		if mode == modeProtected && len(under) > 0 && !s.Unknown && !strings.HasPrefix(s.Value, "/") && !strings.HasPrefix(s.Value, "~") {
+			t.under = under
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// archiveInputs are the inputs an archiver deletes once archived (tar
+// --remove-files, zip -m, 7z a -sdel, rar m; core/cmdfacts.DeletedInputs).
+func archiveInputs(c *shell.Command) []target {
+	if len(c.Args) < 2 {
+		return nil
+	}
+	inputs, _, ok := cmdfacts.DeletedInputs(c.Name, c.Args[1:])
+	if !ok {
+		return nil
+	}
+	out := make([]target, 0, len(inputs))
+	for _, in := range inputs {
+		out = append(out, target{w: in.Word, under: in.Under, verb: verbRemove, del: true})
+	}
+	return out
+}
