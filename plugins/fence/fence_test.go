@@ -30,10 +30,10 @@ type tcase struct {
 	Extra    string            `json:"extra"`    // extra_writable_roots
 	Env      map[string]string `json:"env"`      // added to the platform's environment
 	Lang     string            `json:"lang"`
-	Options  map[string]string `json:"options"`  // the layer's settings (enable_fence)
-	Expect   string            `json:"expect"` // ask | silent
-	Rule     string            `json:"rule"`   // every reason has this rule
-	Rules    []string          `json:"rules"`  // the reasons' rules, in order
+	Options  map[string]string `json:"options"` // the layer's settings (enable_fence)
+	Expect   string            `json:"expect"`  // ask | silent
+	Rule     string            `json:"rule"`    // every reason has this rule
+	Rules    []string          `json:"rules"`   // the reasons' rules, in order
 	Contains []string          `json:"contains"`
 	Note     string            `json:"note"`
 }

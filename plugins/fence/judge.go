@@ -45,7 +45,7 @@ type judge struct {
 	// are judged (see protected.go).
 	noRoots bool
 	prot    *protect.Set // resolved on first use (protectedSet)
-	cur     int           // index of the command being judged
+	cur     int          // index of the command being judged
 
 	seen    map[string]bool
 	reasons []core.Reason

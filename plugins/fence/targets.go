@@ -672,7 +672,6 @@ func tarTargets(args []shell.Word) []target {
 	return out
 }
 
-
 // unzipTargets: the -d directory (or here), unless the archive is only
 // listed, tested or piped (-l -t -v -p -c -Z).
 func unzipTargets(args []shell.Word) []target {
