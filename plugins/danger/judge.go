@@ -158,6 +158,8 @@ func (j *judge) command(i int) {
 	}
 	v.inlineScripts()
 	v.forkBomb()
+	v.tamper()
+	v.archiveDelete()
 	v.codeConsumer()
 	v.runsDownload()
 	if fetchers[v.name] {
