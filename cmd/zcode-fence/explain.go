@@ -47,6 +47,9 @@ func explainMode(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(w, "paths:       %s\n", strings.Join(c.Paths, "  "))
 	}
 	fmt.Fprintf(w, "project:     %s\n", orNone(c.ProjectRoot))
+	if j.prep.WideRoot != "" {
+		fmt.Fprintf(w, "  WARNING: the project root is the %s: the fence guards only the protected paths\n", j.prep.WideRoot)
+	}
 	fmt.Fprintf(w, "cwd:         %s\n", orNone(c.Cwd))
 	fmt.Fprintf(w, "writable:    %s\n", orNone(strings.Join(c.WritableRoots, "  ")))
 	fmt.Fprintf(w, "isolation:   %s\n", j.cfg.Get(config.KeyLayerIsolation))

@@ -23,6 +23,10 @@ type Prepared struct {
 	// AnalysisSteps is what the shell analysis cost (analysis.Stats), 0
 	// for other tools.
 	AnalysisSteps int
+	// WideRoot, when set, says why the project root is too wide to fence
+	// anything (paths.Platform.IsWideRoot: "filesystem root", "home
+	// directory" ...); explain flags it and Notes carry it to the log.
+	WideRoot string
 }
 
 // Prepare builds the Call for payload p: normalised tool, command or
@@ -49,7 +53,7 @@ func Prepare(p hookio.Payload, env config.Env, plat paths.Platform, cfg config.C
 
 	root := projectRoot(env, plat, p.Cwd)
 	if root != "" && cfg.Bool(config.KeyLockSessionRoot) && p.SessionID != "" {
-		locked, note, err := session.Resolve(dataDir, p.SessionID, root, now)
+		locked, note, err := session.Resolve(dataDir, p.SessionID, root, now, sessionPolicy(plat))
 		if err != nil {
 			out.Notes = append(out.Notes, err.Error())
 		}
@@ -59,6 +63,12 @@ func Prepare(p hookio.Payload, env config.Env, plat paths.Platform, cfg config.C
 		root = locked
 	}
 	call.ProjectRoot = root
+	if root != "" {
+		if wide, why := plat.IsWideRoot(plat.Clean(root)); wide {
+			out.WideRoot = why
+			out.Notes = append(out.Notes, "project root "+root+" is the "+why+": every write below it is inside the fence; only protected paths and the danger gate still ask")
+		}
+	}
 	call.Cwd = root
 	if c := plat.Clean(strings.TrimSpace(p.Cwd)); c.IsAbs() {
 		call.Cwd = c.Norm
@@ -96,4 +106,18 @@ func projectRoot(env config.Env, plat paths.Platform, payloadCwd string) string 
 		return ""
 	}
 	return plat.RealPath(r).Norm
+}
+
+// sessionPolicy is the session lock's view of plat: which roots are too
+// wide to record or use, and which root holds another.
+func sessionPolicy(plat paths.Platform) session.Policy {
+	return session.Policy{
+		Wide: func(root string) (string, bool) {
+			wide, why := plat.IsWideRoot(plat.Clean(root))
+			return why, wide
+		},
+		Contains: func(root, dir string) bool {
+			return plat.Contains(plat.Clean(root), plat.Clean(dir))
+		},
+	}
 }

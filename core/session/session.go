@@ -1,15 +1,30 @@
 // Package session implements the session-root lock (lock_session_root).
 //
 // Some agent hosts inject a project root that follows the agent's shell:
-// after `cd src` every later call of the session would see src as the
-// project, and after `cd /` the fence would be gone. The lock keeps the
-// first root seen for each session id in session-roots.log in the data dir
-// and uses it for the rest of the session.
+// after `cd /` every later call of the session would see / as the
+// project, and the fence would be gone. The lock keeps the first root
+// seen for each session id in session-roots.log in the data dir and uses
+// it for the rest of the session, as long as it is not wider than what
+// the host injects now.
 //
-// File format: one line per session, "id<TAB>root<TAB>RFC 3339 UTC time of
-// first sighting". Entries older than MaxAge are dropped and at most
-// MaxEntries are kept whenever a new session is recorded. Reading takes no
-// lock (the file is replaced atomically); recording a new session re-reads
+// What the lock never does, whoever wrote the file (the agent can run the
+// guard's binary with a session id of its choice; that asks, see
+// DG-TAMPER-GUARD, but the file must not trust it either):
+//   - record or use a root that is wide (Policy.Wide: /, a drive root, home,
+//     an ancestor of home, a whole user profile);
+//   - use a recorded root wider than the injected one (one that holds it):
+//     the narrower root is the one judged with;
+//   - evict a session seen in the last LiveWindow to make room: when the
+//     file is full of live sessions, a new session is judged with its
+//     injected root and not recorded.
+//
+// Every case is reported as a note for the decision log.
+//
+// File format: one line per session, "id<TAB>root<TAB>RFC 3339 UTC time
+// the session was last seen" (refreshed at most every RefreshEvery).
+// Entries not seen for MaxAge are dropped and at most MaxEntries are kept
+// whenever a new session is recorded. Reading takes no lock (the file is
+// replaced atomically); recording a new session or refreshing one re-reads
 // and rewrites it under a file lock, so concurrent hooks agree on one root.
 package session
 
@@ -34,6 +49,39 @@ const MaxAge = 30 * 24 * time.Hour
 
 // MaxEntries caps the number of sessions kept.
 const MaxEntries = 200
+
+// LiveWindow: a session seen this recently is never evicted.
+const LiveWindow = 24 * time.Hour
+
+// RefreshEvery is how stale an entry's time may get before a call of its
+// session rewrites it (one write per session per interval, not per call).
+const RefreshEvery = time.Hour
+
+// Policy says which roots the lock may record and use. Its functions get
+// clean absolute roots as the host computed them.
+type Policy struct {
+	// Wide reports a root too wide to be a project root, and why
+	// (paths.Platform.IsWideRoot). Nil: none is.
+	Wide func(root string) (why string, wide bool)
+	// Contains reports whether dir is root or lies below it, by the
+	// platform's rules (paths.Platform.Contains). Nil: plain equality.
+	Contains func(root, dir string) bool
+}
+
+func (p Policy) wide(root string) (string, bool) {
+	if p.Wide == nil {
+		return "", false
+	}
+	return p.Wide(root)
+}
+
+// holds reports whether outer is strictly wider than inner.
+func (p Policy) holds(outer, inner string) bool {
+	if p.Contains == nil || outer == inner {
+		return false
+	}
+	return p.Contains(outer, inner) && !p.Contains(inner, outer)
+}
 
 // lockWait bounds the wait for the state file's lock when recording a new
 // session; past it the call goes on with the injected root.
@@ -61,17 +109,26 @@ type entry struct {
 }
 
 // Resolve returns the root to use for session id whose host-injected root is
-// root. When the session is known with another root, that first root is
-// returned with a note; when it is unknown it is recorded. Invalid ids and
-// empty roots are returned unchanged. err reports a state-file problem; the
-// returned root is still usable (the injected one).
-func Resolve(dir, id, root string, now time.Time) (effective, note string, err error) {
+// root. When the session is known with another root that pol allows, that
+// first root is returned with a note; when it is unknown it is recorded
+// (unless pol finds root wide, or the file is full of live sessions).
+// Invalid ids and empty roots are returned unchanged. err reports a
+// state-file problem; the returned root is still usable (the injected one).
+func Resolve(dir, id, root string, now time.Time, pol Policy) (effective, note string, err error) {
 	if !ValidID(id) || root == "" || strings.ContainsAny(root, "\t\n\r") {
 		return root, "", nil
 	}
 	path := filepath.Join(dir, FileName)
 	if e, ok := read(path)[id]; ok {
-		return pick(e, root)
+		if eff, n, usable := pick(e, root, pol); usable {
+			if now.Sub(e.seen) >= RefreshEvery {
+				refresh(path, id, e.root, now) // best effort
+			}
+			return eff, n, nil
+		}
+	}
+	if why, wide := pol.wide(root); wide {
+		return root, fmt.Sprintf("session: injected root %s is %s: not recorded for the session", root, why), nil
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return root, "", fmt.Errorf("session: %w", err)
@@ -82,21 +139,73 @@ func Resolve(dir, id, root string, now time.Time) (effective, note string, err e
 	}
 	defer lock.Unlock()
 	entries := read(path)
-	if e, ok := entries[id]; ok { // another hook recorded it meanwhile
-		return pick(e, root)
+	replaced := ""
+	if e, ok := entries[id]; ok { // another hook recorded it meanwhile, or a root we may not use
+		eff, n, usable := pick(e, root, pol)
+		if usable {
+			return eff, n, nil
+		}
+		replaced = n + "; the injected root is recorded instead"
+		delete(entries, id)
+	}
+	if !roomFor(entries, now) {
+		return root, fmt.Sprintf("session: %d sessions seen in the last %s are recorded; this one is judged with its injected root %s and not recorded", MaxEntries, LiveWindow, root), nil
 	}
 	entries[id] = entry{id: id, root: root, seen: now.UTC()}
 	if err := write(path, entries, now); err != nil {
 		return root, "", err
 	}
-	return root, "", nil
+	return root, replaced, nil
 }
 
-func pick(e entry, root string) (string, string, error) {
+// pick decides about a recorded entry: usable is false when pol does not
+// allow its root (wide, or wider than the injected root); the note says why
+// either way.
+func pick(e entry, root string, pol Policy) (eff, note string, usable bool) {
 	if e.root == root {
-		return root, "", nil
+		return root, "", true
 	}
-	return e.root, fmt.Sprintf("session: injected root %s differs from the session's first root %s; judging with the first", root, e.root), nil
+	if why, wide := pol.wide(e.root); wide {
+		return root, fmt.Sprintf("session: recorded root %s is %s: ignored, judging with the injected root %s", e.root, why, root), false
+	}
+	if pol.holds(e.root, root) {
+		return root, fmt.Sprintf("session: recorded root %s is wider than the injected root %s: judging with the injected one", e.root, root), false
+	}
+	return e.root, fmt.Sprintf("session: injected root %s differs from the session's first root %s; judging with the first", root, e.root), true
+}
+
+// roomFor reports whether one more session can be recorded: there is room
+// under MaxEntries once entries older than MaxAge are dropped, or an entry
+// not seen for LiveWindow can be evicted.
+func roomFor(entries map[string]entry, now time.Time) bool {
+	n := 0
+	evictable := false
+	for _, e := range entries {
+		if now.Sub(e.seen) > MaxAge {
+			continue
+		}
+		n++
+		if now.Sub(e.seen) > LiveWindow {
+			evictable = true
+		}
+	}
+	return n < MaxEntries || evictable
+}
+
+// refresh rewrites the time of session id (still recorded with root) to
+// now, if the lock is free at once; it never fails the call.
+func refresh(path, id, root string, now time.Time) {
+	lock, err := filelock.Acquire(path+".lock", 0)
+	if err != nil {
+		return
+	}
+	defer lock.Unlock()
+	entries := read(path)
+	if e, ok := entries[id]; ok && e.root == root {
+		e.seen = now.UTC()
+		entries[id] = e
+		_ = write(path, entries, now)
+	}
 }
 
 // read loads the state file; a missing or unreadable file is empty, corrupt
@@ -145,7 +254,18 @@ func write(path string, entries map[string]entry, now time.Time) error {
 		return list[i].id < list[j].id
 	})
 	if len(list) > MaxEntries {
-		list = list[len(list)-MaxEntries:]
+		// Oldest first; a session seen in the last LiveWindow stays (the
+		// caller checked there is room: roomFor).
+		drop := len(list) - MaxEntries
+		kept := list[:0]
+		for _, e := range list {
+			if drop > 0 && now.Sub(e.seen) > LiveWindow {
+				drop--
+				continue
+			}
+			kept = append(kept, e)
+		}
+		list = kept
 	}
 	var b strings.Builder
 	for _, e := range list {

@@ -14,19 +14,19 @@ var t0 = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 
 func TestFirstRootWins(t *testing.T) {
 	dir := t.TempDir()
-	root, note, err := Resolve(dir, "s1", "/p", t0)
+	root, note, err := Resolve(dir, "s1", "/p", t0, Policy{})
 	if err != nil || root != "/p" || note != "" {
 		t.Fatalf("first: %q %q %v", root, note, err)
 	}
-	root, note, _ = Resolve(dir, "s1", "/p/src", t0.Add(time.Minute))
+	root, note, _ = Resolve(dir, "s1", "/p/src", t0.Add(time.Minute), Policy{})
 	if root != "/p" || !strings.Contains(note, "/p/src") {
 		t.Fatalf("drift: %q %q", root, note)
 	}
-	root, note, _ = Resolve(dir, "s1", "/p", t0.Add(time.Hour))
+	root, note, _ = Resolve(dir, "s1", "/p", t0.Add(time.Hour), Policy{})
 	if root != "/p" || note != "" {
 		t.Fatalf("same: %q %q", root, note)
 	}
-	root, _, _ = Resolve(dir, "s2", "/q", t0)
+	root, _, _ = Resolve(dir, "s2", "/q", t0, Policy{})
 	if root != "/q" {
 		t.Fatalf("other session: %q", root)
 	}
@@ -35,7 +35,7 @@ func TestFirstRootWins(t *testing.T) {
 func TestInvalidIDsAreNotRecorded(t *testing.T) {
 	dir := t.TempDir()
 	for _, id := range []string{"", "a b", "../x", strings.Repeat("a", 129), "id\tx"} {
-		root, note, err := Resolve(dir, id, "/p", t0)
+		root, note, err := Resolve(dir, id, "/p", t0, Policy{})
 		if root != "/p" || note != "" || err != nil {
 			t.Fatalf("id %q: %q %q %v", id, root, note, err)
 		}
@@ -75,10 +75,10 @@ func TestPruning(t *testing.T) {
 	fmt.Fprintf(&b, "bad id!\t/x\t%s\n", t0.Format(time.RFC3339))
 	fmt.Fprintf(&b, "nodate\t/nodate\tyesterday\n")
 	for i := 0; i < 250; i++ {
-		fmt.Fprintf(&b, "s%03d\t/r%d\t%s\n", i, i, t0.Add(-time.Duration(250-i)*time.Minute).Format(time.RFC3339))
+		fmt.Fprintf(&b, "s%03d\t/r%d\t%s\n", i, i, t0.Add(-LiveWindow-time.Duration(250-i)*time.Minute).Format(time.RFC3339))
 	}
 	os.WriteFile(path, []byte(b.String()), 0o600)
-	if _, _, err := Resolve(dir, "new", "/new", t0); err != nil {
+	if _, _, err := Resolve(dir, "new", "/new", t0, Policy{}); err != nil {
 		t.Fatal(err)
 	}
 	got := read(path)
@@ -110,7 +110,7 @@ func TestConcurrentHooks(t *testing.T) {
 		go func(i int) {
 			defer wg.Done()
 			if i%2 == 0 {
-				root, _, err := Resolve(dir, "shared", fmt.Sprintf("/root%d", i), t0)
+				root, _, err := Resolve(dir, "shared", fmt.Sprintf("/root%d", i), t0, Policy{})
 				if err != nil {
 					t.Error(err)
 				}
@@ -119,7 +119,7 @@ func TestConcurrentHooks(t *testing.T) {
 				mu.Unlock()
 				return
 			}
-			if _, _, err := Resolve(dir, fmt.Sprintf("own%d", i), "/own", t0); err != nil {
+			if _, _, err := Resolve(dir, fmt.Sprintf("own%d", i), "/own", t0, Policy{}); err != nil {
 				t.Error(err)
 			}
 		}(i)
@@ -145,7 +145,7 @@ func TestUnwritableDataDir(t *testing.T) {
 	dir := t.TempDir()
 	blocker := filepath.Join(dir, "f")
 	os.WriteFile(blocker, nil, 0o600)
-	root, _, err := Resolve(filepath.Join(blocker, "data"), "s", "/p", t0)
+	root, _, err := Resolve(filepath.Join(blocker, "data"), "s", "/p", t0, Policy{})
 	if err == nil || root != "/p" {
 		t.Fatalf("root=%q err=%v", root, err)
 	}
@@ -163,7 +163,7 @@ func TestDeviceOrPipeStateFile(t *testing.T) {
 	}
 	done := make(chan string, 1)
 	go func() {
-		root, _, _ := Resolve(dir, "s", "/p", t0)
+		root, _, _ := Resolve(dir, "s", "/p", t0, Policy{})
 		done <- root
 	}()
 	select {
@@ -173,5 +173,113 @@ func TestDeviceOrPipeStateFile(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Resolve hung on a device state file")
+	}
+}
+
+// policy is the test's path rules: Unix, home /home/u.
+var policy = Policy{
+	Wide: func(root string) (string, bool) {
+		switch root {
+		case "/":
+			return "the filesystem root", true
+		case "/home", "/home/u":
+			return "home or an ancestor", true
+		}
+		return "", false
+	},
+	Contains: func(root, dir string) bool {
+		return root == dir || root == "/" || strings.HasPrefix(dir, strings.TrimSuffix(root, "/")+"/")
+	},
+}
+
+// writeEntries writes n sessions ids p000... last seen at seen(i).
+func writeEntries(t *testing.T, dir string, n int, seen func(i int) time.Time) {
+	t.Helper()
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "p%03d\t/r%d\t%s\n", i, i, seen(i).Format(time.RFC3339))
+	}
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLiveSessionsAreNotEvicted: a file full of sessions seen in the last
+// day keeps them all; the new session is judged with its injected root and
+// not recorded. Once one entry is older than a day, it makes room.
+func TestLiveSessionsAreNotEvicted(t *testing.T) {
+	dir := t.TempDir()
+	writeEntries(t, dir, MaxEntries, func(i int) time.Time { return t0.Add(-LiveWindow + time.Duration(i+1)*time.Minute) })
+	root, note, err := Resolve(dir, "flood", "/flood", t0, policy)
+	if err != nil || root != "/flood" || !strings.Contains(note, "not recorded") {
+		t.Fatalf("full of live sessions: %q %q %v", root, note, err)
+	}
+	got := read(filepath.Join(dir, FileName))
+	if _, ok := got["flood"]; ok || len(got) != MaxEntries {
+		t.Fatalf("the flood was recorded or evicted a live session: %d entries", len(got))
+	}
+	// The oldest is now older than the window: it goes, the new one lands.
+	later := t0.Add(2 * time.Minute)
+	if _, _, err := Resolve(dir, "next", "/next", later, policy); err != nil {
+		t.Fatal(err)
+	}
+	got = read(filepath.Join(dir, FileName))
+	if _, ok := got["next"]; !ok {
+		t.Fatal("a session was not recorded though an entry was past the live window")
+	}
+	if _, ok := got["p000"]; ok {
+		t.Fatal("the entry past the live window was kept")
+	}
+	if _, ok := got["p199"]; !ok || len(got) != MaxEntries {
+		t.Fatalf("live sessions lost: %d entries", len(got))
+	}
+}
+
+// TestWideRootsAreNeverUsed: a wide injected root is not recorded; a wide
+// recorded root (written by anyone) is ignored and replaced; a recorded
+// root wider than the injected one is not used.
+func TestWideRootsAreNeverUsed(t *testing.T) {
+	dir := t.TempDir()
+	for _, r := range []string{"/", "/home/u", "/home"} {
+		root, note, err := Resolve(dir, "w", r, t0, policy)
+		if err != nil || root != r || !strings.Contains(note, "not recorded") {
+			t.Fatalf("%s: %q %q %v", r, root, note, err)
+		}
+	}
+	if _, ok := read(filepath.Join(dir, FileName))["w"]; ok {
+		t.Fatal("a wide root was recorded")
+	}
+	os.WriteFile(filepath.Join(dir, FileName), []byte("s\t/\t"+t0.Format(time.RFC3339)+"\nt\t/work\t"+t0.Format(time.RFC3339)+"\n"), 0o600)
+	root, note, _ := Resolve(dir, "s", "/work/proj", t0.Add(time.Minute), policy)
+	if root != "/work/proj" || !strings.Contains(note, "ignored") {
+		t.Fatalf("recorded /: %q %q", root, note)
+	}
+	if e := read(filepath.Join(dir, FileName))["s"]; e.root != "/work/proj" {
+		t.Fatalf("recorded / not replaced: %+v", e)
+	}
+	root, note, _ = Resolve(dir, "t", "/work/proj", t0.Add(time.Minute), policy)
+	if root != "/work/proj" || !strings.Contains(note, "wider") {
+		t.Fatalf("recorded wider root: %q %q", root, note)
+	}
+	// Drift outwards still keeps the narrower first root.
+	root, note, _ = Resolve(dir, "t", "/work", t0.Add(2*time.Minute), policy)
+	if root != "/work/proj" || note == "" {
+		t.Fatalf("drift out: %q %q", root, note)
+	}
+}
+
+// TestRefresh: a call after RefreshEvery moves the session's time, so an
+// active session stays inside the live window.
+func TestRefresh(t *testing.T) {
+	dir := t.TempDir()
+	Resolve(dir, "s", "/p", t0, policy)
+	Resolve(dir, "s", "/p", t0.Add(RefreshEvery/2), policy)
+	if e := read(filepath.Join(dir, FileName))["s"]; !e.seen.Equal(t0) {
+		t.Fatalf("refreshed too early: %v", e.seen)
+	}
+	at := t0.Add(2 * RefreshEvery)
+	Resolve(dir, "s", "/p", at, policy)
+	if e := read(filepath.Join(dir, FileName))["s"]; !e.seen.Equal(at) {
+		t.Fatalf("not refreshed: %v", e.seen)
 	}
 }
