@@ -401,10 +401,10 @@ func TestExternalProtectBranch(t *testing.T) {
 	}
 }
 
-// TestExternalPins: a correct sha256 pin (any case) starts the layer; a
-// wrong one is refused (silent, an error naming the layer in the log, and
-// `zcode-fence log` shows it); a malformed pin or a relative path skips the
-// layer with a note.
+// TestExternalPins: a correct sha256 pin (any case) starts the layer
+// (from its verified copy in the data dir); a wrong one asks with
+// HK-LAYER-INTEGRITY and the layer does not run (`zcode-fence log` shows
+// it); a malformed pin or a relative path skips the layer with a note.
 func TestExternalPins(t *testing.T) {
 	layers := builtLayers(t)
 	data, err := os.ReadFile(layers.protectBranch)
@@ -422,7 +422,7 @@ func TestExternalPins(t *testing.T) {
 			}{
 				{"correct", "#sha256=" + good, "ask", ""},
 				{"correct-upper", "#sha256=" + strings.ToUpper(good), "ask", ""},
-				{"wrong", "#sha256=" + strings.Repeat("0", 64), "silent", "layer protect-branch: launch: layer protect-branch: checksum: sha256 of"},
+				{"wrong", "#sha256=" + strings.Repeat("0", 64), "ask", "external layer protect-branch: integrity check failed: integrity: sha256 of"},
 				{"malformed", "#sha256=1234", "silent", "is not sha256=<64 hex digits>; layer skipped"},
 				{"relative-path", "", "silent", "path is not absolute; layer skipped"},
 			}
@@ -446,15 +446,19 @@ func TestExternalPins(t *testing.T) {
 					t.Errorf("%s: log record lacks %q:\n%s", c.name, c.logged, text)
 				}
 				if c.name == "wrong" {
-					if rec.Level != "error" || layerRecord(t, rec, "protect-branch").Verdict != "error" {
-						t.Errorf("wrong pin: record level %s, layers %+v", rec.Level, rec.Layers)
+					// Tampering, not trouble: the call asks with the host's
+					// integrity rule and the layer never runs.
+					if !slices.Contains(rec.Rules, "HK-LAYER-INTEGRITY") {
+						t.Errorf("wrong pin: rules %v, layers %+v", rec.Rules, rec.Layers)
+					}
+					for _, l := range rec.Layers {
+						if l.Name == "protect-branch" {
+							t.Errorf("a layer that failed its pin ran: %+v", l)
+						}
 					}
 					logged := runLog(t, s, "--json", "-n", "1")
-					if !strings.Contains(logged, "checksum") || !strings.Contains(logged, "protect-branch") {
-						t.Errorf("zcode-fence log --json does not show the pin error:\n%s", logged)
-					}
-					if summary := runLog(t, s); !strings.Contains(summary, "silent (with errors)") {
-						t.Errorf("zcode-fence log does not count the failed call:\n%s", summary)
+					if !strings.Contains(logged, "HK-LAYER-INTEGRITY") || !strings.Contains(logged, "protect-branch") {
+						t.Errorf("zcode-fence log --json does not show the integrity ask:\n%s", logged)
 					}
 				}
 				checkNoneLeft(t, filepath.Dir(exe), tmp)

@@ -184,7 +184,9 @@ func (h *Host) Run(ctx context.Context, call *core.Call, cfg config.Config, star
 	}()
 
 	slots, notes := h.slots(cfg)
-	out := Outcome{Notes: notes}
+	vet := vetExternal(slots, call, cfg.Get(config.KeyLanguage))
+	slots = vet.slots
+	out := Outcome{Notes: append(notes, vet.notes...)}
 
 	var det, deferred []slot
 	for _, s := range slots {
@@ -207,6 +209,10 @@ func (h *Host) Run(ctx context.Context, call *core.Call, cfg config.Config, star
 	verdicts := make([]core.Verdict, 0, len(results))
 	for _, r := range results {
 		verdicts = append(verdicts, r.Verdict)
+	}
+	if len(vet.reasons) > 0 {
+		// A pinned layer failed its integrity check: the call asks.
+		verdicts = append([]core.Verdict{core.AskVerdict(vet.reasons...)}, verdicts...)
 	}
 	out.Verdict = core.Merge(verdicts...)
 

@@ -2,7 +2,11 @@ package host
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -252,19 +256,27 @@ func TestExternalLayersAreLaunchedWithScrubbedEnv(t *testing.T) {
 		return &fakeRemote{fakeLayer: fakeLayer{name: "whatever", ask: true}, closed: &closed}, nil
 	}
 	h := Host{Launch: launch, Self: "/self"}
-	pin := strings.Repeat("ab", 32)
+	layer := filepath.Join(t.TempDir(), "protect-branch")
+	if err := os.WriteFile(layer, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte("#!/bin/sh\n"))
+	pin := hex.EncodeToString(sum[:])
+	data := t.TempDir()
 	cfg := cfgWith(map[string]string{
-		"external_layers": "/opt/layers/protect-branch#sha256=" + pin + "; relative/x ;/opt/bad#md5=1",
+		"external_layers": layer + "#sha256=" + pin + "; relative/x ;/opt/bad#md5=1",
 		"layer_options":   `{"protect-branch": {"branches": "main;release/*", "strict": true}}`,
 	})
-	out, release := h.Run(context.Background(), &core.Call{}, cfg, time.Now())
+	out, release := h.Run(context.Background(), &core.Call{DataDir: data}, cfg, time.Now())
 	release()
 	if len(specs) != 1 {
 		t.Fatalf("launched %+v", specs)
 	}
 	s := specs[0]
-	if s.Name != "protect-branch" || s.Checksum != pin || !slices.Equal(s.ScrubEnv, testSchema.SensitiveEnv()) || len(s.ScrubEnv) != 3 {
-		t.Fatalf("spec = %+v (scrub %v, want the schema's sensitive variables)", s, s.ScrubEnv)
+	// The pinned layer runs from its verified copy, already checked.
+	if s.Name != "protect-branch" || s.Path != filepath.Join(data, LayersDirName, pin, "protect-branch") || s.Checksum != "" ||
+		!slices.Equal(s.ScrubEnv, testSchema.SensitiveEnv()) || len(s.ScrubEnv) != 3 {
+		t.Fatalf("spec = %+v (scrub %v, want the verified copy and the schema's sensitive variables)", s, s.ScrubEnv)
 	}
 	if out.Verdict.Decision != core.Ask || out.Verdict.Reasons[0].Layer != "protect-branch" {
 		t.Fatalf("external reason not attributed to its slot: %+v", out.Verdict)

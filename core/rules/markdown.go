@@ -25,6 +25,8 @@ var layerDocs = []struct{ name, title, intro string }{
 		"One reason per distinct target, at most four per call."},
 	{"decisionmodel", "Decision model (`decisionmodel`, DM-*)", "" +
 		"Only when `enable_decision_model` is on and every deterministic layer was silent."},
+	{"host", "Host (`host`, HK-*)", "" +
+		"Raised by the host itself, whatever the layers say."},
 }
 
 // Markdown renders the catalog as docs/rules.md: per layer, per family,

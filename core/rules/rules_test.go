@@ -25,7 +25,7 @@ func TestDocIsCurrent(t *testing.T) {
 }
 
 // layerPrefix is the id prefix of each built-in layer's rules.
-var layerPrefix = map[string]string{"danger": "DG-", "fence": "FN-", "decisionmodel": "DM-"}
+var layerPrefix = map[string]string{"danger": "DG-", "fence": "FN-", "decisionmodel": "DM-", "host": "HK-"}
 
 func TestCatalog(t *testing.T) {
 	if len(All()) != len(all) {
@@ -108,7 +108,7 @@ type testCase struct {
 }
 
 // TestEveryRuleHasAnAskCaseAndASilentTwin reads every table of cases in
-// plugins/*/testdata (a JSON array of objects, or an object with such an
+// plugins/*/testdata and core/host/testdata (a JSON array of objects, or an object with such an
 // array as "cases"): each rule of the catalog
 // needs an asking case that names it (rule or rules) and a silent case
 // linked to it with twin_of; every id a case names must be in the catalog.
@@ -117,6 +117,9 @@ func TestEveryRuleHasAnAskCaseAndASilentTwin(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no testdata found (%v)", err)
 	}
+	// The host's own rules (HK-*) have their cases beside the host.
+	hostFiles, _ := filepath.Glob(filepath.Join(repoRoot, "core", "host", "testdata", "*.json"))
+	files = append(files, hostFiles...)
 	asks, twins := map[string][]string{}, map[string][]string{}
 	tables := 0
 	for _, file := range files {

@@ -1,0 +1,178 @@
+package host
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/zcode-fence/zcode-fence/core"
+)
+
+type externalCase struct {
+	Name     string `json:"name"`
+	Setup    string `json:"setup"`
+	Calls    int    `json:"calls"`
+	Expect   string `json:"expect"`
+	Rule     string `json:"rule"`
+	Note     string `json:"note"`
+	Launched bool   `json:"launched"`
+}
+
+// TestExternalLayerVetting runs testdata/external-cases.json: refused
+// places, pinned layers that pass (and run from their verified copy),
+// and pinned layers that fail (every call asks with HK-LAYER-INTEGRITY).
+func TestExternalLayerVetting(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "external-cases.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []externalCase
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			if runtime.GOOS == "windows" && strings.Contains(c.Setup, "writable") {
+				t.Skip("modes: Unix only")
+			}
+			base := t.TempDir()
+			dir := filepath.Join(base, "layers")
+			root := filepath.Join(base, "project")
+			dataDir := filepath.Join(base, "data")
+			for _, d := range []string{dir, root} {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			body := []byte("#!/bin/sh\necho layer\n")
+			sum := sha256.Sum256(body)
+			pin := "#sha256=" + hex.EncodeToString(sum[:])
+			path := filepath.Join(dir, "checker")
+			write := func(p string, b []byte, mode os.FileMode) {
+				t.Helper()
+				if err := os.WriteFile(p, b, mode); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chmod(p, mode); err != nil {
+					t.Fatal(err)
+				}
+			}
+			switch c.Setup {
+			case "mismatch":
+				write(path, []byte("something else"), 0o755)
+			case "missing":
+			case "in-root":
+				path = filepath.Join(root, "tools", "checker")
+				os.MkdirAll(filepath.Dir(path), 0o755)
+				write(path, body, 0o755)
+			case "group-writable":
+				write(path, body, 0o775)
+			case "dir-writable":
+				write(path, body, 0o755)
+				if err := os.Chmod(dir, 0o777); err != nil {
+					t.Fatal(err)
+				}
+			case "unpinned":
+				write(path, body, 0o755)
+				pin = ""
+			default:
+				write(path, body, 0o755)
+			}
+			var launched []LaunchSpec
+			var mu sync.Mutex
+			var closed atomic.Int32
+			h := Host{Launch: func(ctx context.Context, spec LaunchSpec) (Remote, error) {
+				mu.Lock()
+				launched = append(launched, spec)
+				mu.Unlock()
+				return &fakeRemote{fakeLayer: fakeLayer{name: spec.Name}, closed: &closed}, nil
+			}}
+			cfg := cfgWith(map[string]string{"external_layers": path + pin, "language": "en"})
+			call := &core.Call{DataDir: dataDir, ProjectRoot: root, WritableRoots: []string{root}}
+			calls := max(c.Calls, 1)
+			var out Outcome
+			for i := 0; i < calls; i++ {
+				if i == 1 {
+					switch c.Setup {
+					case "swap": // replaced after a good call
+						tmp := path + ".new"
+						write(tmp, []byte("#!/bin/sh\necho evil\n"), 0o755)
+						if err := os.Rename(tmp, path); err != nil {
+							t.Fatal(err)
+						}
+					case "tamper-copy":
+						cp := filepath.Join(dataDir, LayersDirName, strings.TrimPrefix(pin, "#sha256="), "checker")
+						write(cp, []byte("#!/bin/sh\necho tampered\n"), 0o700)
+					}
+				}
+				mu.Lock()
+				launched = nil
+				mu.Unlock()
+				var release func()
+				out, release = h.Run(context.Background(), call, cfg, time.Now())
+				release()
+			}
+			if got := out.Verdict.Decision.String(); got != c.Expect {
+				t.Fatalf("got %s, want %s: %+v notes %q", got, c.Expect, out.Verdict, out.Notes)
+			}
+			if c.Rule != "" {
+				r := out.Verdict.Reasons[0]
+				if r.Rule != c.Rule || r.Layer != "host" || !strings.Contains(r.Message, "layer checker failed its integrity check") {
+					t.Fatalf("reason %+v", r)
+				}
+			}
+			notes := strings.Join(out.Notes, "\n")
+			if c.Note != "" && !strings.Contains(notes, c.Note) {
+				t.Fatalf("notes %q lack %q", notes, c.Note)
+			}
+			if c.Note == "" && notes != "" {
+				t.Fatalf("unexpected notes %q", notes)
+			}
+			if (len(launched) > 0) != c.Launched {
+				t.Fatalf("launched %+v, want launched=%v", launched, c.Launched)
+			}
+			if c.Launched && pin != "" {
+				cp := launched[0].Path
+				if !strings.HasPrefix(cp, filepath.Join(dataDir, LayersDirName)) || launched[0].Checksum != "" {
+					t.Fatalf("pinned layer launched from %s (checksum %q), not its verified copy", cp, launched[0].Checksum)
+				}
+				got, err := os.ReadFile(cp)
+				if err != nil || string(got) != string(body) {
+					t.Fatalf("the copy that runs holds %q (%v)", got, err)
+				}
+				if fi, _ := os.Stat(filepath.Dir(cp)); fi.Mode().Perm() != 0o700 && runtime.GOOS != "windows" {
+					t.Fatalf("copy dir mode %v", fi.Mode().Perm())
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkVerifiedCopy is the per-call cost of a pinned layer once its
+// copy is made: a few stats and the record read.
+func BenchmarkVerifiedCopy(b *testing.B) {
+	dir := b.TempDir()
+	body := make([]byte, 8<<20)
+	src := filepath.Join(dir, "layer")
+	os.WriteFile(src, body, 0o755)
+	sum := sha256.Sum256(body)
+	pin := hex.EncodeToString(sum[:])
+	if _, bad, err := verifiedCopy(src, pin, filepath.Join(dir, "data")); bad != nil || err != nil {
+		b.Fatal(bad, err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		if _, bad, err := verifiedCopy(src, pin, filepath.Join(dir, "data")); bad != nil || err != nil {
+			b.Fatal(bad, err)
+		}
+	}
+}
