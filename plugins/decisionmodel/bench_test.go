@@ -50,6 +50,6 @@ func BenchmarkCacheKey(b *testing.B) {
 	req, _ := buildRequest(s, shellCall("git push --force origin main", nil, ""))
 	b.ReportAllocs()
 	for b.Loop() {
-		cacheKey(s, req)
+		cacheKey(s, req, transportKey(s, transportDeps{getenv: noEnv}))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,6 +16,44 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 )
+
+// transportKey describes how the request for s reaches its server: the
+// proxy it is sent through (the explicit setting, else the environment's
+// HTTP(S)_PROXY / NO_PROXY as net/http resolves them for this endpoint,
+// loopback direct), and the CA roots that verify the server (an injected
+// pool, else the system pool with SSL_CERT_FILE / SSL_CERT_DIR). Cost: one
+// proxy resolution; a custom pool's subjects are hashed.
+func transportKey(s *settings, deps transportDeps) string {
+	getenv := deps.getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	var b strings.Builder
+	b.WriteString("proxy=")
+	if s.endpoint != nil {
+		u, err := proxyFunc(s.proxy, getenv)(&http.Request{URL: s.endpoint})
+		switch {
+		case err != nil:
+			b.WriteString("error:" + err.Error())
+		case u == nil:
+			b.WriteString("direct")
+		default:
+			b.WriteString(u.String())
+		}
+	}
+	b.WriteString(" ca=")
+	if deps.rootCAs != nil {
+		h := sha256.New()
+		for _, subj := range deps.rootCAs.Subjects() { //nolint:staticcheck // a custom pool's subjects are its own
+			io.WriteString(h, strconv.Itoa(len(subj))+":")
+			h.Write(subj)
+		}
+		b.WriteString("custom:" + hex.EncodeToString(h.Sum(nil)))
+	} else {
+		b.WriteString("system file=" + getenv("SSL_CERT_FILE") + " dir=" + getenv("SSL_CERT_DIR"))
+	}
+	return b.String()
+}
 
 // Cache defaults.
 const (
@@ -27,7 +66,7 @@ const (
 	DefaultCacheEntries = 2000
 	DefaultCacheBytes   = 4 << 20
 
-	cacheVersion    = 1
+	cacheVersion    = 2
 	maxEntryBytes   = 16 << 10
 	staleTempAge    = time.Minute
 	futureTolerance = 5 * time.Minute
@@ -55,11 +94,16 @@ type cacheEntry struct {
 	Answer  json.RawMessage `json:"answer"`
 }
 
-// cacheKey hashes everything that can change the answer: endpoint, model,
-// strictness, the user prompt, the extra headers and the redacted request
-// body (which holds the policy and the call facts). The key names a file
-// and never reveals any of them.
-func cacheKey(s *settings, req openai.ChatCompletionRequest) string {
+// cacheKey hashes everything that shaped the answer: endpoint, model,
+// strictness, the user prompt and the policy's version, the extra headers,
+// the transport (transportKey: the proxy the request goes through, as
+// resolved for the endpoint from the setting or the environment, and the
+// CA settings that verified the server) and the redacted request body
+// (which holds the policy and the call facts). An answer obtained through
+// one transport is never served to another: a proxy the agent sets (or a
+// CA it adds) gets its own entries. The key names a file and never reveals
+// any of them.
+func cacheKey(s *settings, req openai.ChatCompletionRequest, transport string) string {
 	h := sha256.New()
 	field := func(v string) {
 		io.WriteString(h, strconv.Itoa(len(v)))
@@ -67,6 +111,8 @@ func cacheKey(s *settings, req openai.ChatCompletionRequest) string {
 		io.WriteString(h, v)
 	}
 	field("zcode-fence decisionmodel cache v" + strconv.Itoa(cacheVersion))
+	field("policy v" + strconv.Itoa(policyVersion))
+	field(transport)
 	field(s.rawURL)
 	field(s.model)
 	field(strconv.Itoa(s.strictness))

@@ -247,7 +247,7 @@ func TestCacheCorruptEntry(t *testing.T) {
 		"",
 		"{",
 		"garbage",
-		strings.Replace(string(original), `"v":1`, `"v":99`, 1),
+		strings.Replace(string(original), `"v":2`, `"v":99`, 1),
 		strings.Replace(string(original), `"key":"`, `"key":"0`, 1),
 		strings.Replace(string(original), `"score":0.9`, `"score":9`, 1),
 		strings.Replace(string(original), `"data_loss"`, `"data_gain"`, 1),

@@ -123,7 +123,7 @@ func (l *Layer) Decide(ctx context.Context, call *core.Call) (v core.Verdict, er
 		dir = l.cacheDirFor(call)
 	}
 	if dir != "" {
-		key = cacheKey(s, req)
+		key = cacheKey(s, req, transportKey(s, l.deps))
 		if a, ok := l.cache.get(dir, key); ok {
 			return verdictFor(s, call, a, judge(a, s.strictness), true, 0), nil
 		}

@@ -18,6 +18,10 @@ const (
 	maxReplyTokens  = 600 // five scores and five short whys fit easily
 )
 
+// policyVersion is builtinPolicy's version, part of the cache key: change
+// it with the policy's wording so no answer to the old policy is served.
+const policyVersion = 1
+
 // builtinPolicy is the system message: the five questions and the exact
 // reply shape. It is fixed; decision_model_prompt is appended after it and
 // never replaces it.
