@@ -199,7 +199,7 @@ func (sc *scanner) paramDefault(p int, kind string) {
 }
 
 // valueAt reads the value starting at v: the inside of a quoted string
-// ("...", '...', \"...\"), or an unquoted run up to valueStop. ok is false
+// ("...", '...', \"...\", $'...'), or an unquoted run up to valueStop. ok is false
 // when there is no value: v is the closing quote of the string the pair is
 // enclosed in, or a command substitution in backquotes.
 func valueAt(s string, v int, encl byte) (vs, ve int, ok bool) {
@@ -212,6 +212,9 @@ func valueAt(s string, v int, encl byte) (vs, ve int, ok bool) {
 		return v + 1, closeQuote(s, v+1, c), true
 	case c == '\\' && v+1 < len(s) && (s[v+1] == '"' || s[v+1] == '\''):
 		return v + 2, closeEscapedQuote(s, v+2, s[v+1]), true
+	case c == '$' && v+1 < len(s) && (s[v+1] == '\'' || s[v+1] == '"'):
+		// ANSI-C $'...' (and locale $"..."): a literal, escapes and all.
+		return v + 2, closeQuote(s, v+2, s[v+1]), true
 	case c == '`' || c == '$':
 		return 0, 0, false
 	}
@@ -537,6 +540,8 @@ func classifyKey(name string) string {
 		return "signature"
 	case eqFold(last, "bearer"):
 		return "bearer-token"
+	case eqFold(last, "id") && eqFold(prev, "key") && eqFold(prev2, "private"):
+		return "private-key-id" // a service account's private_key_id
 	case eqFold(last, "key") && prev != "":
 		switch {
 		case eqFold(prev, "api"):

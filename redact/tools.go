@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	"encoding/base64"
+	"strings"
+)
 
 // Tool rules: the short password flags that mean a password only for
 // particular tools (see the package doc, "The -p rule"). At every word
@@ -49,6 +52,12 @@ type toolRule struct {
 	stdinCluster byte
 	stdinAlways  bool
 	htpasswd     bool // htpasswd -b [-n] [file] user password
+	// operandSecret: the first operand after needs (one without '=') is
+	// the secret (vault login TOKEN).
+	operandSecret bool
+	// encoded: the value is base64 text; only one that decodes to a
+	// password-like word is a secret (see encodedSecret).
+	encoded bool
 }
 
 var (
@@ -81,9 +90,13 @@ var (
 	ruleSudo     = &toolRule{kind: "password", operandStops: true, stdinFlag: "--stdin", stdinCluster: 'S', flags: []toolFlag{
 		{"-u", actSkip}, {"-g", actSkip}, {"-p", actSkip}, {"-C", actSkip}, {"-D", actSkip}, {"-h", actSkip},
 		{"-r", actSkip}, {"-t", actSkip}, {"-U", actSkip}, {"-T", actSkip}, {"-R", actSkip}}}
-	ruleChpasswd = &toolRule{kind: "password", stdinAlways: true, userSep: ':'}
-	rulePasswd   = &toolRule{kind: "password", stdinFlag: "--stdin"}
-	ruleHtpasswd = &toolRule{kind: "password", htpasswd: true}
+	ruleChpasswd   = &toolRule{kind: "password", stdinAlways: true, userSep: ':'}
+	rulePasswd     = &toolRule{kind: "password", stdinFlag: "--stdin"}
+	ruleHtpasswd   = &toolRule{kind: "password", htpasswd: true}
+	ruleVaultLogin = &toolRule{kind: "vault-token", needs: []string{"login"}, operandSecret: true}
+	// base64 -d: what is decoded is encoded on purpose (echo <b64 pw> |
+	// base64 -d | sudo -S ...); the text fed to it is kept out of the log.
+	ruleBase64 = &toolRule{kind: "encoded-secret", stdinFlag: "--decode", stdinCluster: 'd', encoded: true}
 )
 
 // toolTable maps a command name to its rules.
@@ -121,6 +134,8 @@ func init() {
 	add([]*toolRule{ruleChpasswd}, "chpasswd")
 	add([]*toolRule{rulePasswd}, "passwd")
 	add([]*toolRule{ruleHtpasswd}, "htpasswd")
+	add([]*toolRule{ruleVaultLogin}, "vault", "bao")
+	add([]*toolRule{ruleBase64}, "base64", "gbase64")
 	for name := range toolTable {
 		byteFlags[name[0]] |= startsTool
 		toolSecond[name[0]] |= 1 << (name[1] & 63)
@@ -196,6 +211,7 @@ func (sc *scanner) toolArgs(r *toolRule, ts, te int) {
 	}
 	var positional [4][2]int
 	nPositional := 0
+	operandDone := false
 	batch, noFile := false, false
 	for range maxToolWords {
 		a, e, ok := sc.nextWord(p)
@@ -219,7 +235,17 @@ func (sc *scanner) toolArgs(r *toolRule, ts, te int) {
 		}
 		if w[0] != '-' || w == "-" {
 			if r.operandStops {
+				if stdinArmed {
+					// sudo -S cmd <<< pw: the here-string is the command's
+					// stdin, which the armed tool reads first.
+					sc.hereString(r, p)
+				}
 				break
+			}
+			if r.operandSecret && need == len(r.needs) && strings.IndexByte(w, '=') < 0 && !operandDone {
+				operandDone = true
+				sc.toolValue(r, actSecret, a, e) // vault login TOKEN
+				continue
 			}
 			if r.htpasswd && nPositional < len(positional) {
 				positional[nPositional] = [2]int{a, e}
@@ -330,10 +356,35 @@ func (sc *scanner) toolValue(r *toolRule, act flagAct, a, e int) {
 		}
 		vs += k + 1
 	}
-	if nonSecretValue(s[vs:ve]) {
+	if nonSecretValue(s[vs:ve]) || r.encoded && !encodedSecret(s[vs:ve]) {
 		return
 	}
 	sc.add(vs, ve, kind, prioContext)
+}
+
+// encodedSecret reports whether base64 text decodes to a password-like
+// word: 8 to 256 printable ASCII bytes without blanks (echo <base64 of a
+// password> | base64 -d). Sentences, binary and short words are not.
+func encodedSecret(v string) bool {
+	v = strings.TrimRight(v, "=")
+	if len(v) < 11 || len(v) > 344 {
+		return false
+	}
+	dec, err := base64.RawStdEncoding.DecodeString(v)
+	if err != nil {
+		if dec, err = base64.RawURLEncoding.DecodeString(v); err != nil {
+			return false
+		}
+	}
+	if len(dec) < 8 {
+		return false
+	}
+	for _, c := range dec {
+		if c <= ' ' || c > '~' {
+			return false
+		}
+	}
+	return true
 }
 
 // pipedSecret handles a secret piped into a tool that reads it from stdin:
@@ -350,10 +401,7 @@ func (sc *scanner) pipedSecret(r *toolRule, ts int) {
 		return
 	}
 	end := j - 1
-	st := end
-	for st > 0 && end-st < 1024 && !segmentEnd[s[st-1]] {
-		st--
-	}
+	st := sc.segmentStart(end)
 	a, e, ok := sc.nextWord(st)
 	if !ok || e > end {
 		return
@@ -386,6 +434,52 @@ func (sc *scanner) pipedSecret(r *toolRule, ts int) {
 	for k := first; k < n; k++ {
 		sc.toolValue(r, actUserPassIf(r), args[k][0], args[k][1])
 	}
+}
+
+// hereString redacts the word after a "<<<" among the words of the
+// current simple command from p on: the here-string a stdin-reading tool
+// (sudo -S) gets through the command it runs.
+func (sc *scanner) hereString(r *toolRule, p int) {
+	for range maxToolWords {
+		a, e, ok := sc.nextWord(p)
+		if !ok {
+			return
+		}
+		p = e
+		if sc.s[a:e] == "<<<" {
+			if va, ve, ok := sc.nextWord(p); ok {
+				sc.toolValue(r, actUserPassIf(r), va, ve)
+			}
+			return
+		}
+	}
+}
+
+// segmentStart returns where the simple command that ends at end (a pipe
+// or another command end) starts: the line's words are read forward with
+// their quotes, so a quoted ; | & inside a word (echo 'a&b' | sudo -S)
+// does not cut it. At most 1024 bytes back.
+func (sc *scanner) segmentStart(end int) int {
+	s := sc.s
+	from := end
+	for from > 0 && end-from < 1024 && s[from-1] != '\n' {
+		from--
+	}
+	st, p := from, from
+	for p < end {
+		_, e, ok := sc.nextWord(p)
+		if ok {
+			p = e
+			continue
+		}
+		// At a command end: the next command starts after it.
+		if e >= end {
+			break
+		}
+		p = e + 1
+		st = p
+	}
+	return st
 }
 
 // nextWord returns the next shell word of the current simple command at or

@@ -34,6 +34,7 @@ func (sc *scanner) urlUserinfo(i int) int {
 		}
 		e++
 	}
+	sc.urlPathTokens(s[max(a, at+1):e], e)
 	if at <= a {
 		return next
 	}
@@ -48,6 +49,80 @@ func (sc *scanner) urlUserinfo(i int) int {
 		sc.add(a, at, "url-token", prioContext)
 	}
 	return next
+}
+
+var (
+	// pathStop ends a URL path segment (and, but for '/', the path).
+	pathStop = byteSet("/?#\\\"'`<>{}|^[] \t\r\n;&,)")
+	hexByte  = byteSet(digits + "abcdefABCDEF")
+)
+
+// minHexToken is the shortest all-hex path segment taken for a token;
+// maxURLPath bounds how much of a path is read, so text with many URLs
+// stays linear.
+const (
+	minHexToken = 32
+	maxURLPath  = 2048
+)
+
+// urlPathTokens redacts the path segments of the URL whose path starts at
+// p (host is its host) that are hex tokens: 32 or more hex digits mixing
+// digits and letters (webhook and API keys in the path). Content hashes
+// are not tokens: on code hosts (a commit, a blob) and after a segment
+// that names one (commit, blob, sha256, objects ...).
+func (sc *scanner) urlPathTokens(host string, p int) {
+	s := sc.s
+	if p >= len(s) || s[p] != '/' || codeHost(host) {
+		return
+	}
+	prev := ""
+	start := p
+	for p < len(s) && s[p] == '/' && p-start < maxURLPath {
+		a := p + 1
+		e := a
+		for e < len(s) && e-a < 256 && !pathStop[s[e]] {
+			e++
+		}
+		seg := s[a:e]
+		if seg == "" {
+			return // "//" or the end: no more path (and a://a://... stays linear)
+		}
+		if len(seg) >= minHexToken && runOf(seg, 0, &hexByte) == len(seg) && mixedHex(seg) && !hashSegment(prev) {
+			sc.add(a, e, "url-token", prioContext)
+		}
+		prev, p = seg, e
+	}
+}
+
+// mixedHex: both digits and letters (a run of one kind is an id, not a key).
+func mixedHex(s string) bool {
+	return strings.IndexAny(s, digits) >= 0 && strings.IndexAny(s, "abcdefABCDEF") >= 0
+}
+
+// codeHost: hosts whose hex path segments are commit and object hashes.
+func codeHost(host string) bool {
+	host = strings.ToLower(host)
+	if i := strings.LastIndexByte(host, ':'); i >= 0 {
+		host = host[:i]
+	}
+	for _, h := range []string{"github.com", "githubusercontent.com", "gitlab.com", "bitbucket.org", "codeberg.org",
+		"sr.ht", "gitee.com", "googlesource.com"} {
+		if host == h || strings.HasSuffix(host, "."+h) {
+			return true
+		}
+	}
+	return false
+}
+
+// hashSegment: a path segment after which a hex segment is a content hash.
+func hashSegment(p string) bool {
+	switch strings.ToLower(p) {
+	case "commit", "commits", "tree", "blob", "blobs", "raw", "archive", "compare", "sha", "sha1", "sha256",
+		"sha512", "md5", "objects", "manifests", "ipfs", "hash", "hashes", "checksum", "checksums", "rev",
+		"revision", "changeset", "snapshot", "snapshots", "build", "builds", "digest":
+		return true
+	}
+	return false
 }
 
 // nonSecretURLPart reports whether a URL password only points at a secret:
