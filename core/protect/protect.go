@@ -289,7 +289,8 @@ func (s *Set) Len() int { return len(s.items) }
 // Match reports whether x (an absolute path: pass the lexical and the real
 // form of a target, one call each) is a protected path or lies inside a
 // protected directory. A glob in x's last segment (~/.ssh/*, ~/.bash*)
-// matches when it can name a protected path. Cost: one comparison per
+// matches when it can name a protected path itself (not one below it:
+// that is Below's). Cost: one comparison per
 // entry (about sixty), plus the entries' real paths on first use.
 func (s *Set) Match(x paths.Path) (Hit, bool) {
 	if s == nil || !x.IsAbs() {
@@ -344,34 +345,40 @@ func (s *Set) matchOne(e *Entry, at paths.Path, except []paths.Path, x, dir path
 		return same(p, dir, at) && (globMatch(p, pattern, "settings.json") || globMatch(p, pattern, "settings.local.json"))
 	}
 	parent, name, ok := split(p, at)
-	if ok && same(p, parent, dir) && globMatch(p, pattern, name) {
-		return true
+	return ok && same(p, parent, dir) && globMatch(p, pattern, name)
+}
+
+// globHolds reports whether dir/pattern can name a directory that holds
+// the protected path at (~/.c* holds ~/.config/fish).
+func globHolds(p paths.Platform, dir paths.Path, pattern string, at paths.Path) bool {
+	if !p.Contains(dir, at) || same(p, dir, at) {
+		return false
 	}
-	// dir/pattern names a directory that holds the protected path.
-	if p.Contains(dir, at) && !same(p, dir, at) {
-		rest := strings.TrimLeft(at.Norm[len(strings.TrimRight(dir.Norm, `/\`)):], `/\`)
-		first, _, _ := strings.Cut(strings.ReplaceAll(rest, `\`, "/"), "/")
-		return globMatch(p, pattern, first)
-	}
-	return false
+	rest := strings.TrimLeft(at.Norm[len(strings.TrimRight(dir.Norm, `/\`)):], `/\`)
+	first, more, _ := strings.Cut(strings.ReplaceAll(rest, `\`, "/"), "/")
+	return more != "" && globMatch(p, pattern, first)
 }
 
 // Below reports whether a protected path lies strictly below x: deleting,
 // moving or changing the mode of x recursively reaches it (rm -rf ~/.claude,
-// mv ~/.config elsewhere, chmod -R 777 ~). keep, when not nil, picks the
-// entries that count. Cost: as Match.
+// mv ~/.config elsewhere, chmod -R 777 ~; a glob: rm -rf ~/.c*). keep,
+// when not nil, picks the entries that count. Cost: as Match.
 func (s *Set) Below(x paths.Path, keep func(*Entry) bool) (Hit, bool) {
 	if s == nil || !x.IsAbs() {
 		return Hit{}, false
 	}
 	s.resolveReal()
+	dir, pattern := globTail(s.p, x)
 	for i := range s.items {
 		it := &s.items[i]
 		if keep != nil && !keep(it.e) {
 			continue
 		}
 		for _, at := range [2]paths.Path{it.at, it.real} {
-			if at.IsAbs() && s.p.Contains(x, at) && !same(s.p, x, at) {
+			if !at.IsAbs() {
+				continue
+			}
+			if s.p.Contains(x, at) && !same(s.p, x, at) || pattern != "" && globHolds(s.p, dir, pattern, at) {
 				return Hit{Entry: it.e, Path: it.at.Norm}, true
 			}
 		}
@@ -411,7 +418,12 @@ func globTail(p paths.Platform, x paths.Path) (paths.Path, string) {
 	return parent, name
 }
 
+// globMatch matches one name like the shell does: a leading dot must be
+// matched by a leading dot (* does not match .ssh).
 func globMatch(p paths.Platform, pattern, name string) bool {
+	if strings.HasPrefix(name, ".") && !strings.HasPrefix(pattern, ".") {
+		return false
+	}
 	if p.OS == "windows" || p.OS == "darwin" {
 		pattern, name = strings.ToLower(pattern), strings.ToLower(name)
 	}

@@ -71,6 +71,9 @@ func (j *judge) protectedResult(res result, t target) (result, bool) {
 	if wide, _ := j.p.IsCatastrophic(res.abs); wide && !t.bulk {
 		return result{}, false
 	}
+	if j.holdsRoot(res.abs) && !t.bulk {
+		return result{}, false // find /tmp -name x -delete: a root is for such work
+	}
 	keep := func(e *protect.Entry) bool { return e.Anchor != protect.Project }
 	for _, x := range [2]paths.Path{res.abs, res.realp} {
 		if h, ok := set.Below(x, keep); ok {
@@ -212,4 +215,19 @@ func archiveInputs(c *shell.Command) []target {
 		out = append(out, target{w: in.Word, under: in.Under, verb: verbRemove, del: true})
 	}
 	return out
+}
+
+// holdsRoot reports whether x is a writable root or holds one.
+func (j *judge) holdsRoot(x paths.Path) bool {
+	for _, r := range j.lexRoots {
+		if j.p.Contains(x, r) {
+			return true
+		}
+	}
+	for _, r := range j.realRoots {
+		if j.p.Contains(x, r) {
+			return true
+		}
+	}
+	return false
 }
