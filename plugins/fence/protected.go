@@ -72,7 +72,7 @@ func (j *judge) protectedResult(res result, t target) (result, bool) {
 		return result{}, false
 	}
 	if j.holdsRoot(res.abs) && !t.bulk {
-		return result{}, false // find /tmp -name x -delete: a root is for such work
+		return result{}, false // find /tmp -name x -delete, rm -rf /tmp/*: a root is for such work
 	}
 	keep := func(e *protect.Entry) bool { return e.Anchor != protect.Project }
 	for _, x := range [2]paths.Path{res.abs, res.realp} {
@@ -217,8 +217,12 @@ func archiveInputs(c *shell.Command) []target {
 	return out
 }
 
-// holdsRoot reports whether x is a writable root or holds one.
+// holdsRoot reports whether x is a writable root or holds one; for a glob
+// (/tmp/*), whether the directory it lists is.
 func (j *judge) holdsRoot(x paths.Path) bool {
+	if i := strings.LastIndexAny(x.Norm, `/\`); i > 0 && strings.ContainsAny(x.Norm[i:], "*?[") {
+		x = j.p.Clean(x.Norm[:i])
+	}
 	for _, r := range j.lexRoots {
 		if j.p.Contains(x, r) {
 			return true
