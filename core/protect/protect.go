@@ -15,6 +15,7 @@
 package protect
 
 import (
+	"os"
 	"path"
 	"strings"
 
@@ -183,6 +184,7 @@ type Hit struct {
 type item struct {
 	e      *Entry
 	at     paths.Path
+	base   paths.Path // the anchor at is below
 	except []paths.Path
 	real   paths.Path // at with symlinks resolved (Set.resolveReal)
 	realEx []paths.Path
@@ -259,7 +261,7 @@ func Resolve(p paths.Platform, project, dataDir string) *Set {
 				continue
 			}
 		}
-		it := item{e: e, at: at}
+		it := item{e: e, at: at, base: base}
 		for _, ex := range e.Except {
 			it.except = append(it.except, p.Join(at, p.Clean(ex)))
 		}
@@ -268,17 +270,58 @@ func Resolve(p paths.Platform, project, dataDir string) *Set {
 	return s
 }
 
-// resolveReal fills in the real path of every item, once.
+// resolveReal fills in the real path of every item, once. Symlinks are
+// looked for where they are common (dotfile managers link ~/.claude or
+// ~/.config, macOS links /etc): the anchor itself and the first name below
+// it; an entry is walked in full only when that name is a link. So the
+// list costs a few RealPath walks and one Lstat per distinct first name,
+// not a walk per entry (about 60).
 func (s *Set) resolveReal() {
 	if s.realDone {
 		return
 	}
 	s.realDone = true
+	p := s.p
+	bases := map[string]paths.Path{}
+	linked := map[string]bool{}
 	for i := range s.items {
 		it := &s.items[i]
-		it.real = s.p.RealPath(it.at)
+		if p.EvalSymlinks == nil { // lexical real paths: the same
+			it.real, it.realEx = it.at, it.except
+			continue
+		}
+		br, ok := bases[it.base.Norm]
+		if !ok {
+			br = p.RealPath(it.base)
+			bases[it.base.Norm] = br
+		}
+		rel := strings.TrimLeft(it.at.Norm[len(strings.TrimRight(it.base.Norm, `/\`)):], `/\`)
+		first, _, _ := strings.Cut(strings.ReplaceAll(rel, `\`, "/"), "/")
+		walk := false
+		if first != "" {
+			fp := p.Join(it.base, p.Clean(first)).Norm
+			l, seen := linked[fp]
+			if !seen {
+				fi, err := os.Lstat(fp)
+				l = err == nil && fi.Mode()&os.ModeSymlink != 0
+				linked[fp] = l
+			}
+			walk = l
+		}
+		switch {
+		case walk:
+			it.real = p.RealPath(it.at)
+		case br.Norm == it.base.Norm: // no link on the way: the path itself
+			it.real, it.realEx = it.at, it.except
+			continue
+		case rel == "":
+			it.real = br
+		default:
+			it.real = p.Join(br, p.Clean(rel))
+		}
 		for _, ex := range it.except {
-			it.realEx = append(it.realEx, s.p.RealPath(ex))
+			exRel := strings.TrimLeft(ex.Norm[len(strings.TrimRight(it.at.Norm, `/\`)):], `/\`)
+			it.realEx = append(it.realEx, p.Join(it.real, p.Clean(exRel)))
 		}
 	}
 }
@@ -301,7 +344,7 @@ func (s *Set) Match(x paths.Path) (Hit, bool) {
 	for i := range s.items {
 		it := &s.items[i]
 		for k, at := range [2]paths.Path{it.at, it.real} {
-			if !at.IsAbs() {
+			if !at.IsAbs() || k == 1 && at.Norm == it.at.Norm {
 				continue
 			}
 			ex := it.except
@@ -333,8 +376,10 @@ func (s *Set) matchOne(e *Entry, at paths.Path, except []paths.Path, x, dir path
 			return true
 		}
 	case Settings:
-		if parent, name, ok := split(p, x); ok && same(p, parent, at) && isSettings(name) {
-			return true
+		if p.Contains(at, x) { // cheap first: most targets are elsewhere
+			if parent, name, ok := split(p, x); ok && same(p, parent, at) && isSettings(name) {
+				return true
+			}
 		}
 	}
 	if pattern == "" || !dir.IsAbs() {
@@ -374,8 +419,8 @@ func (s *Set) Below(x paths.Path, keep func(*Entry) bool) (Hit, bool) {
 		if keep != nil && !keep(it.e) {
 			continue
 		}
-		for _, at := range [2]paths.Path{it.at, it.real} {
-			if !at.IsAbs() {
+		for k, at := range [2]paths.Path{it.at, it.real} {
+			if !at.IsAbs() || k == 1 && at.Norm == it.at.Norm {
 				continue
 			}
 			if s.p.Contains(x, at) && !same(s.p, x, at) || pattern != "" && globHolds(s.p, dir, pattern, at) {

@@ -111,16 +111,18 @@ func (j *judge) addRoot(x paths.Path) {
 // within reports whether x lies inside one of the roots, as given or real.
 // Without a project root every path is: only protected paths are judged.
 func (j *judge) within(x paths.Path) bool {
-	if j.noRoots {
-		return true
-	}
+	return j.noRoots || j.anyRoot(func(r paths.Path) bool { return j.p.Contains(r, x) })
+}
+
+// anyRoot reports whether f holds for one of the roots, as given or real.
+func (j *judge) anyRoot(f func(root paths.Path) bool) bool {
 	for _, r := range j.realRoots {
-		if j.p.Contains(r, x) {
+		if f(r) {
 			return true
 		}
 	}
 	for _, r := range j.lexRoots {
-		if j.p.Contains(r, x) {
+		if f(r) {
 			return true
 		}
 	}

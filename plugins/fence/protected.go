@@ -223,15 +223,5 @@ func (j *judge) holdsRoot(x paths.Path) bool {
 	if i := strings.LastIndexAny(x.Norm, `/\`); i > 0 && strings.ContainsAny(x.Norm[i:], "*?[") {
 		x = j.p.Clean(x.Norm[:i])
 	}
-	for _, r := range j.lexRoots {
-		if j.p.Contains(x, r) {
-			return true
-		}
-	}
-	for _, r := range j.realRoots {
-		if j.p.Contains(x, r) {
-			return true
-		}
-	}
-	return false
+	return j.anyRoot(func(r paths.Path) bool { return j.p.Contains(x, r) })
 }
