@@ -142,3 +142,43 @@ func BenchmarkResolveNative(b *testing.B) {
 		s.Match(p.Clean("/work/wt-protect/x.go"))
 	}
 }
+
+// TestLinkedDotDirs: a dotfile manager links ~/.claude elsewhere; the
+// settings file named by its real path is still protected, and an entry
+// whose anchor is a link is too.
+func TestLinkedDotDirs(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(base, "home")
+	dots := filepath.Join(base, "dotfiles", "claude")
+	for _, d := range []string{home, dots, filepath.Join(base, "real-project")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(dots, filepath.Join(home, ".claude")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	if err := os.Symlink(filepath.Join(base, "real-project"), filepath.Join(base, "project")); err != nil {
+		t.Fatal(err)
+	}
+	p := paths.Native()
+	p.Home = home
+	p.Lookup = func(string) (string, bool) { return "", false }
+	p.EvalSymlinks = filepath.EvalSymlinks
+	s := Resolve(p, filepath.Join(base, "project"), "")
+	for _, target := range []string{
+		filepath.Join(dots, "settings.json"),
+		filepath.Join(home, ".claude", "settings.local.json"),
+		filepath.Join(base, "real-project", ".claude", "settings.json"),
+	} {
+		if _, ok := s.Match(p.Clean(target)); !ok {
+			t.Errorf("%s is not protected", target)
+		}
+	}
+	if _, ok := s.Match(p.Clean(filepath.Join(dots, "agents", "x.md"))); ok {
+		t.Error("a non-settings file under the linked dir matched")
+	}
+}
