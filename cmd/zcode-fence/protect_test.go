@@ -412,27 +412,36 @@ func TestExternalLayerSwapRace(t *testing.T) {
 					time.Sleep(time.Millisecond)
 				}
 			}()
-			ran, asked := 0, 0
+			// A plain push: the built-in layers stay silent, so the layer is
+			// always waited for; the pinned program asks about main, the
+			// other one exits at start.
+			ran, asked, slow := 0, 0, 0
 			for i := 0; i < 30; i++ {
 				tmp := freshTempDir(t)
-				got, reason := checkAnswer(runHook(t, s.hookEnv(cfg, mode, tmp), s.project, s.bashCall("git push --force origin main")))
+				got, reason := checkAnswer(runHook(t, s.hookEnv(cfg, mode, tmp), s.project, s.bashCall("git push origin main")))
 				rec := lastRecord(t, s.data)
-				switch {
-				case slices.Contains(rec.Rules, "HK-LAYER-INTEGRITY"):
+				if slices.Contains(rec.Rules, "HK-LAYER-INTEGRITY") {
 					asked++
-				default:
-					l := layerRecord(t, rec, "protect-branch")
-					if l.Verdict != "ask" {
-						close(stop)
-						swapper.Wait()
-						t.Fatalf("call %d ran something else than the pinned layer: %+v (%s %s)", i, l, got, reason)
-					}
+					continue
+				}
+				l := layerRecord(t, rec, "protect-branch")
+				switch {
+				case l.Verdict == "ask":
 					ran++
+				case strings.Contains(l.Error, "deadline") || strings.Contains(l.Error, "timeout"):
+					slow++ // the loaded machine, not the file: says nothing either way
+				default:
+					close(stop)
+					swapper.Wait()
+					t.Fatalf("call %d ran something else than the pinned layer: %+v (%s %s)", i, l, got, reason)
 				}
 			}
 			close(stop)
 			swapper.Wait()
-			t.Logf("%d calls ran the pinned layer, %d asked for its integrity; none ran the swapped file", ran, asked)
+			if ran == 0 {
+				t.Fatalf("the pinned layer never ran (%d integrity asks, %d too slow)", asked, slow)
+			}
+			t.Logf("%d calls ran the pinned layer, %d asked for its integrity, %d too slow to tell; none ran the swapped file", ran, asked, slow)
 		})
 	}
 }
