@@ -36,6 +36,9 @@ func (j *judge) judgeTarget(x, base paths.Path, t target) result {
 			return pr
 		}
 	}
+	if j.noRoots {
+		return result{kind: inside} // nothing but protected paths is fenced
+	}
 	switch t.mode {
 	case modeProtected:
 		return result{kind: inside}
