@@ -16,7 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/zcode-fence/zcode-fence/core/decisionlog"
-	"github.com/zcode-fence/zcode-fence/core/hookio"
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/host"
 	"github.com/zcode-fence/zcode-fence/core/session"
 )
@@ -192,7 +192,7 @@ func runWithOpenStdin(env []string, dir, input string) (runResult, error) {
 
 // TestFaultHugeWrite: 50 MB Write payloads are read and judged (the
 // content is skipped, the path decides) inside the host's limit; a payload
-// past hookio.MaxInput fails open with an error record.
+// past agenthost.MaxInput fails open with an error record.
 func TestFaultHugeWrite(t *testing.T) {
 	s := newScratch(t)
 	env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION=inprocess")
@@ -211,7 +211,7 @@ func TestFaultHugeWrite(t *testing.T) {
 	cases := []hookCase{
 		{"50 MB Write outside", write("/etc/zcode-fence-huge.txt", fifty), "ask"},
 		{"50 MB Write in the project", write(filepath.Join(s.project, "src", "huge.txt"), fifty), "silent"},
-		{"payload past MaxInput", write("/etc/zcode-fence-huge.txt", hookio.MaxInput+(1<<20)), "silent"},
+		{"payload past MaxInput", write("/etc/zcode-fence-huge.txt", agenthost.MaxInput+(1<<20)), "silent"},
 	}
 	// One at a time: three 50+ MB hooks at once measure memory, not faults.
 	for _, c := range cases {

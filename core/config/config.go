@@ -4,8 +4,9 @@
 //  1. built-in defaults;
 //  2. the ZCode config file (~/.zcode/cli/config.json, or ZCODE_FENCE_CONFIG),
 //     object plugins.options["zcode-fence@<market>"] (or bare "zcode-fence");
-//  3. Claude Code's CLAUDE_PLUGIN_OPTION_<KEY> environment variables (and
-//     ZCODE_PLUGIN_OPTION_<KEY>, should a ZCode build export them);
+//  3. the agent hosts' plugin-option variables (Claude Code's
+//     CLAUDE_PLUGIN_OPTION_<KEY>, and ZCODE_PLUGIN_OPTION_<KEY> should a
+//     ZCode build export them; the list is agenthost.OptionEnvPrefixes);
 //  4. explicit overrides ZCODE_FENCE_<KEY> (for example
 //     ZCODE_FENCE_ENABLE_FENCE=false, ZCODE_FENCE_DECISION_MODEL_API_KEY).
 //
