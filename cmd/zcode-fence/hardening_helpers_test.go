@@ -151,7 +151,7 @@ func execHookWith(exe string, env []string, dir string, stdin []byte) (runResult
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	t0 := time.Now()
 	err := cmd.Run()
-	res := runResult{stdout: out.Bytes(), stderr: errb.Bytes(), took: time.Since(t0)}
+	res := runResult{stdout: out.Bytes(), stderr: errb.Bytes(), took: time.Since(t0), peakRSS: peakRSS(cmd.ProcessState)}
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("no answer within %v (killed)", hookLimit)
 	}

@@ -117,6 +117,9 @@ func (j *judgement) record() decisionlog.Record {
 		AnalysisSteps: j.prep.AnalysisSteps,
 		Ms:            ms(time.Since(j.start)),
 	}
+	if j.payload.Host != nil {
+		r.Host = j.payload.Host.Name()
+	}
 	if c := j.prep.Call; c != nil {
 		r.Tool, r.ProjectDir, r.Cwd = c.Tool, c.ProjectRoot, c.Cwd
 		r.Detail = detail(c)
