@@ -15,8 +15,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/zcode-fence/zcode-fence/core/decisionlog"
 	"github.com/zcode-fence/zcode-fence/core/agenthost"
+	"github.com/zcode-fence/zcode-fence/core/decisionlog"
 	"github.com/zcode-fence/zcode-fence/core/host"
 	"github.com/zcode-fence/zcode-fence/core/session"
 )

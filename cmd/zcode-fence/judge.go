@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/config"
 	"github.com/zcode-fence/zcode-fence/core/decisionlog"
-	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/host"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/plugins"
