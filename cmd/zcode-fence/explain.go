@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/config"
 	"github.com/zcode-fence/zcode-fence/core/host"
 	"github.com/zcode-fence/zcode-fence/plugins"
@@ -17,8 +18,17 @@ import (
 // layer's verdict with rule ids and timings, and the answer. It writes no
 // hook output and no log record.
 func explainMode(args []string, stdout, stderr io.Writer) int {
+	adapter := agenthost.Default()
+	if len(args) >= 2 && args[0] == "--host" {
+		a, ok := agenthost.ByName(args[1])
+		if !ok {
+			fmt.Fprintf(stderr, "zcode-fence explain: unknown host %q (known: %s)\n", args[1], strings.Join(hostNames(), ", "))
+			return 2
+		}
+		adapter, args = a, args[2:]
+	}
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: zcode-fence explain 'CMD' | explain --write PATH")
+		fmt.Fprintln(stderr, "usage: zcode-fence explain [--host NAME] 'CMD' | explain [--host NAME] --write PATH")
 		return 2
 	}
 	p := bashPayload(strings.Join(args, " "))
@@ -29,6 +39,7 @@ func explainMode(args []string, stdout, stderr io.Writer) int {
 		}
 		p = filePayload(tool, strings.Join(args[1:], " "))
 	}
+	p.Host = adapter
 	j := newJudgement("explain", time.Now())
 	j.run(p)
 	total := time.Since(j.start)
@@ -53,7 +64,19 @@ func explainMode(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(w, "cwd:         %s\n", orNone(c.Cwd))
 	fmt.Fprintf(w, "writable:    %s\n", orNone(strings.Join(c.WritableRoots, "  ")))
 	fmt.Fprintf(w, "isolation:   %s\n", j.cfg.Get(config.KeyLayerIsolation))
+	fmt.Fprintf(w, "host:        %s\n", adapter.Name())
 	fmt.Fprintf(w, "config:      %s\n", j.cfg.Source)
+	fmt.Fprintf(w, "precedence:  defaults < %s < %s < %s\n", config.NeutralFilePath(j.env), config.FilePath(j.env),
+		strings.Join(config.EnvPrefixes, "<KEY> < ")+"<KEY>")
+	for _, spec := range j.cfg.Schema().Specs() {
+		if src := j.cfg.SourceOf(spec.Key); src != "default" {
+			value := j.cfg.Get(spec.Key)
+			if spec.Sensitive {
+				value = "<hidden>"
+			}
+			fmt.Fprintf(w, "  setting:   %s=%q from %s\n", spec.Key, value, src)
+		}
+	}
 	for _, n := range append(append(append([]string{}, j.cfg.Notes...), j.prep.Notes...), j.out.Notes...) {
 		fmt.Fprintf(w, "  note: %s\n", n)
 	}
@@ -108,6 +131,10 @@ func explainMode(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(w, "decision:    %s  (%.2fms)\n", j.out.Verdict.Decision, ms(total))
 	if j.ask() {
 		fmt.Fprintf(w, "reason:      %s\n", j.out.Text)
+		fmt.Fprintf(w, "answer:      %s", orNone(string(j.answer())))
+		if len(j.answer()) == 0 {
+			fmt.Fprintln(w)
+		}
 	}
 	_, _ = io.WriteString(stdout, w.String())
 	return 0
@@ -118,4 +145,13 @@ func orNone(s string) string {
 		return "(none)"
 	}
 	return s
+}
+
+// hostNames lists the agent hosts zcode-fence has an adapter for.
+func hostNames() []string {
+	var out []string
+	for _, a := range agenthost.Adapters() {
+		out = append(out, a.Name())
+	}
+	return out
 }

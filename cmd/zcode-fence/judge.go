@@ -92,7 +92,8 @@ func (j *judgement) answer() []byte {
 	if a == nil {
 		a = agenthost.Default()
 	}
-	return a.Answer(agenthost.Ask{Reason: j.out.Text, Rules: j.rules(), Lang: j.cfg.Get(config.KeyLanguage), Env: j.env.Lookup})
+	return a.Answer(agenthost.Ask{Reason: j.out.Text, Rules: j.rules(), Lang: j.cfg.Get(config.KeyLanguage),
+		NoAskFallback: j.cfg.Get(config.KeyNoAskFallback), Env: j.env.Lookup})
 }
 
 // rules lists the rule ids that asked, in reason order, without repeats.

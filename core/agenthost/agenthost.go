@@ -20,6 +20,7 @@ package agenthost
 import (
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/zcode-fence/zcode-fence/core"
 )
@@ -50,6 +51,11 @@ type Adapter interface {
 	// Tools is the whole tool table (the decoder keeps the fields any
 	// adapter's tools read, and nothing else).
 	Tools() []Tool
+	// ToolNames lists the tool names as the host sends them (the hook
+	// matcher of its hooks file).
+	ToolNames() []string
+	// Packaging says how the host loads the plugin's hook.
+	Packaging() Packaging
 	// ProjectDirEnv lists the variables naming the project dir, in order
 	// (the payload cwd is used when none is set).
 	ProjectDirEnv() []string
@@ -60,6 +66,24 @@ type Adapter interface {
 	// nil for none.
 	Answer(a Ask) []byte
 }
+
+// Packaging is how a host finds and runs the plugin's hook.
+type Packaging struct {
+	// HooksFile is the hooks file this host reads, relative to the bundle
+	// root ("" when the host loads no hooks file from the bundle).
+	HooksFile string
+	// Event is the hook event the guard runs on.
+	Event string
+	// Command is the hook command, in the host's variable syntax.
+	Command string
+	// TimeoutUnit is the unit of the file's timeout field: time.Second or
+	// time.Millisecond.
+	TimeoutUnit time.Duration
+}
+
+// HookTimeout is the hook timeout every hooks file declares: the guard
+// answers within its 4.5 s budget (core/host.Budget).
+const HookTimeout = 5 * time.Second
 
 // Evidence is the strength of an adapter's claim on a payload.
 type Evidence int
@@ -237,24 +261,47 @@ func lookupEnv(l Lookup, key string) string {
 	return strings.TrimSpace(v)
 }
 
-// toolTable is a host's tool names (matched case-insensitively, as the
-// guard always has) mapped to what the guard reads.
-type toolTable map[string]Tool
+// toolEntry is one tool of a host: every spelling the host sends (hook
+// matchers are generated from them) and what the guard reads.
+type toolEntry struct {
+	names []string
+	tool  Tool
+}
+
+// toolTable is a host's tools; names are matched case-insensitively, as the
+// guard always has.
+type toolTable []toolEntry
 
 func (t toolTable) lookup(name string) (Tool, bool) {
-	tool, ok := t[strings.ToLower(strings.TrimSpace(name))]
-	return tool, ok
+	name = strings.TrimSpace(name)
+	for _, e := range t {
+		for _, n := range e.names {
+			if strings.EqualFold(n, name) {
+				return e.tool, true
+			}
+		}
+	}
+	return Tool{}, false
 }
 
 func (t toolTable) list() []Tool {
-	keys := make([]string, 0, len(t))
-	for k := range t {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make([]Tool, 0, len(keys))
-	for _, k := range keys {
-		out = append(out, t[k])
+	out := make([]Tool, 0, len(t))
+	for _, e := range t {
+		out = append(out, e.tool)
 	}
 	return out
+}
+
+// spellings lists every tool name as the host sends it, in table order.
+func (t toolTable) spellings() []string {
+	var out []string
+	for _, e := range t {
+		out = append(out, e.names...)
+	}
+	return out
+}
+
+// with returns t plus more entries (a host that adds tools to another's).
+func (t toolTable) with(more ...toolEntry) toolTable {
+	return append(append(toolTable{}, t...), more...)
 }

@@ -1,6 +1,10 @@
 package agenthost
 
-import "github.com/zcode-fence/zcode-fence/core"
+import (
+	"time"
+
+	"github.com/zcode-fence/zcode-fence/core"
+)
 
 // Claude Code (hook-protocol.md §1, measured live with 2.1.332).
 //
@@ -25,16 +29,21 @@ var patchSources = append(append(append([]Source{}, fileSources[:5]...),
 // claudeTools is the tool table Claude Code and ZCode share (ZCode uses
 // Claude's tool names and adds Shell, PowerShell and ApplyPatch).
 var claudeTools = toolTable{
-	"bash":         {Name: "Bash", Kind: core.KindShell, Command: "command"},
-	"shell":        {Name: "Shell", Kind: core.KindShell, Command: "command"},
-	"powershell":   {Name: "PowerShell", Kind: core.KindShell, Command: "command"},
-	"write":        {Name: "Write", Kind: core.KindFile, Paths: fileSources},
-	"edit":         {Name: "Edit", Kind: core.KindFile, Paths: fileSources},
-	"multiedit":    {Name: "MultiEdit", Kind: core.KindFile, Paths: fileSources},
-	"notebookedit": {Name: "NotebookEdit", Kind: core.KindFile, Paths: fileSources},
-	"applypatch":   {Name: "ApplyPatch", Kind: core.KindFile, Paths: patchSources},
-	"apply_patch":  {Name: "ApplyPatch", Kind: core.KindFile, Paths: patchSources},
+	{[]string{"Bash"}, Tool{Name: "Bash", Kind: core.KindShell, Command: "command"}},
+	{[]string{"Shell"}, Tool{Name: "Shell", Kind: core.KindShell, Command: "command"}},
+	{[]string{"PowerShell"}, Tool{Name: "PowerShell", Kind: core.KindShell, Command: "command"}},
+	{[]string{"Write"}, Tool{Name: "Write", Kind: core.KindFile, Paths: fileSources}},
+	{[]string{"Edit"}, Tool{Name: "Edit", Kind: core.KindFile, Paths: fileSources}},
+	{[]string{"MultiEdit"}, Tool{Name: "MultiEdit", Kind: core.KindFile, Paths: fileSources}},
+	{[]string{"NotebookEdit"}, Tool{Name: "NotebookEdit", Kind: core.KindFile, Paths: fileSources}},
+	{[]string{"ApplyPatch", "apply_patch"}, Tool{Name: "ApplyPatch", Kind: core.KindFile, Paths: patchSources}},
 }
+
+// claudePackaging: Claude Code reads the plugin's hooks/hooks.json
+// (timeout in seconds, ${CLAUDE_PLUGIN_ROOT}); so do the hosts that load
+// Claude plugins unchanged.
+var claudePackaging = Packaging{HooksFile: "hooks/hooks.json", Event: "PreToolUse",
+	Command: `"${CLAUDE_PLUGIN_ROOT}/libexec/zcode-fence"`, TimeoutUnit: time.Second}
 
 func (claudeCode) Name() string { return "claude" }
 
@@ -50,6 +59,8 @@ func (claudeCode) Claim(e *Envelope, env Lookup) Evidence {
 
 func (claudeCode) Tool(name string) (Tool, bool) { return claudeTools.lookup(name) }
 func (claudeCode) Tools() []Tool                 { return claudeTools.list() }
+func (claudeCode) ToolNames() []string           { return claudeTools.spellings() }
+func (claudeCode) Packaging() Packaging          { return claudePackaging }
 func (claudeCode) ProjectDirEnv() []string       { return []string{"CLAUDE_PROJECT_DIR"} }
 func (claudeCode) OptionEnvPrefixes() []string   { return []string{"CLAUDE_PLUGIN_OPTION_"} }
 func (claudeCode) Answer(a Ask) []byte           { return AskLine(a.Reason) }

@@ -30,6 +30,11 @@ func (zcode) Claim(e *Envelope, env Lookup) Evidence {
 
 func (zcode) Tool(name string) (Tool, bool) { return claudeTools.lookup(name) }
 func (zcode) Tools() []Tool                 { return claudeTools.list() }
+func (zcode) ToolNames() []string           { return claudeTools.spellings() }
+
+// Packaging: ZCode reads hooks/hooks.json in the Claude form
+// (hook-protocol.md §2.3) and substitutes ${CLAUDE_PLUGIN_ROOT}.
+func (zcode) Packaging() Packaging { return claudePackaging }
 
 // ProjectDirEnv: ZCode sets both; CLAUDE_PROJECT_DIR also covers a call
 // made without a host (--eval), for which this is the default adapter.

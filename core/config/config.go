@@ -2,16 +2,21 @@
 // call (a hook process lives for one tool call), from, later wins:
 //
 //  1. built-in defaults;
-//  2. the ZCode config file (~/.zcode/cli/config.json, or ZCODE_FENCE_CONFIG),
+//  2. the host-neutral config file, for hosts without plugin options
+//     (Gemini CLI, Qwen Code, Copilot CLI, Codex):
+//     $XDG_CONFIG_HOME/zcode-fence/config.json (default
+//     ~/.config/zcode-fence/config.json), a flat JSON object of the keys below;
+//  3. the ZCode config file (~/.zcode/cli/config.json, or ZCODE_FENCE_CONFIG),
 //     object plugins.options["zcode-fence@<market>"] (or bare "zcode-fence");
-//  3. the agent hosts' plugin-option variables (Claude Code's
+//  4. the agent hosts' plugin-option variables (Claude Code's
 //     CLAUDE_PLUGIN_OPTION_<KEY>, and ZCODE_PLUGIN_OPTION_<KEY> should a
 //     ZCode build export them; the list is agenthost.OptionEnvPrefixes);
-//  4. explicit overrides ZCODE_FENCE_<KEY> (for example
+//  5. explicit overrides ZCODE_FENCE_<KEY> (for example
 //     ZCODE_FENCE_ENABLE_FENCE=false, ZCODE_FENCE_DECISION_MODEL_API_KEY).
 //
 // A bad value never fails: it falls back to the default and leaves a note
-// that the decision log records. Loading costs one small file read.
+// that the decision log records. Loading costs a stat of each config file
+// and one read of each that exists.
 //
 // Settings are declared where they are read: the host's own in HostSpecs,
 // each built-in layer's in its package (a Switch and its Settings). This
@@ -82,6 +87,19 @@ type Config struct {
 	Notes []string
 	// Source names where options came from, e.g. the file and key used.
 	Source string
+	// from names, per key, the source of its effective value ("default",
+	// a file, or an environment variable).
+	from map[string]string
+}
+
+// SourceOf names where key's effective value came from: "default", a
+// config file (path, and entry for the ZCode file) or an environment
+// variable.
+func (c Config) SourceOf(key string) string {
+	if f, ok := c.from[key]; ok {
+		return f
+	}
+	return "default"
 }
 
 // Get returns the effective string value of key ("" for unknown keys).
@@ -137,7 +155,7 @@ func List(v string) []string {
 
 // Defaults returns the configuration with every setting at its default.
 func (s *Schema) Defaults() Config {
-	c := Config{schema: s, values: make(map[string]string, len(s.specs)), Source: "defaults"}
+	c := Config{schema: s, values: make(map[string]string, len(s.specs)), Source: "defaults", from: map[string]string{}}
 	for _, sp := range s.specs {
 		c.values[sp.Key] = sp.Default
 	}
@@ -145,14 +163,17 @@ func (s *Schema) Defaults() Config {
 }
 
 // Load builds the effective configuration from env: defaults, then the
-// config file, then each spec's environment variables (Spec.EnvNames).
+// host-neutral config file, then the ZCode config file, then each spec's
+// environment variables (Spec.EnvNames).
 func (s *Schema) Load(env Env) Config {
 	c := s.Defaults()
+	c.fromNeutralFile(env)
 	c.fromFile(env)
 	for _, sp := range s.specs {
 		for _, name := range sp.EnvNames() {
 			if v, ok := env.get(name); ok {
 				c.set(sp, v, name)
+				c.from[sp.Key] = name
 			}
 		}
 	}
@@ -173,20 +194,10 @@ const maxFile = 32 << 20
 
 func (c *Config) fromFile(env Env) {
 	path := FilePath(env)
-	st, err := os.Stat(path)
-	if err != nil {
-		return // no file: defaults, nothing to note
-	}
-	if !st.Mode().IsRegular() || st.Size() > maxFile {
-		c.note("config: %s is not a regular file of at most %d bytes, using defaults", path, maxFile)
+	data, ok := c.readFile(path)
+	if !ok {
 		return
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		c.note("config: %s cannot be read (%v), using defaults", path, err)
-		return
-	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM from a Windows editor
 	var doc struct {
 		Plugins struct {
 			Options map[string]json.RawMessage `json:"options"`
@@ -209,11 +220,62 @@ func (c *Config) fromFile(env Env) {
 		return
 	}
 	c.Source = path + " " + key
+	c.apply(opts, path+" "+key)
+}
+
+// NeutralFilePath is the host-neutral config file:
+// $XDG_CONFIG_HOME/zcode-fence/config.json, else
+// ~/.config/zcode-fence/config.json.
+func NeutralFilePath(env Env) string {
+	if x, ok := env.get("XDG_CONFIG_HOME"); ok && filepath.IsAbs(x) {
+		return filepath.Join(x, "zcode-fence", "config.json")
+	}
+	return filepath.Join(env.Home, ".config", "zcode-fence", "config.json")
+}
+
+// fromNeutralFile reads the host-neutral file: one flat JSON object of
+// settings, the same keys as everywhere else.
+func (c *Config) fromNeutralFile(env Env) {
+	path := NeutralFilePath(env)
+	data, ok := c.readFile(path)
+	if !ok {
+		return
+	}
+	var opts map[string]any
+	if err := json.Unmarshal(data, &opts); err != nil {
+		c.note("config: %s is not a JSON object of settings (%v), skipped", path, err)
+		return
+	}
+	c.Source = path
+	c.apply(opts, path)
+}
+
+// readFile reads a config file; false when it is absent or unusable (noted).
+func (c *Config) readFile(path string) ([]byte, bool) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, false // no file: nothing to note
+	}
+	if !st.Mode().IsRegular() || st.Size() > maxFile {
+		c.note("config: %s is not a regular file of at most %d bytes, using defaults", path, maxFile)
+		return nil, false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		c.note("config: %s cannot be read (%v), using defaults", path, err)
+		return nil, false
+	}
+	return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), true // a BOM from a Windows editor
+}
+
+// apply sets every known key of opts; source names the file for SourceOf.
+func (c *Config) apply(opts map[string]any, source string) {
 	for _, s := range c.schema.specs {
 		raw, present := opts[s.Key]
 		if !present || raw == nil {
 			continue
 		}
+		c.from[s.Key] = source
 		switch v := raw.(type) {
 		case string:
 			c.set(s, v, s.Key)

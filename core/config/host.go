@@ -1,6 +1,9 @@
 package config
 
-import "github.com/zcode-fence/zcode-fence/core"
+import (
+	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
+)
 
 // The host's own settings. A layer's settings are declared in the layer's
 // package (its Switch and Settings) and reach it as Call.Options.
@@ -12,6 +15,7 @@ const (
 	KeyLayerIsolation     = "layer_isolation"
 	KeyExternalLayers     = "external_layers"
 	KeyLayerOptions       = "layer_options"
+	KeyNoAskFallback      = "no_ask_fallback"
 )
 
 // HostSettings declares the host's own settings, in the order the settings
@@ -53,6 +57,14 @@ var HostSettings = []Spec{
 		Key: KeyLayerOptions, Kind: String, JSONObject: true,
 		Title:       "Layer options",
 		Description: `Options for third-party layers as one JSON object keyed by layer name, e.g. {"protect-branch":{"branches":"main;release/*"}}.`,
+	},
+	{
+		// Read by the host adapters that cannot show a confirmation
+		// (core/agenthost: Codex always, Gemini CLI headless).
+		Key: KeyNoAskFallback, Kind: Enum, Default: agenthost.FallbackDeny,
+		Choices:     []string{agenthost.FallbackDeny, agenthost.FallbackSilent},
+		Title:       "When the host cannot ask",
+		Description: "For hosts that cannot show a confirmation (Codex; Gemini CLI without a terminal): deny answers with the host's deny form and a reason telling the agent to stop and ask the user in the conversation; silent lets the call through.",
 	},
 }
 
