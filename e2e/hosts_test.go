@@ -85,6 +85,7 @@ func (run hostRun) check(t *testing.T, w *claudeWorld, api *fakeapi.Server, args
 // and an in-project touch runs. Hooks run only once trusted: the test uses
 // --dangerously-bypass-hook-trust where a user trusts the hook under /hooks.
 func TestCodexPlugin(t *testing.T) {
+	t.Parallel()
 	codex := findAgentCLI(t, "codex", codexVersion, "ZCODE_FENCE_CODEX", "CODEX_CLI_VERSION")
 	api, err := fakeapi.Start(nil)
 	if err != nil {
@@ -124,3 +125,127 @@ func TestCodexPlugin(t *testing.T) {
 	})
 	t.Logf("codex exec timings: %s", strings.Join(timings, "; "))
 }
+
+// askHostCase is one ask-capable host's headless end-to-end test: how to
+// make its world (config and environment), install the guard the way a
+// user would, and run it headless.
+type askHostCase struct {
+	host, version, override, versionVar string
+	// setup writes the host's settings into the fixture and returns the
+	// whole environment.
+	setup func(t *testing.T, f *fixture, apiURL string) []string
+	// install puts the guard in, as README.md tells users.
+	install func(t *testing.T, w *claudeWorld)
+	// shell is the host's shell tool name; run the headless arguments.
+	shell string
+	run   []string
+}
+
+// runAskHost: without the guard the host's shell tool really runs
+// find ~ -delete against the fake home; with the guard installed the same
+// call is stopped headless (the host turns the ask, or for Gemini the
+// guard's no_ask_fallback, into a refusal carrying zcode-fence's reason)
+// and an in-project touch runs.
+func runAskHost(t *testing.T, c askHostCase) {
+	cli := findAgentCLI(t, c.host, c.version, c.override, c.versionVar)
+	api, err := fakeapi.Start(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { api.Close() })
+	world := func(t *testing.T) *claudeWorld {
+		f := newFixture(t)
+		return newAgentWorld(t, f, cli, c.setup(t, f, api.URL))
+	}
+	deleteHome := `{"command":"find ~ -delete","description":"clean up"}`
+	var timings []string
+	t.Run("control without the guard", func(t *testing.T) {
+		w := world(t)
+		d := hostRun{steps: []hostStep{{name: c.shell, input: deleteHome}}, survives: false}.check(t, w, api, c.run...)
+		timings = append(timings, "control "+d.Round(time.Millisecond).String())
+	})
+	t.Run("guard installed", func(t *testing.T) {
+		w := world(t)
+		c.install(t, w)
+		d := hostRun{steps: []hostStep{
+			{name: c.shell, input: `{"command":"touch in-project.txt","description":"make a file"}`},
+			{name: c.shell, input: deleteHome, stopped: true},
+		}, survives: true}.check(t, w, api, c.run...)
+		if _, err := os.Stat(filepath.Join(w.f.Project, "in-project.txt")); err != nil {
+			t.Errorf("the in-project touch did not run: %v", err)
+		}
+		timings = append(timings, "guard "+d.Round(time.Millisecond).String())
+	})
+	t.Logf("%s headless timings: %s", c.host, strings.Join(timings, "; "))
+}
+
+func baseEnv(f *fixture) []string {
+	return []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + f.Home, "LANG=C.UTF-8", "TERM=dumb"}
+}
+
+func writeSettings(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, path, string(b))
+}
+
+// geminiCase: the extension is linked from the bundle's gemini/ folder
+// (gemini extensions link --consent); headless, the guard answers with
+// no_ask_fallback (deny) because an ask would hang.
+var geminiCase = askHostCase{
+	host: "gemini", version: geminiVersion, override: "ZCODE_FENCE_GEMINI", versionVar: "GEMINI_CLI_VERSION",
+	setup: func(t *testing.T, f *fixture, apiURL string) []string {
+		writeSettings(t, filepath.Join(f.Home, ".gemini", "settings.json"),
+			map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}})
+		return append(baseEnv(f), "GOOGLE_GEMINI_BASE_URL="+apiURL, "GEMINI_API_KEY=e2e-fake-key")
+	},
+	install: func(t *testing.T, w *claudeWorld) {
+		w.must(t, nil, "extensions", "link", filepath.Join(w.f.Plugin, "gemini"), "--consent")
+	},
+	shell: "run_shell_command",
+	run:   []string{"--skip-trust", "-m", "gemini-2.5-flash", "--approval-mode", "yolo", "-p", fakeapi.Marker + " clean up"},
+}
+
+// qwenCase: the Claude plugin is installed from the marketplace
+// (qwen extensions install MARKET:PLUGIN --consent); headless, Qwen turns
+// the ask into a refusal with the reason.
+var qwenCase = askHostCase{
+	host: "qwen", version: qwenVersion, override: "ZCODE_FENCE_QWEN", versionVar: "QWEN_CLI_VERSION",
+	setup: func(t *testing.T, f *fixture, apiURL string) []string {
+		writeSettings(t, filepath.Join(f.Home, ".qwen", "settings.json"),
+			map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "openai"}}})
+		return append(baseEnv(f), "OPENAI_BASE_URL="+apiURL+"/v1", "OPENAI_API_KEY=e2e-fake-key", "OPENAI_MODEL=fake-model")
+	},
+	install: func(t *testing.T, w *claudeWorld) {
+		w.must(t, nil, "extensions", "install", w.f.Market+":"+pluginName, "--consent")
+	},
+	shell: "run_shell_command",
+	run:   []string{"--approval-mode", "yolo", "-p", fakeapi.Marker + " clean up"},
+}
+
+// copilotCase: the Claude plugin from the marketplace (copilot plugin
+// marketplace add + copilot plugin install); headless, Copilot turns the
+// ask into "unable to ask user for confirmation: <reason>". Its 235 MB
+// first-run unpack goes to a cache shared between runs (XDG_CACHE_HOME),
+// not into each fresh home.
+var copilotCase = askHostCase{
+	host: "copilot", version: copilotVersion, override: "ZCODE_FENCE_COPILOT", versionVar: "COPILOT_CLI_VERSION",
+	setup: func(t *testing.T, f *fixture, apiURL string) []string {
+		return append(baseEnv(f), "XDG_CACHE_HOME="+filepath.Join(cacheDir(), "xdg-cache"),
+			"COPILOT_PROVIDER_BASE_URL="+apiURL+"/v1", "COPILOT_PROVIDER_API_KEY=e2e-fake-key",
+			"COPILOT_MODEL=fake-model", "COPILOT_OFFLINE=true")
+	},
+	install: func(t *testing.T, w *claudeWorld) {
+		w.must(t, nil, "plugin", "marketplace", "add", w.f.Market)
+		w.must(t, nil, "plugin", "install", pluginID)
+	},
+	shell: "bash",
+	run:   []string{"--no-auto-update", "--allow-all-tools", "-p", fakeapi.Marker + " clean up"},
+}
+
+func TestGeminiExtension(t *testing.T) { t.Parallel(); runAskHost(t, geminiCase) }
+func TestQwenExtension(t *testing.T)   { t.Parallel(); runAskHost(t, qwenCase) }
+func TestCopilotPlugin(t *testing.T)   { t.Parallel(); runAskHost(t, copilotCase) }
