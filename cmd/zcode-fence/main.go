@@ -27,8 +27,10 @@ Usage:
   zcode-fence --eval 'CMD'        judge a shell command as the Bash tool would;
                                   stdout as in hook mode, a summary on stderr
   zcode-fence --eval-write PATH   judge a Write of PATH (--eval-edit: an Edit)
-  zcode-fence explain 'CMD'       every layer's verdict, rule ids and timings,
-                                  and how the command was parsed
+  zcode-fence explain [--host NAME] 'CMD'
+                                  every layer's verdict, rule ids and timings,
+                                  how the command was parsed, settings and
+                                  their sources, the answer NAME's host gets
   zcode-fence explain --write PATH
   zcode-fence log [-n N] [--json] the decision log: counts by verdict and rule,
                                   then the last N records (default 20)
@@ -39,8 +41,11 @@ Usage:
 
 Environment:
   ZCODE_PROJECT_DIR, CLAUDE_PROJECT_DIR   project root (else the payload cwd;
-                                          --eval uses the current directory)
-  ZCODE_FENCE_CONFIG     config file (default ~/.zcode/cli/config.json)
+                                          --eval uses the current directory);
+                         each agent host has its own (explain --host NAME)
+  ~/.config/zcode-fence/config.json       host-neutral settings (flat JSON;
+                         $XDG_CONFIG_HOME/zcode-fence/config.json when set)
+  ZCODE_FENCE_CONFIG     ZCode config file (default ~/.zcode/cli/config.json)
   ZCODE_FENCE_DATA_DIR   data dir for decisions.log and session-roots.log
                          (else ZCODE_PLUGIN_DATA, CLAUDE_PLUGIN_DATA,
                          ~/.zcode/cli/plugins/data/zcode-fence)
