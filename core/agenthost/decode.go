@@ -141,7 +141,10 @@ func decodeEnvelope(s *scanner) (*Envelope, error) {
 		return nil, err
 	}
 	if c != '{' {
-		return nil, errors.New("agenthost: payload is not a JSON object")
+		if c == '[' || c == '"' || c == '-' || c >= '0' && c <= '9' {
+			return nil, errors.New("agenthost: payload is not a JSON object")
+		}
+		return nil, fmt.Errorf("%w: the payload starts with %q, not {", errSyntax, c)
 	}
 	e := &Envelope{keys: map[string]int{}, folded: map[string]bool{}, strs: map[string][]string{}, inputs: map[string][]*inputValue{}}
 	read := map[string]bool{}
