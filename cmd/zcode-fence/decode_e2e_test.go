@@ -12,6 +12,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/decisionlog"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
 // decodeCase is one payload for the exact-decoding tests: what the built
@@ -43,15 +44,15 @@ func TestExactDecoding(t *testing.T) {
 	stringInput, _ := json.Marshal(`{"command": "rm -rf ~"}`)
 	cases := []decodeCase{
 		{name: "command and COMMAND: the exact key is read, the clash asks",
-			stdin: payload("Bash", `{"command":"ls","COMMAND":"rm -rf ~"}`), want: "ask", rules: []string{agenthost.RuleAmbiguousInput}},
+			stdin: payload("Bash", `{"command":"ls","COMMAND":"rm -rf ~"}`), want: "ask", rules: []string{rules.HostAmbiguousInput.ID}},
 		{name: "command twice: the last one (what a host runs) is judged, and the repeat asks",
-			stdin: payload("Bash", `{"command":"ls","command":"rm -rf ~"}`), want: "ask", rules: []string{agenthost.RuleAmbiguousInput, "DG-RM-RECURSIVE", "FN-COMMAND-WRITE-OUTSIDE"}},
+			stdin: payload("Bash", `{"command":"ls","command":"rm -rf ~"}`), want: "ask", rules: []string{rules.HostAmbiguousInput.ID, "DG-RM-RECURSIVE", "FN-COMMAND-WRITE-OUTSIDE"}},
 		{name: "file_path and FILE_PATH on a Write",
-			stdin: payload("Write", `{"file_path":`+quoteJSON(inside)+`,"FILE_PATH":"/etc/zcode-fence-x","content":"x"}`), want: "ask", rules: []string{agenthost.RuleAmbiguousInput}},
+			stdin: payload("Write", `{"file_path":`+quoteJSON(inside)+`,"FILE_PATH":"/etc/zcode-fence-x","content":"x"}`), want: "ask", rules: []string{rules.HostAmbiguousInput.ID}},
 		{name: "tool_input twice: the last one is judged, and the repeat asks",
-			stdin: payload("Bash", `{"command":"rm -rf ~"}`, `,"tool_input":{"command":"ls"}`), want: "ask", rules: []string{agenthost.RuleAmbiguousInput, "DG-RM-RECURSIVE", "FN-COMMAND-WRITE-OUTSIDE"}},
+			stdin: payload("Bash", `{"command":"rm -rf ~"}`, `,"tool_input":{"command":"ls"}`), want: "ask", rules: []string{rules.HostAmbiguousInput.ID, "DG-RM-RECURSIVE", "FN-COMMAND-WRITE-OUTSIDE"}},
 		{name: "tool_input twice, the last one everyday",
-			stdin: payload("Bash", `{"command":"ls"}`, `,"tool_input":{"command":"rm -rf ~"}`), want: "ask", rules: []string{agenthost.RuleAmbiguousInput}},
+			stdin: payload("Bash", `{"command":"ls"}`, `,"tool_input":{"command":"rm -rf ~"}`), want: "ask", rules: []string{rules.HostAmbiguousInput.ID}},
 		{name: "a clash in a field the tool does not read is not ambiguous",
 			stdin: payload("Bash", `{"command":"ls","file_path":"a","FILE_PATH":"b","description":"x","DESCRIPTION":"y"}`), want: "silent"},
 		{name: "an unrelated field nested 10001 deep does not hide the command",
@@ -61,15 +62,15 @@ func TestExactDecoding(t *testing.T) {
 		{name: "tool_input as a JSON string holding the object",
 			stdin: payload("Bash", string(stringInput)), want: "ask", rules: []string{"DG-RM-RECURSIVE", "FN-COMMAND-WRITE-OUTSIDE"}},
 		{name: "a command that is an array asks",
-			stdin: payload("Bash", `{"command":["rm","-rf","~"]}`), want: "ask", rules: []string{agenthost.RuleBadInput}},
+			stdin: payload("Bash", `{"command":["rm","-rf","~"]}`), want: "ask", rules: []string{rules.HostBadInput.ID}},
 		{name: "a command that is a number asks",
-			stdin: payload("Bash", `{"command":42}`), want: "ask", rules: []string{agenthost.RuleBadInput}},
+			stdin: payload("Bash", `{"command":42}`), want: "ask", rules: []string{rules.HostBadInput.ID}},
 		{name: "a UTF-8 byte order mark is accepted",
 			stdin: append([]byte("\xef\xbb\xbf"), payload("Bash", `{"command":"rm -rf ~"}`)...), want: "ask", rules: []string{"DG-RM-RECURSIVE", "FN-COMMAND-WRITE-OUTSIDE"}},
 		{name: "the ambiguity reason in English", lang: "en", reason: "[zcode-fence: ambiguous input] the field command",
-			stdin: payload("Bash", `{"command":"ls","Command":"ls"}`), want: "ask", rules: []string{agenthost.RuleAmbiguousInput}},
+			stdin: payload("Bash", `{"command":"ls","Command":"ls"}`), want: "ask", rules: []string{rules.HostAmbiguousInput.ID}},
 		{name: "the wrong-type reason in Chinese", lang: "zh", reason: "[zcode-fence: 输入无法检查] 字段 command 是数组",
-			stdin: payload("Bash", `{"command":["ls"]}`), want: "ask", rules: []string{agenthost.RuleBadInput}},
+			stdin: payload("Bash", `{"command":["ls"]}`), want: "ask", rules: []string{rules.HostBadInput.ID}},
 	}
 	for _, mode := range []string{"inprocess", "process"} {
 		t.Run(mode, func(t *testing.T) {

@@ -12,21 +12,27 @@ import (
 )
 
 type payloadCase struct {
-	Name        string            `json:"name"`
-	Stdin       json.RawMessage   `json:"stdin"`
-	Raw         *string           `json:"raw"`
-	Env         map[string]string `json:"env"`
-	Host        string            `json:"host"`
-	Tool        string            `json:"tool"`
-	Kind        string            `json:"kind"`
-	Command     string            `json:"command"`
-	Dir         string            `json:"dir"`
-	Paths       []string          `json:"paths"`
-	Session     string            `json:"session"`
-	Cwd         string            `json:"cwd"`
-	Findings    []string          `json:"findings"` // "RULE field"
-	Error       bool              `json:"error"`
-	DecodeError bool              `json:"decodeError"`
+	Name     string            `json:"name"`
+	Stdin    json.RawMessage   `json:"stdin"`
+	Raw      *string           `json:"raw"`
+	Env      map[string]string `json:"env"`
+	Host     string            `json:"host"`
+	Tool     string            `json:"tool"`
+	Kind     string            `json:"kind"`
+	Command  string            `json:"command"`
+	Dir      string            `json:"dir"`
+	Paths    []string          `json:"paths"`
+	Session  string            `json:"session"`
+	Cwd      string            `json:"cwd"`
+	Findings []string          `json:"findings"` // "RULE field"
+	// Expect, Rule and TwinOf are what core/rules' catalog test reads: a
+	// case with findings asks under Rule; a silent case marked TwinOf is the
+	// near miss of that rule (it must have no findings).
+	Expect      string `json:"expect"`
+	Rule        string `json:"rule"`
+	TwinOf      string `json:"twin_of"`
+	Error       bool   `json:"error"`
+	DecodeError bool   `json:"decodeError"`
 }
 
 // TestPayloads decodes every payload of testdata/payloads.json (each with
@@ -87,10 +93,18 @@ func TestPayloads(t *testing.T) {
 			}
 			var findings []string
 			for _, f := range p.Findings {
-				findings = append(findings, f.Rule+" "+f.Field)
+				findings = append(findings, f.Rule.ID+" "+f.Field)
 			}
 			if strings.Join(findings, "|") != strings.Join(tc.Findings, "|") {
 				t.Errorf("findings = %q, want %q", findings, tc.Findings)
+			}
+			switch {
+			case len(p.Findings) > 0 && (tc.Expect != "ask" || tc.Rule != p.Findings[0].Rule.ID):
+				t.Errorf("the decoder asks (%s): the case needs expect ask and rule %s", findings[0], p.Findings[0].Rule.ID)
+			case len(p.Findings) == 0 && tc.Expect == "ask":
+				t.Errorf("expect ask, but the decoder raised nothing")
+			case tc.TwinOf != "" && tc.Expect != "silent":
+				t.Errorf("twin_of %s on a case that does not expect silent", tc.TwinOf)
 			}
 		})
 	}

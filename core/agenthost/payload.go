@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
 // Payload is one hook call as the guard reads it, whatever host sent it.
@@ -88,11 +90,11 @@ func (e *Envelope) topLevelFindings(p *Payload) {
 	for _, group := range [][]string{toolNameKeys, toolInputKeys} {
 		for _, k := range group {
 			if e.keys[k] > 1 {
-				p.Findings = append(p.Findings, Finding{Rule: RuleAmbiguousInput, Field: k, Why: whyTwice})
+				p.Findings = append(p.Findings, Finding{Rule: rules.HostAmbiguousInput, Field: k, Why: whyTwice})
 			}
 			for _, other := range e.Keys() {
 				if other != k && strings.EqualFold(other, k) {
-					p.Findings = append(p.Findings, Finding{Rule: RuleAmbiguousInput, Field: k, Why: whyCase, Other: other})
+					p.Findings = append(p.Findings, Finding{Rule: rules.HostAmbiguousInput, Field: k, Why: whyCase, Other: other})
 				}
 			}
 		}
@@ -113,10 +115,10 @@ func (p *Payload) read(fields map[string][]fieldValue, variants map[string]bool,
 	last := func(key string) (fieldValue, bool) {
 		vs := fields[key]
 		if len(vs) > 1 {
-			p.Findings = append(p.Findings, Finding{Rule: RuleAmbiguousInput, Field: prefix + key, Why: whyTwice})
+			p.Findings = append(p.Findings, Finding{Rule: rules.HostAmbiguousInput, Field: prefix + key, Why: whyTwice})
 		}
 		if variants[key] {
-			p.Findings = append(p.Findings, Finding{Rule: RuleAmbiguousInput, Field: prefix + key, Why: whyCase})
+			p.Findings = append(p.Findings, Finding{Rule: rules.HostAmbiguousInput, Field: prefix + key, Why: whyCase})
 		}
 		if len(vs) == 0 {
 			return fieldValue{}, false
@@ -130,7 +132,7 @@ func (p *Payload) read(fields map[string][]fieldValue, variants map[string]bool,
 			return "", false
 		}
 		if v.kind != '"' {
-			p.Findings = append(p.Findings, Finding{Rule: RuleBadInput, Field: prefix + key, Why: typeName(v.kind)})
+			p.Findings = append(p.Findings, Finding{Rule: rules.HostBadInput, Field: prefix + key, Why: typeName(v.kind)})
 			return "", false
 		}
 		return v.str, true
@@ -151,7 +153,7 @@ func (p *Payload) read(fields map[string][]fieldValue, variants map[string]bool,
 				continue
 			}
 			if v.kind != '[' {
-				p.Findings = append(p.Findings, Finding{Rule: RuleBadInput, Field: prefix + src.Field, Why: typeName(v.kind)})
+				p.Findings = append(p.Findings, Finding{Rule: rules.HostBadInput, Field: prefix + src.Field, Why: typeName(v.kind)})
 				continue
 			}
 			for i, ev := range v.edits {

@@ -57,7 +57,7 @@ func Prepare(p agenthost.Payload, env config.Env, plat paths.Platform, cfg confi
 	call.Command, call.Paths = p.Command, p.Paths
 	lang := cfg.Get(config.KeyLanguage)
 	for _, f := range p.Findings {
-		out.Findings = append(out.Findings, core.Reason{Layer: agenthost.FindingLayer, Rule: f.Rule, Message: f.Message(lang)})
+		out.Findings = append(out.Findings, core.Reason{Layer: agenthost.FindingLayer, Rule: f.Rule.ID, Message: f.Message(core.Language(lang))})
 	}
 
 	var dirEnv []string
