@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
+	"github.com/zcode-fence/zcode-fence/core/integrity"
 	"github.com/zcode-fence/zcode-fence/e2e/fakeapi"
 )
 
@@ -192,8 +194,11 @@ func writeSettings(t *testing.T, path string, v any) {
 	writeFile(t, path, string(b))
 }
 
-// geminiCase: the extension is linked from the bundle's gemini/ folder
-// (gemini extensions link --consent); headless, the guard answers with
+// geminiCase: the extension is installed from the tree's bundle/ folder
+// (gemini extensions install --consent, as README.md says after a clone of
+// the release ref), which Gemini copies into its own extensions folder;
+// the tree is then taken away, so the run proves the copy carries the
+// launcher and the binary. Headless, the guard answers with
 // no_ask_fallback (deny) because an ask would hang.
 var geminiCase = askHostCase{
 	host: "gemini", version: geminiVersion, override: "ZCODE_FENCE_GEMINI", versionVar: "GEMINI_CLI_VERSION",
@@ -202,9 +207,7 @@ var geminiCase = askHostCase{
 			map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}})
 		return append(baseEnv(f), "GOOGLE_GEMINI_BASE_URL="+apiURL, "GEMINI_API_KEY=e2e-fake-key")
 	},
-	install: func(t *testing.T, w *claudeWorld) {
-		w.must(t, nil, "extensions", "link", filepath.Join(w.f.Plugin, "gemini"), "--consent")
-	},
+	install: installGeminiExtension,
 	shell: "run_shell_command",
 	run:   []string{"--skip-trust", "-m", "gemini-2.5-flash", "--approval-mode", "yolo", "-p", fakeapi.Marker + " clean up"},
 }
@@ -244,6 +247,30 @@ var copilotCase = askHostCase{
 	},
 	shell: "bash",
 	run:   []string{"--no-auto-update", "--allow-all-tools", "-p", fakeapi.Marker + " clean up"},
+}
+
+// installGeminiExtension installs the extension from the fixture's tree as
+// a user does from a clone of the release ref, checks that Gemini's copy
+// holds the launcher and this platform's binary, and moves the tree away.
+func installGeminiExtension(t *testing.T, w *claudeWorld) {
+	t.Helper()
+	// --consent covers the third-party warning; the folder-trust question
+	// for a local source is asked anyway and answered on stdin.
+	w.must(t, []byte("y\n"), "extensions", "install", filepath.Join(w.f.Market, filepath.FromSlash(agenthost.ExtensionDir)), "--consent")
+	installed := filepath.Join(w.f.Home, ".gemini", "extensions", pluginName)
+	plugin := filepath.Join(installed, filepath.Base(filepath.FromSlash(agenthost.PluginDir)))
+	for _, f := range []string{"gemini-extension.json", filepath.Join("hooks", "hooks.json"),
+		filepath.Join(plugin, "libexec", "zcode-fence"), filepath.Join(plugin, "libexec", hostBinaryName()), filepath.Join(plugin, "libexec", integrity.SumsFile)} {
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(installed, f)
+		}
+		if _, err := os.Stat(f); err != nil {
+			t.Fatalf("the installed extension lacks %s: %v", f, err)
+		}
+	}
+	if err := os.Rename(w.f.Market, w.f.Market+"-taken-away"); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestGeminiExtension(t *testing.T) { t.Parallel(); runAskHost(t, geminiCase) }

@@ -3,7 +3,6 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,7 +28,7 @@ var categories = []string{"developer-tools", "productivity", "utilities", "guide
 func hookMatcher(t *testing.T) string {
 	t.Helper()
 	for _, f := range agenthost.HooksFiles() {
-		if f.Path == "hooks/hooks.json" {
+		if f.Path == agenthost.PluginDir+"/hooks/hooks.json" {
 			var doc struct {
 				Hooks map[string][]struct {
 					Matcher string `json:"matcher"`
@@ -126,8 +125,8 @@ func TestVersionsMatchCoreVersion(t *testing.T) {
 	var gemini struct {
 		Name, Version string
 	}
-	readJSON(t, filepath.Join(bundleDir(t), "gemini", "gemini-extension.json"), &gemini)
-	versions["bundle gemini/gemini-extension.json version"] = gemini.Version
+	readJSON(t, filepath.Join(repoRoot(t), filepath.FromSlash(agenthost.GeminiManifest)), &gemini)
+	versions[agenthost.GeminiManifest+" version"] = gemini.Version
 	if gemini.Name != pluginName {
 		t.Errorf("gemini-extension.json name %q, want %q", gemini.Name, pluginName)
 	}
@@ -514,31 +513,23 @@ func TestBuiltBinariesAreIgnored(t *testing.T) {
 	}
 }
 
-var updateHooks = flag.Bool("update-hooks", false, "rewrite the bundle's hooks files from core/agenthost")
-
 // TestHooksFilesGenerated keeps one hooks file per host format, each equal
 // to what core/agenthost generates from the adapters that read it (tool
 // names, event, command, timeout in that host's unit), so a file cannot
-// drift from the hosts' tables. go test ./e2e -run TestHooksFilesGenerated
-// -update-hooks rewrites them.
+// drift from the hosts' tables: go generate ./core/agenthost rewrites them.
 func TestHooksFilesGenerated(t *testing.T) {
 	files := agenthost.HooksFiles()
 	if len(files) < 2 {
 		t.Fatalf("%d hooks files, want the Claude form and Gemini's", len(files))
 	}
 	for _, f := range files {
-		path := filepath.Join(bundleDir(t), filepath.FromSlash(f.Path))
-		if *updateHooks {
-			writeFile(t, path, string(f.Data))
-			continue
-		}
-		got, err := os.ReadFile(path)
+		got, err := os.ReadFile(filepath.Join(repoRoot(t), filepath.FromSlash(f.Path)))
 		if err != nil {
 			t.Errorf("%s (read by %v): %v", f.Path, f.Hosts, err)
 			continue
 		}
 		if !bytes.Equal(got, f.Data) {
-			t.Errorf("%s (read by %v) differs from core/agenthost's; run go test ./e2e -run TestHooksFilesGenerated -update-hooks\ngot:\n%s\nwant:\n%s", f.Path, f.Hosts, got, f.Data)
+			t.Errorf("%s (read by %v) differs from core/agenthost's; run go generate ./core/agenthost\ngot:\n%s\nwant:\n%s", f.Path, f.Hosts, got, f.Data)
 		}
 	}
 }

@@ -20,6 +20,7 @@ package agenthost
 import (
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core"
@@ -69,8 +70,10 @@ type Adapter interface {
 
 // Packaging is how a host finds and runs the plugin's hook.
 type Packaging struct {
-	// HooksFile is the hooks file this host reads, relative to the bundle
-	// root ("" when the host loads no hooks file from the bundle).
+	// HooksFile is the hooks file this host reads, slash-separated and
+	// relative to the repository root, whose bundle/ layout the published
+	// tree keeps: bundle/zcode-fence/ is the plugin (Claude's form), bundle/
+	// itself the Gemini extension that contains it.
 	HooksFile string
 	// Event is the hook event the guard runs on.
 	Event string
@@ -159,7 +162,6 @@ type registered struct {
 func register(order int, a Adapter) {
 	registry = append(registry, registered{order, a})
 	sort.SliceStable(registry, func(i, j int) bool { return registry[i].order < registry[j].order })
-	readFields = nil // recomputed on next use
 }
 
 // Adapters lists every registered adapter in tie-break order.
@@ -225,15 +227,10 @@ func OptionEnvPrefixes() []string {
 	return out
 }
 
-// readFields is the union of tool_input keys some adapter's tools read.
-var readFields map[string]fieldUse
-
-type fieldUse struct{ edits bool }
-
-func inputFields() map[string]fieldUse {
-	if readFields != nil {
-		return readFields
-	}
+// inputFields is the union of tool_input keys some adapter's tools read,
+// computed once, on first use (after every adapter registered in init); safe
+// for concurrent use.
+var inputFields = sync.OnceValue(func() map[string]fieldUse {
 	m := map[string]fieldUse{}
 	for _, a := range Adapters() {
 		for _, tool := range a.Tools() {
@@ -248,9 +245,10 @@ func inputFields() map[string]fieldUse {
 			}
 		}
 	}
-	readFields = m
 	return m
-}
+})
+
+type fieldUse struct{ edits bool }
 
 // env reads a variable from a possibly nil lookup; "" and unset are alike.
 func lookupEnv(l Lookup, key string) string {

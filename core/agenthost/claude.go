@@ -42,7 +42,7 @@ var claudeTools = toolTable{
 // claudePackaging: Claude Code reads the plugin's hooks/hooks.json
 // (timeout in seconds, ${CLAUDE_PLUGIN_ROOT}); so do the hosts that load
 // Claude plugins unchanged.
-var claudePackaging = Packaging{HooksFile: "hooks/hooks.json", Event: "PreToolUse",
+var claudePackaging = Packaging{HooksFile: PluginDir + "/hooks/hooks.json", Event: "PreToolUse",
 	Command: `"${CLAUDE_PLUGIN_ROOT}/libexec/zcode-fence"`, TimeoutUnit: time.Second}
 
 func (claudeCode) Name() string { return "claude" }

@@ -1,6 +1,7 @@
 package agenthost
 
 import (
+	"path"
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core"
@@ -22,7 +23,9 @@ import (
 // YOLO mode). Headless (-p, or no terminal) an ask hangs until killed, so
 // there the guard answers with no_ask_fallback instead: {"decision":"deny",
 // "reason":...} by default. Hooks come from the extension's hooks/hooks.json
-// (event BeforeTool, timeout in milliseconds: a Claude-style 5 means 5 ms).
+// (event BeforeTool, timeout in milliseconds: a Claude-style 5 means 5 ms);
+// an extension installed from a local path is a copy of that path, so the
+// launcher must be inside it (see Packaging).
 type gemini struct{}
 
 func init() { register(20, gemini{}) }
@@ -58,11 +61,15 @@ func (gemini) ToolNames() []string           { return geminiTools.spellings() }
 func (gemini) ProjectDirEnv() []string       { return []string{"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"} }
 func (gemini) OptionEnvPrefixes() []string   { return nil }
 
-// Packaging: the Gemini extension (gemini-extension.json) lives in the
-// bundle's gemini/ folder and reaches the launcher beside it.
+// Packaging: the Gemini extension is bundle/ (ExtensionDir:
+// gemini-extension.json and hooks/hooks.json), the directory that holds
+// the plugin, so that `gemini extensions install` copies the launcher and
+// the binaries along with the manifest; the hook runs the plugin's
+// launcher below ${extensionPath}.
 func (gemini) Packaging() Packaging {
-	return Packaging{HooksFile: "gemini/hooks/hooks.json", Event: "BeforeTool",
-		Command: `"${extensionPath}${/}..${/}libexec${/}zcode-fence"`, TimeoutUnit: time.Millisecond}
+	return Packaging{HooksFile: ExtensionDir + "/hooks/hooks.json", Event: "BeforeTool",
+		Command:     `"${extensionPath}${/}` + path.Base(PluginDir) + `${/}libexec${/}zcode-fence"`,
+		TimeoutUnit: time.Millisecond}
 }
 
 type geminiAnswer struct {

@@ -6,12 +6,30 @@ import (
 	"strings"
 )
 
-// HooksFile is one hooks file of the plugin bundle, generated from the
-// adapters that read it: every tool name they send is in its matcher, its
-// command and event are theirs, its timeout is HookTimeout in the file's
-// unit. e2e/manifest_test.go keeps the committed files equal to these.
+//go:generate go run ../../tools/generate hooks
+
+// PluginDir is the plugin, relative to the repository root and to the root
+// of the published tree (both marketplaces name it as their plugin's path;
+// tools/bundle checks that they agree with this).
+const PluginDir = "bundle/zcode-fence"
+
+// ExtensionDir is the Gemini CLI extension: gemini-extension.json and
+// hooks/hooks.json in the directory that holds the plugin, so that a copy of
+// the extension (gemini extensions install) carries the plugin's launcher
+// and binaries.
+const ExtensionDir = "bundle"
+
+// GeminiManifest is the Gemini extension's manifest, relative to the
+// repository root.
+const GeminiManifest = ExtensionDir + "/gemini-extension.json"
+
+// HooksFile is one hooks file of the bundle, generated from the adapters
+// that read it: every tool name they send is in its matcher, its command
+// and event are theirs, its timeout is HookTimeout in the file's unit. `go
+// generate ./core/agenthost` writes them; e2e/manifest_test.go fails when a
+// committed file differs.
 type HooksFile struct {
-	// Path is relative to the bundle root.
+	// Path is slash-separated, relative to the repository root.
 	Path string
 	// Hosts are the adapters that read it.
 	Hosts []string
