@@ -141,6 +141,8 @@ type askHostCase struct {
 	// shell is the host's shell tool name; run the headless arguments.
 	shell string
 	run   []string
+	// interactive drives its UI in a terminal (interactive_test.go).
+	interactive interactive
 }
 
 // runAskHost: without the guard the host's shell tool really runs
@@ -208,8 +210,17 @@ var geminiCase = askHostCase{
 		return append(baseEnv(f), "GOOGLE_GEMINI_BASE_URL="+apiURL, "GEMINI_API_KEY=e2e-fake-key")
 	},
 	install: installGeminiExtension,
-	shell: "run_shell_command",
-	run:   []string{"--skip-trust", "-m", "gemini-2.5-flash", "--approval-mode", "yolo", "-p", fakeapi.Marker + " clean up"},
+	shell:   "run_shell_command",
+	run:     []string{"--skip-trust", "-m", "gemini-2.5-flash", "--approval-mode", "yolo", "-p", fakeapi.Marker + " clean up"},
+	interactive: interactive{
+		args: []string{"--skip-trust", "-m", "gemini-2.5-flash", "--approval-mode", "yolo", "-i", fakeapi.Marker + " clean up"},
+		// "Allow execution of [Shell]?" 1. Allow once 2. Allow for this
+		// session 3. No, suggest changes (esc)
+		deny: []string{"Escape"},
+		refused: func(s string, told []fakeapi.ToolOutput) bool {
+			return strings.Contains(s, "Request cancelled.") && !strings.Contains(s, "Allow execution of")
+		},
+	},
 }
 
 // qwenCase: the Claude plugin is installed from the marketplace
@@ -227,6 +238,15 @@ var qwenCase = askHostCase{
 	},
 	shell: "run_shell_command",
 	run:   []string{"--approval-mode", "yolo", "-p", fakeapi.Marker + " clean up"},
+	interactive: interactive{
+		args: []string{"--approval-mode", "yolo", "-i", fakeapi.Marker + " clean up"},
+		// "Do you want to proceed?" 1. Yes, allow once 2. No, suggest
+		// changes (esc); a refused call is listed with "-" for its "?".
+		deny: []string{"Escape"},
+		refused: func(s string, told []fakeapi.ToolOutput) bool {
+			return strings.Contains(s, "- Shell find ~ -delete") && !strings.Contains(s, "Do you want to proceed?")
+		},
+	},
 }
 
 // copilotCase: the Claude plugin from the marketplace (copilot plugin
@@ -247,6 +267,18 @@ var copilotCase = askHostCase{
 	},
 	shell: "bash",
 	run:   []string{"--no-auto-update", "--allow-all-tools", "-p", fakeapi.Marker + " clean up"},
+	interactive: interactive{
+		args: []string{"--no-auto-update", "--allow-all-tools", "-i", fakeapi.Marker + " clean up"},
+		// "Hook permission request" ... "Do you want to allow this tool
+		// call?" 1. Yes 2. No (Esc to stop). Copilot tells the model
+		// "Denied by user via preToolUse hook prompt: <reason>".
+		deny: []string{"Escape"},
+		refused: func(s string, told []fakeapi.ToolOutput) bool {
+			return !strings.Contains(s, "Do you want to allow this tool call?") && len(told) > 0 &&
+				strings.HasPrefix(told[0].Text, "Denied by user via preToolUse hook prompt: [zcode-fence")
+		},
+		first: []hostQuestion{{text: "Do you trust the files in this folder?", keys: []string{"Enter"}}},
+	},
 }
 
 // installGeminiExtension installs the extension from the fixture's tree as
