@@ -81,11 +81,19 @@ func (run hostRun) check(t *testing.T, w *claudeWorld, api *fakeapi.Server, args
 
 // TestCodexPlugin drives the real Codex CLI (codex exec) against a fake
 // Responses API: without the guard, find ~ -delete really wipes the fake
-// home; with the plugin installed from the repository's Claude marketplace
-// (codex plugin marketplace add + codex plugin add, as README tells users)
-// the delete is denied with zcode-fence's reason, because Codex cannot ask,
-// and an in-project touch runs. Hooks run only once trusted: the test uses
-// --dangerously-bypass-hook-trust where a user trusts the hook under /hooks.
+// home and apply_patch writes outside the project, both as Codex's own
+// apply_patch tool and as an apply_patch heredoc run through exec_command
+// (which Codex applies itself, and hooks as Bash); with the plugin
+// installed from the repository's Claude marketplace (codex plugin
+// marketplace add + codex plugin add, as README tells users) each of them
+// is denied with zcode-fence's reason, because Codex cannot ask, while an
+// in-project touch and an in-project patch run. Hooks run only once
+// trusted: the test uses --dangerously-bypass-hook-trust where a user
+// trusts the hook under /hooks.
+//
+// Codex offers its apply_patch tool only to models its catalog marks so:
+// the world gives the fake model the catalog entry of a model that has it
+// (codex debug models, model_catalog_json).
 func TestCodexPlugin(t *testing.T) {
 	t.Parallel()
 	codex := findAgentCLI(t, "codex", codexVersion, "ZCODE_FENCE_CODEX", "CODEX_CLI_VERSION")
@@ -96,36 +104,100 @@ func TestCodexPlugin(t *testing.T) {
 	t.Cleanup(func() { api.Close() })
 	world := func(t *testing.T) *claudeWorld {
 		f := newFixture(t)
-		config := "model = \"fake-model\"\nmodel_provider = \"fake\"\n\n[model_providers.fake]\nname = \"fake\"\nbase_url = \"" +
-			api.URL + "/v1\"\nwire_api = \"responses\"\nrequires_openai_auth = false\n"
-		writeFile(t, filepath.Join(f.Home, ".codex", "config.toml"), config)
-		return newAgentWorld(t, f, codex, []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + f.Home, "LANG=C.UTF-8", "TERM=dumb"})
+		provider := "\n[model_providers.fake]\nname = \"fake\"\nbase_url = \"" + api.URL + "/v1\"\nwire_api = \"responses\"\nrequires_openai_auth = false\n"
+		config := filepath.Join(f.Home, ".codex", "config.toml")
+		writeFile(t, config, "model = \"fake-model\"\nmodel_provider = \"fake\"\n"+provider)
+		w := newAgentWorld(t, f, codex, []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + f.Home, "LANG=C.UTF-8", "TERM=dumb"})
+		catalog := filepath.Join(f.Home, ".codex", "fake-model-catalog.json")
+		writeFile(t, catalog, string(codexCatalog(t, w.must(t, nil, "debug", "models").stdout)))
+		writeFile(t, config, "model = \"fake-model\"\nmodel_provider = \"fake\"\nmodel_catalog_json = \""+catalog+"\"\n"+provider)
+		return w
 	}
 	exec := []string{"exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", "-s", "danger-full-access", fakeapi.Marker + " clean up"}
 	deleteHome := hostStep{name: "exec_command", input: `{"cmd":"find ~ -delete"}`, stopped: true}
+	patch := func(path string) string {
+		return "*** Begin Patch\n*** Add File: " + path + "\n+written by apply_patch\n*** End Patch\n"
+	}
+	// Codex's freeform tool takes the patch text itself (a JSON string).
+	patchTool := func(path string) hostStep {
+		b, _ := json.Marshal(patch(path))
+		return hostStep{name: "apply_patch", input: string(b), stopped: true}
+	}
+	patchShell := func(path string) hostStep {
+		b, _ := json.Marshal(map[string]string{"cmd": "apply_patch <<'EOF'\n" + patch(path) + "EOF\n"})
+		return hostStep{name: "exec_command", input: string(b), stopped: true}
+	}
+	outside := []string{"{{HOME}}/tool-patched.txt", "{{HOME}}/shell-patched.txt"}
 	var timings []string
 	t.Run("control without the plugin", func(t *testing.T) {
 		w := world(t)
+		steps := []hostStep{patchTool(outside[0]), patchShell(outside[1])}
+		for i := range steps {
+			steps[i].stopped = false
+		}
+		d := hostRun{steps: steps, survives: true}.check(t, w, api, exec...)
+		for _, p := range outside {
+			if _, err := os.Stat(w.f.expand(p)); err != nil {
+				t.Errorf("without the guard, apply_patch did not write %s: %v", p, err)
+			}
+		}
 		control := deleteHome
 		control.stopped = false
-		d := hostRun{steps: []hostStep{control}, survives: false}.check(t, w, api, exec...)
+		d += hostRun{steps: []hostStep{control}, survives: false}.check(t, w, api, exec...)
 		timings = append(timings, "control "+d.Round(time.Millisecond).String())
 	})
 	t.Run("plugin installed", func(t *testing.T) {
 		w := world(t)
 		w.must(t, nil, "plugin", "marketplace", "add", w.f.Market)
 		w.must(t, nil, "plugin", "add", pluginID)
+		inProject := patchTool("patched-in-project.txt")
+		inProject.stopped = false
 		run := hostRun{steps: []hostStep{
 			{name: "exec_command", input: `{"cmd":"touch in-project.txt"}`},
+			inProject,
+			patchTool(outside[0]),
+			patchShell(outside[1]),
 			deleteHome,
 		}, survives: true}
 		d := run.check(t, w, api, exec...)
-		if _, err := os.Stat(filepath.Join(w.f.Project, "in-project.txt")); err != nil {
-			t.Errorf("the in-project touch did not run: %v", err)
+		for _, p := range []string{"in-project.txt", "patched-in-project.txt"} {
+			if _, err := os.Stat(filepath.Join(w.f.Project, p)); err != nil {
+				t.Errorf("the in-project call did not run: %v", err)
+			}
+		}
+		for _, p := range outside {
+			if _, err := os.Stat(w.f.expand(p)); err == nil {
+				t.Errorf("the guard did not stop apply_patch writing %s", p)
+			}
 		}
 		timings = append(timings, "plugin "+d.Round(time.Millisecond).String())
 	})
 	t.Logf("codex exec timings: %s", strings.Join(timings, "; "))
+}
+
+// codexCatalog turns Codex's own model catalog (codex debug models) into
+// one for the fake model: the entry of a listed model that Codex gives its
+// freeform apply_patch tool and the ordinary tool mode, renamed.
+func codexCatalog(t *testing.T, debugModels []byte) []byte {
+	t.Helper()
+	var catalog struct {
+		Models []map[string]any `json:"models"`
+	}
+	if err := json.Unmarshal(debugModels, &catalog); err != nil {
+		t.Fatalf("codex debug models: %v\n%.300s", err, debugModels)
+	}
+	for _, m := range catalog.Models {
+		if m["apply_patch_tool_type"] == "freeform" && m["tool_mode"] == nil {
+			m["slug"], m["display_name"] = "fake-model", "fake-model"
+			out, err := json.Marshal(map[string]any{"models": []any{m}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
+	}
+	t.Fatalf("codex debug models lists no model with the freeform apply_patch tool in the ordinary tool mode")
+	return nil
 }
 
 // askHostCase is one ask-capable host's headless end-to-end test: how to

@@ -72,7 +72,8 @@ func TestHostAnswers(t *testing.T) {
 
 // hostPayload is the captured payload with its paths moved into project
 // and its command or target replaced: a catastrophic delete or a write to
-// /etc when dangerous, an in-project touch or write otherwise.
+// /etc when dangerous (for Codex's apply_patch, a patch adding that file),
+// an in-project touch or write otherwise.
 func hostPayload(t *testing.T, c hostCapture, project string, dangerous bool) []byte {
 	t.Helper()
 	p := map[string]any{}
@@ -91,16 +92,19 @@ func hostPayload(t *testing.T, c hostCapture, project string, dangerous bool) []
 	for k, v := range in {
 		out[k] = v
 	}
-	if _, shell := out["command"]; shell {
+	target := filepath.Join(project, "src", "in-project.txt")
+	if dangerous {
+		target = "/etc/zcode-fence-hosts-test.txt"
+	}
+	if _, shell := out["command"]; shell && c.Want.Tool == "ApplyPatch" {
+		// Codex's apply_patch tool: the patch text in "command".
+		out["command"] = "*** Begin Patch\n*** Add File: " + target + "\n+x\n*** End Patch\n"
+	} else if shell {
 		out["command"] = "touch in-project.txt"
 		if dangerous {
 			out["command"] = "find ~ -delete"
 		}
 	} else {
-		target := filepath.Join(project, "src", "in-project.txt")
-		if dangerous {
-			target = "/etc/zcode-fence-hosts-test.txt"
-		}
 		for _, f := range []string{"file_path", "path"} {
 			if _, ok := out[f]; ok {
 				out[f] = target

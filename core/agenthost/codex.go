@@ -14,9 +14,16 @@ import "github.com/zcode-fence/zcode-fence/core"
 // PWD is the project dir. No CODEX_* variable marks a hook reliably
 // (CODEX_MANAGED_BY_NPM only says how Codex was installed).
 //
-// apply_patch is reported upstream with the patch text in
-// tool_input.command; the fake model used here could not make Codex offer
-// it, so that shape is read but unverified.
+// apply_patch (measured with 0.171.0; testdata/hosts/codex-apply_patch.json):
+// Codex offers its freeform apply_patch tool to models its catalog marks
+// with apply_patch_tool_type "freeform" (a custom tool in the Responses API,
+// the patch text as its input); the hook gets tool_name "apply_patch" with
+// the text in tool_input.command. The same patch run as `apply_patch
+// <<'EOF' ... EOF` through exec_command is applied by Codex too, and the
+// hook sees tool_name "Bash" with that command line
+// (codex-exec_command-apply_patch.json): the fence reads the patch there
+// (cmdfacts.ParsePatch). The input and patch fields are read as well, for
+// older builds that sent the function form {"input": ...}.
 //
 // Answer: Codex rejects "ask" (and a bare "allow") as unsupported, counts
 // the hook as failed and runs the command. It honours a deny

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
@@ -199,20 +200,13 @@ func typeName(kind byte) string {
 
 func sortStrings(s []string) { sort.Strings(s) }
 
-// PatchPaths lists the paths an apply_patch text touches: every
-// "*** Add File:", "*** Update File:", "*** Delete File:" and "*** Move to:"
-// line, in order.
+// PatchPaths lists the paths an apply_patch text touches, in order
+// (cmdfacts.ParsePatch: every "*** Add File:", "*** Update File:",
+// "*** Delete File:" and "*** Move to:" line).
 func PatchPaths(patch string) []string {
 	var out []string
-	for _, line := range strings.Split(patch, "\n") {
-		line = strings.TrimRight(strings.TrimLeft(line, " \t"), "\r")
-		for _, marker := range []string{"*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"} {
-			if rest, ok := strings.CutPrefix(line, marker); ok {
-				if p := strings.TrimSpace(rest); p != "" {
-					out = append(out, p)
-				}
-			}
-		}
+	for _, f := range cmdfacts.ParsePatch(patch) {
+		out = append(out, f.Path)
 	}
 	return out
 }
