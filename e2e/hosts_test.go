@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -210,9 +211,11 @@ type askHostCase struct {
 	setup func(t *testing.T, f *fixture, apiURL string) []string
 	// install puts the guard in, as README.md tells users.
 	install func(t *testing.T, w *claudeWorld)
-	// shell is the host's shell tool name; run the headless arguments.
+	// shell is the host's shell tool name; flags start it with the fake
+	// model, before -p PROMPT (headless) or -i PROMPT (its UI, with the
+	// prompt sent).
 	shell string
-	run   []string
+	flags []string
 	// interactive drives its UI in a terminal (interactive_test.go).
 	interactive interactive
 }
@@ -222,6 +225,9 @@ type askHostCase struct {
 // call is stopped headless (the host turns the ask, or for Gemini the
 // guard's no_ask_fallback, into a refusal carrying zcode-fence's reason)
 // and an in-project touch runs.
+// hostPrompt is every run's prompt: the fake model acts on it.
+const hostPrompt = fakeapi.Marker + " clean up"
+
 func runAskHost(t *testing.T, c askHostCase) {
 	cli := findAgentCLI(t, c.host, c.version, c.override, c.versionVar)
 	api, err := fakeapi.Start(nil)
@@ -237,7 +243,7 @@ func runAskHost(t *testing.T, c askHostCase) {
 	var timings []string
 	t.Run("control without the guard", func(t *testing.T) {
 		w := world(t)
-		d := hostRun{steps: []hostStep{{name: c.shell, input: deleteHome}}, survives: false}.check(t, w, api, c.run...)
+		d := hostRun{steps: []hostStep{{name: c.shell, input: deleteHome}}, survives: false}.check(t, w, api, slices.Concat(c.flags, []string{"-p", hostPrompt})...)
 		timings = append(timings, "control "+d.Round(time.Millisecond).String())
 	})
 	t.Run("guard installed", func(t *testing.T) {
@@ -246,7 +252,7 @@ func runAskHost(t *testing.T, c askHostCase) {
 		d := hostRun{steps: []hostStep{
 			{name: c.shell, input: `{"command":"touch in-project.txt","description":"make a file"}`},
 			{name: c.shell, input: deleteHome, stopped: true},
-		}, survives: true}.check(t, w, api, c.run...)
+		}, survives: true}.check(t, w, api, slices.Concat(c.flags, []string{"-p", hostPrompt})...)
 		if _, err := os.Stat(filepath.Join(w.f.Project, "in-project.txt")); err != nil {
 			t.Errorf("the in-project touch did not run: %v", err)
 		}
@@ -283,9 +289,8 @@ var geminiCase = askHostCase{
 	},
 	install: installGeminiExtension,
 	shell:   "run_shell_command",
-	run:     []string{"--skip-trust", "-m", "gemini-2.5-flash", "--approval-mode", "yolo", "-p", fakeapi.Marker + " clean up"},
+	flags:   []string{"--skip-trust", "-m", "gemini-2.5-flash", "--approval-mode", "yolo"},
 	interactive: interactive{
-		args: []string{"--skip-trust", "-m", "gemini-2.5-flash", "--approval-mode", "yolo", "-i", fakeapi.Marker + " clean up"},
 		// "Allow execution of [Shell]?" 1. Allow once 2. Allow for this
 		// session 3. No, suggest changes (esc)
 		deny: []string{"Escape"},
@@ -309,9 +314,8 @@ var qwenCase = askHostCase{
 		w.must(t, nil, "extensions", "install", w.f.Market+":"+pluginName, "--consent")
 	},
 	shell: "run_shell_command",
-	run:   []string{"--approval-mode", "yolo", "-p", fakeapi.Marker + " clean up"},
+	flags: []string{"--approval-mode", "yolo"},
 	interactive: interactive{
-		args: []string{"--approval-mode", "yolo", "-i", fakeapi.Marker + " clean up"},
 		// "Do you want to proceed?" 1. Yes, allow once 2. No, suggest
 		// changes (esc); a refused call is listed with "-" for its "?".
 		deny: []string{"Escape"},
@@ -338,9 +342,8 @@ var copilotCase = askHostCase{
 		w.must(t, nil, "plugin", "install", pluginID)
 	},
 	shell: "bash",
-	run:   []string{"--no-auto-update", "--allow-all-tools", "-p", fakeapi.Marker + " clean up"},
+	flags: []string{"--no-auto-update", "--allow-all-tools"},
 	interactive: interactive{
-		args: []string{"--no-auto-update", "--allow-all-tools", "-i", fakeapi.Marker + " clean up"},
 		// "Hook permission request" ... "Do you want to allow this tool
 		// call?" 1. Yes 2. No (Esc to stop). Copilot tells the model
 		// "Denied by user via preToolUse hook prompt: <reason>".

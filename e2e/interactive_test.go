@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,8 +16,6 @@ import (
 
 // interactive is how one ask-capable host is driven in a terminal.
 type interactive struct {
-	// args start the CLI's interactive UI with the prompt already sent.
-	args []string
 	// deny are the keys that answer the host's confirmation "no".
 	deny []string
 	// refused reports, from the screen after deny and what the host told
@@ -81,7 +80,7 @@ func runInteractive(t *testing.T, c askHostCase) {
 	api.SetSteps([]fakeapi.Step{{Name: c.shell, Input: json.RawMessage(`{"command":"` + dangerous + `","description":"clean up"}`)}})
 
 	start := time.Now()
-	pane := startPane(t, tmux, f.Dir, f.Project, env, append([]string{cli}, c.interactive.args...), 240, 60)
+	pane := startPane(t, tmux, f.Dir, f.Project, env, slices.Concat([]string{cli}, c.flags, []string{"-i", hostPrompt}), 240, 60)
 	defer func() {
 		if t.Failed() {
 			t.Logf("last screen:\n%s", pane.screen())
