@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -52,7 +54,21 @@ func startPane(t *testing.T, tmux, sockDir, dir string, env, argv []string, widt
 	if out, err := p.cmd(args...).CombinedOutput(); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
-	t.Cleanup(func() { _ = p.cmd("kill-server").Run() })
+	// The pane's process leads its own process group (tmux makes it a
+	// session leader); the CLI and whatever it started (Gemini re-executes
+	// itself, hooks, shells) are in it. At the end the whole group gets
+	// SIGKILL, as a headless run's group does, before the server goes: a
+	// CLI slow to take the hangup would otherwise outlive the test.
+	pid := 0
+	if out, err := p.cmd("display-message", "-p", "-t", "zf", "#{pane_pid}").Output(); err == nil {
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(out)))
+	}
+	t.Cleanup(func() {
+		if pid > 1 {
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+		}
+		_ = p.cmd("kill-server").Run()
+	})
 	_ = p.cmd("set-option", "-t", "zf", "remain-on-exit", "on").Run()
 	return p
 }

@@ -9,8 +9,9 @@ import (
 // rules.HostInput: a call whose fields the guard cannot read unambiguously
 // asks, because the host and the guard might see different calls.
 
-// FindingLayer is the layer name findings are reported under.
-const FindingLayer = "host"
+// FindingLayer is the layer name findings are reported under: their rule
+// family's.
+var FindingLayer = rules.HostInput.Layer
 
 const (
 	whyTwice = "twice"
