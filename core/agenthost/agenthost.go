@@ -13,8 +13,11 @@
 // in case). The adapter that claims the payload then picks the tool and its
 // fields.
 //
-// A new host is one new file in this package that registers its Adapter,
-// plus its tests. core/host and cmd/zcode-fence use only this interface.
+// A new host is one new file in this package that registers its Adapter
+// (its settings and hooks paths included: core/protect protects them),
+// plus its tests, plus its CLI's tampering commands in cmdfacts.AgentCLI
+// (TestEveryHostHasItsCLI). core/host and cmd/zcode-fence use only this
+// interface.
 package agenthost
 
 import (
@@ -63,6 +66,10 @@ type Adapter interface {
 	// OptionEnvPrefixes lists the prefixes the host exports plugin options
 	// under (CLAUDE_PLUGIN_OPTION_ + the upper-cased key), if any.
 	OptionEnvPrefixes() []string
+	// HostPaths lists the host's settings, hooks and plugin files and dirs
+	// (user and project): writing them can switch the guard off
+	// (core/protect protects them).
+	HostPaths() []HostPath
 	// Answer renders an ask for this host: the bytes to write to stdout,
 	// nil for none.
 	Answer(a Ask) []byte

@@ -64,3 +64,16 @@ func (claudeCode) Packaging() Packaging          { return claudePackaging }
 func (claudeCode) ProjectDirEnv() []string       { return []string{"CLAUDE_PROJECT_DIR"} }
 func (claudeCode) OptionEnvPrefixes() []string   { return []string{"CLAUDE_PLUGIN_OPTION_"} }
 func (claudeCode) Answer(a Ask) []byte           { return AskLine(a.Reason) }
+
+// Claude Code: user and project settings*.json (hooks,
+// disableAllHooks, enabledPlugins), hooks dirs, installed plugins and
+// marketplaces.
+var claudePaths = []HostPath{
+	{Rel: ".claude", Shape: PathSettings},
+	{Rel: ".claude/hooks", Shape: PathTree},
+	{Rel: ".claude/plugins", Shape: PathTree},
+	{Rel: ".claude", Shape: PathSettings, Project: true},
+	{Rel: ".claude/hooks", Shape: PathTree, Project: true},
+}
+
+func (claudeCode) HostPaths() []HostPath { return claudePaths }

@@ -67,3 +67,15 @@ func (codex) Answer(a Ask) []byte {
 	}
 	return claudeDecision("deny", DenyReason(a))
 }
+
+// Codex: config.toml ([[hooks.PreToolUse]], features), hooks.json,
+// hooks, its plugin store; the project's .codex.
+var codexPaths = []HostPath{
+	{Rel: ".codex/config.toml", Shape: PathFile},
+	{Rel: ".codex/hooks.json", Shape: PathFile},
+	{Rel: ".codex/hooks", Shape: PathTree},
+	{Rel: ".codex/plugins", Shape: PathTree},
+	{Rel: ".codex", Shape: PathTree, Project: true},
+}
+
+func (codex) HostPaths() []HostPath { return codexPaths }

@@ -50,3 +50,13 @@ func (copilot) OptionEnvPrefixes() []string { return nil }
 // Packaging: `copilot plugin install` loads the Claude plugin unchanged.
 func (copilot) Packaging() Packaging { return claudePackaging }
 func (copilot) Answer(a Ask) []byte  { return AskLine(a.Reason) }
+
+// Copilot CLI: settings.json (hooks), installed plugins; the project's
+// .github/hooks.
+var copilotPaths = []HostPath{
+	{Rel: ".copilot/settings.json", Shape: PathFile},
+	{Rel: ".copilot/plugins", Shape: PathTree},
+	{Rel: ".github/hooks", Shape: PathTree, Project: true},
+}
+
+func (copilot) HostPaths() []HostPath { return copilotPaths }

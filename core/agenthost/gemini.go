@@ -87,3 +87,13 @@ func (gemini) Answer(a Ask) []byte {
 	}
 	return encodeLine(geminiAnswer{Decision: "deny", Reason: DenyReason(a)})
 }
+
+// Gemini CLI: settings.json (hooks) and extensions (where the guard is
+// installed); the project's .gemini.
+var geminiPaths = []HostPath{
+	{Rel: ".gemini/settings.json", Shape: PathFile},
+	{Rel: ".gemini/extensions", Shape: PathTree},
+	{Rel: ".gemini", Shape: PathTree, Project: true},
+}
+
+func (gemini) HostPaths() []HostPath { return geminiPaths }

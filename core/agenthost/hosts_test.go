@@ -2,10 +2,14 @@ package agenthost
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 )
 
 // capturedCall is one hook call captured from a real CLI
@@ -166,5 +170,59 @@ func TestEveryAdapterIsComplete(t *testing.T) {
 		if p := a.Packaging(); p.HooksFile == "" || p.Event == "" || p.Command == "" || p.TimeoutUnit == 0 {
 			t.Errorf("%s: incomplete packaging %+v", a.Name(), p)
 		}
+		var user, project bool
+		for _, p := range a.HostPaths() {
+			if p.Rel == "" || strings.HasPrefix(p.Rel, "/") || strings.Contains(p.Rel, "\\") {
+				t.Errorf("%s: host path %q is not a relative slash path", a.Name(), p.Rel)
+			}
+			user, project = user || !p.Project, project || p.Project
+		}
+		if !user || !project {
+			t.Errorf("%s: host paths %+v lack user (%v) or project (%v) settings", a.Name(), a.HostPaths(), user, project)
+		}
+		if len(a.ProjectDirEnv()) == 0 {
+			t.Errorf("%s: no project-dir variable", a.Name())
+		}
+	}
+}
+
+// TestEveryHostHasItsCLI: the agent CLIs the danger gate reads for
+// tampering (cmdfacts.AgentCLI) are exactly the hosts adapted here, by the
+// same names, so a new host cannot arrive without its CLI's tampering
+// commands (or the reverse).
+func TestEveryHostHasItsCLI(t *testing.T) {
+	var hosts []string
+	for _, a := range Adapters() {
+		hosts = append(hosts, a.Name())
+	}
+	clis := cmdfacts.AgentCLINames()
+	slices.Sort(hosts)
+	slices.Sort(clis)
+	if !slices.Equal(hosts, clis) {
+		t.Fatalf("adapters %q, agent CLIs %q: they must name the same hosts", hosts, clis)
+	}
+}
+
+// TestHostPathsOnce: HostPaths keeps each place once (ZCode and Claude
+// Code share none, but a later host may), in registration order.
+func TestHostPathsOnce(t *testing.T) {
+	all := HostPaths()
+	seen := map[string]bool{}
+	n := 0
+	for _, a := range Adapters() {
+		n += len(a.HostPaths())
+	}
+	for _, p := range all {
+		k := fmt.Sprint(p.Rel, p.Shape, p.Project)
+		if seen[k] {
+			t.Errorf("%s listed twice", k)
+		}
+		seen[k] = true
+	}
+	if len(all) == 0 || len(all) > n {
+		t.Fatalf("HostPaths has %d places from %d declared", len(all), n)
+	}
+	if all[0].Rel != ".zcode" {
+		t.Errorf("first host path %q, want ZCode's (registered first)", all[0].Rel)
 	}
 }

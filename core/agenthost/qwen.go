@@ -55,3 +55,12 @@ func (qwen) OptionEnvPrefixes() []string   { return nil }
 // its hooks/hooks.json.
 func (qwen) Packaging() Packaging { return claudePackaging }
 func (qwen) Answer(a Ask) []byte  { return AskLine(a.Reason) }
+
+// Qwen Code: as Gemini CLI, under .qwen.
+var qwenPaths = []HostPath{
+	{Rel: ".qwen/settings.json", Shape: PathFile},
+	{Rel: ".qwen/extensions", Shape: PathTree},
+	{Rel: ".qwen", Shape: PathTree, Project: true},
+}
+
+func (qwen) HostPaths() []HostPath { return qwenPaths }

@@ -41,3 +41,13 @@ func (zcode) Packaging() Packaging { return claudePackaging }
 func (zcode) ProjectDirEnv() []string     { return []string{"ZCODE_PROJECT_DIR", "CLAUDE_PROJECT_DIR"} }
 func (zcode) OptionEnvPrefixes() []string { return []string{"ZCODE_PLUGIN_OPTION_"} }
 func (zcode) Answer(a Ask) []byte         { return AskLine(a.Reason) }
+
+// ZCode's whole state: config.json (plugins.enabled and the guard's
+// options), plugins, marketplaces, plugin data; its memory dir is a
+// writable root and stays writable. The project's .zcode likewise.
+var zcodePaths = []HostPath{
+	{Rel: ".zcode", Shape: PathTree, Except: []string{"cli/memories"}},
+	{Rel: ".zcode", Shape: PathTree, Except: []string{"cli/memories"}, Project: true},
+}
+
+func (zcode) HostPaths() []HostPath { return zcodePaths }

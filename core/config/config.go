@@ -37,6 +37,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"os"
 	"path/filepath"
 	"sort"
@@ -364,10 +365,11 @@ func (c *Config) set(s Spec, v, from string) {
 }
 
 // DataDir is where zcode-fence keeps its log and state: ZCODE_FENCE_DATA_DIR,
-// else the host-injected ZCODE_PLUGIN_DATA, else CLAUDE_PLUGIN_DATA, else
+// else the host-injected ZCODE_PLUGIN_DATA, else CLAUDE_PLUGIN_DATA
+// (agenthost.PluginDataEnv), else
 // ~/.zcode/cli/plugins/data/zcode-fence.
 func DataDir(env Env) string {
-	for _, k := range []string{"ZCODE_FENCE_DATA_DIR", "ZCODE_PLUGIN_DATA", "CLAUDE_PLUGIN_DATA"} {
+	for _, k := range append([]string{"ZCODE_FENCE_DATA_DIR"}, agenthost.PluginDataEnv...) {
 		if v, ok := env.get(k); ok {
 			return v
 		}
