@@ -97,8 +97,15 @@ type Git struct {
 // aliases expanded (aliases in the user's git config files are invisible
 // to an offline analysis). Cost: linear in the words and the aliases.
 func ParseGit(args []shell.Word, assigns []shell.Assign) Git {
+	return ParseGitWith(args, assigns, nil)
+}
+
+// ParseGitWith is ParseGit with settings from git's configuration files
+// known beforehand (files are read first: the environment and -c win
+// over them), such as an alias the same script wrote with `git config`.
+func ParseGitWith(args []shell.Word, assigns []shell.Assign, files []GitConfig) Git {
 	var g Git
-	g.Config = envConfig(assigns)
+	g.Config = append(append(g.Config, files...), envConfig(assigns)...)
 	i, sub, ok := g.globals(args, assigns)
 	if !ok {
 		return g

@@ -220,6 +220,10 @@ var (
 		Doc: "crontab -r, or crontab installing a file or stdin.",
 		Zh:  "{cmd} {detail} 会删除或替换当前用户的全部定时任务。",
 		En:  "{cmd} {detail} removes or replaces all of the user's cron jobs."})
+	PersistAt = def(&Rule{ID: "DG-PERSIST-AT", Family: Persistence,
+		Doc: "at or batch scheduling a job (from stdin or -f FILE); listing, removing and printing jobs stay silent. What the job runs is analysed as a command of its own.",
+		Zh:  "{cmd} {detail} 会安排一个在本次会话之后运行的任务（系统持久化）。",
+		En:  "{cmd} {detail} schedules a job that runs after this session (system persistence)."})
 	PersistSystemd = def(&Rule{ID: "DG-PERSIST-SYSTEMD", Family: Persistence,
 		Doc: "systemctl enable/reenable.",
 		Zh:  "{cmd} {detail} 会让服务开机自启（系统持久化）。",

@@ -251,6 +251,7 @@ type analyzer struct {
 	noParse     bool // fallback only (after a panic)
 
 	argsInner map[int]int // xargs/parallel command -> the command it runs
+	aliasing  []string    // the aliases being expanded (see expandAlias)
 	declared  []declaredFunc
 	last      lastRun // the command run last (see pipedInto)
 }
@@ -598,7 +599,11 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	ex := exec{idx: idx, name: name, words: words, env: env, redirs: cmd.Redirects}
 	if name == "" {
 		ex.name = loose // follow ba${X}sh -c as bash -c: the careful reading
+		if ex.name == "" && c.dialect == shell.Bash && len(words) > 1 && shellVarWord(words[0]) {
+			ex.name = "sh" // $SHELL -c ...
+		}
 	}
+	a.commandVarPayloads(inner, ist, idx, assigns)
 	if ex.name != "" {
 		if !stripped && sc.plain && c.dialect == shell.Bash {
 			if f := st.funcs[name]; f != nil && !f.called {
@@ -609,6 +614,7 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 			h(a, inner, ist, ex)
 		}
 		a.inline(inner, ist, ex)
+		a.payloads(inner, ist, ex)
 	} else if len(words) > 1 {
 		a.unknownWrapper(inner, ist, st, ex)
 	}

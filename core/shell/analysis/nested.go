@@ -21,6 +21,8 @@ var nestedHandlers map[string]nestedHandler
 func init() {
 	nestedHandlers = map[string]nestedHandler{
 		"eval":          (*analyzer).evalCmd,
+		"source":        (*analyzer).sourceCmd,
+		".":             (*analyzer).sourceCmd,
 		"trap":          (*analyzer).trapCmd,
 		"xargs":         (*analyzer).xargsCmd,
 		"parallel":      (*analyzer).parallelCmd,
@@ -141,7 +143,15 @@ loop:
 		}
 		child.pos, child.posKnown = slices.Clone(ws[min(i, len(ws)):]), true
 	default:
-		return // a script file: nothing to analyse
+		// A script file: analysed only when it is a process substitution
+		// printing literal text (bash <(echo ...)).
+		t, ok := a.procSubstText(st, ws[i])
+		if !ok {
+			return
+		}
+		payload = &t
+		child.pos, child.posKnown = slices.Clone(ws[min(i+1, len(ws)):]), true
+		via = ex.name + " <()"
 	}
 	for _, s := range scripts {
 		a.nestedWord(c, child.clone(), s, shell.Bash, ex.name+" -C", ex.idx)
