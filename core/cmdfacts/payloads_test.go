@@ -84,3 +84,90 @@ func TestMakeCommands(t *testing.T) {
 		}
 	}
 }
+
+type executorCase struct {
+	Command string   `json:"command"`
+	Cmd     []string `json:"cmd"`     // the command words
+	Replace string   `json:"replace"` // xargs -I / parallel -I ("" none for xargs)
+	Insert  string   `json:"insert"`
+	Sources []string `json:"sources"` // parallel: "a b" per ::: list, "file F" per file
+	Flags   []string `json:"flags"`   // null lines dry-run pipe semaphore quote norun
+}
+
+// TestExecutors runs testdata/executors.json through ParseXargs and
+// ParseParallel.
+func TestExecutors(t *testing.T) {
+	for _, tc := range load[executorCase](t, "executors.json") {
+		t.Run(tc.Command, func(t *testing.T) {
+			c := command(t, tc.Command)
+			args := c.Args[1:]
+			var cmd, sources, flags []string
+			var replace, insert string
+			switch c.Name {
+			case "xargs":
+				x := cmdfacts.ParseXargs(args)
+				cmd = shown(args[x.Cmd:])
+				replace, insert = x.Replace, x.Insert
+				for name, on := range map[string]bool{"null": x.Null, "lines": x.Lines, "norun": x.NoRun} {
+					if on {
+						flags = append(flags, name)
+					}
+				}
+				if x.ArgFile != nil {
+					sources = append(sources, "file "+x.ArgFile.Raw)
+				}
+			default:
+				p := cmdfacts.ParseParallel(args, c.Name == "sem")
+				cmd = shown(args[p.CmdFrom:p.CmdTo])
+				replace = p.Replace
+				for _, s := range p.Sources {
+					if s.File != nil {
+						sources = append(sources, "file "+s.File.Raw)
+					} else {
+						sources = append(sources, strings.Join(shown(s.Words), " "))
+					}
+				}
+				for name, on := range map[string]bool{"null": p.Null, "dry-run": p.DryRun, "pipe": p.Pipe,
+					"semaphore": p.Semaphore, "quote": p.Quote, "norun": p.NoRun} {
+					if on {
+						flags = append(flags, name)
+					}
+				}
+			}
+			slices.Sort(flags)
+			if !slices.Equal(cmd, nonNil(tc.Cmd)) || replace != tc.Replace || insert != tc.Insert ||
+				!slices.Equal(nonNil(sources), nonNil(tc.Sources)) || !slices.Equal(nonNil(flags), nonNil(tc.Flags)) {
+				t.Errorf("got cmd %q replace %q insert %q sources %q flags %q", cmd, replace, insert, sources, flags)
+			}
+		})
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// TestParallelCommand checks the replacement strings.
+func TestParallelCommand(t *testing.T) {
+	q := func(s string) string { return "<" + s + ">" }
+	for _, tc := range []struct {
+		tmpl, repl string
+		items      []string
+		want       string
+	}{
+		{"rm {}", "{}", []string{"/a/b.c"}, "rm </a/b.c>"},
+		{"x {.} {/} {//} {/.} {#}", "{}", []string{"/a/b.c"}, "x </a/b> <b.c> </a> <b> <1>"},
+		{"cp {1} {2}", "{}", []string{"a", "b"}, "cp <a> <b>"},
+		{"gzip", "{}", []string{"a", "b"}, "gzip <a> <b>"},
+		{"mv ,, ,,.bak", ",,", []string{"f"}, "mv <f> <f>.bak"},
+		{"echo {//}", "{}", []string{"top"}, "echo <.>"},
+		{"echo {x}", "{}", []string{"i"}, "echo {x} <i>"},
+	} {
+		if got := cmdfacts.ParallelCommand(tc.tmpl, tc.repl, tc.items, q); got != tc.want {
+			t.Errorf("%q %q: got %q want %q", tc.tmpl, tc.items, got, tc.want)
+		}
+	}
+}

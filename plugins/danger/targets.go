@@ -106,6 +106,13 @@ func (v *cmdv) wordHits(w shell.Word, want hitKind) []hit {
 	}
 	var out []hit
 	out = append(out, v.textHits(w.Value, want)...)
+	if w.Raw == analysis.InputPlaceholder {
+		// A known item of xargs's input (echo / | xargs rm -rf).
+		for i := range out {
+			out[i].fromInput = true
+		}
+		return out
+	}
 	if raw, ok := rawPath(w); ok {
 		out = append(out, v.textHits(raw, want)...)
 	}

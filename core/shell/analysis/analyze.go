@@ -84,7 +84,8 @@ const (
 	// foresee.
 	DefaultMaxSteps = 1 << 18
 	// InputPlaceholder is the Value and Raw of the Unknown word that stands
-	// for the input items of xargs, parallel and fd -x.
+	// for the input items of xargs, parallel and fd -x, and the Raw of an
+	// input item xargs gets from known text (echo / | xargs rm: "/").
 	InputPlaceholder = "<input>"
 
 	maxNestedBytes = 4 << 20 // total text re-parsed for nested scripts (see budgetFor)
