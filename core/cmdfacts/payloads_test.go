@@ -171,3 +171,18 @@ func TestParallelCommand(t *testing.T) {
 		}
 	}
 }
+
+type transformCase struct {
+	Command string `json:"command"`
+	Want    string `json:"want"` // unchanged, decoded, rewritten
+}
+
+// TestTextChange runs testdata/transform.json through TextChangeOf.
+func TestTextChange(t *testing.T) {
+	names := map[cmdfacts.TextChange]string{cmdfacts.Unchanged: "unchanged", cmdfacts.Decoded: "decoded", cmdfacts.Rewritten: "rewritten"}
+	for _, tc := range load[transformCase](t, "transform.json") {
+		if got := names[cmdfacts.TextChangeOf(command(t, tc.Command))]; got != tc.Want {
+			t.Errorf("%q: got %s, want %s", tc.Command, got, tc.Want)
+		}
+	}
+}

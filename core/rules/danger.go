@@ -209,9 +209,13 @@ var (
 		Zh:  "{cmd} 下载的内容被直接交给 {detail} 执行，执行前无法审查。",
 		En:  "What {cmd} downloads is run directly by {detail}, unseen."})
 	RCEDecoded = def(&Rule{ID: "DG-RCE-DECODED", Family: RemoteCode,
-		Doc: "base64 -d, xxd -r, openssl enc -d/base64 -d output run the same way.",
+		Doc: "base64/base32/basenc -d, xxd -r, uudecode, openssl enc/base64 -d and decompressors (zcat, gzip -d, xz -d ...) whose output a shell or an interpreter runs (piped, $(...), <(...), xargs), whatever it decodes to; an interpreter one-liner running (os.system, exec, eval, child_process ...) text it decodes (b64decode, fromhex, chr(), atob, Buffer.from(..., 'base64'), [::-1] ...).",
 		Zh:  "{cmd} 解码出的内容被直接交给 {detail} 执行，真实命令被隐藏。",
 		En:  "What {cmd} decodes is run directly by {detail}, hiding the real command."})
+	RCETransformed = def(&Rule{ID: "DG-RCE-TRANSFORMED", Family: RemoteCode,
+		Doc: "Text rewritten by rev, tac, tr, sed, iconv, recode, printf or echo with character-code escapes, or printed by an interpreter one-liner (awk, perl, python, node ...) and run by a shell or an interpreter, whatever it becomes.",
+		Zh:  "{cmd} 改写或生成的文本被直接交给 {detail} 执行，真实命令无法从命令行看出。",
+		En:  "Text that {cmd} rewrites or generates is run directly by {detail}; the real command cannot be read from the command line."})
 )
 
 // The Persistence family.

@@ -290,10 +290,15 @@ func (p *parser) call(key string, self value, args []callArg) {
 		}
 		p.exec(value{isList: true, list: list}, api)
 	case "code":
-		if v, ok := p.arg(args, 0); ok && v.known() && p.depth < maxNest {
+		v, ok := p.arg(args, 0)
+		if ok && v.known() && p.depth < maxNest {
 			for _, e := range scanEffects(p.lang, v.s, p.depth+1, p.work) {
 				p.emit(e)
 			}
+		}
+		if ok && !v.known() && p.decodes() {
+			// eval(atob(...)), exec(base64.b64decode(...)): decoded code.
+			p.emit(Effect{Op: "exec", API: api, Decoded: true})
 		}
 	case "shrm", "shwrite", "shmv", "shcp":
 		var ops []value

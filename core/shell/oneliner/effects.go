@@ -25,8 +25,13 @@ type Effect struct {
 	// the whole command is unknown.
 	Command string
 	// API names the call: "fs.rmSync", "shutil.rmtree", "os.system",
-	// "Path().unlink", "open", "backticks", "print >", "do shell script".
+	// "Path().unlink", "open", "backticks", "print >", "do shell script",
+	// "exec" / "eval" for code evaluated at run time.
 	API string
+	// Decoded marks an exec effect whose command (or evaluated code) is
+	// built at run time by code that also decodes text (base64, hex,
+	// chr(), a reversed string ...): what runs is hidden in the one-liner.
+	Decoded bool
 }
 
 // Dynamic stands for the run-time parts of an Effect.Command; parsed
@@ -295,6 +300,9 @@ func (p *parser) exec(v value, api string) {
 		e.Command = joinArgv(v.list)
 	case v.str && strings.Trim(v.s, hole+" ") != "":
 		e.Command = strings.ReplaceAll(v.s, hole, Dynamic)
+	}
+	if (e.Command == "" || strings.Contains(e.Command, Dynamic)) && p.decodes() {
+		e.Decoded = true
 	}
 	p.emit(e)
 }
