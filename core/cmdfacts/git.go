@@ -159,6 +159,12 @@ func (g *Git) globals(args []shell.Word, assigns []shell.Assign) (next int, sub 
 			break
 		}
 		kind, known := gitGlobals[v]
+		if !known && strings.HasPrefix(v, "-c") && len(v) > 2 && v[2] != '-' {
+			// -cNAME=VALUE, -c glued to its setting: read as -c NAME=VALUE
+			// (a git that refuses it runs nothing).
+			g.global("-c", SubWord(a, 2), assigns)
+			continue
+		}
 		if !known {
 			if name, _, eq := strings.Cut(v, "="); eq {
 				switch gitAttached[name] {

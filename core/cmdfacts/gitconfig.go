@@ -216,19 +216,6 @@ func gitConfigName(n string) string {
 	return strings.ToLower(n[:first]) + n[first:last] + strings.ToLower(n[last:])
 }
 
-// gitCommandOptions are the subcommand options whose value git runs as a
-// command on this machine when the remote is local (a path or file://):
-// --upload-pack (-u for clone and ls-remote), --receive-pack, --exec.
-var gitCommandOptions = map[string][]string{
-	"clone":     {"--upload-pack", "-u"},
-	"fetch":     {"--upload-pack"},
-	"pull":      {"--upload-pack"},
-	"ls-remote": {"--upload-pack", "-u"},
-	"push":      {"--receive-pack", "--exec"},
-	"send-pack": {"--receive-pack", "--exec"},
-	"archive":   {"--exec"},
-}
-
 // GitPayloads returns the shell commands a git invocation makes git run
 // for its caller: the command-valued settings of -c, --config-env and
 // GIT_CONFIG_* (core.sshCommand, core.pager, a "!" credential helper ...),
@@ -263,16 +250,56 @@ func GitPayloads(g Git) []Payload {
 			}
 		}
 	}
-	for _, opt := range gitCommandOptions[g.Sub] {
+	return append(out, gitSubcommandPayloads(g)...)
+}
+
+// gitLineOptions are subcommand options whose value git runs through a
+// shell: rebase --exec/-x, filter-branch's filters, difftool --extcmd/-x,
+// send-email's --to-cmd/--cc-cmd, and --upload-pack (-u for clone and
+// ls-remote), --receive-pack, --exec, which run on this machine when the
+// remote is local (a path or file://).
+var gitLineOptions = map[string][]string{
+	"clone":     {"--upload-pack", "-u"},
+	"fetch":     {"--upload-pack"},
+	"pull":      {"--upload-pack"},
+	"ls-remote": {"--upload-pack", "-u"},
+	"push":      {"--receive-pack", "--exec"},
+	"send-pack": {"--receive-pack", "--exec"},
+	"archive":   {"--exec"},
+	"rebase":    {"--exec", "-x"},
+	"filter-branch": {"--tree-filter", "--index-filter", "--msg-filter", "--env-filter", "--commit-filter",
+		"--parent-filter", "--tag-name-filter", "--setup"},
+	"difftool":   {"--extcmd", "-x"},
+	"send-email": {"--to-cmd", "--cc-cmd", "--header-cmd"},
+}
+
+// gitSubcommandPayloads returns the commands git subcommands run for the
+// caller: submodule foreach's command, bisect run's command, and the
+// values of gitLineOptions.
+func gitSubcommandPayloads(g Git) []Payload {
+	var out []Payload
+	switch key, rest := GitSubSub(g.Sub, g.Args); key {
+	case "submodule foreach":
+		i := 0
+		for i < len(rest) && !rest[i].Unknown && strings.HasPrefix(rest[i].Value, "-") {
+			i++ // --recursive, -q
+		}
+		if i < len(rest) {
+			w := joinWords(rest[i:])
+			out = append(out, Payload{Via: "git submodule foreach", Line: &w})
+		}
+	case "bisect run":
+		if len(rest) > 0 {
+			out = append(out, Payload{Via: "git bisect run", Argv: rest})
+		}
+	}
+	for _, opt := range gitLineOptions[g.Sub] {
 		for i := 0; i < len(g.Args); i++ {
 			a := g.Args[i]
-			if a.Unknown {
-				continue
-			}
-			if a.Value == "--" {
-				break
-			}
 			switch {
+			case a.Unknown:
+			case a.Value == "--":
+				i = len(g.Args)
 			case a.Value == opt && i+1 < len(g.Args):
 				i++
 				val := g.Args[i]
@@ -280,8 +307,34 @@ func GitPayloads(g Git) []Payload {
 			case strings.HasPrefix(a.Value, opt+"=") && strings.HasPrefix(opt, "--"):
 				val := SubWord(a, len(opt)+1)
 				out = append(out, Payload{Via: "git " + g.Sub + " " + opt, Line: &val})
+			case len(opt) == 2 && strings.HasPrefix(a.Value, opt) && len(a.Value) > 2 && !strings.HasPrefix(a.Value, "--"):
+				val := SubWord(a, 2)
+				out = append(out, Payload{Via: "git " + g.Sub + " " + opt, Line: &val})
 			}
 		}
 	}
 	return out
+}
+
+// joinWords joins words with blanks into one word, unknown from the first
+// unknown word on.
+func joinWords(ws []shell.Word) shell.Word {
+	var vals []string
+	known, prefix := true, ""
+	for i, w := range ws {
+		if known && w.Unknown {
+			known = false
+			prefix = strings.Join(vals, " ")
+			if i > 0 {
+				prefix += " "
+			}
+			prefix += w.KnownPrefix
+		}
+		vals = append(vals, w.Value)
+	}
+	text := strings.Join(vals, " ")
+	if known {
+		return Literal(text)
+	}
+	return shell.Word{Value: text, Raw: text, Unknown: true, KnownPrefix: prefix}
 }

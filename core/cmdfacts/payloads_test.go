@@ -186,3 +186,42 @@ func TestTextChange(t *testing.T) {
 		}
 	}
 }
+
+type gitArgsCase struct {
+	Sub      string   `json:"sub"`
+	Args     string   `json:"args"`
+	Opts     []string `json:"opts"` // name, name=value, no-name; as git reads them
+	Operands []string `json:"operands"`
+	DashDash int      `json:"dashdash"`
+	Exits    bool     `json:"exits"`
+}
+
+// TestGitArgs runs testdata/gitargs.json through ParseGitArgs: git's
+// abbreviations, bundles, negations, values and exits.
+func TestGitArgs(t *testing.T) {
+	for _, tc := range load[gitArgsCase](t, "gitargs.json") {
+		t.Run(tc.Sub+" "+tc.Args, func(t *testing.T) {
+			c := command(t, "git "+tc.Sub+" "+tc.Args)
+			key, rest := cmdfacts.GitSubSub(tc.Sub, c.Args[2:])
+			p, ok := cmdfacts.ParseGitArgs(key, rest)
+			if !ok {
+				t.Fatalf("no table for %q", key)
+			}
+			var opts []string
+			for _, o := range p.Opts {
+				s := o.Name
+				if o.Neg {
+					s = "no-" + s
+				}
+				if o.Value != nil {
+					s += "=" + o.Value.Value
+				}
+				opts = append(opts, s)
+			}
+			if !slices.Equal(nonNil(opts), nonNil(tc.Opts)) || !slices.Equal(nonNil(shown(p.Operands)), nonNil(tc.Operands)) ||
+				p.DashDash != tc.DashDash || p.Exits != tc.Exits {
+				t.Errorf("got opts %q operands %q dashdash %d exits %v", opts, shown(p.Operands), p.DashDash, p.Exits)
+			}
+		})
+	}
+}

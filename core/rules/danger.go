@@ -177,7 +177,7 @@ var (
 // The Git family.
 var (
 	GitForcePush = def(&Rule{ID: "DG-GIT-FORCE-PUSH", Family: Git,
-		Doc: "push --force/-f, +refspec, --mirror, --delete/-d, :branch, --prune (--force-with-lease stays silent, see ruleGitPush).",
+		Doc: "push --force/-f, +refspec, --mirror, --delete/-d, :branch, --prune (--force-with-lease stays silent, see ruleGitPushOpts); options read as git reads them (--forc, -uf, --no-force).",
 		Zh:  "{cmd} {detail}{subject} 会覆盖或删除远端的提交历史。",
 		En:  "{cmd} {detail}{subject} overwrites or deletes history on the remote."})
 	GitResetHard = def(&Rule{ID: "DG-GIT-RESET-HARD", Family: Git,
@@ -197,9 +197,13 @@ var (
 		Zh:  "{cmd} {detail}{subject} 会永久丢弃储藏的改动。",
 		En:  "{cmd} {detail}{subject} discards stashed changes for good."})
 	GitDiscard = def(&Rule{ID: "DG-GIT-DISCARD", Family: Git,
-		Doc: "checkout -- PATH, checkout ., checkout -f, checkout --pathspec-from-file, restore other than --staged only, switch --discard-changes/-f.",
+		Doc: "checkout -- PATH, checkout ., checkout -f, checkout --pathspec-from-file, checkout TREE-ISH PATH... (and a single operand that reads as a path: ./x, a/b.go, a glob), restore touching the working tree, switch --discard-changes/-f, rm -f without --cached, worktree remove --force. Options are read as git reads them: abbreviated (--har, --forc), bundled (-qf), negated (--no-force); -h/--help and options given a value they do not take (--force=true) make git exit.",
 		Zh:  "{cmd} {detail}{subject} 会丢弃工作区中未提交的改动。",
 		En:  "{cmd} {detail}{subject} discards uncommitted changes in the working tree."})
+	GitPrune = def(&Rule{ID: "DG-GIT-PRUNE", Family: Git,
+		Doc: "reflog expire/delete, gc --prune=now (or all, or minutes ago), prune, update-ref -d (also a delete line of update-ref --stdin): what git keeps to recover lost commits is dropped. Dry runs stay silent.",
+		Zh:  "{cmd} {detail}{subject} 会永久删除 git 用来找回丢失提交的记录（reflog、引用或不可达对象）。",
+		En:  "{cmd} {detail}{subject} permanently drops what git keeps to recover lost commits (reflog entries, refs or unreachable objects)."})
 )
 
 // The RemoteCode family.
@@ -228,6 +232,10 @@ var (
 		Doc: "at or batch scheduling a job (from stdin or -f FILE); listing, removing and printing jobs stay silent. What the job runs is analysed as a command of its own.",
 		Zh:  "{cmd} {detail} 会安排一个在本次会话之后运行的任务（系统持久化）。",
 		En:  "{cmd} {detail} schedules a job that runs after this session (system persistence)."})
+	PersistGitHooks = def(&Rule{ID: "DG-PERSIST-GIT-HOOKS", Family: Persistence,
+		Doc: "git config setting core.hooksPath (any scope) or init.templateDir: every later git command runs hooks from that directory.",
+		Zh:  "{cmd} {detail} 会让之后的 git 提交、检出、推送等操作运行该目录中的钩子（持久化）。",
+		En:  "{cmd} {detail} makes every later git commit, checkout or push run hooks from that directory (persistence)."})
 	PersistSystemd = def(&Rule{ID: "DG-PERSIST-SYSTEMD", Family: Persistence,
 		Doc: "systemctl enable/reenable.",
 		Zh:  "{cmd} {detail} 会让服务开机自启（系统持久化）。",

@@ -59,7 +59,8 @@ type extractor func(args []shell.Word) []target
 // wget -O/-P/-o/-a, aria2c -d/-o; tar -x/-C and tar -c/-r/-u -f, unzip -d,
 // 7z/7za/7zr/7zz x/e -o and a/u/d, zip, gzip/bzip2/xz/zstd/lz4 family; dd
 // of=; find -delete (start paths) and -fprint/-fls; git clone/init/worktree
-// add, and git -C / --git-dir / --work-tree with a writing subcommand;
+// add, git config --global/--system/--file writes, and git -C / --git-dir
+// / --work-tree with a writing subcommand;
 // sort -o, uniq OUT, split, csplit, patch, mktemp, openssl -out/-keyout,
 // cc/gcc/clang/rustc -o, go build -o; rimraf, mkdirp, shx CMD, npx/bunx/
 // pnpx PKG (judged as PKG); pip/pip3/python -m pip/uv pip install --target/
@@ -820,6 +821,8 @@ func gitTargets(args []shell.Word, assigns []shell.Assign) []target {
 		} else {
 			out = append(out, each([]shell.Word{here}, verbWrite)...)
 		}
+	case "config":
+		out = gitConfigTargets(rest)
 	case "worktree":
 		if len(rest) > 0 && rest[0].Value == "add" {
 			p := cmdfacts.ParseArgs(rest[1:], cmdfacts.Spec{Short: "bB", Long: []string{"reason"}})
@@ -839,6 +842,27 @@ func gitTargets(args []shell.Word, assigns []shell.Assign) []target {
 		out[k].under = under
 	}
 	return out
+}
+
+// gitConfigTargets: the file a `git config` write changes when it is not
+// the repository's own: ~/.gitconfig for --global, /etc/gitconfig for
+// --system, the --file / -f file.
+func gitConfigTargets(args []shell.Word) []target {
+	w, ok := cmdfacts.ParseGitConfigWrite(args)
+	if !ok {
+		return nil
+	}
+	switch w.Scope {
+	case "global":
+		return each([]shell.Word{cmdfacts.Literal("~/.gitconfig")}, verbWrite)
+	case "system":
+		return each([]shell.Word{cmdfacts.Literal("/etc/gitconfig")}, verbWrite)
+	case "file":
+		if w.File != nil {
+			return each([]shell.Word{*w.File}, verbWrite)
+		}
+	}
+	return nil
 }
 
 // splitTargets: split [FILE [PREFIX]] writes PREFIXaa... (xaa... here).
