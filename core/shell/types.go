@@ -191,8 +191,9 @@ type Command struct {
 	FeedsInto int
 	// Feed says how the output reaches FeedsInto.
 	Feed FeedKind
-	// Stdin is text fed to the command's standard input by a heredoc or a
-	// here-string, "" when none.
+	// Stdin is text fed to the command's standard input by a heredoc, a
+	// here-string or literal text piped in (echo '...' | python3, the
+	// text the producer prints, unknown parts as written), "" when none.
 	Stdin string
 	// Background is set for a command run with & at the end.
 	Background bool

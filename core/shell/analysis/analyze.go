@@ -570,8 +570,11 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	if stdin == nil {
 		stdin, stdinOp = c.stdin, c.stdinOp
 	}
-	if stdin != nil {
+	switch {
+	case stdin != nil:
 		cmd.Stdin = stdin.value()
+	case c.piped != nil && c.dialect == shell.Bash:
+		cmd.Stdin = c.piped.posix.value() // echo '...' | python3
 	}
 	if len(st.cd) > 0 || len(extraCd) > 0 {
 		// Shared with the state: chains are never modified in place.

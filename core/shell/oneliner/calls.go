@@ -25,6 +25,9 @@ func (p *parser) scan() {
 				p.toks[i+2].kind == tkIdent && p.is(i+3, "(") {
 				p.groupCall(p.match[i], i)
 			}
+			if t.text == ")" && p.match[i] >= 0 && p.grouping(p.match[i]) && p.is(i+1, "(") {
+				p.stringCall(p.match[i], i)
+			}
 		}
 	}
 }
@@ -174,8 +177,10 @@ func (p *parser) spec(key string, nargs int) (string, string) {
 
 // call applies the API spec of key to a call's arguments.
 func (p *parser) call(key string, self value, args []callArg) {
+	name := key
 	spec, key := p.spec(key, len(args))
 	if spec == "" {
+		p.varCall(name, args)
 		return
 	}
 	role, n := spec, 0
@@ -289,6 +294,8 @@ func (p *parser) call(key string, self value, args []callArg) {
 			list = append(list, a.list...)
 		}
 		p.exec(value{isList: true, list: list}, api)
+	case "callback", "callbackarr", "mapcb", "walkcb":
+		p.callback(role, n, args)
 	case "code":
 		v, ok := p.arg(args, 0)
 		if ok && v.known() && p.depth < maxNest {
@@ -561,7 +568,27 @@ var apis = sync.OnceValue(func() map[byte]map[string]string {
 			"open:1", "fopen",
 			"exec:0", "system exec shell_exec passthru popen proc_open",
 			"execprog", "pcntl_exec",
-			"code", "eval",
+			"code", "eval assert create_function",
+			"callback:0", "call_user_func forward_static_call",
+			"callbackarr:0", "call_user_func_array forward_static_call_array",
+			"mapcb:0", "array_map",
+			"walkcb:1", "array_walk array_walk_recursive array_filter",
+		),
+		famLua: pairTable(
+			"delete:0", "os.remove",
+			"move", "os.rename",
+			"open:1", "io.open",
+			"exec:0", "os.execute io.popen",
+			"code", "load loadstring",
+		),
+		famR: pairTable(
+			"deleteall", "unlink file.remove",
+			"write:0", "dir.create file.create Sys.chmod Sys.setFileTime",
+			"write:1", "file.copy file.symlink file.link writeLines saveRDS",
+			"move", "file.rename",
+			"exec:0", "system shell",
+			"execprog", "system2 processx.run",
+			"code", "eval.parse",
 		),
 	}
 })
