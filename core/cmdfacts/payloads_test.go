@@ -225,3 +225,37 @@ func TestGitArgs(t *testing.T) {
 		})
 	}
 }
+
+type registryCase struct {
+	Path     string `json:"path"`
+	Key      string `json:"key"` // "" when not a registry path
+	Critical bool   `json:"critical"`
+}
+
+// TestRegistry runs testdata/registry.json through RegistryKey and
+// RegistryKeyCritical.
+func TestRegistry(t *testing.T) {
+	for _, tc := range load[registryCase](t, "registry.json") {
+		key, ok := cmdfacts.RegistryKey(tc.Path)
+		if !ok {
+			key = ""
+		}
+		if key != tc.Key || ok && cmdfacts.RegistryKeyCritical(key) != tc.Critical {
+			t.Errorf("%q: got key %q critical %v, want %q %v", tc.Path, key, ok && cmdfacts.RegistryKeyCritical(key), tc.Key, tc.Critical)
+		}
+	}
+}
+
+// TestWindowsArgv: bash's reading of C:\ followed by a blank is undone.
+func TestWindowsArgv(t *testing.T) {
+	c := command(t, `icacls C:\ /grant x:F /T`)
+	got := shown(cmdfacts.WindowsArgv(c.Args))
+	want := []string{"icacls", `C:\`, "/grant", "x:F", "/T"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	c = command(t, `icacls 'C:\ x' /T`)
+	if got := shown(cmdfacts.WindowsArgv(c.Args)); len(got) != 3 {
+		t.Errorf("a quoted word must stay whole: %q", got)
+	}
+}

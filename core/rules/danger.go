@@ -133,9 +133,13 @@ var (
 		Zh:  "{cmd} 会抹除或重建磁盘、分区或卷。",
 		En:  "{cmd} erases or re-creates disks, partitions or volumes."})
 	RegDelete = def(&Rule{ID: "DG-REG-DELETE", Family: DiskAndSystem,
-		Doc: "reg delete (or Remove-Item HKLM:\\...) of a hive or a first-level key.",
+		Doc: "reg delete (or Remove-Item, Clear-Item, Move-Item, Rename-Item of HKLM:\\..., Registry::..., a key below a Set-Location into the registry, or Get-ChildItem of one piped in) of a hive or a first-level key.",
 		Zh:  "{cmd} 将删除注册表根键 {targets}。",
 		En:  "{cmd} would delete the registry root key {targets}."})
+	RegSystemKey = def(&Rule{ID: "DG-REG-SYSTEM-KEY", Family: DiskAndSystem,
+		Doc: "Deleting, emptying or moving a system registry key below the first level (the control set and its Control subtree, the Windows and Windows NT version keys, Winlogon, Defender, Policies, Classes ...), or deleting a value inside the Control, Winlogon or Defender subtrees: reg delete, Remove-Item, Clear-Item, Move-Item, Rename-Item, Remove-ItemProperty, Clear-ItemProperty, also through Registry:: paths, Set-Location into the registry and Get-ChildItem piped in.",
+		Zh:  "{cmd} 将删除或改动 Windows 依赖的系统注册表键 {targets}。",
+		En:  "{cmd} would delete or change the system registry key {targets}, which Windows needs."})
 	Vssadmin = def(&Rule{ID: "DG-VSSADMIN", Family: DiskAndSystem,
 		Doc: "vssadmin delete shadows / resize shadowstorage, wmic shadowcopy delete, wbadmin delete catalog/backup/systemstatebackup, Win32_ShadowCopy | Remove-CimInstance.",
 		Zh:  "{cmd} {detail} 会删除卷影副本或备份，系统将无法回滚。",

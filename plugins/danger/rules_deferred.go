@@ -14,6 +14,16 @@ var moreRules = map[string]func(*cmdv){
 	"batch": ruleAt,
 }
 
+// addRules registers a rule under names in moreRules; a file calls it in
+// a package-level declaration (var _ = addRules(...)), which runs before
+// the init that builds the dispatch table.
+func addRules(f func(*cmdv), names ...string) bool {
+	for _, n := range names {
+		moreRules[n] = f
+	}
+	return true
+}
+
 // ruleAt: at or batch scheduling a job (DG-PERSIST-AT). What the job runs
 // is analysed by the shell analysis (Via "at") and judged like any other
 // command.

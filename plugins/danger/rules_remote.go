@@ -38,6 +38,14 @@ func (v *cmdv) runsCode() (stdin, words bool) {
 		return hasWord(v.args, "/dev/stdin", "-"), true
 	case v.name == "invoke-expression":
 		return true, true
+	case v.name == "[system.management.automation.scriptblock]::create", v.name == "invoke-command",
+		v.name == "start-job", v.name == "start-threadjob":
+		// A script block made from text, or run in place: the text is code.
+		return false, true
+	case v.name == "" && v.c.Dialect == shell.PowerShell && len(v.c.Args) > 0 && !strings.HasPrefix(v.c.Args[0].Raw, "{"):
+		// & (...) / . (...) / & $sb: the command is whatever the expression
+		// gives (a block written in place, & { ... }, is not).
+		return false, true
 	case v.name == "at" || v.name == "batch":
 		return !cmdfacts.HasShort(v.args, "f"), false
 	}
@@ -83,6 +91,12 @@ func (v *cmdv) codeConsumer() {
 	stdin, words := v.runsCode()
 	if !stdin && !words {
 		return
+	}
+	if t, kind := v.j.feedTarget(v.i); v.name == "[system.management.automation.scriptblock]::create" && t >= 0 &&
+		kind == shell.FeedSubst {
+		if _, w := v.j.view(t).runsCode(); w {
+			return // the block goes on to iex / & / Invoke-Command, which is judged
+		}
 	}
 	for _, k := range v.j.feeders(v.i) {
 		_, kind := v.j.feedTarget(k)
