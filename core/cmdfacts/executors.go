@@ -76,55 +76,8 @@ func ParseXargs(args []shell.Word) Xargs {
 			x.NoRun = true
 		}
 	}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		v := a.Value
-		if a.Unknown && !strings.HasPrefix(a.KnownPrefix, "-") || len(v) < 2 || v[0] != '-' {
-			x.Cmd = i
-			return x
-		}
-		if v == "--" {
-			x.Cmd = i + 1
-			return x
-		}
-		if strings.HasPrefix(v, "--") {
-			name, _, eq := strings.Cut(v[2:], "=")
-			switch {
-			case eq:
-				w := SubWord(a, 3+len(name))
-				set(name, &w)
-			case xargsValued[name] && i+1 < len(args):
-				i++
-				set(name, &args[i])
-			default:
-				set(name, nil)
-			}
-			continue
-		}
-		for k := 1; k < len(v); k++ {
-			name := v[k : k+1]
-			switch {
-			case xargsValued[name] && k+1 < len(v):
-				w := SubWord(a, k+1)
-				set(name, &w)
-			case xargsValued[name] && i+1 < len(args):
-				i++
-				set(name, &args[i])
-			case xargsOptional[name] && k+1 < len(v):
-				w := SubWord(a, k+1)
-				set(name, &w)
-			default:
-				set(name, nil)
-				continue
-			}
-			break
-		}
-	}
-	x.Cmd = len(args)
-	if len(args) == 1 && x.NoRun {
-		return x
-	}
-	x.NoRun = false
+	x.Cmd = walkOptions(args, func(n string) bool { return xargsValued[n] }, func(n string) bool { return xargsOptional[n] }, set)
+	x.NoRun = x.NoRun && len(args) == 1 // --help alone runs nothing
 	return x
 }
 

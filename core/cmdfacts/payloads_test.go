@@ -259,3 +259,46 @@ func TestWindowsArgv(t *testing.T) {
 		t.Errorf("a quoted word must stay whole: %q", got)
 	}
 }
+
+type containerCase struct {
+	Command string   `json:"command"`
+	Cmd     []string `json:"cmd"`
+	Mounts  []string `json:"mounts"` // HOST:TARGET, :ro when read-only
+	Workdir string   `json:"workdir"`
+	Devices bool     `json:"devices"`
+	NotRun  bool     `json:"not_run"`
+}
+
+// TestContainerRun runs testdata/containers.json through ContainerSub
+// and ParseContainerRun.
+func TestContainerRun(t *testing.T) {
+	for _, tc := range load[containerCase](t, "containers.json") {
+		t.Run(tc.Command, func(t *testing.T) {
+			c := command(t, tc.Command)
+			k := cmdfacts.ContainerSub(c.Args[1:])
+			if k < 0 {
+				if !tc.NotRun {
+					t.Fatal("not read as a run")
+				}
+				return
+			}
+			r, _ := cmdfacts.ParseContainerRun(c.Args[1+k:])
+			var mounts []string
+			for _, m := range r.Mounts {
+				s := m.Host.Value + ":" + m.Target.Value
+				if m.ReadOnly {
+					s += ":ro"
+				}
+				mounts = append(mounts, s)
+			}
+			wd := ""
+			if r.Workdir != nil {
+				wd = r.Workdir.Value
+			}
+			if !slices.Equal(nonNil(shown(r.Cmd)), nonNil(tc.Cmd)) || !slices.Equal(nonNil(mounts), nonNil(tc.Mounts)) ||
+				wd != tc.Workdir || r.HostDevices != tc.Devices || tc.NotRun {
+				t.Errorf("got cmd %q mounts %q workdir %q devices %v", shown(r.Cmd), mounts, wd, r.HostDevices)
+			}
+		})
+	}
+}

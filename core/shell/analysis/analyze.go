@@ -296,6 +296,9 @@ type ctx struct {
 	stdin   *xword
 	stdinOp string
 	piped   *pipedInput // literal text a pipe feeds (see piped.go)
+	// container maps paths when the command runs in a container (see
+	// containerCmd); nil on the host.
+	container *containerFS
 }
 
 func appendVia(via []string, s string) []string {
@@ -474,7 +477,7 @@ func (a *analyzer) nestedText(c ctx, st *state, text string, dialect shell.Diale
 		a.out.Truncated = true
 		return
 	}
-	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: parent, dialect: dialect, src: text, bg: c.bg}
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: parent, dialect: dialect, src: text, bg: c.bg, container: c.container}
 	a.text(n, st, text)
 }
 
@@ -487,7 +490,7 @@ func (a *analyzer) nestedArgv(c ctx, st *state, words []xword, via string, paren
 		a.out.Truncated = true
 		return -1
 	}
-	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: parent, dialect: c.dialect, src: c.src, bg: c.bg}
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: parent, dialect: c.dialect, src: c.src, bg: c.bg, container: c.container}
 	return a.run(n, st, &simple{words: words})
 }
 
@@ -501,6 +504,12 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	}
 	a.steps += 1 + len(sc.words) + len(sc.redirs) + len(sc.assigns)
 	words := sc.words
+	if c.container != nil {
+		words = make([]xword, len(sc.words))
+		for i, w := range sc.words {
+			words[i] = c.container.mapWord(w)
+		}
+	}
 	via := c.via
 	assigns := sc.assigns
 	env := sc.env
@@ -565,6 +574,12 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	}
 	if len(c.redirs) > 0 || len(sc.redirs) > 0 {
 		cmd.Redirects = append(slices.Clip(c.redirs), sc.redirs...)
+		if c.container != nil {
+			cmd.Redirects = slices.Clone(cmd.Redirects)
+			for i := range cmd.Redirects {
+				cmd.Redirects[i].Target = c.container.mapWord(wordToX(cmd.Redirects[i].Target)).word()
+			}
+		}
 	}
 	stdin, stdinOp := sc.stdin, sc.stdinOp
 	if stdin == nil {
@@ -677,7 +692,7 @@ func (a *analyzer) subshellAt(c ctx, st *state, stmts []*syntax.Stmt, src, via s
 		a.out.Truncated = true
 		return
 	}
-	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: target, dialect: shell.Bash, src: src, bg: c.bg}
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: target, dialect: shell.Bash, src: src, bg: c.bg, container: c.container}
 	if target < 0 {
 		n.parent = c.parent
 	}

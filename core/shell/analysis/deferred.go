@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
@@ -408,4 +410,95 @@ func shellVarWord(w xword) bool {
 		r = r[1:end]
 	}
 	return cmdfacts.ShellVar(r)
+}
+
+// containerFS maps the paths a container's command names to the host: a
+// bind-mounted directory to its host directory; any other absolute path
+// to a harmless relative name (the container's own file system), except
+// /dev when the container has the host's devices.
+type containerFS struct {
+	mounts  []cmdfacts.ContainerMount // read-write bind mounts, targets cleaned
+	devices bool
+}
+
+// containerRoot stands for the container's own file system in a mapped
+// path: a relative name, judged harmless where the command runs.
+const containerRoot = ".container-fs"
+
+// mapWord maps one word the container's command sees.
+func (fs *containerFS) mapWord(w xword) xword {
+	v, ok := w.lit()
+	if !ok || !strings.HasPrefix(v, "/") {
+		return w
+	}
+	clean := path.Clean(v)
+	best := -1
+	for i, m := range fs.mounts {
+		t := m.Target.Value
+		if clean == t || t == "/" || strings.HasPrefix(clean, t+"/") {
+			if best < 0 || len(t) > len(fs.mounts[best].Target.Value) {
+				best = i
+			}
+		}
+	}
+	if best >= 0 {
+		m := fs.mounts[best]
+		rest := strings.TrimPrefix(clean, m.Target.Value)
+		host := wordToX(m.Host)
+		if rest = strings.TrimPrefix(rest, "/"); rest != "" {
+			if !strings.HasSuffix(m.Host.Value, "/") {
+				rest = "/" + rest
+			}
+			host.parts = appendPart(slices.Clone(host.parts), part{text: rest})
+		}
+		host.raw, host.glob = w.raw, w.glob
+		return host
+	}
+	if fs.devices && strings.HasPrefix(clean, "/dev/") {
+		return w
+	}
+	out := knownWord(containerRoot+clean, w.raw)
+	out.glob = w.glob
+	return out
+}
+
+// containerCmd: docker / podman / nerdctl run (or container run) with a
+// command: the command is analysed one level deeper as the container
+// runs it, its paths mapped to the host (containerFS): only what a
+// read-write bind mount exposes (and, with --privileged or --device, the
+// host's /dev) reaches the host.
+func (a *analyzer) containerCmd(c ctx, st *state, ex exec) {
+	if c.dialect != shell.Bash {
+		return
+	}
+	ws := shellWords(ex.words[1:])
+	k := cmdfacts.ContainerSub(ws)
+	if k < 0 {
+		return
+	}
+	r, ok := cmdfacts.ParseContainerRun(ws[k:])
+	if !ok || len(r.Cmd) == 0 {
+		return
+	}
+	fs := &containerFS{devices: r.HostDevices}
+	for _, m := range r.Mounts {
+		if m.ReadOnly || m.Target.Unknown || !strings.HasPrefix(m.Target.Value, "/") {
+			continue
+		}
+		m.Target = cmdfacts.Literal(path.Clean(m.Target.Value))
+		fs.mounts = append(fs.mounts, m)
+	}
+	wd := knownWord("/", "")
+	if r.Workdir != nil {
+		wd = wordToX(*r.Workdir)
+	}
+	child := newState()
+	child.chdir(fs.mapWord(wd).word(), shell.Bash)
+	nc := c
+	nc.container = fs
+	words := make([]xword, len(r.Cmd))
+	for i, w := range r.Cmd {
+		words[i] = wordToX(w)
+	}
+	a.nestedArgv(nc, child, words, ex.name+" run", ex.idx)
 }

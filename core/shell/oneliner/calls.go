@@ -294,6 +294,10 @@ func (p *parser) call(key string, self value, args []callArg) {
 			list = append(list, a.list...)
 		}
 		p.exec(value{isList: true, list: list}, api)
+	case "poweroff":
+		p.exec(literalValue("shutdown -h now"), api) // JXA System Events: the same power-off as shutdown
+	case "reboot":
+		p.exec(literalValue("shutdown -r now"), api)
 	case "callback", "callbackarr", "mapcb", "walkcb":
 		p.callback(role, n, args)
 	case "code":
@@ -502,6 +506,8 @@ var apis = sync.OnceValue(func() map[byte]map[string]string {
 			"self:0", "Bun.file().delete Bun.file().unlink",
 			"self:1", "Bun.file().write",
 			"code", "eval vm.runInThisContext vm.runInNewContext vm.runInContext",
+			"poweroff", "Application().shutDown",
+			"reboot", "Application().restart",
 		),
 		famPython: pairTable(
 			"delete:0", "shutil.rmtree os.remove os.unlink os.rmdir os.removedirs",
@@ -611,6 +617,7 @@ var anyReceiver = sync.OnceValue(func() map[byte]map[string]string {
 			"move", "renameSync",
 			"exec:0", "execSync doShellScript",
 			"execprog", "execFileSync spawnSync",
+			"poweroff", "shutDown",
 		),
 		famPython: pairTable(
 			"delete:0", "rmtree",
