@@ -254,7 +254,8 @@ type analyzer struct {
 	argsInner map[int]int // xargs/parallel command -> the command it runs
 	aliasing  []string    // the aliases being expanded (see expandAlias)
 	declared  []declaredFunc
-	last      lastRun // the command run last (see pipedInto)
+	traps     []pendingTrap // trap actions judged when their text ends
+	last      lastRun       // the command run last (see pipedInto)
 }
 
 type declaredFunc struct {
@@ -342,7 +343,7 @@ func (a *analyzer) text(c ctx, st *state, text string) {
 		a.foreign(c, st, text)
 		return
 	}
-	start := len(a.declared)
+	start, traps := len(a.declared), len(a.traps)
 	done, err := a.walkText(c, st, text)
 	if err != nil {
 		if a.out.ParseError == "" {
@@ -354,6 +355,7 @@ func (a *analyzer) text(c ctx, st *state, text string) {
 		}
 		a.fallback(c, st, text[done:])
 	}
+	a.flushTraps(traps, st)
 	a.uncalled(start)
 }
 

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 
@@ -194,7 +195,15 @@ func (a *analyzer) evalCmd(c ctx, st *state, ex exec) {
 	a.nestedWords(c, st, ws, shell.Bash, "eval", ex.idx)
 }
 
-// trapCmd: trap ACTION SIGNAL... runs ACTION later, in this shell.
+// trapCmd: trap ACTION SIGNAL... runs ACTION later, in this shell. The
+// ACTION text is fixed now (a double-quoted $x expands here); the
+// variables it reads are those of when it runs. For EXIT and signals the
+// action is judged when the text that set it ends (see flushTraps): with
+// the variables of that moment, and with those of now completed by the
+// ones assigned later, so trap 'rm -rf "$tmp"' EXIT; tmp=$(mktemp -d)
+// reads the temp dir, and x=/tmp/a; trap 'rm -rf "$x"' EXIT; x=/ reads /
+// too. DEBUG, ERR and RETURN actions, which run between any two commands,
+// and signals not known are judged here, with the variables of now.
 func (a *analyzer) trapCmd(c ctx, st *state, ex exec) {
 	if c.dialect != shell.Bash {
 		return
@@ -206,7 +215,61 @@ func (a *analyzer) trapCmd(c ctx, st *state, ex exec) {
 	if v, ok := ex.words[i].lit(); ok && (v == "-" || v == "") {
 		return
 	}
-	a.nestedWord(c, st.clone(), ex.words[i], shell.Bash, "trap", ex.idx)
+	later := true
+	for _, w := range ex.words[i+1:] {
+		sig, ok := w.lit()
+		sig = strings.TrimPrefix(strings.ToUpper(sig), "SIG")
+		if !ok || sig == "DEBUG" || sig == "ERR" || sig == "RETURN" || sig == "" {
+			later = false
+		}
+	}
+	if !later {
+		a.nestedWord(c, st.clone(), ex.words[i], shell.Bash, "trap", ex.idx)
+		return
+	}
+	a.traps = append(a.traps, pendingTrap{c: c, st: st.clone(), action: ex.words[i], parent: ex.idx})
+}
+
+// pendingTrap is a trap action judged when its text ends (flushTraps).
+type pendingTrap struct {
+	c      ctx
+	st     *state // the state when the trap was set
+	action xword
+	parent int
+}
+
+// flushTraps judges the trap actions set since start, now that the text
+// that set them ends in state end: once with the variables of when the
+// trap was set, completed by the variables first assigned and the
+// functions first defined afterwards (a signal can come any time after),
+// and once more with end's variables when one
+// the action could read changed in between (what EXIT reads). Cost: one
+// or two nested analyses per trap, O(variables) to compare.
+func (a *analyzer) flushTraps(start int, end *state) {
+	for i := start; i < len(a.traps) && !a.full(); i++ {
+		t := a.traps[i]
+		then := t.st.clone()
+		changed := false
+		for name, v := range end.vars {
+			old, set := then.vars[name]
+			switch {
+			case !set && !then.varsFull:
+				then.setVar(name, v)
+			case set && !reflect.DeepEqual(old, v):
+				changed = true
+			}
+		}
+		for name, def := range end.funcs {
+			if _, ok := then.funcs[name]; !ok {
+				then.setFunc(name, def) // trap cleanup EXIT; cleanup() { ... }
+			}
+		}
+		a.nestedWord(t.c, then, t.action, shell.Bash, "trap", t.parent)
+		if changed && !a.full() {
+			a.nestedWord(t.c, end.clone(), t.action, shell.Bash, "trap", t.parent)
+		}
+	}
+	a.traps = a.traps[:start]
 }
 
 // watchCmd: watch runs its arguments through sh -c (watch -x is a wrapper).

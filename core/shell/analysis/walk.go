@@ -86,7 +86,9 @@ func (a *analyzer) compound(c ctx, st *state, cmd syntax.Command) {
 	case *syntax.Block:
 		a.stmts(c, st, cmd.Stmts)
 	case *syntax.Subshell:
-		a.stmts(c, st.clone(), cmd.Stmts)
+		sub, traps := st.clone(), len(a.traps)
+		a.stmts(c, sub, cmd.Stmts)
+		a.flushTraps(traps, sub) // its EXIT trap runs when it ends
 	case *syntax.BinaryCmd:
 		switch cmd.Op {
 		case syntax.Pipe, syntax.PipeAll:
