@@ -83,7 +83,7 @@ func (p *parser) applyValues(name string, vals []value) {
 		p.path("write", at(1), key)
 	case "exec", "execlist":
 		p.exec(at(n), key)
-	case "execall", "execvar", "execprog":
+	case "execall", "execvar", "execprog", "execshell":
 		if len(vals) == 1 && !vals[0].isList {
 			p.exec(vals[0], key)
 		} else {

@@ -253,6 +253,25 @@ func (p *parser) call(key string, self value, args []callArg) {
 		} else {
 			p.exec(prog, api)
 		}
+	case "execshell":
+		// R's system2: the command is quoted, the arguments go to the
+		// shell as written (system2("rm", c("-rf", "~")) runs rm -rf ~).
+		prog, _ := p.arg(args, 0, "command")
+		rest, _ := p.arg(args, 1, "args")
+		cmd := joinArgv([]value{prog})
+		switch {
+		case rest.isList:
+			for _, a := range rest.list {
+				if !a.str {
+					cmd += " " + hole
+					continue
+				}
+				cmd += " " + a.s
+			}
+		case rest.str:
+			cmd += " " + rest.s
+		}
+		p.exec(literalValue(cmd), api)
 	case "execall":
 		var list []value
 		for _, a := range pos {
@@ -468,7 +487,9 @@ func pairTable(pairs ...string) map[string]string {
 // "writeall" (every argument), "move" (0 deleted, 1 written), "open:N"
 // (argument N is the mode), "osopen:N" (path N, flags N+1), "exec:N"
 // (argument N is a command string or argv list), "execprog" (program and
-// argument list), "execall" (all arguments form the command), "execvar:N"
+// argument list), "execshell" (a quoted program, then arguments the shell
+// reads as written: R's system2), "execall" (all arguments form the
+// command), "execvar:N"
 // (arguments from N form the argv), "execlist:N", "objcmd" ({cmd: [...]}),
 // "denocmd", "code" (the argument is code in the same language), "shrm"
 // "shwrite" "shmv" "shcp" (shelljs), "self:0" / "self:1" (the receiver is
@@ -593,7 +614,8 @@ var apis = sync.OnceValue(func() map[byte]map[string]string {
 			"write:1", "file.copy file.symlink file.link writeLines saveRDS",
 			"move", "file.rename",
 			"exec:0", "system shell",
-			"execprog", "system2 processx.run",
+			"execshell", "system2",
+			"execprog", "processx.run",
 			"code", "eval.parse",
 		),
 	}
