@@ -358,7 +358,7 @@ var kubeKinds = map[string]string{
 	"namespace": "namespace", "namespaces": "namespace", "ns": "namespace",
 	"persistentvolume": "persistentvolume", "persistentvolumes": "persistentvolume", "pv": "persistentvolume",
 	"persistentvolumeclaim": "persistentvolumeclaim", "persistentvolumeclaims": "persistentvolumeclaim",
-	"pvc": "persistentvolumeclaim",
+	"pvc":                      "persistentvolumeclaim",
 	"customresourcedefinition": "customresourcedefinition", "customresourcedefinitions": "customresourcedefinition",
 	"crd": "customresourcedefinition", "crds": "customresourcedefinition",
 	"node": "node", "nodes": "node", "no": "node",

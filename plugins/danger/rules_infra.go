@@ -225,7 +225,7 @@ func (v *cmdv) dbSubject(c cmdfacts.DBClient, l cmdfacts.Loss) string {
 	switch {
 	case c.File != nil:
 		parts = append(parts, "@"+shownRaw(*c.File))
-	case c.Database != nil && !l.Database:
+	case c.Database != nil && (!l.Database || l.Target == ""):
 		parts = append(parts, "@"+shownRaw(*c.Database))
 	}
 	if c.Host != nil {
