@@ -14,7 +14,7 @@ func TestDisabledRulesEndToEnd(t *testing.T) {
 	s := newScratch(t)
 	cases := []struct {
 		command, off, want string
-		mentions, absent  []string
+		mentions, absent   []string
 	}{
 		{command: "kubectl delete namespace production", want: "ask", mentions: []string{"kubectl delete namespace"}},
 		{command: "kubectl delete namespace production", off: "DG-K8S-DELETE", want: "silent"},
