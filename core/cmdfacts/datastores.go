@@ -59,6 +59,9 @@ var dbClients = map[string]func(args []shell.Word) (DBClient, bool){
 	"dropdb": dropdbClient, "mysqladmin": mysqladminClient, "mariadb-admin": mysqladminClient,
 }
 
+// IsDBClient reports whether name is a command ParseDBClient reads.
+func IsDBClient(name string) bool { return dbClients[name] != nil }
+
 // DBClients returns the command names ParseDBClient reads, sorted.
 func DBClients() []string {
 	out := make([]string, 0, len(dbClients))
@@ -459,9 +462,10 @@ type Loss struct {
 
 // sqlToken is one token of SQL text.
 type sqlToken struct {
-	text  string // upper-cased for words; the name for quoted identifiers
-	word  bool   // a keyword or a name (bare or quoted)
-	depth int    // parenthesis depth
+	text   string // upper-cased for words; the name for quoted identifiers
+	word   bool   // a keyword or a name (bare or quoted)
+	quoted bool   // a quoted name ("x", `x`, [x]): text as written
+	depth  int    // parenthesis depth
 }
 
 // SQLLosses returns the statements of SQL text that drop a database,
@@ -561,7 +565,7 @@ func sqlStatements(text string, nesting int) [][]sqlToken {
 			}
 			j := skipQuoted(text, i, closer)
 			name := text[i+1 : max(i+1, j-1)]
-			cur = append(cur, sqlToken{text: name, word: true, depth: depth})
+			cur = append(cur, sqlToken{text: name, word: true, quoted: true, depth: depth})
 			i = j
 		case c == '$':
 			// A dollar-quoted string: $$...$$ or $tag$...$tag$.
@@ -700,7 +704,7 @@ func sqlNames(st []sqlToken) string {
 		if t.depth != 0 {
 			break
 		}
-		if t.word && slices.Contains(sqlNameSkip, t.text) {
+		if t.word && !t.quoted && slices.Contains(sqlNameSkip, t.text) {
 			continue
 		}
 		if t.word {
@@ -710,7 +714,11 @@ func sqlNames(st []sqlToken) string {
 			if n := len(names); n > 0 {
 				names[n-1] = strings.TrimSuffix(names[n-1], ",")
 			}
-			names = append(names, strings.ToLower(t.text))
+			name := t.text
+			if !t.quoted {
+				name = strings.ToLower(name)
+			}
+			names = append(names, name)
 			continue
 		}
 		if t.text == "," && len(names) > 0 {

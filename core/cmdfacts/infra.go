@@ -89,6 +89,9 @@ var infraCLIs = map[string]func(name string, args []shell.Word) (InfraOp, bool){
 	"docker": containerOp, "podman": containerOp, "nerdctl": containerOp,
 }
 
+// IsInfraCLI reports whether name is a command Infra reads.
+func IsInfraCLI(name string) bool { return infraCLIs[name] != nil }
+
 // InfraCLIs returns the command names Infra reads, sorted.
 func InfraCLIs() []string {
 	out := make([]string, 0, len(infraCLIs))

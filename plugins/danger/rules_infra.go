@@ -7,6 +7,8 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
+	"github.com/zcode-fence/zcode-fence/core/steps"
 )
 
 // Infrastructure and data stores (the Infra family): bulk and
@@ -28,7 +30,7 @@ func infraRules(reg func(func(*cmdv), ...string)) {
 // command it runs there.
 func ruleInfraCLI(v *cmdv) {
 	if argv, ok := cmdfacts.ContainerExec(v.name, v.args); ok {
-		v.judgeInner(argv)
+		v.execInner(argv)
 		return
 	}
 	op, ok := cmdfacts.Infra(v.name, v.args)
@@ -255,4 +257,56 @@ func (v *cmdv) stdinTexts() []string {
 		return true
 	})
 	return out
+}
+
+// infraDispatch runs the family's rule for command v, if it has one.
+func infraDispatch(v *cmdv) {
+	switch {
+	case cmdfacts.IsDBClient(v.name):
+		ruleDBClient(v)
+	case cmdfacts.IsInfraCLI(v.name):
+		ruleInfraCLI(v)
+	}
+}
+
+// execInner judges, with this family's rules only, the command an exec
+// runs inside a container or a pod: a database client or a cloud CLI
+// there loses the same data, while its file paths are the container's
+// (not judged here). A shell's -c script there is analysed and each of
+// its commands judged the same way.
+func (v *cmdv) execInner(argv []shell.Word) {
+	if len(argv) == 0 || argv[0].Unknown {
+		return
+	}
+	name := shell.CommandName(argv[0].Value)
+	if !cmdfacts.IsShell(name) {
+		inner := *v.c
+		inner.Args, inner.Name, inner.NameIfEmpty = argv, name, name
+		w := &cmdv{j: v.j, i: v.i, c: &inner, name: name, args: argv[1:]}
+		infraDispatch(w)
+		return
+	}
+	script := cmdfacts.Value(argv[1:], "-c")
+	if script == nil || script.Unknown || v.j.nested > 0 {
+		return
+	}
+	j := v.j
+	j.spend(4 * steps.Path(len(script.Value)))
+	if j.seen == nil {
+		j.seen = map[string]bool{}
+	}
+	s := analysis.Analyze(script.Value, analysis.Options{Dialect: shell.Bash, Home: j.plat.Home, Lookup: j.plat.Lookup})
+	sub := &judge{plat: j.plat, en: j.en, s: s, custom: j.custom, roots: j.roots, seen: j.seen, nested: j.nested + 1, steps: j.steps, ctx: j.ctx}
+	for k := range s.Commands {
+		if j.steps.Exhausted() {
+			break
+		}
+		c := &s.Commands[k]
+		w := &cmdv{j: sub, i: k, c: c, name: dispatchName(c)}
+		if len(c.Args) > 1 {
+			w.args = c.Args[1:]
+		}
+		infraDispatch(w)
+	}
+	j.reasons = append(j.reasons, sub.reasons...)
 }
