@@ -495,6 +495,7 @@ func sqlStatements(text string, nesting int) [][]sqlToken {
 	var cur []sqlToken
 	depth := 0
 	lineStart := true
+	execComments := 0 // open MySQL executable comments
 	flush := func() {
 		if len(cur) > 0 {
 			stmts = append(stmts, cur)
@@ -524,18 +525,25 @@ func sqlStatements(text string, nesting int) [][]sqlToken {
 			}
 			continue
 		case c == '/' && i+1 < len(text) && text[i+1] == '*':
+			if body := text[i+2:]; strings.HasPrefix(body, "!") || strings.HasPrefix(body, "M!") {
+				// MySQL runs it: /*!50001 DROP TABLE x */. Its text is
+				// read as code, its closing */ as a space.
+				i += 2 + strings.IndexByte(body, '!') + 1
+				for i < len(text) && '0' <= text[i] && text[i] <= '9' {
+					i++
+				}
+				execComments++
+				continue
+			}
 			end := strings.Index(text[i+2:], "*/")
 			if end < 0 {
 				end = len(text) - i - 2
 			}
-			body := text[i+2 : i+2+end]
-			if strings.HasPrefix(body, "!") || strings.HasPrefix(body, "M!") {
-				// MySQL runs it: /*!50001 DROP TABLE x */.
-				body = strings.TrimLeft(strings.TrimLeft(body, "M!"), "0123456789")
-				text = text[:i] + " " + body + " " + text[min(len(text), i+4+end):]
-				continue
-			}
 			i += 4 + end
+			continue
+		case c == '*' && execComments > 0 && i+1 < len(text) && text[i+1] == '/':
+			execComments--
+			i += 2
 			continue
 		}
 		lineStart = false
@@ -788,10 +796,14 @@ func MongoLosses(text string) []Loss {
 	return out
 }
 
+// maxMongoReceiver bounds how far back a receiver is looked for.
+const maxMongoReceiver = 256
+
 // mongoReceiver returns the collection name ending text (db.users,
 // db.getCollection("users"), db["users"]).
 func mongoReceiver(text string) string {
 	text = strings.TrimRight(text, " \t")
+	text = text[max(0, len(text)-maxMongoReceiver):]
 	if strings.HasSuffix(text, ")") || strings.HasSuffix(text, "]") {
 		open := strings.LastIndexAny(text, "([")
 		if open < 0 {
@@ -809,6 +821,10 @@ func mongoReceiver(text string) string {
 // mongoSiblingDB returns x of a getSiblingDB("x") ending text, or "".
 func mongoSiblingDB(text string) string {
 	text = strings.TrimRight(text, " \t")
+	if !strings.HasSuffix(text, ")") {
+		return ""
+	}
+	text = text[max(0, len(text)-maxMongoReceiver):] // bounded: a loss per call must stay cheap
 	const call = "getSiblingDB("
 	i := strings.LastIndex(text, call)
 	if i < 0 || !strings.HasSuffix(text, ")") {

@@ -1,7 +1,10 @@
 package cmdfacts_test
 
 import (
+	"encoding/json"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
@@ -156,6 +159,49 @@ func TestNames(t *testing.T) {
 		}
 		if got := cmdfacts.DisposableName(c.name); got != c.dispose {
 			t.Errorf("DisposableName(%q) = %v", c.name, got)
+		}
+	}
+}
+
+// FuzzLosses: the classifiers never panic or loop on any text, and every
+// loss they report names an operation (seeds: testdata/losses.json).
+func FuzzLosses(f *testing.F) {
+	var cases []lossCase
+	data, err := os.ReadFile("testdata/losses.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &cases); err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range cases {
+		f.Add(c.Text)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, ls := range [][]cmdfacts.Loss{cmdfacts.SQLLosses(text), cmdfacts.RedisLosses(text), cmdfacts.MongoLosses(text)} {
+			for _, l := range ls {
+				if l.Op == "" {
+					t.Fatalf("a loss without an operation in %q: %+v", text, l)
+				}
+			}
+		}
+	})
+}
+
+// BenchmarkLossesCrafted: the classifiers stay linear on crafted text
+// (many MySQL executable comments, many dropDatabase calls, many dollar
+// quotes).
+func BenchmarkLossesCrafted(b *testing.B) {
+	texts := []string{
+		strings.Repeat("/*!1 x */", 1<<15),
+		strings.Repeat("db.x.dropDatabase() ", 1<<15),
+		strings.Repeat("$a$ ", 1<<15),
+		strings.Repeat("DO $$ DO $$ ", 1<<14),
+	}
+	for b.Loop() {
+		for _, t := range texts {
+			cmdfacts.SQLLosses(t)
+			cmdfacts.MongoLosses(t)
 		}
 	}
 }
