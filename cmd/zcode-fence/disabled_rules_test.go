@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -46,6 +48,24 @@ func TestDisabledRulesEndToEnd(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestDisabledRulesAreLogged: a call whose ask was switched off is logged
+// with the rules that would have asked.
+func TestDisabledRulesAreLogged(t *testing.T) {
+	s := newScratch(t)
+	env := s.env("", false, "ZCODE_FENCE_LAYER_ISOLATION=inprocess", "ZCODE_FENCE_DISABLED_RULES=infra")
+	r := runHook(t, env, s.project, hookPayload("Bash", "kubectl drain worker-1", s.project, "disabled-log", false))
+	if got, why := checkAnswer(r); got != "silent" {
+		t.Fatalf("%s %s", got, why)
+	}
+	log, err := os.ReadFile(filepath.Join(s.data, "decisions.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), `"disabled":["DG-K8S-DRAIN"]`) {
+		t.Errorf("decisions.log does not record the switched-off rule:\n%s", log)
 	}
 }
 

@@ -63,14 +63,7 @@ var dbClients = map[string]func(args []shell.Word) (DBClient, bool){
 func IsDBClient(name string) bool { return dbClients[name] != nil }
 
 // DBClients returns the command names ParseDBClient reads, sorted.
-func DBClients() []string {
-	out := make([]string, 0, len(dbClients))
-	for n := range dbClients {
-		out = append(out, n)
-	}
-	slices.Sort(out)
-	return out
-}
+func DBClients() []string { return sortedNames(dbClients) }
 
 // ParseDBClient reads a database client's command line (args: the words
 // after the command word). ok is false for other commands and for

@@ -93,9 +93,12 @@ var infraCLIs = map[string]func(name string, args []shell.Word) (InfraOp, bool){
 func IsInfraCLI(name string) bool { return infraCLIs[name] != nil }
 
 // InfraCLIs returns the command names Infra reads, sorted.
-func InfraCLIs() []string {
-	out := make([]string, 0, len(infraCLIs))
-	for n := range infraCLIs {
+func InfraCLIs() []string { return sortedNames(infraCLIs) }
+
+// sortedNames returns the keys of a table of commands, sorted.
+func sortedNames[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for n := range m {
 		out = append(out, n)
 	}
 	slices.Sort(out)

@@ -1,8 +1,6 @@
 package cmdfacts_test
 
 import (
-	"encoding/json"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -166,15 +164,7 @@ func TestNames(t *testing.T) {
 // FuzzLosses: the classifiers never panic or loop on any text, and every
 // loss they report names an operation (seeds: testdata/losses.json).
 func FuzzLosses(f *testing.F) {
-	var cases []lossCase
-	data, err := os.ReadFile("testdata/losses.json")
-	if err != nil {
-		f.Fatal(err)
-	}
-	if err := json.Unmarshal(data, &cases); err != nil {
-		f.Fatal(err)
-	}
-	for _, c := range cases {
+	for _, c := range load[lossCase](f, "losses.json") {
 		f.Add(c.Text)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
