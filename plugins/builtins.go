@@ -81,6 +81,6 @@ func schema() *config.Schema {
 			det = append(det, group)
 		}
 	}
-	groups := append(det, config.HostSettings)
+	groups := append(det, config.RuleSettings, config.HostSettings)
 	return config.NewSchema(append(groups, deferred...)...)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/config"
 	"github.com/zcode-fence/zcode-fence/core/host"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/plugins"
 )
 
@@ -77,6 +78,9 @@ func explainMode(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(w, "  setting:   %s=%q from %s\n", spec.Key, value, src)
 		}
 	}
+	if off, _, _ := rules.ParseDisabled(j.cfg.Get(config.KeyDisabledRules)); !off.Empty() {
+		fmt.Fprintf(w, "rules off:   %s\n", strings.Join(off.IDs(), " "))
+	}
 	for _, n := range append(append(append([]string{}, j.cfg.Notes...), j.prep.Notes...), j.out.Notes...) {
 		fmt.Fprintf(w, "  note: %s\n", n)
 	}
@@ -107,6 +111,9 @@ func explainMode(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(w, "  %-14s %-7s %-10s %s\n", l.Name, state, l.Mode, timing)
 		for _, r := range l.Verdict.Reasons {
 			fmt.Fprintf(w, "      %s  %s\n", r.Rule, r.Message)
+		}
+		for _, r := range l.Disabled {
+			fmt.Fprintf(w, "      %s  switched off (%s): %s\n", r.Rule, config.KeyDisabledRules, r.Message)
 		}
 		for _, k := range sortedKeys(l.Verdict.Annotations) {
 			fmt.Fprintf(w, "      %s = %s\n", k, l.Verdict.Annotations[k])

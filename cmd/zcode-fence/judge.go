@@ -141,6 +141,9 @@ func (j *judgement) record() decisionlog.Record {
 		for _, reason := range l.Verdict.Reasons {
 			lr.Rules = append(lr.Rules, reason.Rule)
 		}
+		for _, reason := range l.Disabled {
+			lr.Disabled = append(lr.Disabled, reason.Rule)
+		}
 		switch {
 		case errors.Is(l.Err, host.ErrAbandoned):
 			// Another layer had asked: not this layer's failure.

@@ -108,7 +108,7 @@ func TestDecisionModelThroughTheBinary(t *testing.T) {
 
 			// A risky call the rules do not cover: the model asks.
 			m.set(map[string]float64{"data_loss": 0.92, "code_execution": 0.3}, http.StatusOK)
-			got, reason := run(s.bashCall("psql -c 'drop table customers'"))
+			got, reason := run(s.bashCall("psql app -f scripts/purge_customers.sql"))
 			if got != "ask" || !strings.Contains(reason, "data_loss") && !strings.Contains(reason, "data loss") {
 				t.Fatalf("risky call: %s %q", got, reason)
 			}
@@ -124,7 +124,7 @@ func TestDecisionModelThroughTheBinary(t *testing.T) {
 			}
 
 			// The same call again: from the cache, no request.
-			if got, _ := run(s.bashCall("psql -c 'drop table customers'")); got != "ask" || m.requests() != 1 {
+			if got, _ := run(s.bashCall("psql app -f scripts/purge_customers.sql")); got != "ask" || m.requests() != 1 {
 				t.Fatalf("cached call: %s after %d requests", got, m.requests())
 			}
 			if l := layerRecord(t, lastRecord(t, s.data), "decisionmodel"); l.Annotations["cached"] != "true" {

@@ -13,7 +13,7 @@ import (
 )
 
 // load reads testdata/name into cases and fails when it holds none.
-func load[T any](t *testing.T, name string) []T {
+func load[T any](t testing.TB, name string) []T {
 	t.Helper()
 	data, err := os.ReadFile("testdata/" + name)
 	if err != nil {

@@ -37,6 +37,13 @@ var ownedTables = []ownedTable{
 		"createtext", "deletedirectory", "deletefile", "]::delete"}},
 	{name: "find's actions (ParseFind)", atLeast: 2, marks: []string{"-execdir", "-okdir", "-fprint", "-fprint0",
 		"-fls", "-fprintf"}},
+	{name: "cloud CLI operations (Infra)", atLeast: 2, marks: []string{"delete-db-instance", "delete-db-cluster",
+		"terminate-instances", "delete-stack", "schedule-key-deletion", "delete-table", "delete-bucket",
+		"delete-file-system", "delete-repository", "delete-replication-group"}},
+	{name: "Kubernetes kinds (Infra)", atLeast: 3, marks: []string{"persistentvolumeclaim", "persistentvolumeclaims",
+		"customresourcedefinition", "customresourcedefinitions", "persistentvolume", "pvc", "crd", "namespaces"}},
+	{name: "database clients (ParseDBClient)", atLeast: 3, marks: []string{"psql", "mysql", "mariadb", "sqlite3",
+		"redis-cli", "valkey-cli", "keydb-cli", "mongosh", "dropdb", "mysqladmin"}},
 	{name: "fd's options (FdRoots)", atLeast: 2, marks: []string{"--search-path", "--base-directory", "--exact-depth",
 		"--changed-within", "--changed-before", "--max-results", "--exec-batch"}},
 }

@@ -1,6 +1,7 @@
 package cmdfacts
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/shell"
@@ -158,9 +159,7 @@ func restFrom(w shell.Word, off int) shell.Word {
 // ---------------------------------------------------------------------------
 // sqlite3
 
-var sqliteValued = map[string]bool{"cmd": true, "init": true, "separator": true, "newline": true,
-	"nullvalue": true, "vfs": true, "mmap": true, "maxsize": true, "heap": true, "lookaside": true,
-	"pagecache": true, "escape": true, "A": true}
+// sqliteValued (datastores.go) lists the options that take the next word.
 
 // sqlite: sqlite3 [OPTIONS] [FILENAME [SQL...]]: every -cmd value and SQL
 // argument, and with no SQL argument every stdin line, may be a
@@ -174,7 +173,7 @@ func (p *payloads) sqlite() {
 			continue
 		}
 		name := strings.TrimLeft(a.Value, "-")
-		if sqliteValued[name] && i+1 < len(p.args) {
+		if slices.Contains(sqliteValued, name) && i+1 < len(p.args) {
 			i++
 			if name == "cmd" {
 				p.sqliteDot(p.args[i])
@@ -270,13 +269,12 @@ func sqliteFields(s string) []string {
 // ---------------------------------------------------------------------------
 // psql, mysql
 
-var psqlSpec = Spec{Short: "cdfhLoPpRTUvF", Long: []string{"command", "dbname", "file", "host", "log-file",
-	"output", "pset", "port", "record-separator", "table-attr", "username", "set", "variable", "field-separator"}}
+// psqlSpec and psqlLongs (datastores.go) are psql's options.
 
 // psql: -c/--command scripts, -o '|CMD', and with neither -c nor -f the
 // stdin script: \! CMD, \o |CMD (and \g, \w), COPY ... PROGRAM 'CMD'.
 func (p *payloads) psql() {
-	a := ParseArgs(p.args, psqlSpec)
+	a := ParseArgs(expandLong(p.args, psqlLongs), psqlSpec)
 	for _, w := range a.Values("c", "command") {
 		p.psqlScript(w)
 	}
@@ -382,13 +380,12 @@ func isIdentByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-var mysqlSpec = Spec{Short: "eDhuPSO", Long: []string{"execute", "database", "host", "user", "port", "socket",
-	"set-variable", "default-character-set", "defaults-file", "defaults-extra-file", "login-path"}}
+// mysqlSpec and mysqlLongs (datastores.go) are the mysql client's options.
 
 // mysql: -e/--execute scripts and, without -e, the stdin script: a line
 // starting with the client command system (any case), or holding \!.
 func (p *payloads) mysql() {
-	a := ParseArgs(p.args, mysqlSpec)
+	a := ParseArgs(expandLong(dropPassword(p.args), mysqlLongs), mysqlSpec)
 	scripts := a.Values("e", "execute")
 	if len(scripts) == 0 && p.stdin != nil {
 		scripts = append(scripts, *p.stdin)

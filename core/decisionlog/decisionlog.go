@@ -89,8 +89,10 @@ type LayerRecord struct {
 	// Mode is "inprocess", "process" or "external".
 	Mode string `json:"mode"`
 	// Verdict is "ask", "silent", "error" or "skipped".
-	Verdict     string            `json:"verdict"`
-	Rules       []string          `json:"rules,omitempty"`
+	Verdict string   `json:"verdict"`
+	Rules   []string `json:"rules,omitempty"`
+	// Disabled are the rules whose asks disabled_rules switched off.
+	Disabled    []string          `json:"disabled,omitempty"`
 	Ms          float64           `json:"ms"`
 	Error       string            `json:"error,omitempty"`
 	Annotations map[string]string `json:"annotations,omitempty"`

@@ -132,6 +132,9 @@ type LayerResult struct {
 	Launch time.Duration
 	// Decide is the time of the Decide call itself.
 	Decide time.Duration
+	// Disabled are the reasons of rules disabled_rules switched off,
+	// removed from Verdict (built-in layers only).
+	Disabled []core.Reason
 }
 
 // Outcome is the chain's answer for one call.
@@ -195,6 +198,8 @@ func (h *Host) run(ctx context.Context, call *core.Call, pre []core.Reason, cfg 
 	}()
 
 	slots, notes := h.slots(cfg)
+	disabled, offNotes := disabledRules(cfg)
+	notes = append(notes, offNotes...)
 	vet := vetExternal(slots, call, cfg.Get(config.KeyLanguage))
 	slots = vet.slots
 	out := Outcome{Notes: append(notes, vet.notes...)}
@@ -215,6 +220,7 @@ func (h *Host) run(ctx context.Context, call *core.Call, pre []core.Reason, cfg 
 	detCtx, detCancel := context.WithDeadline(ctx, start.Add(DeterministicBudget))
 	results := h.runAll(detCtx, ctx, det, call, remotes)
 	detCancel()
+	switchOff(results, disabled)
 	out.Layers = append(out.Layers, results...)
 
 	verdicts := make([]core.Verdict, 0, len(results)+1)
@@ -239,6 +245,7 @@ func (h *Host) run(ctx context.Context, call *core.Call, pre []core.Reason, cfg 
 			}
 			res := h.runAll(dctx, dctx, []slot{s}, call, remotes)
 			dcancel()
+			switchOff(res, disabled)
 			out.Layers = append(out.Layers, res...)
 			out.Verdict = core.Merge(out.Verdict, res[0].Verdict)
 			if out.Verdict.Decision == core.Ask {

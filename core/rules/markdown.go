@@ -54,7 +54,11 @@ func Markdown() []byte {
 			}
 			b.WriteString("| id | asks about | message (en) |\n| --- | --- | --- |\n")
 			for _, r := range f.Rules() {
-				fmt.Fprintf(&b, "| `%s` | %s | `%s` |\n", r.ID, mdText(r.Doc), mdCode(r.En))
+				doc := mdText(r.Doc)
+				if r.Locked {
+					doc += " **Cannot be switched off** (`disabled_rules`)."
+				}
+				fmt.Fprintf(&b, "| `%s` | %s | `%s` |\n", r.ID, doc, mdCode(r.En))
 			}
 		}
 	}

@@ -49,6 +49,11 @@ type Rule struct {
 	// PathAdvice says the closing advice may offer a project or temp path
 	// instead of asking (danger's rules about path targets).
 	PathAdvice bool
+	// Locked rules cannot be switched off with disabled_rules: the
+	// catastrophic core (deleting a root, home, a system directory; wiping
+	// a disk) and the answers that keep the guard failing closed (see
+	// locked.go).
+	Locked bool
 }
 
 // Template returns r's template in language l (Chinese unless l is

@@ -164,6 +164,7 @@ func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err e
 	budget := steps.New(l.budget)
 	j = newJudge(ctx, plat, c.Language() == core.English, script, c.Cwd, budget)
 	j.custom = custom
+	j.roots = c.WritableRoots
 	err = j.run()
 	reasons := j.reasons
 	j.release()

@@ -23,6 +23,7 @@ type judge struct {
 	cwdRaw string     // the call's cwd as given
 	cwd    paths.Path // cwdRaw cleaned, once needed (see callCwd)
 	custom *customSet
+	roots  []string // the call's writable roots (core.Call.WritableRoots)
 
 	cwdDone bool
 	cur     cmdv // the command being judged (one at a time per judge)

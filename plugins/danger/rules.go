@@ -66,6 +66,8 @@ func init() {
 	reg(ruleBcdedit, "bcdedit")
 	// Git.
 	reg(ruleGit, "git")
+	// Infrastructure and data stores.
+	infraRules(reg)
 	// Persistence and protections.
 	reg(ruleCrontab, "crontab")
 	reg(ruleSc, "sc", "set-content")

@@ -1,0 +1,45 @@
+package rules
+
+// Infra is the danger gate's family about bulk and irreversible loss
+// outside the local disk: infrastructure as code, clusters, clouds, data
+// stores reached through their clients, and container volumes. The
+// command facts (verbs, options, the SQL classifier) are
+// core/cmdfacts.Infra and ParseDBClient. Templates may use {cmd},
+// {detail} (the subcommand and options that matter) and {subject} (what
+// it acts on: stack, namespace, bucket, database, table).
+var Infra = family(&Family{Layer: dangerLayer, Name: "infra", Title: "Infrastructure and data stores",
+	Doc: "Bulk and irreversible operations only; plans, previews, dry runs, listings and help stay silent. " +
+		"A target that is clearly local and disposable stays silent: a SQLite file inside the writable roots " +
+		"(the project, temp, extra_writable_roots) or in memory; a database whose name reads as a throwaway one " +
+		"(a word test, tests, testing, dev, development, local, tmp, temp, scratch or sandbox, and none of " +
+		"prod, production, prd, live) on this machine (no host, localhost, 127.x, ::1, a socket path) — not " +
+		"Redis, whose databases have no names; a cluster command that names a local cluster's context " +
+		"(--context kind-*, k3d-*, minikube, docker-desktop, rancher-desktop, orbstack, microk8s, colima)."})
+
+// The Infra family.
+var (
+	IaCDestroy = def(&Rule{ID: "DG-IAC-DESTROY", Family: Infra,
+		Doc: "terraform, tofu and terragrunt destroy (also with -target), apply -destroy (not -destroy=false; -destroy with -refresh-only is rejected by terraform), state rm (not -dry-run), state push -force, workspace delete -force (-chdir=DIR and other global options read); pulumi destroy/down (not --preview-only), stack rm --force, state delete; cdk and cdktf destroy; serverless/sls and sst remove. plan -destroy, plan, apply, show and the like stay silent.",
+		Zh:  "{cmd} {detail}{subject} 会销毁基础设施或其状态记录，无法撤销。",
+		En:  "{cmd} {detail}{subject} destroys infrastructure or its state for good."})
+	ClusterDelete = def(&Rule{ID: "DG-K8S-DELETE", Family: Infra,
+		Doc: "kubectl (or oc) delete with --all or -A/--all-namespaces, or of namespaces, PersistentVolumes, PersistentVolumeClaims, CustomResourceDefinitions or nodes (TYPE NAME, TYPE/NAME, TYPE.GROUP, short names); helm uninstall (delete, del, un) in a namespace or kube context named like production. --dry-run (client, server) stays silent, and so do other kinds named one by one (kubectl delete pod x), and delete -f/-k (the manifest is not read).",
+		Zh:  "{cmd} {detail}{subject} 会批量删除集群资源及其数据，无法恢复。",
+		En:  "{cmd} {detail}{subject} deletes cluster resources and their data for good."})
+	ClusterDrain = def(&Rule{ID: "DG-K8S-DRAIN", Family: Infra,
+		Doc: "kubectl (or oc) drain: evicts every pod from a node (not --dry-run).",
+		Zh:  "{cmd} {detail}{subject} 会驱逐该节点上的全部 Pod，服务可能中断。",
+		En:  "{cmd} {detail}{subject} evicts every pod from the node; services may go down."})
+	CloudDelete = def(&Rule{ID: "DG-CLOUD-DELETE", Family: Infra,
+		Doc: "Cloud CLIs deleting data or a whole system. aws (global options before the service; long options abbreviated as argparse allows): s3 rm --recursive (not --dryrun), s3 rb --force, s3api delete-bucket, rds delete-db-instance/-db-cluster/-global-cluster/-db-snapshot/-db-cluster-snapshot, docdb and neptune delete-db-cluster/-db-instance, dynamodb delete-table/delete-backup, cloudformation delete-stack, ec2 terminate-instances/delete-volume/delete-snapshot (not --dry-run), eks/ecs/redshift delete-cluster, elasticache delete-cache-cluster/-replication-group, efs delete-file-system, ecr delete-repository, kms schedule-key-deletion, opensearch delete-domain, es delete-elasticsearch-domain, backup delete-backup-vault/-recovery-point, glacier delete-vault, logs delete-log-group. gcloud (also alpha/beta): projects delete, sql instances/databases delete, container clusters delete, compute instances/disks/snapshots delete, storage rm -r/--recursive, storage buckets delete, spanner instances/databases delete, bigtable instances delete, firestore databases delete, redis and filestore instances delete, alloydb clusters delete; gsutil rm -r. az: group delete, storage account/container/share delete, storage blob delete-batch, sql db/server/mi delete, cosmosdb delete, cosmosdb sql database delete, postgres and mysql server/flexible-server delete, redis delete, aks delete, vm/vmss/disk delete, keyvault purge. help and --generate-cli-skeleton stay silent.",
+		Zh:  "{cmd} {detail}{subject} 会删除云上的数据或资源，无法恢复。",
+		En:  "{cmd} {detail}{subject} deletes cloud data or resources for good."})
+	DatabaseDestroy = def(&Rule{ID: "DG-DB-DESTROY", Family: Infra,
+		Doc: "A database client running DROP DATABASE|SCHEMA|TABLE, TRUNCATE or DELETE without WHERE (any case, comments skipped, MySQL /*! */ read as code, PostgreSQL DO blocks read), FLUSHALL/FLUSHDB, or dropDatabase(), COLLECTION.drop(), deleteMany({}) / remove({}): psql -c/--command (abbreviations too), mysql/mariadb -e/--execute, sqlite3 FILE SQL or -cmd, redis-cli/valkey-cli/keydb-cli COMMAND, mongosh/mongo --eval, or any of them fed by a heredoc, a here-string or literal text piped in (echo, printf, cat <<EOF); dropdb NAME; mysqladmin drop NAME. Local disposable targets stay silent (see the family). SELECT, UPDATE, INSERT, DELETE ... WHERE, psql -f FILE and input redirected from a file stay silent.",
+		Zh:  "{cmd} {detail}{subject} 会删除数据库中的数据，无法恢复。",
+		En:  "{cmd} {detail}{subject} deletes database data for good."})
+	ContainerPrune = def(&Rule{ID: "DG-CONTAINER-PRUNE", Family: Infra,
+		Doc: "docker, podman or nerdctl system prune with -a/--all or --volumes, volume rm/remove NAME (podman volume rm --all), volume prune; podman system reset (global options such as --context, -H read). docker image prune, container prune and system prune without -a or --volumes stay silent.",
+		Zh:  "{cmd} {detail}{subject} 会删除容器卷或镜像，卷中数据无法恢复。",
+		En:  "{cmd} {detail}{subject} removes container volumes or images; volume data is lost."})
+)
