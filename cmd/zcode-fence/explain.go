@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,108 +10,250 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/config"
+	"github.com/zcode-fence/zcode-fence/core/hookio"
 	"github.com/zcode-fence/zcode-fence/core/host"
 	"github.com/zcode-fence/zcode-fence/plugins"
 )
 
+// explainReport is what explain prints: the text form for people, the
+// same fields as one JSON object with --json. Its JSON field names are a
+// contract for scripts: add fields, never rename them.
+type explainReport struct {
+	Tool     string   `json:"tool"`
+	Command  string   `json:"command,omitempty"`
+	Paths    []string `json:"paths,omitempty"`
+	Project  string   `json:"project"`
+	WideRoot string   `json:"wide_root,omitempty"`
+	Cwd      string   `json:"cwd"`
+	Writable []string `json:"writable_roots"`
+	// Isolation is the layer_isolation setting the call ran with.
+	Isolation string `json:"isolation"`
+	// Config names where the options came from.
+	Config string   `json:"config"`
+	Notes  []string `json:"notes,omitempty"`
+	// ParseError is set when the shell parser failed and the token scan
+	// was used; Parse is the parse outline, one line per entry.
+	ParseError string               `json:"parse_error,omitempty"`
+	Parse      []string             `json:"parse,omitempty"`
+	Layers     []explainLayerReport `json:"layers"`
+	// Decision is "ask" or "silent"; Reason is the ask text.
+	Decision string  `json:"decision"`
+	Reason   string  `json:"reason,omitempty"`
+	Ms       float64 `json:"ms"`
+	// InputError is why the call could not be judged (then nothing else
+	// but Decision "error" is set).
+	InputError string `json:"input_error,omitempty"`
+}
+
+// explainLayerReport is one layer's part. State is the verdict ("ask",
+// "silent"), "error", "abandoned", "off" or "not run"; Why says why a
+// layer did not run.
+type explainLayerReport struct {
+	Name        string            `json:"name"`
+	State       string            `json:"state"`
+	Why         string            `json:"why,omitempty"`
+	Mode        string            `json:"mode,omitempty"`
+	LaunchMs    float64           `json:"launch_ms,omitempty"`
+	DecideMs    float64           `json:"decide_ms"`
+	Reasons     []explainReason   `json:"reasons,omitempty"`
+	Annotations map[string]string `json:"annotations,omitempty"`
+	Error       string            `json:"error,omitempty"`
+}
+
+type explainReason struct {
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
+}
+
 // explainMode shows how a command or a write is judged: the parse, every
 // layer's verdict with rule ids and timings, and the answer. It writes no
-// hook output and no log record.
+// hook output and no log record. Its arguments are options (--json,
+// --write PATH, --edit PATH) followed by the command (several arguments
+// are joined by spaces; "--" ends the options). It exits like --eval:
+// exitSilent, exitAsk, exitError (input not judged) or exitUsage.
 func explainMode(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: zcode-fence explain 'CMD' | explain --write PATH")
-		return 2
-	}
-	p := bashPayload(strings.Join(args, " "))
-	if args[0] == "--write" || args[0] == "--edit" {
-		tool := "Write"
-		if args[0] == "--edit" {
-			tool = "Edit"
+	asJSON := false
+	var p *hookio.Payload
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		a := args[0]
+		args = args[1:]
+		switch a {
+		case "--":
+		case "--json":
+			asJSON = true
+			continue
+		case "--write", "--edit":
+			if p != nil {
+				return usageError(stderr, "explain: one of --write or --edit")
+			}
+			if len(args) == 0 || args[0] == "" {
+				return usageError(stderr, "explain %s needs a path", a)
+			}
+			tool := "Write"
+			if a == "--edit" {
+				tool = "Edit"
+			}
+			fp := filePayload(tool, args[0])
+			p = &fp
+			args = args[1:]
+			continue
+		default:
+			return usageError(stderr, "explain: unknown flag %q (put the command after --)", a)
 		}
-		p = filePayload(tool, strings.Join(args[1:], " "))
+		break // "--": the rest is the command
 	}
+	switch {
+	case p != nil && len(args) > 0:
+		return usageError(stderr, "explain: a path or a command, not both (%q)", strings.Join(args, " "))
+	case p == nil:
+		command := strings.Join(args, " ")
+		if strings.TrimSpace(command) == "" {
+			return usageError(stderr, "explain needs a command: zcode-fence explain 'CMD' | explain --write PATH")
+		}
+		bp := bashPayload(command)
+		p = &bp
+	}
+
 	j := newJudgement("explain", time.Now())
-	j.run(p)
+	j.run(*p)
 	total := time.Since(j.start)
 	j.done()
+	r := j.report(total)
+	if asJSON {
+		line, _ := json.Marshal(r)
+		fmt.Fprintln(stdout, string(line))
+	} else {
+		_, _ = io.WriteString(stdout, r.text())
+	}
+	return judgedExit(j)
+}
 
-	w := &strings.Builder{}
+// report gathers the explain report of a finished judgement.
+func (j *judgement) report(total time.Duration) explainReport {
+	r := explainReport{Decision: j.out.Verdict.Decision.String(), Ms: ms(total),
+		Isolation: j.cfg.Get(config.KeyLayerIsolation), Config: j.cfg.Source, Layers: []explainLayerReport{}}
 	c := j.prep.Call
 	if c == nil {
-		fmt.Fprintf(stdout, "cannot judge: %v\n", j.inputErr)
-		return 0
+		r.Decision = "error"
+		r.InputError = fmt.Sprint(j.inputErr)
+		return r
 	}
-	fmt.Fprintf(w, "tool:        %s\n", c.Tool)
+	r.Tool, r.Project, r.Cwd, r.WideRoot = c.Tool, c.ProjectRoot, c.Cwd, j.prep.WideRoot
+	r.Writable = append([]string{}, c.WritableRoots...)
 	if c.Kind == core.KindShell {
-		fmt.Fprintf(w, "command:     %s\n", c.Command)
+		r.Command = c.Command
 	} else {
-		fmt.Fprintf(w, "paths:       %s\n", strings.Join(c.Paths, "  "))
+		r.Paths = append([]string{}, c.Paths...)
 	}
-	fmt.Fprintf(w, "project:     %s\n", orNone(c.ProjectRoot))
-	if j.prep.WideRoot != "" {
-		fmt.Fprintf(w, "  WARNING: the project root is the %s: the fence guards only the protected paths\n", j.prep.WideRoot)
-	}
-	fmt.Fprintf(w, "cwd:         %s\n", orNone(c.Cwd))
-	fmt.Fprintf(w, "writable:    %s\n", orNone(strings.Join(c.WritableRoots, "  ")))
-	fmt.Fprintf(w, "isolation:   %s\n", j.cfg.Get(config.KeyLayerIsolation))
-	fmt.Fprintf(w, "config:      %s\n", j.cfg.Source)
-	for _, n := range append(append(append([]string{}, j.cfg.Notes...), j.prep.Notes...), j.out.Notes...) {
-		fmt.Fprintf(w, "  note: %s\n", n)
-	}
+	r.Notes = append(append(append(r.Notes, j.cfg.Notes...), j.prep.Notes...), j.out.Notes...)
 	if c.Script != nil {
-		fmt.Fprintln(w, "parse:")
-		if c.Script.ParseError != "" {
-			fmt.Fprintf(w, "  parse error (token scan used): %s\n", c.Script.ParseError)
-		}
-		for _, line := range strings.Split(strings.TrimRight(c.Script.Outline(), "\n"), "\n") {
-			fmt.Fprintf(w, "  %s\n", line)
-		}
+		r.ParseError = c.Script.ParseError
+		r.Parse = strings.Split(strings.TrimRight(c.Script.Outline(), "\n"), "\n")
 	}
-	fmt.Fprintln(w, "layers:")
 	ran := map[string]bool{}
 	for _, l := range j.out.Layers {
 		ran[l.Name] = true
-		state := l.Verdict.Decision.String()
+		lr := explainLayerReport{Name: l.Name, State: l.Verdict.Decision.String(), Mode: l.Mode,
+			DecideMs: ms(l.Decide), Annotations: l.Verdict.Annotations}
+		if l.Mode != host.ModeInProcess {
+			lr.LaunchMs = ms(l.Launch)
+		}
 		switch {
 		case errors.Is(l.Err, host.ErrAbandoned):
-			state = "abandoned"
+			lr.State = "abandoned"
 		case l.Err != nil:
-			state = "error"
-		}
-		timing := fmt.Sprintf("decide %.2fms", ms(l.Decide))
-		if l.Mode != host.ModeInProcess {
-			timing = fmt.Sprintf("launch %.2fms  %s", ms(l.Launch), timing)
-		}
-		fmt.Fprintf(w, "  %-14s %-7s %-10s %s\n", l.Name, state, l.Mode, timing)
-		for _, r := range l.Verdict.Reasons {
-			fmt.Fprintf(w, "      %s  %s\n", r.Rule, r.Message)
-		}
-		for _, k := range sortedKeys(l.Verdict.Annotations) {
-			fmt.Fprintf(w, "      %s = %s\n", k, l.Verdict.Annotations[k])
+			lr.State = "error"
 		}
 		if l.Err != nil {
-			fmt.Fprintf(w, "      %v\n", l.Err)
+			lr.Error = l.Err.Error()
 		}
+		for _, reason := range l.Verdict.Reasons {
+			lr.Reasons = append(lr.Reasons, explainReason{Rule: reason.Rule, Message: reason.Message})
+		}
+		r.Layers = append(r.Layers, lr)
 	}
 	for _, b := range plugins.Builtins {
 		if ran[b.Name] {
 			continue
 		}
-		why := "off (" + b.Switch.Key + "=false)"
+		lr := explainLayerReport{Name: b.Name, State: "off", Why: b.Switch.Key + "=false"}
 		if b.Switch.Key == "" || j.cfg.Bool(b.Switch.Key) {
-			why = "not run (a deterministic layer asked)"
+			lr.State, lr.Why = "not run", "a deterministic layer asked"
 		}
 		if j.prep.Skip {
-			why = "not run (tool not judged)"
+			lr.State, lr.Why = "not run", "tool not judged"
 		}
-		fmt.Fprintf(w, "  %-14s %s\n", b.Name, why)
+		r.Layers = append(r.Layers, lr)
 	}
-	fmt.Fprintf(w, "decision:    %s  (%.2fms)\n", j.out.Verdict.Decision, ms(total))
 	if j.ask() {
-		fmt.Fprintf(w, "reason:      %s\n", j.out.Text)
+		r.Reason = j.out.Text
 	}
-	_, _ = io.WriteString(stdout, w.String())
-	return 0
+	return r
+}
+
+// text is the report for people.
+func (r explainReport) text() string {
+	w := &strings.Builder{}
+	if r.InputError != "" {
+		fmt.Fprintf(w, "cannot judge: %s\n", r.InputError)
+		return w.String()
+	}
+	fmt.Fprintf(w, "tool:        %s\n", r.Tool)
+	if r.Paths == nil {
+		fmt.Fprintf(w, "command:     %s\n", r.Command)
+	} else {
+		fmt.Fprintf(w, "paths:       %s\n", strings.Join(r.Paths, "  "))
+	}
+	fmt.Fprintf(w, "project:     %s\n", orNone(r.Project))
+	if r.WideRoot != "" {
+		fmt.Fprintf(w, "  WARNING: the project root is the %s: the fence guards only the protected paths\n", r.WideRoot)
+	}
+	fmt.Fprintf(w, "cwd:         %s\n", orNone(r.Cwd))
+	fmt.Fprintf(w, "writable:    %s\n", orNone(strings.Join(r.Writable, "  ")))
+	fmt.Fprintf(w, "isolation:   %s\n", r.Isolation)
+	fmt.Fprintf(w, "config:      %s\n", r.Config)
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	if r.Parse != nil {
+		fmt.Fprintln(w, "parse:")
+		if r.ParseError != "" {
+			fmt.Fprintf(w, "  parse error (token scan used): %s\n", r.ParseError)
+		}
+		for _, line := range r.Parse {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
+	}
+	fmt.Fprintln(w, "layers:")
+	for _, l := range r.Layers {
+		if l.Why != "" {
+			why := l.State + " (" + l.Why + ")"
+			if l.State == "off" {
+				why = "off (" + l.Why + ")"
+			}
+			fmt.Fprintf(w, "  %-14s %s\n", l.Name, why)
+			continue
+		}
+		timing := fmt.Sprintf("decide %.2fms", l.DecideMs)
+		if l.Mode != host.ModeInProcess {
+			timing = fmt.Sprintf("launch %.2fms  %s", l.LaunchMs, timing)
+		}
+		fmt.Fprintf(w, "  %-14s %-7s %-10s %s\n", l.Name, l.State, l.Mode, timing)
+		for _, reason := range l.Reasons {
+			fmt.Fprintf(w, "      %s  %s\n", reason.Rule, reason.Message)
+		}
+		for _, k := range sortedKeys(l.Annotations) {
+			fmt.Fprintf(w, "      %s = %s\n", k, l.Annotations[k])
+		}
+		if l.Error != "" {
+			fmt.Fprintf(w, "      %s\n", l.Error)
+		}
+	}
+	fmt.Fprintf(w, "decision:    %s  (%.2fms)\n", r.Decision, r.Ms)
+	if r.Reason != "" {
+		fmt.Fprintf(w, "reason:      %s\n", r.Reason)
+	}
+	return w.String()
 }
 
 func orNone(s string) string {

@@ -667,8 +667,8 @@ func TestExternalExplain(t *testing.T) {
 			cmd.Env = s.hookEnv(cfg, mode, tmp)
 			cmd.Dir = s.project
 			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("explain: %v\n%s", err, out)
+			if code := exitCode(err); code != exitAsk {
+				t.Fatalf("explain: exit %d (%v), want %d (ask)\n%s", code, err, exitAsk, out)
 			}
 			text := string(out)
 			for _, want := range []*regexp.Regexp{

@@ -61,14 +61,15 @@ func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
 const exitBy = 4800 * time.Millisecond
 
 // evalMode judges a payload built from the command line, exactly as hook
-// mode would, and prints a summary for people on stderr.
+// mode would, and prints a summary for people on stderr. It returns
+// exitSilent, exitAsk, or exitError when the input could not be judged.
 func evalMode(p hookio.Payload, stdout, stderr io.Writer) (code int) {
 	j := newJudgement("eval", time.Now())
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "[zcode-fence] decision=error: %v\n", j.recovered(r))
 			j.log()
-			code = 0
+			code = exitError
 		}
 		j.done()
 	}()
@@ -94,7 +95,7 @@ func evalMode(p hookio.Payload, stdout, stderr io.Writer) (code int) {
 			fmt.Fprintf(stderr, "  ! %v\n", l.Err)
 		}
 	}
-	return 0
+	return judgedExit(j)
 }
 
 // bashPayload is the payload --eval judges. Its cwd is the current

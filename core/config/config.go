@@ -311,3 +311,41 @@ func DataDir(env Env) string {
 	}
 	return filepath.Join(env.Home, ".zcode", "cli", "plugins", "data", "zcode-fence")
 }
+
+// DataDirs is every data dir a reader of the log (zcode-fence log, run
+// from a terminal, outside any host) should look in: DataDir's answer when
+// one of its variables is set, else every existing data dir a host gives
+// the plugin — ZCode's ~/.zcode/cli/plugins/data/zcode-fence@<market> (and
+// the bare zcode-fence), Claude Code's
+// ${CLAUDE_CONFIG_DIR:-~/.claude}/plugins/data/zcode-fence-<market> (and
+// zcode-fence-inline for --plugin-dir) — in that order. With none found it
+// is DataDir's default. Cost: two directory globs.
+func DataDirs(env Env) []string {
+	for _, k := range []string{"ZCODE_FENCE_DATA_DIR", "ZCODE_PLUGIN_DATA", "CLAUDE_PLUGIN_DATA"} {
+		if v, ok := env.get(k); ok {
+			return []string{v}
+		}
+	}
+	claude := filepath.Join(env.Home, ".claude")
+	if v, ok := env.get("CLAUDE_CONFIG_DIR"); ok && v != "" {
+		claude = v
+	}
+	zcode := filepath.Join(env.Home, ".zcode", "cli", "plugins", "data")
+	var dirs []string
+	for _, pattern := range []string{
+		filepath.Join(zcode, "zcode-fence@*"),
+		filepath.Join(zcode, "zcode-fence"),
+		filepath.Join(claude, "plugins", "data", "zcode-fence-*"),
+	} {
+		matches, _ := filepath.Glob(pattern)
+		for _, m := range matches {
+			if fi, err := os.Stat(m); err == nil && fi.IsDir() {
+				dirs = append(dirs, m)
+			}
+		}
+	}
+	if len(dirs) == 0 {
+		return []string{DataDir(env)}
+	}
+	return dirs
+}
