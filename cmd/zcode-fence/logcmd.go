@@ -211,8 +211,12 @@ func printRecords(w io.Writer, recs []decisionlog.Record) {
 	if len(recs) == 0 {
 		return
 	}
+	header := [5]string{"time", "source", "verdict", "tool", "rules"}
 	rows := make([][5]string, len(recs))
 	var widths [5]int
+	for c, cell := range header {
+		widths[c] = len(cell)
+	}
 	for i, r := range recs {
 		ts := r.TS
 		if t, err := time.Parse(time.RFC3339Nano, r.TS); err == nil {
@@ -227,12 +231,13 @@ func printRecords(w io.Writer, recs []decisionlog.Record) {
 			widths[c] = max(widths[c], len(cell))
 		}
 	}
-	fmt.Fprintf(w, "  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", widths[0], "time", widths[1], "source",
-		widths[2], "verdict", widths[3], "tool", widths[4], "rules", "command or path")
-	for i, r := range recs {
-		c := rows[i]
+	row := func(c [5]string, last string) {
 		fmt.Fprintf(w, "  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", widths[0], c[0], widths[1], c[1],
-			widths[2], c[2], widths[3], c[3], widths[4], c[4], oneLineText(r.Detail))
+			widths[2], c[2], widths[3], c[3], widths[4], c[4], last)
+	}
+	row(header, "command or path")
+	for i, r := range recs {
+		row(rows[i], oneLineText(r.Detail))
 		for _, reason := range r.Reasons {
 			fmt.Fprintf(w, "      reason: %s\n", oneLineText(reason))
 		}
