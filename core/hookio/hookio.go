@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core"
@@ -48,11 +49,15 @@ type wire struct {
 // ErrIncomplete means stdin did not deliver a complete JSON value in time.
 var ErrIncomplete = errors.New("hookio: stdin incomplete")
 
-// ReadPayload reads one JSON value from r, waiting at most wait. It returns
-// as soon as a complete value has arrived, so a host that never closes stdin
-// costs nothing. On timeout it returns ErrIncomplete (the reading goroutine
-// is abandoned; the process exits soon after). raw holds what was read, for
-// the log.
+// ReadPayload reads one JSON value from r, waiting for input at most wait
+// in all. It returns as soon as a complete value has arrived, so a host
+// that never closes stdin costs nothing. Only the time spent blocked in
+// r.Read counts against wait, not the time spent decoding what arrived:
+// a host that stalls (or trickles bytes) is cut off after wait, while a
+// big payload that is all there is judged however slow the machine (its
+// size is bounded by MaxInput). On timeout it returns ErrIncomplete (the
+// reading goroutine is abandoned; the process exits soon after). raw
+// holds what was read, for the log.
 func ReadPayload(r io.Reader, wait time.Duration) (p Payload, raw []byte, err error) {
 	type result struct {
 		p   Payload
@@ -63,15 +68,24 @@ func ReadPayload(r io.Reader, wait time.Duration) (p Payload, raw []byte, err er
 	rec := &recorder{r: io.LimitReader(r, MaxInput+1)}
 	go func() {
 		p, err := decode(rec)
+		if err != nil && rec.n > MaxInput {
+			err = fmt.Errorf("hookio: input larger than %d bytes", MaxInput)
+		}
 		done <- result{p, rec.snippet(), err}
 	}()
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
-	select {
-	case res := <-done:
-		return res.p, res.raw, res.err
-	case <-timer.C:
-		return Payload{}, nil, fmt.Errorf("%w after %v", ErrIncomplete, wait)
+	for {
+		select {
+		case res := <-done:
+			return res.p, res.raw, res.err
+		case <-timer.C:
+			left := wait - rec.blockedFor(time.Now())
+			if left <= 0 {
+				return Payload{}, nil, fmt.Errorf("%w after waiting %v for input", ErrIncomplete, wait)
+			}
+			timer.Reset(left)
+		}
 	}
 }
 
@@ -132,20 +146,46 @@ func isNull(m json.RawMessage) bool {
 	return len(t) == 0 || bytes.Equal(t, []byte("null"))
 }
 
-// recorder keeps the first bytes read, for the error log.
+// recorder keeps the first bytes read, for the error log, and how long
+// its reader has been blocked in Read, in all.
 type recorder struct {
 	r    io.Reader
 	head []byte
+	n    int64 // bytes read
+	// mu guards blocked and since; head and n are the reading goroutine's
+	// alone until it has sent its result.
+	mu      sync.Mutex
+	blocked time.Duration // Read calls that returned
+	since   time.Time     // start of the Read in progress; zero: none
 }
 
 const snippetBytes = 1024
 
 func (c *recorder) Read(b []byte) (int, error) {
+	c.mu.Lock()
+	c.since = time.Now()
+	c.mu.Unlock()
 	n, err := c.r.Read(b)
+	c.mu.Lock()
+	c.blocked += time.Since(c.since)
+	c.since = time.Time{}
+	c.mu.Unlock()
+	c.n += int64(n)
 	if room := snippetBytes - len(c.head); room > 0 && n > 0 {
 		c.head = append(c.head, b[:min(n, room)]...)
 	}
 	return n, err
+}
+
+// blockedFor is the time spent in Read up to now.
+func (c *recorder) blockedFor(now time.Time) time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d := c.blocked
+	if !c.since.IsZero() {
+		d += now.Sub(c.since)
+	}
+	return d
 }
 
 func (c *recorder) snippet() []byte { return c.head }
