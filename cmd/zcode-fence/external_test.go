@@ -653,7 +653,12 @@ func explainLine(name, state string) *regexp.Regexp {
 }
 
 // TestExternalExplain: explain shows an external layer's verdict, rule id
-// and times, and a broken layer's error.
+// and times, and a broken layer's error. The command is a plain push to a
+// protected branch: the built-ins stay silent, so the chain always waits
+// for protect-branch (with a force push the danger gate asks at once and,
+// in-process, a loaded machine may not have started protect-branch within
+// host.AskGrace: it is then abandoned, correctly, and there is nothing to
+// show).
 func TestExternalExplain(t *testing.T) {
 	layers := builtLayers(t)
 	for _, mode := range isolationModes {
@@ -663,7 +668,7 @@ func TestExternalExplain(t *testing.T) {
 			hang := placeLayer(t, layers.misbehave, filepath.Join(s.root, "layers"), "hang-handshake")
 			cfg := writeConfig(t, s.configs, "explain", map[string]any{"language": "en", "external_layers": pb + ";" + hang})
 			tmp := freshTempDir(t)
-			cmd := exec.Command(binary, "explain", "git push --force origin main")
+			cmd := exec.Command(binary, "explain", "git push origin main")
 			cmd.Env = s.hookEnv(cfg, mode, tmp)
 			cmd.Dir = s.project
 			out, err := cmd.CombinedOutput()
@@ -673,7 +678,7 @@ func TestExternalExplain(t *testing.T) {
 			text := string(out)
 			for _, want := range []*regexp.Regexp{
 				explainLine("protect-branch", "ask"),
-				regexp.MustCompile(`(?m)^      PB-FORCE-PUSH-PROTECTED  \[zcode-fence: protect-branch\] ` + "`git push --force origin main`"),
+				regexp.MustCompile(`(?m)^      PB-PUSH-PROTECTED  \[zcode-fence: protect-branch\] ` + "`git push origin main` pushes to the protected branch main"),
 				regexp.MustCompile(`(?m)^      protected = main;master$`),
 				explainLine("hang-handshake", "(error|abandoned)"),
 				// The built-ins ask at once, so the chain stops waiting for
