@@ -13,11 +13,13 @@ import (
 // cliCase is one command line run through the built binary: the exit code
 // it must give and what stdout and stderr must hold. Stdout and Stderr are
 // "empty", "ask-line" (stdout only: exactly the hook's ask line) or a
-// substring; "" checks nothing. JSONDecision, when set, wants stdout to be
+// substring; "" checks nothing. Env adds variables to the scratch
+// environment. JSONDecision, when set, wants stdout to be
 // one JSON object whose "decision" is that value.
 type cliCase struct {
 	Name         string   `json:"name"`
 	Args         []string `json:"args"`
+	Env          []string `json:"env"`
 	Stdin        string   `json:"stdin"`
 	Exit         int      `json:"exit"`
 	Stdout       string   `json:"stdout"`
@@ -48,7 +50,7 @@ func TestCommandLine(t *testing.T) {
 	cases := loadCLICases(t)
 	results := make([]runResult, len(cases))
 	parallelDo(len(cases), func(i int) {
-		results[i] = runExe(t, binary, env, s.project, []byte(cases[i].Stdin), cases[i].Args...)
+		results[i] = runExe(t, binary, append(append([]string{}, env...), cases[i].Env...), s.project, []byte(cases[i].Stdin), cases[i].Args...)
 	})
 	for i, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -119,6 +120,9 @@ func explainMode(args []string, stdout, stderr io.Writer) int {
 	total := time.Since(j.start)
 	j.done()
 	r := j.report(total)
+	for _, w := range j.configWarnings(os.Environ()) {
+		fmt.Fprintf(stderr, "[zcode-fence] %s\n", w)
+	}
 	if asJSON {
 		line, _ := json.Marshal(r)
 		fmt.Fprintln(stdout, string(line))

@@ -95,6 +95,9 @@ func evalMode(p hookio.Payload, stdout, stderr io.Writer) (code int) {
 			fmt.Fprintf(stderr, "  ! %v\n", l.Err)
 		}
 	}
+	for _, w := range j.configWarnings(os.Environ()) {
+		fmt.Fprintf(stderr, "[zcode-fence] %s\n", w)
+	}
 	return judgedExit(j)
 }
 

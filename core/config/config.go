@@ -208,6 +208,13 @@ func (c *Config) fromFile(env Env) {
 		return
 	}
 	c.Source = path + " " + key
+	keys := make([]string, 0, len(opts))
+	for k := range opts {
+		keys = append(keys, k)
+	}
+	for _, k := range c.schema.UnknownKeys(keys) {
+		c.note("config: %s %s: %q is not a setting (ignored)", path, key, core.CutMarked(k, maxShownValue))
+	}
 	for _, s := range c.schema.specs {
 		raw, present := opts[s.Key]
 		if !present || raw == nil {
