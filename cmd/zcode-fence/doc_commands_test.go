@@ -54,7 +54,16 @@ func TestDocumentedCommands(t *testing.T) {
 	}
 
 	s := newScratch(t)
-	env := s.env("default", false, "ZCODE_FENCE_LANGUAGE=en")
+	// An empty home: doctor's answer must not depend on this machine's
+	// installs.
+	home := filepath.Join(s.root, "home")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(s.data, 0o700); err != nil { // as the hook creates it
+		t.Fatal(err)
+	}
+	env := s.env("default", false, "ZCODE_FENCE_LANGUAGE=en", "HOME="+home)
 	documented := map[string]bool{}
 	var runs []docCommand
 	for _, line := range lines {

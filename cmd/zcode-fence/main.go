@@ -55,6 +55,11 @@ Usage:
                                   D is a duration (24h) or a date (2026-12-01),
                                   V ask|silent|error, R a rule id or family
                                   prefix, S hook|eval
+  zcode-fence doctor [--online] [--json]
+                                  check the install for each host found, the
+                                  config, data dirs and layers (--online: also
+                                  one request to the decision model); each
+                                  problem with its fix, exit 1 if any
   zcode-fence layer serve NAME    serve a built-in layer (danger, fence,
                                   decisionmodel) over the plugin protocol
   zcode-fence version             print the version
@@ -63,7 +68,8 @@ Usage:
 Exit codes:
   0  silent (--eval*, explain), or done; hook mode always exits 0
   1  the call could not be judged (the hook would fail open and stay
-     silent), or the command failed (e.g. an unreadable log)
+     silent), or the command failed (an unreadable log, a problem doctor
+     found)
   2  usage error: unknown flag or subcommand, or a missing argument
   3  ask (--eval*, explain): the hook would ask for confirmation
 
@@ -131,6 +137,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return explainMode(rest, stdout, stderr)
 	case "log":
 		return logMode(rest, stdout, stderr)
+	case "doctor":
+		return doctorMode(rest, stdout, stderr)
 	case "layer":
 		if len(rest) == 2 && rest[0] == "serve" && rest[1] != "" {
 			return serveMode(rest[1], stderr)
