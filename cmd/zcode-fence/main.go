@@ -85,7 +85,9 @@ Environment:
 `
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	removeRunTemp()
+	os.Exit(code)
 }
 
 // run dispatches on the arguments and returns the exit code. Hook mode
