@@ -146,6 +146,9 @@ func (r *doctorReport) checkBinary() {
 func (r *doctorReport) checkConfig(env config.Env, environ []string) config.Config {
 	cfg := plugins.Schema.Load(env)
 	r.ok("config", "from %s (file %s)", cfg.Source, config.FilePath(env))
+	if cfg.LanguageChoice != "" {
+		r.ok("config", "language %s (%s)", cfg.Get(config.KeyLanguage), cfg.LanguageChoice)
+	}
 	for _, n := range cfg.Notes {
 		r.problem("config", "correct the value where it is set (the file above, or the variable); until then the default applies", "%s", n)
 	}

@@ -30,8 +30,12 @@ type explainReport struct {
 	// Isolation is the layer_isolation setting the call ran with.
 	Isolation string `json:"isolation"`
 	// Config names where the options came from.
-	Config string   `json:"config"`
-	Notes  []string `json:"notes,omitempty"`
+	Config string `json:"config"`
+	// Language is the language of the reasons; LanguageChoice says how
+	// the setting "auto" chose it ("" when it was set).
+	Language       string   `json:"language"`
+	LanguageChoice string   `json:"language_choice,omitempty"`
+	Notes          []string `json:"notes,omitempty"`
 	// ParseError is set when the shell parser failed and the token scan
 	// was used; Parse is the parse outline, one line per entry.
 	ParseError string               `json:"parse_error,omitempty"`
@@ -135,7 +139,8 @@ func explainMode(args []string, stdout, stderr io.Writer) int {
 // report gathers the explain report of a finished judgement.
 func (j *judgement) report(total time.Duration) explainReport {
 	r := explainReport{Decision: j.out.Verdict.Decision.String(), Ms: ms(total),
-		Isolation: j.cfg.Get(config.KeyLayerIsolation), Config: j.cfg.Source, Layers: []explainLayerReport{}}
+		Isolation: j.cfg.Get(config.KeyLayerIsolation), Config: j.cfg.Source, Layers: []explainLayerReport{},
+		Language: j.cfg.Get(config.KeyLanguage), LanguageChoice: j.cfg.LanguageChoice}
 	c := j.prep.Call
 	if c == nil {
 		r.Decision = "error"
@@ -216,6 +221,11 @@ func (r explainReport) text() string {
 	fmt.Fprintf(w, "writable:    %s\n", orNone(strings.Join(r.Writable, "  ")))
 	fmt.Fprintf(w, "isolation:   %s\n", r.Isolation)
 	fmt.Fprintf(w, "config:      %s\n", r.Config)
+	if r.LanguageChoice != "" {
+		fmt.Fprintf(w, "language:    %s (%s)\n", r.Language, r.LanguageChoice)
+	} else {
+		fmt.Fprintf(w, "language:    %s\n", r.Language)
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "  note: %s\n", n)
 	}

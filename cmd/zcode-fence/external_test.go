@@ -327,12 +327,12 @@ func cleanEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "ZCODE_") || strings.HasPrefix(k, "CLAUDE_") {
+		if strings.HasPrefix(k, "ZCODE_") || strings.HasPrefix(k, "CLAUDE_") || k == "LANG" || k == "LC_ALL" || k == "LC_MESSAGES" {
 			continue
 		}
 		env = append(env, kv)
 	}
-	return env
+	return append(env, "LANG=zh_CN.UTF-8") // language auto: Chinese, as the tables expect
 }
 
 // hookEnv is the environment of one hook run with a fresh TMPDIR.

@@ -81,6 +81,9 @@ type Config struct {
 	Notes []string
 	// Source names where options came from, e.g. the file and key used.
 	Source string
+	// LanguageChoice says how language "auto" was resolved ("auto:
+	// LANG=zh_CN.UTF-8"); "" when the language was set.
+	LanguageChoice string
 }
 
 // Get returns the effective string value of key ("" for unknown keys).
@@ -155,7 +158,24 @@ func (s *Schema) Load(env Env) Config {
 			}
 		}
 	}
+	c.resolveLanguage(env)
 	return c
+}
+
+// resolveLanguage turns the language setting "auto" into zh or en
+// (core.AutoLanguageFor), so that every reader sees a language;
+// LanguageChoice says how it was chosen.
+func (c *Config) resolveLanguage(env Env) {
+	if _, declared := c.values[KeyLanguage]; !declared || c.values[KeyLanguage] != core.AutoLanguage {
+		return
+	}
+	lookup := env.Lookup
+	if lookup == nil {
+		lookup = func(string) (string, bool) { return "", false }
+	}
+	l, why := core.AutoLanguageFor(lookup)
+	c.values[KeyLanguage] = string(l)
+	c.LanguageChoice = why
 }
 
 // FilePath is the ZCode config file the loader reads.
