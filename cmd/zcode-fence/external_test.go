@@ -636,10 +636,11 @@ func TestExternalRawGRPC(t *testing.T) {
 				if l.Error != "" || l.Verdict != c.want {
 					t.Errorf("%q: layer record %+v", c.command, l)
 				}
-				// The socket dir lies in the hook's TMPDIR, so the empty
-				// TMPDIR that checkNoneLeft demands means the socket is gone.
-				if dir := l.Annotations["socket_dir"]; filepath.Dir(dir) != tmp {
-					t.Errorf("%q: the layer's socket dir %q is not in TMPDIR %s", c.command, dir, tmp)
+				// The socket dir lies in the hook's private dir in its
+				// TMPDIR (launch.go runTempDir), so the empty TMPDIR that
+				// checkNoneLeft demands means the socket is gone.
+				if dir := l.Annotations["socket_dir"]; filepath.Dir(filepath.Dir(dir)) != tmp {
+					t.Errorf("%q: the layer's socket dir %q is not in the hook's own dir in TMPDIR %s", c.command, dir, tmp)
 				}
 				checkNoneLeft(t, filepath.Dir(exe), tmp)
 			}
@@ -792,8 +793,8 @@ func TestExternalDocsQuickstart(t *testing.T) {
 	cmd.Dir = repoRoot(t)
 	cmd.Env = env
 	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("the quick start failed: %v\n%s\n%s", err, quick, out)
+	if code := exitCode(err); code != exitAsk { // its last command, explain, asks
+		t.Fatalf("the quick start failed: exit %d (%v), want %d from explain's ask\n%s\n%s", code, err, exitAsk, quick, out)
 	}
 	text := string(out)
 	for _, want := range []*regexp.Regexp{
