@@ -28,41 +28,53 @@ import (
 const claudeVersion = "2.1.332"
 
 // findClaude returns the pinned Claude Code CLI: ZCODE_FENCE_CLAUDE, else
-// what scripts/install-claude-code.sh installs into (or finds in) the cache.
+// what scripts/install-agent-cli.sh installs into (or finds in) the cache.
 // Only when that fails does the test skip, loudly, or fail under
 // ZCODE_FENCE_E2E_REQUIRE=1.
 func findClaude(t *testing.T) string {
 	t.Helper()
+	return findAgentCLI(t, "claude", claudeVersion, "ZCODE_FENCE_CLAUDE", "CLAUDE_CODE_VERSION")
+}
+
+// findAgentCLI returns the pinned CLI of host: the executable named by
+// override (an environment variable) when set, else what
+// scripts/install-agent-cli.sh installs into (or finds in) the cache. When
+// that fails the test skips, loudly, or fails under
+// ZCODE_FENCE_E2E_REQUIRE_<HOST>=1 (.ci/run sets it for each host whose
+// install succeeded; ZCODE_FENCE_E2E_REQUIRE=1 still means claude).
+func findAgentCLI(t *testing.T, host, version, override, versionVar string) string {
+	t.Helper()
 	unavailable := func(format string, args ...any) {
 		t.Helper()
 		msg := fmt.Sprintf(format, args...)
-		if os.Getenv("ZCODE_FENCE_E2E_REQUIRE") == "1" {
-			t.Fatalf("e2e: Claude Code CLI unavailable and ZCODE_FENCE_E2E_REQUIRE=1: %s", msg)
+		if requireVar := "ZCODE_FENCE_E2E_REQUIRE_" + strings.ToUpper(host); os.Getenv(requireVar) == "1" ||
+			host == "claude" && os.Getenv("ZCODE_FENCE_E2E_REQUIRE") == "1" {
+			t.Fatalf("e2e: %s CLI unavailable and %s=1 (or ZCODE_FENCE_E2E_REQUIRE=1 for claude): %s", host, requireVar, msg)
 		}
-		fmt.Fprintf(os.Stderr, "SKIP %s: Claude Code CLI unavailable: %s\n", t.Name(), msg)
-		t.Skipf("SKIPPED, NOT RUN: the real Claude Code CLI is unavailable: %s (run scripts/install-claude-code.sh; set ZCODE_FENCE_E2E_REQUIRE=1 to make this a failure)", msg)
+		fmt.Fprintf(os.Stderr, "SKIP %s: %s CLI unavailable: %s\n", t.Name(), host, msg)
+		t.Skipf("SKIPPED, NOT RUN: the real %s CLI is unavailable: %s (run scripts/install-agent-cli.sh %s; set ZCODE_FENCE_E2E_REQUIRE_%s=1 to make this a failure)", host, msg, host, strings.ToUpper(host))
 	}
-	if p := os.Getenv("ZCODE_FENCE_CLAUDE"); p != "" {
+	if p := os.Getenv(override); p != "" {
 		if _, err := os.Stat(p); err != nil {
-			unavailable("ZCODE_FENCE_CLAUDE=%s: %v", p, err)
+			unavailable("%s=%s: %v", override, p, err)
 		}
 		return p
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	start := time.Now()
-	cmd := exec.CommandContext(ctx, "sh", filepath.Join(repoRoot(t), "scripts", "install-claude-code.sh"))
-	cmd.Env = append(os.Environ(), "CLAUDE_CODE_VERSION="+claudeVersion, "ZCODE_FENCE_E2E_CACHE="+cacheDir())
+	cmd := exec.CommandContext(ctx, "sh", filepath.Join(repoRoot(t), "scripts", "install-agent-cli.sh"), host)
+	cmd.Env = append(os.Environ(), versionVar+"="+version, "ZCODE_FENCE_E2E_CACHE="+cacheDir())
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		unavailable("scripts/install-claude-code.sh: %v\n%s", err, stderr.String())
+		unavailable("scripts/install-agent-cli.sh %s: %v\n%s", host, err, stderr.String())
 	}
 	path := strings.TrimSpace(stdout.String())
 	if path == "" {
-		unavailable("scripts/install-claude-code.sh printed no path\n%s", stderr.String())
+		unavailable("scripts/install-agent-cli.sh %s printed no path\n%s", host, stderr.String())
 	}
-	t.Logf("claude %s at %s (install script: %.1fs) %s", claudeVersion, path, time.Since(start).Seconds(), strings.TrimSpace(stderr.String()))
+	t.Logf("%s %s at %s (install script: %.1fs) %s", host, version, path, time.Since(start).Seconds(), strings.TrimSpace(stderr.String()))
 	return path
 }
 
@@ -83,10 +95,18 @@ type claudeWorld struct {
 func newClaudeWorld(t *testing.T, claude, apiURL string) *claudeWorld {
 	t.Helper()
 	f := newFixture(t)
+	return newAgentWorld(t, f, claude, claudeEnv(f, apiURL))
+}
+
+// newAgentWorld is a world for any agent CLI exe with the whole
+// environment env, in fixture f (a fresh fake home and project); its
+// cleanup kills and reports whatever the CLI's runs left behind.
+func newAgentWorld(t *testing.T, f *fixture, exe string, env []string) *claudeWorld {
+	t.Helper()
 	if real, err := os.UserHomeDir(); err == nil && within(real, f.Home) || !within(f.Home, filepath.Join(cacheDir(), "runs")) {
 		t.Fatalf("e2e: refusing to run: fake home %s is not a throwaway folder under %s", f.Home, filepath.Join(cacheDir(), "runs"))
 	}
-	w := &claudeWorld{f: f, claude: claude, env: claudeEnv(f, apiURL)}
+	w := &claudeWorld{f: f, claude: exe, env: env}
 	t.Cleanup(func() { w.checkNoLeftovers(t) })
 	return w
 }

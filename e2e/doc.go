@@ -23,6 +23,16 @@
 //     turns against fakeapi (testdata/claude-runs.json), each scenario in a
 //     fresh fake home: catastrophic and out-of-project steps must not run
 //     and the model must be told why; no process of a run may survive it.
+//   - hosts_test.go: the real Codex, Gemini CLI, Qwen Code and Copilot CLI
+//     (pinned, installed by scripts/install-agent-cli.sh) against fakeapi's
+//     Responses, Gemini and chat-completions formats, headless: a control
+//     run without the guard wipes the fake home with find ~ -delete; with
+//     the guard installed from the tree as a user installs it, the same call
+//     is stopped with zcode-fence's reason and an in-project touch runs.
+//   - interactive_test.go (tmux_test.go drives a terminal): Gemini CLI,
+//     Qwen Code and Copilot CLI in tmux: the host's confirmation shows
+//     zcode-fence's whole reason on screen, the test answers no as a person
+//     would, and the fake home survives.
 //   - release_test.go: a GoReleaser snapshot of the checkout
 //     (.goreleaser.yaml, this machine's target) built twice, once with an
 //     empty build cache, and by tools/bundle: the same bytes; the tree
@@ -37,8 +47,10 @@
 // Knobs: ZCODE_FENCE_E2E_CACHE (cache folder, default ~/.cache/zcode-fence-e2e;
 // the fake homes live there too, because a fake home under /tmp would sit
 // inside the fence's writable temp roots), ZCODE_FENCE_CLAUDE (use this claude
-// executable instead of installing one), ZCODE_FENCE_E2E_REQUIRE=1 (fail,
-// rather than skip, when the CLI cannot be installed; set it in CI),
+// executable instead of installing one; ZCODE_FENCE_CODEX, _GEMINI, _QWEN,
+// _COPILOT likewise), ZCODE_FENCE_E2E_REQUIRE=1 (fail, rather than skip,
+// when the Claude CLI cannot be installed; set it in CI;
+// ZCODE_FENCE_E2E_REQUIRE_<HOST>=1 for the other CLIs, _TMUX for tmux),
 // ZCODE_FENCE_E2E_BINARY (put this zcode-fence binary, with a SHA256SUMS for
 // it, into the tree the fixtures install), ZCODE_FENCE_GORELEASER (use this
 // goreleaser instead of the one scripts/install-go-tool.sh built; without

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/plugins"
 	"github.com/zcode-fence/zcode-fence/plugins/decisionmodel"
 )
@@ -22,8 +23,26 @@ var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,127}$`)
 // categories ZCode's official marketplace accepts.
 var categories = []string{"developer-tools", "productivity", "utilities", "guides", "finance", "template", "other"}
 
-// hookMatcher is the tool list both hosts must send to the hook.
-const hookMatcher = "Bash|Shell|PowerShell|Write|Edit|MultiEdit|NotebookEdit|ApplyPatch"
+// hookMatcher is the tool list every host reading hooks/hooks.json must
+// send to the hook: each tool name those hosts' adapters know.
+func hookMatcher(t *testing.T) string {
+	t.Helper()
+	for _, f := range agenthost.HooksFiles() {
+		if f.Path == agenthost.PluginDir+"/hooks/hooks.json" {
+			var doc struct {
+				Hooks map[string][]struct {
+					Matcher string `json:"matcher"`
+				} `json:"hooks"`
+			}
+			if err := json.Unmarshal(f.Data, &doc); err != nil {
+				t.Fatal(err)
+			}
+			return doc.Hooks["PreToolUse"][0].Matcher
+		}
+	}
+	t.Fatal("agenthost generates no hooks/hooks.json")
+	return ""
+}
 
 type i18n struct {
 	En   string `json:"en"`
@@ -102,6 +121,14 @@ func TestVersionsMatchCoreVersion(t *testing.T) {
 		".claude-plugin/marketplace.json plugins[0].version": cMarket.Plugins[0].Version,
 		"bundle .zcode-plugin/plugin.json version":           zPlugin.Version,
 		"bundle .claude-plugin/plugin.json version":          cPlugin.Version,
+	}
+	var gemini struct {
+		Name, Version string
+	}
+	readJSON(t, filepath.Join(repoRoot(t), filepath.FromSlash(agenthost.GeminiManifest)), &gemini)
+	versions[agenthost.GeminiManifest+" version"] = gemini.Version
+	if gemini.Name != pluginName {
+		t.Errorf("gemini-extension.json name %q, want %q", gemini.Name, pluginName)
 	}
 	for where, v := range versions {
 		if v != coreVersion(t) {
@@ -356,8 +383,8 @@ func TestHooksFileCommonForm(t *testing.T) {
 	}
 	var matcher string
 	json.Unmarshal(groups[0]["matcher"], &matcher)
-	if matcher != hookMatcher {
-		t.Errorf("matcher %q, want %q", matcher, hookMatcher)
+	if want := hookMatcher(t); matcher != want {
+		t.Errorf("matcher %q, want %q", matcher, want)
 	}
 	var hooks []map[string]json.RawMessage
 	if err := json.Unmarshal(groups[0]["hooks"], &hooks); err != nil || len(hooks) != 1 {
@@ -482,6 +509,27 @@ func TestBuiltBinariesAreIgnored(t *testing.T) {
 		cmd.Dir = root
 		if cmd.Run() == nil {
 			t.Errorf("%s is ignored, but the launcher must be committed", rel)
+		}
+	}
+}
+
+// TestHooksFilesGenerated keeps one hooks file per host format, each equal
+// to what core/agenthost generates from the adapters that read it (tool
+// names, event, command, timeout in that host's unit), so a file cannot
+// drift from the hosts' tables: go generate ./core/agenthost rewrites them.
+func TestHooksFilesGenerated(t *testing.T) {
+	files := agenthost.HooksFiles()
+	if len(files) < 2 {
+		t.Fatalf("%d hooks files, want the Claude form and Gemini's", len(files))
+	}
+	for _, f := range files {
+		got, err := os.ReadFile(filepath.Join(repoRoot(t), filepath.FromSlash(f.Path)))
+		if err != nil {
+			t.Errorf("%s (read by %v): %v", f.Path, f.Hosts, err)
+			continue
+		}
+		if !bytes.Equal(got, f.Data) {
+			t.Errorf("%s (read by %v) differs from core/agenthost's; run go generate ./core/agenthost\ngot:\n%s\nwant:\n%s", f.Path, f.Hosts, got, f.Data)
 		}
 	}
 }

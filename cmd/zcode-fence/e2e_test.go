@@ -18,6 +18,9 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	if exe := os.Getenv(rssLauncherEnv); exe != "" {
+		os.Exit(rssLauncher(exe))
+	}
 	dir, err := os.MkdirTemp("", "zcode-fence-bin")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -114,6 +117,8 @@ type runResult struct {
 	stdout, stderr []byte
 	code           int
 	took           time.Duration
+	// peakRSS is the child's peak resident set in bytes (-1: unknown).
+	peakRSS int64
 }
 
 // runHook runs the binary in hook mode with stdin, inside the project.

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/config"
-	"github.com/zcode-fence/zcode-fence/core/hookio"
 	"github.com/zcode-fence/zcode-fence/core/host"
 	"github.com/zcode-fence/zcode-fence/plugins"
 )
@@ -29,8 +29,14 @@ type explainReport struct {
 	Writable []string `json:"writable_roots"`
 	// Isolation is the layer_isolation setting the call ran with.
 	Isolation string `json:"isolation"`
-	// Config names where the options came from.
-	Config string `json:"config"`
+	// Host is the agent host whose payload and answer form were used.
+	Host string `json:"host"`
+	// Config names where the options came from; Precedence lists the
+	// sources, lowest first; Settings are the values not at their default,
+	// each with its source.
+	Config     string           `json:"config"`
+	Precedence []string         `json:"precedence"`
+	Settings   []explainSetting `json:"settings,omitempty"`
 	// Language is the language of the reasons; LanguageChoice says how
 	// the setting "auto" chose it ("" when it was set).
 	Language       string   `json:"language"`
@@ -41,9 +47,11 @@ type explainReport struct {
 	ParseError string               `json:"parse_error,omitempty"`
 	Parse      []string             `json:"parse,omitempty"`
 	Layers     []explainLayerReport `json:"layers"`
-	// Decision is "ask" or "silent"; Reason is the ask text.
+	// Decision is "ask" or "silent"; Reason is the ask text; Answer is
+	// what the host's hook would print (the ask in its form).
 	Decision string  `json:"decision"`
 	Reason   string  `json:"reason,omitempty"`
+	Answer   string  `json:"answer,omitempty"`
 	Ms       float64 `json:"ms"`
 	// InputError is why the call could not be judged (then nothing else
 	// but Decision "error" is set).
@@ -65,6 +73,14 @@ type explainLayerReport struct {
 	Error       string            `json:"error,omitempty"`
 }
 
+// explainSetting is one setting not at its default (sensitive values
+// hidden) and where it came from.
+type explainSetting struct {
+	Key    string `json:"key"`
+	Value  string `json:"value"`
+	Source string `json:"source"`
+}
+
 type explainReason struct {
 	Rule    string `json:"rule"`
 	Message string `json:"message"`
@@ -73,12 +89,13 @@ type explainReason struct {
 // explainMode shows how a command or a write is judged: the parse, every
 // layer's verdict with rule ids and timings, and the answer. It writes no
 // hook output and no log record. Its arguments are options (--json,
-// --write PATH, --edit PATH) followed by the command (several arguments
+// --host NAME, --write PATH, --edit PATH) followed by the command (several arguments
 // are joined by spaces; "--" ends the options). It exits like --eval:
 // exitSilent, exitAsk, exitError (input not judged) or exitUsage.
 func explainMode(args []string, stdout, stderr io.Writer) int {
 	asJSON := false
-	var p *hookio.Payload
+	adapter := agenthost.Default()
+	var p *agenthost.Payload
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
 		a := args[0]
 		args = args[1:]
@@ -86,6 +103,16 @@ func explainMode(args []string, stdout, stderr io.Writer) int {
 		case "--":
 		case "--json":
 			asJSON = true
+			continue
+		case "--host":
+			if len(args) == 0 {
+				return usageError(stderr, "explain --host needs a host (known: %s)", strings.Join(hostNames(), ", "))
+			}
+			a, ok := agenthost.ByName(args[0])
+			if !ok {
+				return usageError(stderr, "explain: unknown host %q (known: %s)", args[0], strings.Join(hostNames(), ", "))
+			}
+			adapter, args = a, args[1:]
 			continue
 		case "--write", "--edit":
 			if p != nil {
@@ -119,6 +146,7 @@ func explainMode(args []string, stdout, stderr io.Writer) int {
 		p = &bp
 	}
 
+	p.Host = adapter
 	j := newJudgement("explain", time.Now())
 	j.run(*p)
 	total := time.Since(j.start)
@@ -141,6 +169,19 @@ func (j *judgement) report(total time.Duration) explainReport {
 	r := explainReport{Decision: j.out.Verdict.Decision.String(), Ms: ms(total),
 		Isolation: j.cfg.Get(config.KeyLayerIsolation), Config: j.cfg.Source, Layers: []explainLayerReport{},
 		Language: j.cfg.Get(config.KeyLanguage), LanguageChoice: j.cfg.LanguageChoice}
+	if j.payload.Host != nil {
+		r.Host = j.payload.Host.Name()
+	}
+	r.Precedence = append([]string{"defaults", config.NeutralFilePath(j.env), config.FilePath(j.env)}, envSources()...)
+	for _, spec := range j.cfg.Schema().Specs() {
+		if src := j.cfg.SourceOf(spec.Key); src != "default" {
+			value := j.cfg.Get(spec.Key)
+			if spec.Sensitive {
+				value = "<hidden>"
+			}
+			r.Settings = append(r.Settings, explainSetting{Key: spec.Key, Value: value, Source: src})
+		}
+	}
 	c := j.prep.Call
 	if c == nil {
 		r.Decision = "error"
@@ -196,6 +237,7 @@ func (j *judgement) report(total time.Duration) explainReport {
 	}
 	if j.ask() {
 		r.Reason = j.out.Text
+		r.Answer = string(j.answer())
 	}
 	return r
 }
@@ -220,7 +262,12 @@ func (r explainReport) text() string {
 	fmt.Fprintf(w, "cwd:         %s\n", orNone(r.Cwd))
 	fmt.Fprintf(w, "writable:    %s\n", orNone(strings.Join(r.Writable, "  ")))
 	fmt.Fprintf(w, "isolation:   %s\n", r.Isolation)
+	fmt.Fprintf(w, "host:        %s\n", r.Host)
 	fmt.Fprintf(w, "config:      %s\n", r.Config)
+	fmt.Fprintf(w, "precedence:  %s\n", strings.Join(r.Precedence, " < "))
+	for _, st := range r.Settings {
+		fmt.Fprintf(w, "  setting:   %s=%q from %s\n", st.Key, st.Value, st.Source)
+	}
 	if r.LanguageChoice != "" {
 		fmt.Fprintf(w, "language:    %s (%s)\n", r.Language, r.LanguageChoice)
 	} else {
@@ -266,6 +313,10 @@ func (r explainReport) text() string {
 	fmt.Fprintf(w, "decision:    %s  (%.2fms)\n", r.Decision, r.Ms)
 	if r.Reason != "" {
 		fmt.Fprintf(w, "reason:      %s\n", r.Reason)
+		fmt.Fprintf(w, "answer:      %s", orNone(r.Answer))
+		if !strings.HasSuffix(r.Answer, "\n") {
+			fmt.Fprintln(w)
+		}
 	}
 	return w.String()
 }
@@ -275,4 +326,23 @@ func orNone(s string) string {
 		return "(none)"
 	}
 	return s
+}
+
+// hostNames lists the agent hosts zcode-fence has an adapter for.
+func hostNames() []string {
+	var out []string
+	for _, a := range agenthost.Adapters() {
+		out = append(out, a.Name())
+	}
+	return out
+}
+
+// envSources names the environment sources of settings, lowest first
+// (PREFIX<KEY> for each of config.EnvPrefixes).
+func envSources() []string {
+	var out []string
+	for _, p := range config.EnvPrefixes {
+		out = append(out, p+"<KEY>")
+	}
+	return out
 }

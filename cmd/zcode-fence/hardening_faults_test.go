@@ -15,8 +15,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/decisionlog"
-	"github.com/zcode-fence/zcode-fence/core/hookio"
 	"github.com/zcode-fence/zcode-fence/core/host"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/session"
@@ -198,7 +198,7 @@ func runWithOpenStdin(env []string, dir, input string) (runResult, error) {
 // TestFaultHugeWrite: 50 MB Write payloads are read and judged (the
 // content is skipped, the path decides) however busy the machine — only
 // time spent waiting for stdin counts against the hook's stdin wait, not
-// decoding — and a payload past hookio.MaxInput fails open with an error
+// decoding — and a payload past agenthost.MaxInput fails open with an error
 // record. How long such a call takes is BenchmarkHookHugeWrite's to
 // measure: a loaded machine can take longer than the host's 5 s (the
 // host then proceeds without an answer), so this test does not time it.
@@ -284,7 +284,7 @@ func hugeWriteCases(s *scratch) []hookCase {
 	return []hookCase{
 		{"50 MB Write outside", write("/etc/zcode-fence-huge.txt", fifty), "ask"},
 		{"50 MB Write in the project", write(filepath.Join(s.project, "src", "huge.txt"), fifty), "silent"},
-		{"payload past MaxInput", write("/etc/zcode-fence-huge.txt", hookio.MaxInput+(1<<20)), "silent"},
+		{"payload past MaxInput", write("/etc/zcode-fence-huge.txt", agenthost.MaxInput+(1<<20)), "silent"},
 	}
 }
 

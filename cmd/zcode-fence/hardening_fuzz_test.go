@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zcode-fence/zcode-fence/core/hookio"
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 )
 
 // fuzzHookBound is the hang guard of FuzzHook: far above the hook's own
@@ -66,7 +66,7 @@ func FuzzHook(f *testing.F) {
 // turned into silence: read stdin, newJudgement, run, answer, log.
 func judgeLikeHookMode(stdin []byte, stdout *bytes.Buffer) {
 	j := newJudgement("hook", time.Now())
-	p, raw, err := hookio.ReadPayload(bytes.NewReader(stdin), stdinWait)
+	p, raw, err := agenthost.ReadPayload(bytes.NewReader(stdin), stdinWait, j.env.Lookup)
 	if err != nil {
 		j.failInput(fmt.Errorf("stdin: %w", err), raw)
 		j.log()

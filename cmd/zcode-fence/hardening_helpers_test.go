@@ -157,7 +157,7 @@ func execHookWithin(exe string, env []string, dir string, stdin []byte, limit ti
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	t0 := time.Now()
 	err := cmd.Run()
-	res := runResult{stdout: out.Bytes(), stderr: errb.Bytes(), took: time.Since(t0)}
+	res := runResult{stdout: out.Bytes(), stderr: errb.Bytes(), took: time.Since(t0), peakRSS: peakRSS(cmd.ProcessState)}
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("no answer within %v (killed)", limit)
 	}

@@ -1,13 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"time"
 
-	"github.com/zcode-fence/zcode-fence/core/hookio"
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 )
 
 // hookMode is the agent host's entry point. Whatever happens it writes
@@ -22,7 +21,7 @@ func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
 		}
 		j.done()
 	}()
-	p, raw, err := hookio.ReadPayload(stdin, stdinWait)
+	p, raw, err := agenthost.ReadPayload(stdin, stdinWait, j.env.Lookup)
 	if err != nil {
 		j.failInput(fmt.Errorf("stdin: %w", err), raw)
 		j.log()
@@ -63,7 +62,7 @@ const exitBy = 4800 * time.Millisecond
 // evalMode judges a payload built from the command line, exactly as hook
 // mode would, and prints a summary for people on stderr. It returns
 // exitSilent, exitAsk, or exitError when the input could not be judged.
-func evalMode(p hookio.Payload, stdout, stderr io.Writer) (code int) {
+func evalMode(p agenthost.Payload, stdout, stderr io.Writer) (code int) {
 	j := newJudgement("eval", time.Now())
 	defer func() {
 		if r := recover(); r != nil {
@@ -101,17 +100,25 @@ func evalMode(p hookio.Payload, stdout, stderr io.Writer) (code int) {
 	return judgedExit(j)
 }
 
-// bashPayload is the payload --eval judges. Its cwd is the current
-// directory, so without ZCODE_PROJECT_DIR the project is where you stand.
-func bashPayload(command string) hookio.Payload {
-	input, _ := json.Marshal(map[string]string{"command": command})
-	return hookio.Payload{ToolName: "Bash", ToolInput: input, Cwd: cwd()}
+// bashPayload is the payload --eval judges, read as the default host
+// (agenthost.Default) would send it. Its cwd is the current directory, so
+// without ZCODE_PROJECT_DIR the project is where you stand.
+func bashPayload(command string) agenthost.Payload {
+	return manualPayload("Bash", map[string]string{"command": command})
 }
 
 // filePayload is the payload --eval-write / --eval-edit judge.
-func filePayload(tool, path string) hookio.Payload {
-	input, _ := json.Marshal(map[string]string{"file_path": path})
-	return hookio.Payload{ToolName: tool, ToolInput: input, Cwd: cwd()}
+func filePayload(tool, path string) agenthost.Payload {
+	return manualPayload(tool, map[string]string{"file_path": path})
+}
+
+func manualPayload(tool string, input map[string]string) agenthost.Payload {
+	p, err := agenthost.DecodeFor(agenthost.MarshalPayload(tool, input, cwd()), agenthost.Default())
+	if err != nil {
+		// A payload built from a map of strings always decodes.
+		panic(fmt.Sprintf("zcode-fence: building the %s payload: %v", tool, err))
+	}
+	return p
 }
 
 func cwd() string {

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/config"
 	"github.com/zcode-fence/zcode-fence/core/decisionlog"
-	"github.com/zcode-fence/zcode-fence/core/hookio"
 	"github.com/zcode-fence/zcode-fence/core/host"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/plugins"
@@ -30,7 +30,7 @@ type judgement struct {
 	env     config.Env
 	cfg     config.Config
 	dataDir string
-	payload hookio.Payload
+	payload agenthost.Payload
 	prep    host.Prepared
 	out     host.Outcome
 	// inputErr is why the input could not be judged (the call fails open).
@@ -58,7 +58,7 @@ func newHost() *host.Host {
 }
 
 // run judges p.
-func (j *judgement) run(p hookio.Payload) {
+func (j *judgement) run(p agenthost.Payload) {
 	j.payload = p
 	prep, err := host.Prepare(p, j.env, paths.Native(), j.cfg, j.dataDir, j.start)
 	j.prep = prep
@@ -69,7 +69,7 @@ func (j *judgement) run(p hookio.Payload) {
 	if prep.Skip {
 		return
 	}
-	j.out, j.release = newHost().Run(context.Background(), prep.Call, j.cfg, j.start)
+	j.out, j.release = newHost().RunPrepared(context.Background(), prep, j.cfg, j.start)
 }
 
 // done releases what the run started. Only the first call does anything
@@ -89,7 +89,25 @@ func (j *judgement) answer() []byte {
 	if !j.ask() {
 		return nil
 	}
-	return hookio.AskLine(j.out.Text)
+	a := j.payload.Host
+	if a == nil {
+		a = agenthost.Default()
+	}
+	return a.Answer(agenthost.Ask{Reason: j.out.Text, Rules: j.rules(), Lang: j.cfg.Get(config.KeyLanguage),
+		NoAskFallback: j.cfg.Get(config.KeyNoAskFallback), Env: j.env.Lookup})
+}
+
+// rules lists the rule ids that asked, in reason order, without repeats.
+func (j *judgement) rules() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range j.out.Verdict.Reasons {
+		if r.Rule != "" && !seen[r.Rule] {
+			seen[r.Rule] = true
+			out = append(out, r.Rule)
+		}
+	}
+	return out
 }
 
 // record builds the decision-log record (redacted by decisionlog).
@@ -101,6 +119,9 @@ func (j *judgement) record() decisionlog.Record {
 		AnalysisSteps: j.prep.AnalysisSteps,
 		Ms:            ms(time.Since(j.start)),
 	}
+	if j.payload.Host != nil {
+		r.Host = j.payload.Host.Name()
+	}
 	if c := j.prep.Call; c != nil {
 		r.Tool, r.ProjectDir, r.Cwd = c.Tool, c.ProjectRoot, c.Cwd
 		r.Detail = detail(c)
@@ -111,14 +132,10 @@ func (j *judgement) record() decisionlog.Record {
 		r.Errors = append(r.Errors, j.inputErr.Error())
 		r.Stdin = string(j.stdin)
 	}
-	rules := map[string]bool{}
 	for _, reason := range j.out.Verdict.Reasons {
 		r.Reasons = append(r.Reasons, reason.Message)
-		if reason.Rule != "" && !rules[reason.Rule] {
-			rules[reason.Rule] = true
-			r.Rules = append(r.Rules, reason.Rule)
-		}
 	}
+	r.Rules = j.rules()
 	for _, l := range j.out.Layers {
 		lr := decisionlog.LayerRecord{Name: l.Name, Mode: l.Mode, Verdict: l.Verdict.Decision.String(),
 			Ms: ms(l.Launch + l.Decide), Annotations: l.Verdict.Annotations}

@@ -3,15 +3,14 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/config"
-	"github.com/zcode-fence/zcode-fence/core/hookio"
 	"github.com/zcode-fence/zcode-fence/core/host"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/plugins"
@@ -69,10 +68,13 @@ func BenchmarkAnalyseDangerFence(b *testing.B) {
 	}, Home: config.HomeDir(os.LookupEnv)}
 	cfg := plugins.Schema.Load(env)
 	plat := paths.Native()
-	payloads := make([]hookio.Payload, len(cmds))
+	payloads := make([]agenthost.Payload, len(cmds))
 	for i, c := range cmds {
-		input, _ := json.Marshal(map[string]string{"command": c})
-		payloads[i] = hookio.Payload{ToolName: "Bash", ToolInput: input, Cwd: project}
+		p, err := agenthost.DecodeFor(agenthost.MarshalPayload("Bash", map[string]string{"command": c}, project), agenthost.Default())
+		if err != nil {
+			b.Fatal(err)
+		}
+		payloads[i] = p
 	}
 	layers := []core.Layer{danger.New(), fence.New()}
 	opts := map[string]string{config.KeyLanguage: "zh"}

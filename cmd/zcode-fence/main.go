@@ -45,10 +45,11 @@ Usage:
   zcode-fence --eval 'CMD'        judge a shell command as the Bash tool would;
                                   stdout as in hook mode, a summary on stderr
   zcode-fence --eval-write PATH   judge a Write of PATH (--eval-edit: an Edit)
-  zcode-fence explain [--json] 'CMD'
+  zcode-fence explain [--json] [--host NAME] 'CMD'
                                   every layer's verdict, rule ids and timings,
-                                  and how the command was parsed
-  zcode-fence explain [--json] --write PATH   (--edit PATH: an Edit)
+                                  how the command was parsed, settings and
+                                  their sources, the answer NAME's host gets
+  zcode-fence explain [--json] [--host NAME] --write PATH   (--edit PATH)
   zcode-fence log [-n N] [--since D] [--decision V] [--rule R] [--source S] [--json]
                                   the decision log: counts by verdict and rule,
                                   then the last N matching records (default 20);
@@ -75,8 +76,11 @@ Exit codes:
 
 Environment:
   ZCODE_PROJECT_DIR, CLAUDE_PROJECT_DIR   project root (else the payload cwd;
-                                          --eval uses the current directory)
-  ZCODE_FENCE_CONFIG     config file (default ~/.zcode/cli/config.json)
+                                          --eval uses the current directory);
+                         each agent host has its own (explain --host NAME)
+  ~/.config/zcode-fence/config.json       host-neutral settings (flat JSON;
+                         $XDG_CONFIG_HOME/zcode-fence/config.json when set)
+  ZCODE_FENCE_CONFIG     ZCode config file (default ~/.zcode/cli/config.json)
   ZCODE_FENCE_DATA_DIR   data dir for decisions.log and session-roots.log
                          (else ZCODE_PLUGIN_DATA, CLAUDE_PLUGIN_DATA,
                          ~/.zcode/cli/plugins/data/zcode-fence)

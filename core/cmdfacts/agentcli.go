@@ -49,19 +49,36 @@ type AgentChange struct {
 // and copilot. Reading commands (plugin list, marketplace list,
 // configure without --values-stdin) are not. Pure; linear in args.
 func AgentCLI(name string, args []shell.Word) (AgentChange, bool) {
-	switch name {
-	case "claude":
-		return claudeCLI(args)
-	case "zcode":
-		return zcodeCLI(args)
-	case "codex":
-		return codexCLI(args)
-	case "gemini", "qwen":
-		return geminiCLI(name, args)
-	case "copilot":
-		return copilotCLI(args)
+	for _, c := range agentCLIs {
+		if c.name == name {
+			return c.read(name, args)
+		}
 	}
 	return AgentChange{}, false
+}
+
+// agentCLIs are the agent host CLIs AgentCLI reads, by command name. The
+// names are the hosts' ids in core/agenthost (a test there checks that
+// every adapter has its CLI here and every CLI its adapter).
+var agentCLIs = []struct {
+	name string
+	read func(name string, args []shell.Word) (AgentChange, bool)
+}{
+	{"claude", func(_ string, a []shell.Word) (AgentChange, bool) { return claudeCLI(a) }},
+	{"zcode", func(_ string, a []shell.Word) (AgentChange, bool) { return zcodeCLI(a) }},
+	{"codex", func(_ string, a []shell.Word) (AgentChange, bool) { return codexCLI(a) }},
+	{"gemini", geminiCLI},
+	{"qwen", geminiCLI},
+	{"copilot", func(_ string, a []shell.Word) (AgentChange, bool) { return copilotCLI(a) }},
+}
+
+// AgentCLINames lists the command names AgentCLI reads, in table order.
+func AgentCLINames() []string {
+	out := make([]string, len(agentCLIs))
+	for i, c := range agentCLIs {
+		out[i] = c.name
+	}
+	return out
 }
 
 // claudeSpec lists Claude Code's options that take a value (those an

@@ -2,15 +2,24 @@
 // call (a hook process lives for one tool call), from, later wins:
 //
 //  1. built-in defaults;
-//  2. the ZCode config file (~/.zcode/cli/config.json, or ZCODE_FENCE_CONFIG),
+//  2. the host-neutral config file, for hosts without plugin options
+//     (Gemini CLI, Qwen Code, Copilot CLI, Codex):
+//     $XDG_CONFIG_HOME/zcode-fence/config.json (default
+//     ~/.config/zcode-fence/config.json), a flat JSON object of the keys below;
+//  3. the ZCode config file (~/.zcode/cli/config.json, or ZCODE_FENCE_CONFIG),
 //     object plugins.options["zcode-fence@<market>"] (or bare "zcode-fence");
-//  3. Claude Code's CLAUDE_PLUGIN_OPTION_<KEY> environment variables (and
-//     ZCODE_PLUGIN_OPTION_<KEY>, should a ZCode build export them);
-//  4. explicit overrides ZCODE_FENCE_<KEY> (for example
+//     then, only when no host started the process (a person running
+//     --eval, explain, log or doctor), the options Claude Code stored with
+//     `claude plugin configure` (settings.json pluginConfigs, claude_options.go);
+//  4. the agent hosts' plugin-option variables (Claude Code's
+//     CLAUDE_PLUGIN_OPTION_<KEY>, and ZCODE_PLUGIN_OPTION_<KEY> should a
+//     ZCode build export them; the list is agenthost.OptionEnvPrefixes);
+//  5. explicit overrides ZCODE_FENCE_<KEY> (for example
 //     ZCODE_FENCE_ENABLE_FENCE=false, ZCODE_FENCE_DECISION_MODEL_API_KEY).
 //
 // A bad value never fails: it falls back to the default and leaves a note
-// that the decision log records. Loading costs one small file read.
+// that the decision log records. Loading costs a stat of each config file
+// and one read of each that exists.
 //
 // Settings are declared where they are read: the host's own in HostSpecs,
 // each built-in layer's in its package (a Switch and its Settings). This
@@ -31,6 +40,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"os"
 	"path/filepath"
 	"sort"
@@ -84,6 +94,19 @@ type Config struct {
 	// LanguageChoice says how language "auto" was resolved ("auto:
 	// LANG=zh_CN.UTF-8"); "" when the language was set.
 	LanguageChoice string
+	// from names, per key, the source of its effective value ("default",
+	// a file, or an environment variable).
+	from map[string]string
+}
+
+// SourceOf names where key's effective value came from: "default", a
+// config file (path, and entry for the ZCode file) or an environment
+// variable.
+func (c Config) SourceOf(key string) string {
+	if f, ok := c.from[key]; ok {
+		return f
+	}
+	return "default"
 }
 
 // Get returns the effective string value of key ("" for unknown keys).
@@ -139,7 +162,7 @@ func List(v string) []string {
 
 // Defaults returns the configuration with every setting at its default.
 func (s *Schema) Defaults() Config {
-	c := Config{schema: s, values: make(map[string]string, len(s.specs)), Source: "defaults"}
+	c := Config{schema: s, values: make(map[string]string, len(s.specs)), Source: "defaults", from: map[string]string{}}
 	for _, sp := range s.specs {
 		c.values[sp.Key] = sp.Default
 	}
@@ -147,14 +170,19 @@ func (s *Schema) Defaults() Config {
 }
 
 // Load builds the effective configuration from env: defaults, then the
-// config file, then each spec's environment variables (Spec.EnvNames).
+// host-neutral config file, then the ZCode config file, then (outside a
+// host's hook) the options Claude Code stored for the plugin, then each
+// spec's environment variables (Spec.EnvNames).
 func (s *Schema) Load(env Env) Config {
 	c := s.Defaults()
+	c.fromNeutralFile(env)
 	c.fromFile(env)
+	c.fromClaudeSettings(env)
 	for _, sp := range s.specs {
 		for _, name := range sp.EnvNames() {
 			if v, ok := env.get(name); ok {
 				c.set(sp, v, name)
+				c.from[sp.Key] = name
 			}
 		}
 	}
@@ -192,20 +220,10 @@ const maxFile = 32 << 20
 
 func (c *Config) fromFile(env Env) {
 	path := FilePath(env)
-	st, err := os.Stat(path)
-	if err != nil {
-		return // no file: defaults, nothing to note
-	}
-	if !st.Mode().IsRegular() || st.Size() > maxFile {
-		c.note("config: %s is not a regular file of at most %d bytes, using defaults", path, maxFile)
+	data, ok := c.readFile(path)
+	if !ok {
 		return
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		c.note("config: %s cannot be read (%v), using defaults", path, err)
-		return
-	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a BOM from a Windows editor
 	var doc struct {
 		Plugins struct {
 			Options map[string]json.RawMessage `json:"options"`
@@ -228,18 +246,69 @@ func (c *Config) fromFile(env Env) {
 		return
 	}
 	c.Source = path + " " + key
+	c.apply(opts, path+" "+key)
+}
+
+// NeutralFilePath is the host-neutral config file:
+// $XDG_CONFIG_HOME/zcode-fence/config.json, else
+// ~/.config/zcode-fence/config.json.
+func NeutralFilePath(env Env) string {
+	if x, ok := env.get("XDG_CONFIG_HOME"); ok && filepath.IsAbs(x) {
+		return filepath.Join(x, "zcode-fence", "config.json")
+	}
+	return filepath.Join(env.Home, ".config", "zcode-fence", "config.json")
+}
+
+// fromNeutralFile reads the host-neutral file: one flat JSON object of
+// settings, the same keys as everywhere else.
+func (c *Config) fromNeutralFile(env Env) {
+	path := NeutralFilePath(env)
+	data, ok := c.readFile(path)
+	if !ok {
+		return
+	}
+	var opts map[string]any
+	if err := json.Unmarshal(data, &opts); err != nil {
+		c.note("config: %s is not a JSON object of settings (%v), skipped", path, err)
+		return
+	}
+	c.Source = path
+	c.apply(opts, path)
+}
+
+// readFile reads a config file; false when it is absent or unusable (noted).
+func (c *Config) readFile(path string) ([]byte, bool) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, false // no file: nothing to note
+	}
+	if !st.Mode().IsRegular() || st.Size() > maxFile {
+		c.note("config: %s is not a regular file of at most %d bytes, using defaults", path, maxFile)
+		return nil, false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		c.note("config: %s cannot be read (%v), using defaults", path, err)
+		return nil, false
+	}
+	return bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), true // a BOM from a Windows editor
+}
+
+// apply sets every known key of opts; source names the file for SourceOf.
+func (c *Config) apply(opts map[string]any, source string) {
 	keys := make([]string, 0, len(opts))
 	for k := range opts {
 		keys = append(keys, k)
 	}
 	for _, k := range c.schema.UnknownKeys(keys) {
-		c.note("config: %s %s: %q is not a setting (ignored)", path, key, core.CutMarked(k, maxShownValue))
+		c.note("config: %s: %q is not a setting (ignored)", source, core.CutMarked(k, maxShownValue))
 	}
 	for _, s := range c.schema.specs {
 		raw, present := opts[s.Key]
 		if !present || raw == nil {
 			continue
 		}
+		c.from[s.Key] = source
 		switch v := raw.(type) {
 		case string:
 			c.set(s, v, s.Key)
@@ -328,10 +397,11 @@ func (c *Config) set(s Spec, v, from string) {
 }
 
 // DataDir is where zcode-fence keeps its log and state: ZCODE_FENCE_DATA_DIR,
-// else the host-injected ZCODE_PLUGIN_DATA, else CLAUDE_PLUGIN_DATA, else
+// else the host-injected ZCODE_PLUGIN_DATA, else CLAUDE_PLUGIN_DATA
+// (agenthost.PluginDataEnv), else
 // ~/.zcode/cli/plugins/data/zcode-fence.
 func DataDir(env Env) string {
-	for _, k := range []string{"ZCODE_FENCE_DATA_DIR", "ZCODE_PLUGIN_DATA", "CLAUDE_PLUGIN_DATA"} {
+	for _, k := range append([]string{"ZCODE_FENCE_DATA_DIR"}, agenthost.PluginDataEnv...) {
 		if v, ok := env.get(k); ok {
 			return v
 		}
@@ -348,15 +418,12 @@ func DataDir(env Env) string {
 // zcode-fence-inline for --plugin-dir) — in that order. With none found it
 // is DataDir's default. Cost: two directory globs.
 func DataDirs(env Env) []string {
-	for _, k := range []string{"ZCODE_FENCE_DATA_DIR", "ZCODE_PLUGIN_DATA", "CLAUDE_PLUGIN_DATA"} {
+	for _, k := range append([]string{"ZCODE_FENCE_DATA_DIR"}, agenthost.PluginDataEnv...) {
 		if v, ok := env.get(k); ok {
 			return []string{v}
 		}
 	}
-	claude := filepath.Join(env.Home, ".claude")
-	if v, ok := env.get("CLAUDE_CONFIG_DIR"); ok && v != "" {
-		claude = v
-	}
+	claude := filepath.Dir(claudeSettingsPath(env)) // Claude Code's config dir
 	zcode := filepath.Join(env.Home, ".zcode", "cli", "plugins", "data")
 	var dirs []string
 	for _, pattern := range []string{

@@ -1,20 +1,34 @@
 package config
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
+)
 
 // guardEnvNames are the variables besides the EnvPrefixes ones that change
 // where zcode-fence reads its configuration, keeps its state or finds its
-// project, or how it reaches the decision model.
-var guardEnvNames = map[string]bool{
-	// Data dirs and the installed plugin (DataDir; the hosts inject them).
-	"ZCODE_PLUGIN_DATA": true, "CLAUDE_PLUGIN_DATA": true, "ZCODE_PLUGIN_ROOT": true, "CLAUDE_PLUGIN_ROOT": true,
-	// The project root of a hook call.
-	"ZCODE_PROJECT_DIR": true, "CLAUDE_PROJECT_DIR": true,
+// project, or how it reaches the decision model. The hosts' variables
+// (data dirs, installed plugin, project dir on every host) come from
+// core/agenthost, their one copy.
+var guardEnvNames = hostEnvNames(map[string]bool{
 	// Home and the XDG config home move the config files and the default data dir.
 	"HOME": true, "USERPROFILE": true, "XDG_CONFIG_HOME": true,
 	// The decision model's transport: proxies (any case) and TLS roots.
 	"HTTP_PROXY": true, "HTTPS_PROXY": true, "ALL_PROXY": true, "NO_PROXY": true,
 	"SSL_CERT_FILE": true, "SSL_CERT_DIR": true,
+})
+
+// hostEnvNames adds the hosts' data-dir, plugin-root and project-dir
+// variables to m (DataDir reads the first; every adapter's ProjectDirEnv
+// can move a hook call's project root).
+func hostEnvNames(m map[string]bool) map[string]bool {
+	for _, l := range [][]string{agenthost.PluginDataEnv, agenthost.PluginRootEnv, agenthost.ProjectDirEnvs()} {
+		for _, v := range l {
+			m[v] = true
+		}
+	}
+	return m
 }
 
 // GuardEnv reports whether the environment variable name changes how

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 )
 
 // The host's own settings. A layer's settings are declared in the layer's
@@ -16,6 +17,7 @@ const (
 	KeyLayerIsolation     = "layer_isolation"
 	KeyExternalLayers     = "external_layers"
 	KeyLayerOptions       = "layer_options"
+	KeyNoAskFallback      = "no_ask_fallback"
 )
 
 // HostSettings declares the host's own settings, in the order the settings
@@ -57,6 +59,14 @@ var HostSettings = []Spec{
 		Key: KeyLayerOptions, Kind: String, JSONObject: true,
 		Title:       "Layer options",
 		Description: `Options for third-party layers as one JSON object keyed by layer name, e.g. {"protect-branch":{"branches":"main;release/*"}}.`,
+	},
+	{
+		// Read by the host adapters that cannot show a confirmation
+		// (core/agenthost: Codex always, Gemini CLI headless).
+		Key: KeyNoAskFallback, Kind: Enum, Default: agenthost.FallbackDeny,
+		Choices:     []string{agenthost.FallbackDeny, agenthost.FallbackSilent},
+		Title:       "When the host cannot ask",
+		Description: "For hosts that cannot show a confirmation (Codex; Gemini CLI without a terminal): deny answers with the host's deny form and a reason telling the agent to stop and ask the user in the conversation; silent lets the call through.",
 	},
 }
 

@@ -23,6 +23,11 @@ type fileCase struct {
 	Env   map[string]string `json:"env"`
 	Want  map[string]string `json:"want"`
 	Notes int               `json:"notes"`
+	// Neutral is the host-neutral file (~/.config/zcode-fence/config.json).
+	Neutral json.RawMessage `json:"neutral"`
+	// Sources are SourceOf(key) values to expect, with {{FILE}} and
+	// {{NEUTRAL}} standing for the two files' paths.
+	Sources map[string]string `json:"sources"`
 }
 
 func TestLoad(t *testing.T) {
@@ -47,11 +52,26 @@ func TestLoad(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			neutral := filepath.Join(dir, ".config", "zcode-fence", "config.json")
+			if len(tc.Neutral) > 0 {
+				if err := os.MkdirAll(filepath.Dir(neutral), 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(neutral, tc.Neutral, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
 			env := map[string]string{"ZCODE_FENCE_CONFIG": path}
 			for k, v := range tc.Env {
 				env[k] = v
 			}
 			cfg := plugins.Schema.Load(config.Env{Lookup: mapLookup(env), Home: dir})
+			for k, want := range tc.Sources {
+				want = strings.NewReplacer("{{FILE}}", path, "{{NEUTRAL}}", neutral).Replace(want)
+				if got := cfg.SourceOf(k); got != want {
+					t.Errorf("SourceOf(%s) = %q, want %q", k, got, want)
+				}
+			}
 			for k, want := range tc.Want {
 				if _, ok := plugins.Schema.Spec(k); !ok {
 					t.Errorf("case names %q, which no declaration has", k)

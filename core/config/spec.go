@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 )
 
 // Kind is the type of a setting's value.
@@ -125,10 +127,18 @@ func (s Spec) check() error {
 	return nil
 }
 
+// OverridePrefix is the prefix of the explicit overrides
+// (ZCODE_FENCE_<KEY>), read after every host's plugin-option variables.
+const OverridePrefix = "ZCODE_FENCE_"
+
 // EnvPrefixes are the environment variable prefixes that set a key, in the
-// order the loader applies them (later wins): Claude Code's plugin options,
-// ZCode's (should a ZCode build export them), then explicit overrides.
-var EnvPrefixes = []string{"CLAUDE_PLUGIN_OPTION_", "ZCODE_PLUGIN_OPTION_", "ZCODE_FENCE_"}
+// order the loader applies them (later wins): the agent hosts'
+// plugin-option prefixes, which the host seam owns
+// (agenthost.OptionEnvPrefixes: Claude Code's CLAUDE_PLUGIN_OPTION_, then
+// ZCode's ZCODE_PLUGIN_OPTION_ should a ZCode build export them), then the
+// explicit overrides. Options are loaded before the payload says which host
+// runs, so every host's prefix is read.
+var EnvPrefixes = append(agenthost.OptionEnvPrefixes(), OverridePrefix)
 
 // EnvNames returns the environment variables that set s, in EnvPrefixes
 // order.

@@ -103,6 +103,8 @@ type Record struct {
 	Platform string `json:"platform"`
 	// Source is "hook" or "eval".
 	Source string `json:"source"`
+	// Host is the agent host whose adapter read the payload (agenthost).
+	Host string `json:"host,omitempty"`
 	// Level is "info" or "error".
 	Level string `json:"level"`
 	// Verdict is "ask", "silent" or "error" (the input could not be judged).

@@ -1,13 +1,12 @@
 package host
 
 import (
-	"encoding/json"
 	"strings"
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/config"
-	"github.com/zcode-fence/zcode-fence/core/hookio"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/session"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
@@ -27,31 +26,45 @@ type Prepared struct {
 	// anything (paths.Platform.IsWideRoot: "filesystem root", "home
 	// directory" ...); explain flags it and Notes carry it to the log.
 	WideRoot string
+	// Findings are asks raised by decoding itself (a field the guard reads
+	// is ambiguous or of the wrong type); they join the chain's verdict.
+	Findings []core.Reason
 }
 
 // Prepare builds the Call for payload p: normalised tool, command or
-// target paths, project root (ZCODE_PROJECT_DIR, else CLAUDE_PROJECT_DIR,
-// else the payload cwd; after the session-root lock), cwd, writable roots
+// target paths, project root (the host adapter's project-dir variables in
+// order, else the payload cwd; after the session-root lock), cwd (moved by
+// a directory the tool names, such as Gemini's dir_path), writable roots
 // and the shell analysis. A tool_input that cannot be read is an error (the
 // caller fails open and logs it).
 //
 // plat gives the path rules (paths.Native() in the binary; tests inject).
-func Prepare(p hookio.Payload, env config.Env, plat paths.Platform, cfg config.Config, dataDir string, now time.Time) (Prepared, error) {
-	tool, kind := hookio.NormaliseTool(p.ToolName)
-	call := &core.Call{Tool: tool, Kind: kind, Input: json.RawMessage(p.ToolInput), SessionID: p.SessionID,
+func Prepare(p agenthost.Payload, env config.Env, plat paths.Platform, cfg config.Config, dataDir string, now time.Time) (Prepared, error) {
+	tool, kind := p.ToolName, core.KindOther
+	if p.Judged {
+		tool, kind = p.Tool.Name, p.Tool.Kind
+	}
+	call := &core.Call{Tool: tool, Kind: kind, Input: p.Input, SessionID: p.SessionID,
 		Platform: plat.OS, DataDir: dataDir}
 	out := Prepared{Call: call}
 	if kind == core.KindOther {
 		out.Skip = true
 		return out, nil
 	}
-	args, err := hookio.ParseToolInput(tool, kind, p.ToolInput)
-	if err != nil {
-		return out, err
+	if p.InputErr != nil {
+		return out, p.InputErr
 	}
-	call.Command, call.Paths = args.Command, args.Paths
+	call.Command, call.Paths = p.Command, p.Paths
+	lang := cfg.Get(config.KeyLanguage)
+	for _, f := range p.Findings {
+		out.Findings = append(out.Findings, core.Reason{Layer: agenthost.FindingLayer, Rule: f.Rule.ID, Message: f.Message(core.Language(lang))})
+	}
 
-	root := projectRoot(env, plat, p.Cwd)
+	var dirEnv []string
+	if p.Host != nil {
+		dirEnv = p.Host.ProjectDirEnv()
+	}
+	root := projectRoot(env, plat, p.Cwd, dirEnv)
 	if root != "" && cfg.Bool(config.KeyLockSessionRoot) && p.SessionID != "" {
 		locked, note, err := session.Resolve(dataDir, p.SessionID, root, now, sessionPolicy(plat))
 		if err != nil {
@@ -73,6 +86,17 @@ func Prepare(p hookio.Payload, env config.Env, plat paths.Platform, cfg config.C
 	if c := plat.Clean(strings.TrimSpace(p.Cwd)); c.IsAbs() {
 		call.Cwd = c.Norm
 	}
+	if d := strings.TrimSpace(p.Dir); d != "" {
+		// The command runs there; a relative one is below the cwd, and
+		// with no cwd known it stays unknown rather than guessed.
+		dir := plat.Clean(d)
+		if !dir.IsAbs() && call.Cwd != "" {
+			dir = plat.Join(plat.Clean(call.Cwd), dir)
+		}
+		if dir.IsAbs() {
+			call.Cwd = dir.Norm
+		}
+	}
 	if root != "" {
 		for _, r := range plat.WritableRoots(root, cfg.Get(config.KeyExtraWritableRoots)) {
 			call.WritableRoots = append(call.WritableRoots, r.Norm)
@@ -86,13 +110,12 @@ func Prepare(p hookio.Payload, env config.Env, plat paths.Platform, cfg config.C
 	return out, nil
 }
 
-// projectRoot is ZCODE_PROJECT_DIR, else CLAUDE_PROJECT_DIR, else the
-// payload cwd, as a clean absolute real path; "" when none is usable (a
-// variable that is set but not absolute turns the fence off rather than
-// letting it guess).
-func projectRoot(env config.Env, plat paths.Platform, payloadCwd string) string {
+// projectRoot is the first of vars that is set, else the payload cwd, as a
+// clean absolute real path; "" when none is usable (a variable that is set
+// but not absolute turns the fence off rather than letting it guess).
+func projectRoot(env config.Env, plat paths.Platform, payloadCwd string, vars []string) string {
 	raw := ""
-	for _, k := range []string{"ZCODE_PROJECT_DIR", "CLAUDE_PROJECT_DIR"} {
+	for _, k := range vars {
 		if v, ok := env.Lookup(k); ok && strings.TrimSpace(v) != "" {
 			raw = v
 			break

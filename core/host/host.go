@@ -173,6 +173,17 @@ type slot struct {
 // reaping costs a few milliseconds per process, and the answer should not
 // wait for that). It is bounded by CloseBudget and safe to call twice.
 func (h *Host) Run(ctx context.Context, call *core.Call, cfg config.Config, start time.Time) (Outcome, func()) {
+	return h.run(ctx, call, nil, cfg, start)
+}
+
+// RunPrepared is Run for a prepared call: its findings (asks raised while
+// decoding) come first in the verdict, and like any ask they keep the
+// deferred layers from running.
+func (h *Host) RunPrepared(ctx context.Context, prep Prepared, cfg config.Config, start time.Time) (Outcome, func()) {
+	return h.run(ctx, prep.Call, prep.Findings, cfg, start)
+}
+
+func (h *Host) run(ctx context.Context, call *core.Call, pre []core.Reason, cfg config.Config, start time.Time) (Outcome, func()) {
 	ctx, cancel := context.WithDeadline(ctx, start.Add(Budget-AnswerMargin))
 	remotes := &remoteSet{}
 	release := func() { remotes.closeAll(cancel) }
@@ -206,7 +217,10 @@ func (h *Host) Run(ctx context.Context, call *core.Call, cfg config.Config, star
 	detCancel()
 	out.Layers = append(out.Layers, results...)
 
-	verdicts := make([]core.Verdict, 0, len(results))
+	verdicts := make([]core.Verdict, 0, len(results)+1)
+	if len(pre) > 0 {
+		verdicts = append(verdicts, core.AskVerdict(pre...))
+	}
 	for _, r := range results {
 		verdicts = append(verdicts, r.Verdict)
 	}

@@ -15,6 +15,7 @@
 package protect
 
 import (
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"os"
 	"path"
 	"strings"
@@ -41,18 +42,20 @@ const (
 	Abs
 )
 
-// Shape says which paths at the anchor an entry protects.
-type Shape uint8
+// Shape says which paths at the anchor an entry protects. It is
+// agenthost's PathShape, so the hosts' paths (agenthost.HostPaths) carry
+// over as they are declared.
+type Shape = agenthost.PathShape
 
 const (
 	// File: exactly this file.
-	File Shape = iota
+	File = agenthost.PathFile
 	// Tree: this directory and everything below it, except the Except
 	// subtrees.
-	Tree
+	Tree = agenthost.PathTree
 	// Settings: every file named settings*.json directly in this directory
 	// (settings.json, settings.local.json).
-	Settings
+	Settings = agenthost.PathSettings
 )
 
 // Entry is one protected path.
@@ -89,52 +92,48 @@ const (
 	whatGitZh         = "用户的 git 配置：别名、hooks 路径、凭据助手"
 )
 
-// Table is the list. Keep one entry per protected path, each with the
-// reason it is here.
-var Table = []Entry{
+// Table is the list: the guard's own config and data dirs, then the agent
+// hosts' (hostEntries), then what runs code in every later shell or
+// connection. Keep one entry per protected path, each with the reason it
+// is here.
+var Table = append(append(guardEntries[:len(guardEntries):len(guardEntries)], hostEntries()...), otherEntries...)
+
+// hostEntries are the agent hosts' data dirs, installed plugin and
+// settings, hooks and plugin files, from core/agenthost (their one copy).
+func hostEntries() []Entry {
+	var out []Entry
+	for _, v := range agenthost.PluginDataEnv {
+		out = append(out, Entry{Anchor: Env, Env: v, Shape: Tree, What: whatGuardData, WhatZh: whatGuardDataZh})
+	}
+	for _, v := range agenthost.PluginRootEnv {
+		out = append(out, Entry{Anchor: Env, Env: v, Shape: Tree, What: whatPlugin, WhatZh: whatPluginZh})
+	}
+	for _, p := range agenthost.HostPaths() {
+		e := Entry{Anchor: Home, Rel: p.Rel, Shape: p.Shape, Except: p.Except, What: whatHost, WhatZh: whatHostZh}
+		if p.Project {
+			e.Anchor = Project
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// guardEntries are the guard's own config and data dirs.
+var guardEntries = []Entry{
 	// The config file ZCODE_FENCE_CONFIG names (it replaces ~/.zcode/cli/config.json).
 	{Anchor: Env, Env: "ZCODE_FENCE_CONFIG", Shape: File, What: whatGuardConfig, WhatZh: whatGuardConfigZh},
 	// The host-neutral config dir ($XDG_CONFIG_HOME/zcode-fence, ~/.config/zcode-fence).
 	{Anchor: ConfigHome, Rel: "zcode-fence", Shape: Tree, What: whatGuardConfig, WhatZh: whatGuardConfigZh},
 	// The data dir of this call (log, session-roots.log, model cache, integrity record, verified layer copies).
 	{Anchor: DataDir, Shape: Tree, What: whatGuardData, WhatZh: whatGuardDataZh},
-	// Every data dir the guard can be pointed at: the override and both hosts' injected dirs.
+	// Every data dir the guard can be pointed at: the override; the hosts' injected data dirs,
+	// installed plugin and settings follow (hostEntries).
 	{Anchor: Env, Env: "ZCODE_FENCE_DATA_DIR", Shape: Tree, What: whatGuardData, WhatZh: whatGuardDataZh},
-	{Anchor: Env, Env: "ZCODE_PLUGIN_DATA", Shape: Tree, What: whatGuardData, WhatZh: whatGuardDataZh},
-	{Anchor: Env, Env: "CLAUDE_PLUGIN_DATA", Shape: Tree, What: whatGuardData, WhatZh: whatGuardDataZh},
-	// The installed plugin the host runs the guard from (binary, hooks.json, manifests).
-	{Anchor: Env, Env: "ZCODE_PLUGIN_ROOT", Shape: Tree, What: whatPlugin, WhatZh: whatPluginZh},
-	{Anchor: Env, Env: "CLAUDE_PLUGIN_ROOT", Shape: Tree, What: whatPlugin, WhatZh: whatPluginZh},
-	// ZCode's whole state: config.json (plugins.enabled and zcode-fence's options), plugins, marketplaces,
-	// plugin data (the default data dir); its memory dir is a writable root and stays writable.
-	{Anchor: Home, Rel: ".zcode", Shape: Tree, Except: []string{"cli/memories"}, What: whatHost, WhatZh: whatHostZh},
-	// Claude Code's user settings (hooks, disableAllHooks, enabledPlugins), hooks and installed plugins,
-	// marketplaces and plugin data.
-	{Anchor: Home, Rel: ".claude", Shape: Settings, What: whatHost, WhatZh: whatHostZh},
-	{Anchor: Home, Rel: ".claude/hooks", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
-	{Anchor: Home, Rel: ".claude/plugins", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
-	// Codex: config.toml ([[hooks.PreToolUse]], features), hooks.json, its plugin store.
-	{Anchor: Home, Rel: ".codex/config.toml", Shape: File, What: whatHost, WhatZh: whatHostZh},
-	{Anchor: Home, Rel: ".codex/hooks.json", Shape: File, What: whatHost, WhatZh: whatHostZh},
-	{Anchor: Home, Rel: ".codex/hooks", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
-	{Anchor: Home, Rel: ".codex/plugins", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
-	// Gemini CLI and Qwen Code: settings.json (hooks) and extensions (where the guard is installed).
-	{Anchor: Home, Rel: ".gemini/settings.json", Shape: File, What: whatHost, WhatZh: whatHostZh},
-	{Anchor: Home, Rel: ".gemini/extensions", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
-	{Anchor: Home, Rel: ".qwen/settings.json", Shape: File, What: whatHost, WhatZh: whatHostZh},
-	{Anchor: Home, Rel: ".qwen/extensions", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
-	// Copilot CLI: settings.json (hooks) and installed plugins.
-	{Anchor: Home, Rel: ".copilot/settings.json", Shape: File, What: whatHost, WhatZh: whatHostZh},
-	{Anchor: Home, Rel: ".copilot/plugins", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
-	// The project's host settings and hooks: read by the host for the next session of this project
-	// (settings.local.json can turn hooks off or set ZCODE_FENCE_* variables).
-	{Anchor: Project, Rel: ".claude", Shape: Settings, What: whatHost, WhatZh: whatHostZh},
-	{Anchor: Project, Rel: ".claude/hooks", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
-	{Anchor: Project, Rel: ".zcode", Shape: Tree, Except: []string{"cli/memories"}, What: whatHost, WhatZh: whatHostZh},
-	{Anchor: Project, Rel: ".gemini", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
-	{Anchor: Project, Rel: ".qwen", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
-	{Anchor: Project, Rel: ".codex", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
-	{Anchor: Project, Rel: ".github/hooks", Shape: Tree, What: whatHost, WhatZh: whatHostZh},
+}
+
+// otherEntries run code in every later shell, SSH connection or git
+// command.
+var otherEntries = []Entry{
 	// Shell start-up files: code in them runs in every later shell, the guard's own hook command included.
 	{Anchor: Home, Rel: ".bashrc", Shape: File, What: whatStartup, WhatZh: whatStartupZh},
 	{Anchor: Home, Rel: ".bash_profile", Shape: File, What: whatStartup, WhatZh: whatStartupZh},

@@ -15,3 +15,32 @@ var (
 		Zh:  "[zcode-fence: 层完整性] 外部层 {layer}（{path}）未通过完整性检查：{why}。在修复该文件或 external_layers 中的 sha256 之前，每次受保护的调用都会请求确认；请让用户检查；不要绕过此检查。",
 		En:  "[zcode-fence: layer integrity] layer {layer} failed its integrity check ({path}: {why}). Every guarded call asks until the file or its sha256 pin in external_layers is fixed; ask the user to check it; do not work around this check."})
 )
+
+// The rules the host seam raises itself (layer "host", core/agenthost)
+// while it decodes a hook payload, before any layer runs: a field the guard
+// reads that the agent host and the guard might read differently. Templates
+// may use {field} (the key, with its path inside tool_input:
+// "edits[0].file_path"), {how} (what is ambiguous about it) and {type} (the
+// JSON type a string was expected in place of), each filled in the
+// message's language.
+
+// The host seam's one family.
+var HostInput = family(&Family{Layer: "host", Name: "input", Title: "Hook input",
+	Doc: "Raised while the payload is decoded, whatever the host. Keys are matched exactly; a field the guard does not read is never looked at, so these rules only concern the tool name, tool_input and the fields that hold the command or the target paths."})
+
+const (
+	hostAdvice   = "Ask the user first; don't rewrite the call to evade this check."
+	hostAdviceZh = "请先征得用户同意；不要改写调用绕过检查。"
+)
+
+// The HostInput family.
+var (
+	HostAmbiguousInput = def(&Rule{ID: "HK-AMBIGUOUS-INPUT", Family: HostInput,
+		Doc: "A field the guard reads appears twice in its object (`command` twice), or also in another letter case (`command` and `COMMAND`; the guard reads only the exact key): the host may act on a value the guard did not judge.",
+		Zh:  "[zcode-fence: 输入歧义] 字段 {field} {how}，无法确定宿主会使用哪个值。" + hostAdviceZh,
+		En:  "[zcode-fence: ambiguous input] the field {field} {how}, so which value the host uses is unclear. " + hostAdvice})
+	HostBadInput = def(&Rule{ID: "HK-BAD-INPUT", Family: HostInput,
+		Doc: "A field the guard reads has the wrong JSON type (a shell command or a target path that is an array, an object, a number or a boolean), so what the call would do cannot be inspected.",
+		Zh:  "[zcode-fence: 输入无法检查] 字段 {field} 是{type}而不是字符串，无法检查此调用会做什么。" + hostAdviceZh,
+		En:  "[zcode-fence: uninspectable input] the field {field} is {type}, not a string, so what this call would do cannot be inspected. " + hostAdvice})
+)

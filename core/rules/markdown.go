@@ -26,7 +26,9 @@ var layerDocs = []struct{ name, title, intro string }{
 	{"decisionmodel", "Decision model (`decisionmodel`, DM-*)", "" +
 		"Only when `enable_decision_model` is on and every deterministic layer was silent."},
 	{"host", "Host (`host`, HK-*)", "" +
-		"Raised by the host itself, whatever the layers say."},
+		"Raised by the host itself (`core/host`, `core/agenthost` while it decodes the hook " +
+		"payload, before any layer runs), on every agent host, whatever the layers say; they " +
+		"join the layers' reasons."},
 }
 
 // Markdown renders the catalog as docs/rules.md: per layer, per family,
@@ -35,7 +37,7 @@ func Markdown() []byte {
 	var b bytes.Buffer
 	b.WriteString("# Rule ids\n\n")
 	b.WriteString("<!-- Generated from core/rules by `go generate ./core/rules`; do not edit. -->\n\n")
-	b.WriteString("Every ask of a built-in layer names one of these rule ids, in the reason shown to the " +
+	b.WriteString("Every ask of a built-in layer, and of the host seam that decodes the payload, names one of these rule ids, in the reason shown to the " +
 		"agent and in the decision log (`zcode-fence log --rule ID`). Ids are stable. Each rule is " +
 		"declared once, in `core/rules`, with its family, this doc and its message in Chinese and " +
 		"English; `{name}` is filled by the layer. Third-party layers name their own ids " +

@@ -8,7 +8,9 @@
 //
 // Identifiers: a DG- rule is its id without the prefix in CamelCase
 // (DG-RM-RECURSIVE is RmRecursive), an FN- rule has the prefix Fence
-// (FenceWriteOutside), a DM- rule the prefix Model (ModelDataLoss).
+// (FenceWriteOutside), a DM- rule the prefix Model (ModelDataLoss), an HK-
+// rule (the host seam's, core/agenthost) the prefix Host
+// (HostAmbiguousInput).
 //
 // Third-party layers keep their own ids (the example's PB-* rules live in
 // examples/layers/protect-branch).

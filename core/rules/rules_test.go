@@ -108,7 +108,8 @@ type testCase struct {
 }
 
 // TestEveryRuleHasAnAskCaseAndASilentTwin reads every table of cases in
-// plugins/*/testdata and core/host/testdata (a JSON array of objects, or an object with such an
+// plugins/*/testdata, core/host/testdata and core/agenthost's payloads (a
+// JSON array of objects, or an object with such an
 // array as "cases"): each rule of the catalog
 // needs an asking case that names it (rule or rules) and a silent case
 // linked to it with twin_of; every id a case names must be in the catalog.
@@ -120,6 +121,8 @@ func TestEveryRuleHasAnAskCaseAndASilentTwin(t *testing.T) {
 	// The host's own rules (HK-*) have their cases beside the host.
 	hostFiles, _ := filepath.Glob(filepath.Join(repoRoot, "core", "host", "testdata", "*.json"))
 	files = append(files, hostFiles...)
+	// The host seam's rules are raised while decoding payloads.
+	files = append(files, filepath.Join(repoRoot, "core", "agenthost", "testdata", "payloads.json"))
 	asks, twins := map[string][]string{}, map[string][]string{}
 	tables := 0
 	for _, file := range files {

@@ -1,5 +1,7 @@
 // Package fakeapi is a scripted stand-in for the Anthropic Messages API, for
-// driving the real Claude Code CLI offline (ANTHROPIC_BASE_URL pointing at it).
+// driving the real Claude Code CLI offline (ANTHROPIC_BASE_URL pointing at it),
+// and for the model APIs of the other agent hosts (hosts.go: OpenAI chat
+// completions, OpenAI Responses, Gemini).
 //
 // It listens on 127.0.0.1 only and answers statelessly from the request:
 //
@@ -184,6 +186,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	steps := s.steps
 	s.mu.Unlock()
 
+	if s.hostRoute(w, r, body, steps) {
+		return
+	}
 	switch {
 	case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/v1/messages/count_tokens"):
 		writeJSON(w, map[string]any{"input_tokens": 42})

@@ -222,7 +222,8 @@ func TestOtherRoutes(t *testing.T) {
 		{"POST", "/v1/messages", `{"model":"m","messages":[{"role":"user","content":"title?"}]}`, 200, `"text":"ok"`},
 		{"POST", "/v1/messages/count_tokens?beta=true", `{"messages":[]}`, 200, `"input_tokens":42`},
 		{"POST", "/v1/messages", `not json`, 400, `invalid_request_error`},
-		{"GET", "/v1/models", ``, 404, `not_found_error`},
+		{"GET", "/v1/models", ``, 200, `"id":"fake-model"`},
+		{"GET", "/v1/unknown", ``, 404, `not_found_error`},
 		{"POST", "/api/event_logging/batch", `{}`, 404, `not_found_error`},
 	}
 	for _, c := range cases {

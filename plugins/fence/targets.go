@@ -60,7 +60,8 @@ type extractor func(args []shell.Word) []target
 // 7z/7za/7zr/7zz x/e -o and a/u/d, zip, gzip/bzip2/xz/zstd/lz4 family; dd
 // of=; find -delete (start paths) and -fprint/-fls; git clone/init/worktree
 // add, and git -C / --git-dir / --work-tree with a writing subcommand;
-// sort -o, uniq OUT, split, csplit, patch, mktemp, openssl -out/-keyout,
+// sort -o, uniq OUT, split, csplit, patch, apply_patch (Codex's: the files
+// its patch text names), mktemp, openssl -out/-keyout,
 // cc/gcc/clang/rustc -o, go build -o; rimraf, mkdirp, shx CMD, npx/bunx/
 // pnpx PKG (judged as PKG); pip/pip3/python -m pip/uv pip install --target/
 // --prefix/--root/--src, download -d, wheel -w; npm/pnpm/yarn install-like
@@ -71,6 +72,9 @@ type extractor func(args []shell.Word) []target
 // (outputOptions).
 func commandTargets(c *shell.Command) []target {
 	args := c.Args[1:]
+	if cmdfacts.IsApplyPatch(c.Name) {
+		return applyPatchTargets(c) // any dialect: Codex applies it itself
+	}
 	if c.Name == "git" {
 		return gitTargets(args, c.Assigns) // git reads its environment too (GIT_CONFIG_*)
 	}
@@ -876,6 +880,45 @@ func patchTargets(args []shell.Word) []target {
 	}
 	for k := range out {
 		out[k].under = under
+	}
+	return out
+}
+
+// patchFromStdin stands for a patch text that reaches apply_patch through a
+// pipe: the files it names cannot be known.
+var patchFromStdin = shell.Word{Raw: "(the patch on its standard input)", Unknown: true}
+
+// applyPatchTargets: every file the patch names (cmdfacts.ParsePatch),
+// relative to the command's directory: added and moved-to files written,
+// updated ones modified, deleted ones removed, the file of an update that
+// moves it moved away. The patch is the heredoc or here-string on stdin,
+// else the one argument; an argument with unknown parts, or no text at all
+// (a patch piped in), is an unresolved target.
+func applyPatchTargets(c *shell.Command) []target {
+	text := c.Stdin
+	if text == "" {
+		if len(c.Args) < 2 {
+			return each([]shell.Word{patchFromStdin}, verbWrite)
+		}
+		if w := c.Args[1]; w.Unknown {
+			return each([]shell.Word{w}, verbWrite)
+		}
+		text = c.Args[1].Value
+	}
+	var out []target
+	for _, f := range cmdfacts.ParsePatch(text) {
+		v := verbWrite
+		switch f.Op {
+		case cmdfacts.PatchUpdate:
+			v = verbModify
+		case cmdfacts.PatchDelete:
+			v = verbRemove
+		case cmdfacts.PatchMoveTo:
+			if n := len(out); n > 0 && out[n-1].verb == verbModify {
+				out[n-1].verb, out[n-1].del = verbMove, true
+			}
+		}
+		out = append(out, target{w: cmdfacts.Literal(f.Path), verb: v, del: v == verbRemove})
 	}
 	return out
 }

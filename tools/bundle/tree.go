@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/integrity"
 )
 
@@ -27,10 +28,14 @@ import (
 //	  .zcode-plugin/plugin.json, .claude-plugin/plugin.json   version stamped
 //	  hooks/, skills/, README*.md, LICENSE, libexec/ launchers
 //	  libexec/zcode-fence-<os>-<arch>[.exe], libexec/SHA256SUMS
+//	<path>/../gemini-extension.json, hooks/hooks.json    the Gemini CLI extension
+//	                                                     (agenthost.ExtensionDir), version stamped
 //
 // Adding that tree as a marketplace (a clone of the ref, or the directory)
 // installs a plugin that runs with no toolchain; on the default branch the
-// marketplaces reach it through a git-subdir source.
+// marketplaces reach it through a git-subdir source. Gemini CLI installs the
+// extension directory from a clone of the ref: it holds the plugin, so the
+// copy Gemini makes carries the launcher and the binaries.
 
 // marketplaceFiles are the two marketplaces at the repository root (ZCode
 // reads the first, Claude Code the second), slash-separated.
@@ -38,6 +43,10 @@ var marketplaceFiles = []string{"marketplace.json", ".claude-plugin/marketplace.
 
 // pluginManifests are the plugin's manifests, relative to the plugin.
 var pluginManifests = []string{".zcode-plugin/plugin.json", ".claude-plugin/plugin.json"}
+
+// extensionFiles are the Gemini extension's files besides the plugin,
+// relative to the extension directory (the plugin's parent).
+var extensionFiles = []string{"gemini-extension.json", "hooks/hooks.json"}
 
 // PluginSource is the plugin entry's source in both marketplaces on the
 // default branch: the plugin at Path of the tree published at Ref of the
@@ -93,6 +102,9 @@ func ReadPluginSource(root string) (PluginSource, error) {
 		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(first.Path), filepath.FromSlash(m))); err != nil {
 			return PluginSource{}, fmt.Errorf("bundle: the marketplaces' plugin path %s has no %s: %w", first.Path, m, err)
 		}
+	}
+	if first.Path != agenthost.PluginDir || path.Dir(first.Path) != agenthost.ExtensionDir {
+		return PluginSource{}, fmt.Errorf("bundle: the marketplaces' plugin path %s is not agenthost.PluginDir %s inside agenthost.ExtensionDir %s (the hooks files name it)", first.Path, agenthost.PluginDir, agenthost.ExtensionDir)
 	}
 	return first, nil
 }
@@ -153,6 +165,16 @@ func (tr *Tree) WriteFiles() error {
 			return err
 		}
 	}
+	ext := path.Dir(tr.Source.Path)
+	for _, f := range extensionFiles {
+		var paths [][]any
+		if f == path.Base(agenthost.GeminiManifest) {
+			paths = [][]any{{"version"}}
+		}
+		if err := tr.stamp(path.Join(ext, f), path.Join(ext, f), paths, nil); err != nil {
+			return err
+		}
+	}
 	license, err := os.ReadFile(filepath.Join(tr.Root, "LICENSE"))
 	if err != nil {
 		return fmt.Errorf("bundle: %w", err)
@@ -196,14 +218,16 @@ This tree is written by the release workflow from commit %[2]s.
 Do not edit it: every release replaces it.
 
 It is a plugin marketplace for ZCode (marketplace.json) and Claude Code
-(.claude-plugin/marketplace.json). Its plugin, %[3]s/, carries prebuilt,
+(.claude-plugin/marketplace.json), which Codex, Copilot CLI and Qwen Code
+read too; %[4]s/ is a Gemini CLI extension (gemini extensions install
+%[4]s). Its plugin, %[3]s/, carries prebuilt,
 static zcode-fence binaries for Linux, macOS and Windows on amd64 and arm64
 (libexec/), and their SHA256SUMS; the binary checks itself against
 SHA256SUMS on its first run. Nothing needs Go or any other toolchain.
 
 Install: see "Install" in the README of the default branch. The source,
 the tests and the way to rebuild these exact bytes are there too.
-`, tr.Version, tr.Commit, tr.Source.Path)
+`, tr.Version, tr.Commit, tr.Source.Path, path.Dir(tr.Source.Path))
 }
 
 // isBuilt reports whether name, in libexec/, is a build product that the
@@ -422,6 +446,9 @@ func CheckTag(root, tag, coreVersion string) error {
 		if err := check(path.Join(src.Path, m), []any{"version"}); err != nil {
 			return err
 		}
+	}
+	if err := check(agenthost.GeminiManifest, []any{"version"}); err != nil {
+		return err
 	}
 	if len(wrong) > 0 {
 		return fmt.Errorf("bundle: tag %s does not match this commit's version: %s (bump core.Version and the manifests first; e2e TestVersionsMatchCoreVersion keeps them equal)", tag, strings.Join(wrong, "; "))

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/integrity"
 )
 
@@ -214,6 +216,10 @@ func TestTreeFromDist(t *testing.T) {
 	for _, tg := range AllTargets {
 		want[src.Path+"/libexec/"+tg.FileName()] = true
 	}
+	// The Gemini extension around the plugin.
+	for _, f := range extensionFiles {
+		want[path.Join(path.Dir(src.Path), f)] = true
+	}
 	filepath.WalkDir(plugin, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -251,6 +257,7 @@ func TestTreeFromDist(t *testing.T) {
 	for _, m := range pluginManifests {
 		stamped[src.Path+"/"+m] = [][]any{{"version"}}
 	}
+	stamped[agenthost.GeminiManifest] = [][]any{{"version"}}
 	for f := range want {
 		treeData, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(f)))
 		if err != nil {

@@ -1,10 +1,12 @@
 // Command generate writes the files derived from declarations in code:
 //
-//	go run ./tools/generate             both
+//	go run ./tools/generate             all three
 //	go run ./tools/generate manifests   the plugin manifests' userConfig
 //	go run ./tools/generate rules       docs/rules.md
+//	go run ./tools/generate hooks       the bundle's hooks files, one per host format
 //
-// (go generate ./plugins and go generate ./core/rules run it for one each.)
+// (go generate ./plugins, ./core/rules and ./core/agenthost run it for one
+// each.)
 //
 // manifests: the settings declarations (plugins.Schema) become the
 // userConfig object of bundle/zcode-fence/.claude-plugin/plugin.json and
@@ -15,6 +17,11 @@
 //
 // rules: the rule catalog (core/rules) becomes docs/rules.md; core/rules'
 // TestDocIsCurrent fails when the committed file differs.
+//
+// hooks: the host adapters (core/agenthost) become every hooks file of the
+// bundle (agenthost.HooksFiles: the Claude form the plugin carries, Gemini
+// CLI's in the extension); e2e's TestHooksFilesGenerated fails when a
+// committed file differs.
 package main
 
 import (
@@ -25,6 +32,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/plugins"
 )
@@ -48,12 +56,24 @@ var targets = map[string]func(root string) error{
 	"rules": func(root string) error {
 		return writeIfChanged(filepath.Join(root, rules.DocPath), rules.Markdown())
 	},
+	"hooks": func(root string) error {
+		for _, f := range agenthost.HooksFiles() {
+			path := filepath.Join(root, filepath.FromSlash(f.Path))
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return err
+			}
+			if err := writeIfChanged(path, f.Data); err != nil {
+				return fmt.Errorf("%s: %w", f.Path, err)
+			}
+		}
+		return nil
+	},
 }
 
 func main() {
 	names := os.Args[1:]
 	if len(names) == 0 {
-		names = []string{"manifests", "rules"}
+		names = []string{"manifests", "rules", "hooks"}
 	}
 	root, err := moduleRoot()
 	if err != nil {
@@ -63,7 +83,7 @@ func main() {
 	for _, name := range names {
 		write, ok := targets[name]
 		if !ok {
-			fmt.Fprintf(os.Stderr, "generate: unknown target %q (manifests, rules)\n", name)
+			fmt.Fprintf(os.Stderr, "generate: unknown target %q (manifests, rules, hooks)\n", name)
 			os.Exit(2)
 		}
 		if err := write(root); err != nil {

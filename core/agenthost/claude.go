@@ -1,0 +1,79 @@
+package agenthost
+
+import (
+	"time"
+
+	"github.com/zcode-fence/zcode-fence/core"
+)
+
+// Claude Code (hook-protocol.md §1, measured live with 2.1.332).
+//
+// Evidence: the hook process has CLAUDECODE=1 and CLAUDE_PROJECT_DIR; the
+// payload is snake_case (tool_name, tool_input, hook_event_name
+// "PreToolUse") with no key only another host sends. Other hosts that load
+// Claude plugins send the same shape, so the shape alone is the weakest
+// claim and every other adapter's evidence beats it.
+type claudeCode struct{}
+
+func init() { register(90, claudeCode{}) }
+
+// fileSources are where the Claude Code and ZCode file tools name their
+// targets, in the order the guard reports them.
+var fileSources = []Source{{Field: "file_path"}, {Field: "filePath"}, {Field: "notebook_path"}, {Field: "notebookPath"}, {Field: "edits", Edits: true}, {Field: "path"}}
+
+// patchSources add ApplyPatch's patch text, read before "path".
+var patchSources = append(append(append([]Source{}, fileSources[:5]...),
+	Source{Field: "patch", Patch: true}, Source{Field: "input", Patch: true},
+	Source{Field: "patch_text", Patch: true}, Source{Field: "patchText", Patch: true}), fileSources[5:]...)
+
+// claudeTools is the tool table Claude Code and ZCode share (ZCode uses
+// Claude's tool names and adds Shell, PowerShell and ApplyPatch).
+var claudeTools = toolTable{
+	{[]string{"Bash"}, Tool{Name: "Bash", Kind: core.KindShell, Command: "command"}},
+	{[]string{"Shell"}, Tool{Name: "Shell", Kind: core.KindShell, Command: "command"}},
+	{[]string{"PowerShell"}, Tool{Name: "PowerShell", Kind: core.KindShell, Command: "command"}},
+	{[]string{"Write"}, Tool{Name: "Write", Kind: core.KindFile, Paths: fileSources}},
+	{[]string{"Edit"}, Tool{Name: "Edit", Kind: core.KindFile, Paths: fileSources}},
+	{[]string{"MultiEdit"}, Tool{Name: "MultiEdit", Kind: core.KindFile, Paths: fileSources}},
+	{[]string{"NotebookEdit"}, Tool{Name: "NotebookEdit", Kind: core.KindFile, Paths: fileSources}},
+	{[]string{"ApplyPatch", "apply_patch"}, Tool{Name: "ApplyPatch", Kind: core.KindFile, Paths: patchSources}},
+}
+
+// claudePackaging: Claude Code reads the plugin's hooks/hooks.json
+// (timeout in seconds, ${CLAUDE_PLUGIN_ROOT}); so do the hosts that load
+// Claude plugins unchanged.
+var claudePackaging = Packaging{HooksFile: PluginDir + "/hooks/hooks.json", Event: "PreToolUse",
+	Command: `"${CLAUDE_PLUGIN_ROOT}/libexec/zcode-fence"`, TimeoutUnit: time.Second}
+
+func (claudeCode) Name() string { return "claude" }
+
+func (claudeCode) Claim(e *Envelope, env Lookup) Evidence {
+	if lookupEnv(env, "CLAUDECODE") == "1" {
+		return EnvEvidence
+	}
+	if e.Has("tool_name") {
+		return ShapeEvidence
+	}
+	return NoEvidence
+}
+
+func (claudeCode) Tool(name string) (Tool, bool) { return claudeTools.lookup(name) }
+func (claudeCode) Tools() []Tool                 { return claudeTools.list() }
+func (claudeCode) ToolNames() []string           { return claudeTools.spellings() }
+func (claudeCode) Packaging() Packaging          { return claudePackaging }
+func (claudeCode) ProjectDirEnv() []string       { return []string{"CLAUDE_PROJECT_DIR"} }
+func (claudeCode) OptionEnvPrefixes() []string   { return []string{"CLAUDE_PLUGIN_OPTION_"} }
+func (claudeCode) Answer(a Ask) []byte           { return AskLine(a.Reason) }
+
+// Claude Code: user and project settings*.json (hooks,
+// disableAllHooks, enabledPlugins), hooks dirs, installed plugins and
+// marketplaces.
+var claudePaths = []HostPath{
+	{Rel: ".claude", Shape: PathSettings},
+	{Rel: ".claude/hooks", Shape: PathTree},
+	{Rel: ".claude/plugins", Shape: PathTree},
+	{Rel: ".claude", Shape: PathSettings, Project: true},
+	{Rel: ".claude/hooks", Shape: PathTree, Project: true},
+}
+
+func (claudeCode) HostPaths() []HostPath { return claudePaths }

@@ -1,0 +1,81 @@
+package agenthost
+
+import "github.com/zcode-fence/zcode-fence/core"
+
+// OpenAI Codex CLI (measured with 0.171.0 against a fake Responses API;
+// testdata/hosts/).
+//
+// Evidence: Claude's shape plus the top-level keys turn_id and model, which
+// no other host sends; exec_command arrives as tool_name "Bash" with
+// tool_input {command}. The payload cwd is the command's working directory
+// (exec_command's workdir), not the session's: a call with workdir /tmp
+// came with cwd "/tmp". The hook process itself runs in the session's
+// directory, and the shell that runs the hook command sets PWD to it, so
+// PWD is the project dir. No CODEX_* variable marks a hook reliably
+// (CODEX_MANAGED_BY_NPM only says how Codex was installed).
+//
+// apply_patch (measured with 0.171.0; testdata/hosts/codex-apply_patch.json):
+// Codex offers its freeform apply_patch tool to models its catalog marks
+// with apply_patch_tool_type "freeform" (a custom tool in the Responses API,
+// the patch text as its input); the hook gets tool_name "apply_patch" with
+// the text in tool_input.command. The same patch run as `apply_patch
+// <<'EOF' ... EOF` through exec_command is applied by Codex too, and the
+// hook sees tool_name "Bash" with that command line
+// (codex-exec_command-apply_patch.json): the fence reads the patch there
+// (cmdfacts.ParsePatch). The input and patch fields are read as well, for
+// older builds that sent the function form {"input": ...}.
+//
+// Answer: Codex rejects "ask" (and a bare "allow") as unsupported, counts
+// the hook as failed and runs the command. It honours a deny
+// (hookSpecificOutput.permissionDecision "deny" with a reason), so with
+// no_ask_fallback=deny (the default) every ask becomes that deny, with a
+// reason telling the agent to stop and ask the user; with silent, nothing.
+// An unreviewed hook is skipped silently: users must trust it under /hooks.
+type codex struct{}
+
+func init() { register(50, codex{}) }
+
+var codexPatch = []Source{{Field: "command", Patch: true}, {Field: "input", Patch: true}, {Field: "patch", Patch: true}}
+
+var codexTools = toolTable{
+	{[]string{"Bash"}, Tool{Name: "Bash", Kind: core.KindShell, Command: "command"}},
+	{[]string{"apply_patch", "ApplyPatch"}, Tool{Name: "ApplyPatch", Kind: core.KindFile, Paths: codexPatch}},
+}
+
+func (codex) Name() string { return "codex" }
+
+func (codex) Claim(e *Envelope, env Lookup) Evidence {
+	if e.Has("turn_id") && e.Has("tool_name") {
+		return PayloadEvidence
+	}
+	return NoEvidence
+}
+
+func (codex) Tool(name string) (Tool, bool) { return codexTools.lookup(name) }
+func (codex) Tools() []Tool                 { return codexTools.list() }
+func (codex) ToolNames() []string           { return codexTools.spellings() }
+func (codex) ProjectDirEnv() []string       { return []string{"PWD"} }
+func (codex) OptionEnvPrefixes() []string   { return nil }
+
+// Packaging: `codex plugin add` reads the Claude marketplace and plugin
+// unchanged, hooks/hooks.json included.
+func (codex) Packaging() Packaging { return claudePackaging }
+
+func (codex) Answer(a Ask) []byte {
+	if !denies(a) {
+		return nil
+	}
+	return claudeDecision("deny", DenyReason(a))
+}
+
+// Codex: config.toml ([[hooks.PreToolUse]], features), hooks.json,
+// hooks, its plugin store; the project's .codex.
+var codexPaths = []HostPath{
+	{Rel: ".codex/config.toml", Shape: PathFile},
+	{Rel: ".codex/hooks.json", Shape: PathFile},
+	{Rel: ".codex/hooks", Shape: PathTree},
+	{Rel: ".codex/plugins", Shape: PathTree},
+	{Rel: ".codex", Shape: PathTree, Project: true},
+}
+
+func (codex) HostPaths() []HostPath { return codexPaths }

@@ -1,0 +1,420 @@
+package agenthost
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The top-level keys read, by meaning, in preference order (snake_case
+// first: DESIGN §4). Keys are matched exactly; a key the host does not send
+// in this spelling is not read.
+var (
+	toolNameKeys  = []string{"tool_name", "toolName"}
+	toolInputKeys = []string{"tool_input", "toolInput", "toolArgs"}
+	sessionKeys   = []string{"session_id", "sessionId"}
+	cwdKeys       = []string{"cwd"}
+	eventKeys     = []string{"hook_event_name", "hookEventName"}
+	modeKeys      = []string{"permission_mode", "mode"}
+)
+
+// maxKeys bounds how many distinct top-level key names an Envelope keeps
+// (for detection); more are skipped unrecorded.
+const maxKeys = 256
+
+// Envelope is a decoded payload before an adapter interprets it: the
+// top-level keys seen, the string values of the keys the guard reads, and
+// each tool-input value.
+type Envelope struct {
+	keys   map[string]int // top-level key → times seen (exact spelling)
+	folded map[string]bool
+	strs   map[string][]string // string values, every occurrence
+	inputs map[string][]*inputValue
+}
+
+// Has reports whether the payload has the top-level key (exact spelling).
+func (e *Envelope) Has(key string) bool { return e.keys[key] > 0 }
+
+// Keys lists the top-level keys seen (at most maxKeys), sorted.
+func (e *Envelope) Keys() []string { return sortedKeys(e.keys) }
+
+// String is the first non-empty string value among keys, in order (the
+// last occurrence of a repeated key, as a JavaScript host reads it).
+func (e *Envelope) String(keys ...string) string {
+	for _, k := range keys {
+		if vs := e.strs[k]; len(vs) > 0 && vs[len(vs)-1] != "" {
+			return vs[len(vs)-1]
+		}
+	}
+	return ""
+}
+
+// ToolName is the tool name as the host sent it.
+func (e *Envelope) ToolName() string { return e.String(toolNameKeys...) }
+
+// HookEventName is the event name as the host sent it.
+func (e *Envelope) HookEventName() string { return e.String(eventKeys...) }
+
+// inputValue is one tool-input value as decoded.
+type inputValue struct {
+	kind     byte   // '{' object, '"' string, 'n' null, '?' anything else
+	raw      []byte // the value's bytes, nil past MaxRawInput
+	str      string // kind '"': the string
+	fields   map[string][]fieldValue
+	variants map[string]bool // read keys another key differed from only in case
+	err      error           // a string tool-input holding an object that failed
+}
+
+// fieldValue is one occurrence of a read tool_input key.
+type fieldValue struct {
+	kind  byte // '"' string, 'n' null, '[' array, '{' object, '?' other
+	str   string
+	edits []editValue
+}
+
+type editValue struct {
+	fields   map[string][]fieldValue
+	variants map[string]bool
+}
+
+// ErrIncomplete means stdin did not deliver a complete JSON value in time.
+var ErrIncomplete = errors.New("agenthost: stdin incomplete")
+
+// ReadPayload reads one payload from r, waiting for input at most wait in
+// all, and decodes it for the host that claims it (env is the hook's
+// environment). It returns as soon as the payload's closing brace has
+// arrived, so a host that never closes stdin costs nothing. Only the time
+// spent blocked in r.Read counts against wait, not the time spent
+// decoding what arrived: a host that stalls (or trickles bytes) is cut
+// off after wait, while a big payload that is all there is gets judged
+// however slow the machine (its size is bounded by MaxInput; on a loaded
+// machine a 50 MB Write used to time out after 3 s and fail open). On
+// timeout it returns ErrIncomplete (the reading goroutine is abandoned;
+// the process exits soon after). raw holds the first bytes read, for the
+// log.
+func ReadPayload(r io.Reader, wait time.Duration, env Lookup) (p Payload, raw []byte, err error) {
+	type result struct {
+		p   Payload
+		raw []byte
+		err error
+	}
+	done := make(chan result, 1)
+	clock := &waitClock{r: r}
+	go func() {
+		s := newScanner(clock, MaxInput)
+		e, err := decodeEnvelope(s)
+		res := result{raw: s.head, err: err}
+		if err == nil {
+			res.p = e.Payload(Detect(e, env))
+		}
+		done <- res
+	}()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		select {
+		case res := <-done:
+			return res.p, res.raw, res.err
+		case <-timer.C:
+			left := wait - clock.blockedFor(time.Now())
+			if left <= 0 {
+				return Payload{}, nil, fmt.Errorf("%w after waiting %v for input", ErrIncomplete, wait)
+			}
+			timer.Reset(left)
+		}
+	}
+}
+
+// waitClock passes reads through and adds up how long they blocked.
+type waitClock struct {
+	r       io.Reader
+	mu      sync.Mutex
+	blocked time.Duration // Read calls that returned
+	since   time.Time     // start of the Read in progress; zero: none
+}
+
+func (c *waitClock) Read(b []byte) (int, error) {
+	c.mu.Lock()
+	c.since = time.Now()
+	c.mu.Unlock()
+	n, err := c.r.Read(b)
+	c.mu.Lock()
+	c.blocked += time.Since(c.since)
+	c.since = time.Time{}
+	c.mu.Unlock()
+	return n, err
+}
+
+// blockedFor is the time spent in Read up to now.
+func (c *waitClock) blockedFor(now time.Time) time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d := c.blocked
+	if !c.since.IsZero() {
+		d += now.Sub(c.since)
+	}
+	return d
+}
+
+// Decode decodes a complete payload held in memory for the host that
+// claims it.
+func Decode(data []byte, env Lookup) (Payload, error) {
+	e, err := DecodeEnvelope(data)
+	if err != nil {
+		return Payload{}, err
+	}
+	return e.Payload(Detect(e, env)), nil
+}
+
+// DecodeEnvelope decodes a payload held in memory without interpreting it.
+func DecodeEnvelope(data []byte) (*Envelope, error) {
+	return decodeEnvelope(newScanner(bytes.NewReader(data), MaxInput))
+}
+
+func decodeEnvelope(s *scanner) (*Envelope, error) {
+	s.skipBOM()
+	c, err := s.peek()
+	if err != nil {
+		if errors.Is(err, errSyntax) && onlySpace(s.head) {
+			return nil, errors.New("agenthost: empty input")
+		}
+		return nil, err
+	}
+	if c != '{' {
+		if c == '[' || c == '"' || c == '-' || c >= '0' && c <= '9' {
+			return nil, errors.New("agenthost: payload is not a JSON object")
+		}
+		return nil, fmt.Errorf("%w: the payload starts with %q, not {", errSyntax, c)
+	}
+	e := &Envelope{keys: map[string]int{}, folded: map[string]bool{}, strs: map[string][]string{}, inputs: map[string][]*inputValue{}}
+	read := map[string]bool{}
+	for _, group := range [][]string{toolNameKeys, sessionKeys, cwdKeys, eventKeys, modeKeys} {
+		for _, k := range group {
+			read[k] = true
+		}
+	}
+	isInput := map[string]bool{}
+	for _, k := range toolInputKeys {
+		isInput[k] = true
+	}
+	err = s.object(func(key string) error {
+		if _, seen := e.keys[key]; seen || len(e.keys) < maxKeys {
+			e.keys[key]++
+		}
+		switch {
+		case isInput[key]:
+			v, err := decodeInput(s)
+			if err != nil {
+				return fmt.Errorf("agenthost: %s: %w", key, err)
+			}
+			e.inputs[key] = append(e.inputs[key], v)
+			return nil
+		case read[key]:
+			c, err := s.peek()
+			if err != nil {
+				return err
+			}
+			if c != '"' {
+				// A non-string value reads as absent, as before.
+				return s.skip()
+			}
+			v, err := s.str()
+			if err != nil {
+				return err
+			}
+			e.strs[key] = append(e.strs[key], v)
+			return nil
+		}
+		return s.skip()
+	})
+	if err != nil {
+		return nil, err
+	}
+	for k := range e.keys {
+		e.folded[strings.ToLower(k)] = true
+	}
+	return e, nil
+}
+
+func onlySpace(b []byte) bool {
+	return len(bytes.TrimSpace(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")))) == 0
+}
+
+// decodeInput reads a tool-input value, recording its raw bytes up to
+// MaxRawInput.
+func decodeInput(s *scanner) (*inputValue, error) {
+	c, err := s.peek()
+	if err != nil {
+		return nil, err
+	}
+	v := &inputValue{}
+	s.rec = &recording{max: MaxRawInput}
+	defer func() { s.rec = nil }()
+	switch c {
+	case '{':
+		v.kind = '{'
+		if err := v.readObject(s); err != nil {
+			return nil, err
+		}
+	case '"':
+		v.kind = '"'
+		if v.str, err = s.str(); err != nil {
+			return nil, err
+		}
+		if t := strings.TrimSpace(v.str); strings.HasPrefix(t, "{") {
+			// A host that sends tool_input as a JSON string holding the
+			// object (Copilot CLI's toolArgs) means the object.
+			inner := &inputValue{kind: '{'}
+			in := newScanner(strings.NewReader(t), MaxInput)
+			in.rec = &recording{max: MaxRawInput}
+			if err := inner.readObject(in); err != nil {
+				v.err = fmt.Errorf("a string holding invalid JSON: %w", err)
+			} else {
+				inner.raw = in.rec.buf
+				if in.rec.overflow {
+					inner.raw = nil
+				}
+				s.rec.overflow, s.rec.buf = true, nil // raw is the inner object's
+				v = inner
+			}
+		}
+	default:
+		if c == 'n' {
+			v.kind = 'n'
+		} else {
+			v.kind = '?'
+		}
+		if err := s.skip(); err != nil {
+			return nil, err
+		}
+	}
+	if v.raw == nil && !s.rec.overflow {
+		v.raw = s.rec.buf
+	}
+	return v, nil
+}
+
+// readObject reads a tool_input object: keys some tool reads are kept (all
+// occurrences), keys differing from one only in case are noted, the rest is
+// skipped.
+func (v *inputValue) readObject(s *scanner) error {
+	fields := inputFields()
+	folded := foldedFields(fields)
+	v.fields = map[string][]fieldValue{}
+	v.variants = map[string]bool{}
+	return s.object(func(key string) error {
+		use, ok := fields[key]
+		if !ok {
+			if canon, clash := folded[strings.ToLower(key)]; clash {
+				v.variants[canon] = true
+			}
+			return s.skip()
+		}
+		fv, err := readField(s, use.edits)
+		if err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+		v.fields[key] = append(v.fields[key], fv)
+		return nil
+	})
+}
+
+// foldedFields maps the lower-case spelling of every read key to the key.
+// Two read keys that fold alike (none today) would both count as variants
+// of the first.
+func foldedFields(fields map[string]fieldUse) map[string]string {
+	m := make(map[string]string, len(fields)+len(editPathFields))
+	for _, k := range append(sortedKeys(fields), editPathFields...) {
+		if _, dup := m[strings.ToLower(k)]; !dup {
+			m[strings.ToLower(k)] = k
+		}
+	}
+	return m
+}
+
+// readField reads one value of a read key: a string is kept, an edits
+// array's elements are read for their path fields, anything else is only
+// typed.
+func readField(s *scanner, edits bool) (fieldValue, error) {
+	c, err := s.peek()
+	if err != nil {
+		return fieldValue{}, err
+	}
+	switch {
+	case c == '"':
+		str, err := s.str()
+		return fieldValue{kind: '"', str: str}, err
+	case c == '[' && edits:
+		fv := fieldValue{kind: '['}
+		err := s.array(func() error {
+			c, err := s.peek()
+			if err != nil {
+				return err
+			}
+			if c != '{' {
+				return s.skip()
+			}
+			ev := editValue{fields: map[string][]fieldValue{}, variants: map[string]bool{}}
+			err = s.object(func(key string) error {
+				for _, k := range editPathFields {
+					if key == k {
+						f, err := readField(s, false)
+						ev.fields[k] = append(ev.fields[k], f)
+						return err
+					}
+					if strings.EqualFold(key, k) {
+						ev.variants[k] = true
+					}
+				}
+				return s.skip()
+			})
+			fv.edits = append(fv.edits, ev)
+			return err
+		})
+		return fv, err
+	}
+	kind := byte('?')
+	switch c {
+	case 'n':
+		kind = 'n'
+	case '[', '{':
+		kind = c
+	}
+	return fieldValue{kind: kind}, s.skip()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sortStrings(out)
+	return out
+}
+
+// MarshalPayload builds the JSON payload a host would send for a call made
+// without one (--eval, explain): snake_case keys.
+func MarshalPayload(toolName string, input map[string]string, cwd string) []byte {
+	in, _ := json.Marshal(input)
+	b, _ := json.Marshal(struct {
+		ToolName  string          `json:"tool_name"`
+		ToolInput json.RawMessage `json:"tool_input"`
+		Cwd       string          `json:"cwd,omitempty"`
+	}{toolName, in, cwd})
+	return b
+}
+
+// DecodeFor decodes a complete payload held in memory for adapter a,
+// without detection (calls made without a host: --eval, explain).
+func DecodeFor(data []byte, a Adapter) (Payload, error) {
+	e, err := DecodeEnvelope(data)
+	if err != nil {
+		return Payload{}, err
+	}
+	return e.Payload(a), nil
+}

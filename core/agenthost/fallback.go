@@ -1,0 +1,33 @@
+package agenthost
+
+import (
+	"strings"
+)
+
+// NoAskFallback values (config key no_ask_fallback): what a host that
+// cannot show a confirmation gets instead of an ask.
+const (
+	// FallbackDeny (the default) answers with the host's deny form and a
+	// reason telling the agent to stop and ask the user in the conversation.
+	FallbackDeny = "deny"
+	// FallbackSilent answers nothing: the host runs the call. Never the
+	// default: it turns every ask into a pass-through.
+	FallbackSilent = "silent"
+)
+
+// DenyReason is the reason a host that cannot ask gets: the guard's own
+// reason, preceded by what happened and what the agent must do, naming the
+// rules that asked.
+func DenyReason(a Ask) string {
+	rules := strings.Join(a.Rules, ", ")
+	if a.Lang == "en" {
+		return "[zcode-fence] This host cannot show the user a confirmation, so zcode-fence stopped this call (rule " + rules +
+			"). Stop here and ask the user in the conversation whether they want it; do not retry it in another form. Reason: " + a.Reason
+	}
+	return "[zcode-fence] 此宿主无法向用户弹出确认，zcode-fence 因此阻止了此调用（规则 " + strings.Join(a.Rules, "、") +
+		"）。请停下，在对话中询问用户是否要执行；不要换一种写法重试。原因：" + a.Reason
+}
+
+// denies reports whether a host that cannot ask now should answer with its
+// deny form (false: stay silent, as no_ask_fallback=silent asks).
+func denies(a Ask) bool { return a.NoAskFallback != FallbackSilent }

@@ -1,0 +1,99 @@
+package agenthost
+
+import (
+	"path"
+	"time"
+
+	"github.com/zcode-fence/zcode-fence/core"
+)
+
+// Gemini CLI (measured with 0.61.0 against a fake API; testdata/hosts/).
+//
+// Evidence: hook_event_name "BeforeTool" (no other host uses it); tools
+// run_shell_command {command, description, dir_path}, write_file
+// {file_path (relative as the model wrote it), content}, replace
+// {file_path, old_string, new_string, instruction}. The hook process gets
+// GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID, GEMINI_PLANS_DIR and
+// CLAUDE_PROJECT_DIR (all the session cwd). Qwen Code also sets
+// GEMINI_PROJECT_DIR, so only GEMINI_CWD and GEMINI_PLANS_DIR count as
+// Gemini's environment.
+//
+// Answer: Gemini ignores Claude's hookSpecificOutput; it reads a top-level
+// decision. "ask" shows its confirmation dialog with systemMessage (even in
+// YOLO mode). Headless (-p, or no terminal) an ask hangs until killed, so
+// there the guard answers with no_ask_fallback instead: {"decision":"deny",
+// "reason":...} by default. Hooks come from the extension's hooks/hooks.json
+// (event BeforeTool, timeout in milliseconds: a Claude-style 5 means 5 ms);
+// an extension installed from a local path is a copy of that path, so the
+// launcher must be inside it (see Packaging).
+type gemini struct{}
+
+func init() { register(20, gemini{}) }
+
+var geminiTools = toolTable{
+	{[]string{"run_shell_command"}, Tool{Name: "Bash", Kind: core.KindShell, Command: "command", Dir: []string{"dir_path", "directory"}}},
+	{[]string{"write_file"}, Tool{Name: "Write", Kind: core.KindFile, Paths: []Source{{Field: "file_path"}}}},
+	{[]string{"replace"}, Tool{Name: "Edit", Kind: core.KindFile, Paths: []Source{{Field: "file_path"}}}},
+}
+
+// geminiProcess recognises `gemini` (node .../@google/gemini-cli/bundle/gemini.js).
+var geminiProcess = hostProcess{
+	match:            func(args []string) bool { return argsMention(args, "gemini", "gemini-cli") },
+	headlessFlags:    []string{"-p", "--prompt"},
+	interactiveFlags: []string{"-i", "--prompt-interactive"},
+}
+
+func (gemini) Name() string { return "gemini" }
+
+func (gemini) Claim(e *Envelope, env Lookup) Evidence {
+	if e.HookEventName() == "BeforeTool" {
+		return PayloadEvidence
+	}
+	if lookupEnv(env, "GEMINI_CWD") != "" || lookupEnv(env, "GEMINI_PLANS_DIR") != "" {
+		return EnvEvidence
+	}
+	return NoEvidence
+}
+
+func (gemini) Tool(name string) (Tool, bool) { return geminiTools.lookup(name) }
+func (gemini) Tools() []Tool                 { return geminiTools.list() }
+func (gemini) ToolNames() []string           { return geminiTools.spellings() }
+func (gemini) ProjectDirEnv() []string       { return []string{"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"} }
+func (gemini) OptionEnvPrefixes() []string   { return nil }
+
+// Packaging: the Gemini extension is bundle/ (ExtensionDir:
+// gemini-extension.json and hooks/hooks.json), the directory that holds
+// the plugin, so that `gemini extensions install` copies the launcher and
+// the binaries along with the manifest; the hook runs the plugin's
+// launcher below ${extensionPath}.
+func (gemini) Packaging() Packaging {
+	return Packaging{HooksFile: ExtensionDir + "/hooks/hooks.json", Event: "BeforeTool",
+		Command:     `"${extensionPath}${/}` + path.Base(PluginDir) + `${/}libexec${/}zcode-fence"`,
+		TimeoutUnit: time.Millisecond}
+}
+
+type geminiAnswer struct {
+	Decision      string `json:"decision"`
+	Reason        string `json:"reason"`
+	SystemMessage string `json:"systemMessage,omitempty"`
+}
+
+func (gemini) Answer(a Ask) []byte {
+	if !geminiProcess.headless(a.Env) {
+		return encodeLine(geminiAnswer{"ask", a.Reason, a.Reason})
+	}
+	if !denies(a) {
+		return nil
+	}
+	return encodeLine(geminiAnswer{Decision: "deny", Reason: DenyReason(a)})
+}
+
+// Gemini CLI: settings.json (hooks) and extensions (where the guard is
+// installed); the project's .gemini.
+var geminiPaths = []HostPath{
+	{Rel: ".gemini/settings.json", Shape: PathFile},
+	{Rel: ".gemini/extensions", Shape: PathTree},
+	{Rel: ".gemini", Shape: PathTree, Project: true},
+}
+
+func (gemini) HostPaths() []HostPath { return geminiPaths }

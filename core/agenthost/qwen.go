@@ -1,0 +1,66 @@
+package agenthost
+
+import "github.com/zcode-fence/zcode-fence/core"
+
+// Qwen Code (measured with 0.24.4 on Node 22 against a fake API;
+// testdata/hosts/).
+//
+// Evidence: hook_event_name "PreToolUse" with Gemini's tool names
+// (run_shell_command, write_file, edit) and the top-level keys prompt_id,
+// tool_use_id and tool_call_id; the hook process gets QWEN_PROJECT_DIR,
+// QWEN_CODE_SESSION_ID and friends, plus GEMINI_PROJECT_DIR and
+// CLAUDE_PROJECT_DIR. QWEN_CODE_PROJECT_DIR is NOT the project: it is the
+// session store under ~/.qwen/projects/. write_file and edit reject a
+// relative file_path before the hook runs.
+//
+// Answer: Claude's ask line. Interactive: "Do you want to proceed?" (even in
+// YOLO mode). Headless Qwen turns the ask into a deny carrying the reason
+// by itself, so no fallback is needed.
+type qwen struct{}
+
+func init() { register(30, qwen{}) }
+
+var qwenTools = toolTable{
+	{[]string{"run_shell_command"}, Tool{Name: "Bash", Kind: core.KindShell, Command: "command", Dir: []string{"directory", "dir_path"}}},
+	{[]string{"write_file"}, Tool{Name: "Write", Kind: core.KindFile, Paths: []Source{{Field: "file_path"}}}},
+	{[]string{"edit", "replace"}, Tool{Name: "Edit", Kind: core.KindFile, Paths: []Source{{Field: "file_path"}}}},
+}
+
+// qwenEnv are variables only Qwen Code sets in the hook's environment.
+var qwenEnv = []string{"QWEN_PROJECT_DIR", "QWEN_CODE_SESSION_ID"}
+
+func (qwen) Name() string { return "qwen" }
+
+func (qwen) Claim(e *Envelope, env Lookup) Evidence {
+	if e.HookEventName() == "PreToolUse" && e.Has("tool_call_id") {
+		if _, ok := qwenTools.lookup(e.ToolName()); ok {
+			return PayloadEvidence
+		}
+	}
+	for _, k := range qwenEnv {
+		if lookupEnv(env, k) != "" {
+			return EnvEvidence
+		}
+	}
+	return NoEvidence
+}
+
+func (qwen) Tool(name string) (Tool, bool) { return qwenTools.lookup(name) }
+func (qwen) Tools() []Tool                 { return qwenTools.list() }
+func (qwen) ToolNames() []string           { return qwenTools.spellings() }
+func (qwen) ProjectDirEnv() []string       { return []string{"QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR"} }
+func (qwen) OptionEnvPrefixes() []string   { return nil }
+
+// Packaging: `qwen extensions install` converts the Claude plugin and keeps
+// its hooks/hooks.json.
+func (qwen) Packaging() Packaging { return claudePackaging }
+func (qwen) Answer(a Ask) []byte  { return AskLine(a.Reason) }
+
+// Qwen Code: as Gemini CLI, under .qwen.
+var qwenPaths = []HostPath{
+	{Rel: ".qwen/settings.json", Shape: PathFile},
+	{Rel: ".qwen/extensions", Shape: PathTree},
+	{Rel: ".qwen", Shape: PathTree, Project: true},
+}
+
+func (qwen) HostPaths() []HostPath { return qwenPaths }
