@@ -77,6 +77,7 @@ type goldenCall struct {
 	extra    string   // extra_writable_roots
 	custom   string   // custom_rules
 	lang     string   // language ("" the default)
+	home     string   // "" the world's home; else this one (HOME too)
 	env      map[string]string
 }
 
@@ -331,6 +332,9 @@ func goldenRecords(t *testing.T, dir string) map[string]decisionlog.Record {
 // machine's own variables cannot change an answer.
 func goldenEnv(c goldenCall, data, mode string) []string {
 	w := goldenWorlds[c.world+"/"+c.platform]
+	if c.home != "" {
+		w.home = c.home
+	}
 	env := []string{
 		"PATH=" + os.Getenv("PATH"),
 		"ZCODE_FENCE_SIM_OS=" + c.platform,
@@ -347,6 +351,9 @@ func goldenEnv(c goldenCall, data, mode string) []string {
 	}
 	for k, v := range c.env {
 		vars[k] = v
+	}
+	if c.home != "" {
+		vars["HOME"] = c.home
 	}
 	if _, ok := vars["TMPDIR"]; !ok {
 		vars["TMPDIR"] = "" // a simulated Windows has none; the binary must not see the machine's
@@ -442,12 +449,12 @@ func isAbsAny(p string) bool {
 }
 
 func callKey(c goldenCall) string {
-	b, _ := json.Marshal([]any{c.world, c.platform, c.tool, c.command, c.paths, c.cwd, c.project, c.extra, c.custom, c.lang, c.env})
+	b, _ := json.Marshal([]any{c.world, c.platform, c.tool, c.command, c.paths, c.cwd, c.project, c.extra, c.custom, c.lang, c.home, c.env})
 	return string(b)
 }
 
 func envKey(c goldenCall) string {
-	b, _ := json.Marshal([]any{c.world, c.platform, c.project, c.extra, c.custom, c.lang, c.env})
+	b, _ := json.Marshal([]any{c.world, c.platform, c.project, c.extra, c.custom, c.lang, c.home, c.env})
 	return string(b)
 }
 
@@ -526,15 +533,15 @@ func readDangerMessages(t *testing.T, file string) []goldenItem {
 // readFenceTable: the project fence's table cases, in the fence world.
 func readFenceTable(t *testing.T, file string) []goldenItem {
 	var cases []struct {
-		ID, Tool, Command, Platform, Cwd, Project, Extra, Lang string
-		Paths                                                  []string
-		Env                                                    map[string]string
+		ID, Tool, Command, Platform, Cwd, Project, Extra, Lang, Home string
+		Paths                                                        []string
+		Env                                                          map[string]string
 	}
 	readJSON(t, file, &cases)
 	var out []goldenItem
 	for _, c := range cases {
 		call := goldenCall{world: "fence", platform: platformOr(c.Platform), tool: toolOr(c.Tool), command: c.Command,
-			cwd: c.Cwd, project: c.Project, extra: c.Extra, lang: c.Lang, env: c.Env}
+			cwd: c.Cwd, project: c.Project, extra: c.Extra, lang: c.Lang, home: c.Home, env: c.Env}
 		if isFileToolName(call.tool) {
 			call.command, call.paths = "", c.Paths
 			if call.paths == nil {

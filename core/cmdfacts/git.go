@@ -97,8 +97,15 @@ type Git struct {
 // aliases expanded (aliases in the user's git config files are invisible
 // to an offline analysis). Cost: linear in the words and the aliases.
 func ParseGit(args []shell.Word, assigns []shell.Assign) Git {
+	return ParseGitWith(args, assigns, nil)
+}
+
+// ParseGitWith is ParseGit with settings from git's configuration files
+// known beforehand (files are read first: the environment and -c win
+// over them), such as an alias the same script wrote with `git config`.
+func ParseGitWith(args []shell.Word, assigns []shell.Assign, files []GitConfig) Git {
 	var g Git
-	g.Config = envConfig(assigns)
+	g.Config = append(append(g.Config, files...), envConfig(assigns)...)
 	i, sub, ok := g.globals(args, assigns)
 	if !ok {
 		return g
@@ -152,6 +159,12 @@ func (g *Git) globals(args []shell.Word, assigns []shell.Assign) (next int, sub 
 			break
 		}
 		kind, known := gitGlobals[v]
+		if !known && strings.HasPrefix(v, "-c") && len(v) > 2 && v[2] != '-' {
+			// -cNAME=VALUE, -c glued to its setting: read as -c NAME=VALUE
+			// (a git that refuses it runs nothing).
+			g.global("-c", SubWord(a, 2), assigns)
+			continue
+		}
 		if !known {
 			if name, _, eq := strings.Cut(v, "="); eq {
 				switch gitAttached[name] {

@@ -7,12 +7,19 @@ import "strings"
 // (node, nodejs, node22), "python" (python, python3, python3.12, the
 // free-threaded python3.13t, pythonw, py, pypy, pypy3), "perl", "ruby",
 // "php" (with versions: perl5.36, ruby3.3, php8.2), "deno", "bun", "awk"
-// (awk, gawk, mawk, nawk, goawk) and "osascript". It is the language the
-// one-liner scan takes.
+// (awk, gawk, mawk, nawk, goawk), "osascript", "lua" (lua, luajit,
+// lua5.4), "r" (R, Rscript) and "tcl" (tclsh, tclsh8.6, wish, expect). It
+// is the language the one-liner scan takes.
 func InterpreterLang(name string) string {
 	switch name {
 	case "nodejs":
 		return "node"
+	case "luajit":
+		return "lua"
+	case "r", "rscript":
+		return "r"
+	case "wish", "expect":
+		return "tcl"
 	case "py", "pypy", "pypy3":
 		return "python"
 	case "deno", "bun", "osascript":
@@ -20,7 +27,10 @@ func InterpreterLang(name string) string {
 	case "awk", "gawk", "mawk", "nawk", "goawk":
 		return "awk"
 	}
-	for _, base := range [...]string{"python", "perl", "ruby", "php", "node"} {
+	if strings.HasPrefix(name, "tclsh") && versionSuffix(name[len("tclsh"):]) {
+		return "tcl"
+	}
+	for _, base := range [...]string{"python", "perl", "ruby", "php", "node", "lua"} {
 		if strings.HasPrefix(name, base) && versionSuffix(name[len(base):]) {
 			return base
 		}

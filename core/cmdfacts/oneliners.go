@@ -89,6 +89,16 @@ func scan(c *shell.Command) *runner {
 		r.awk(args)
 	case "osascript":
 		r.osascript(args)
+	case "lua":
+		r.codeOptions(args, "-e", "", "l", "-")
+	case "r":
+		r.codeOptions(args, "-e", "f", "", "--args")
+	case "tcl":
+		if r.c.Name == "expect" {
+			r.codeOptions(args, "-c", "f", "", "--")
+		} else {
+			r.codeOptions(args, "", "", "", "--")
+		}
 	}
 	return r
 }
@@ -510,4 +520,58 @@ loop:
 		return
 	}
 	r.out = append(r.out, Inline{Lang: lang, Code: strings.Join(codes, "\n"), Via: r.c.Name + " -e", Unknown: unknown})
+}
+
+// codeOptions reads interpreters whose code comes with a repeated option
+// (lua -e, Rscript -e, expect -c: codeOpt, the pieces joined by newlines),
+// a script file (the first operand, or fileOpt's value), or stdin when
+// there is neither. valued lists the other options taking a value (lua
+// -l); stop ends the options ("--args" for R). Cost: linear in the
+// arguments.
+func (r *runner) codeOptions(args []shell.Word, codeOpt, fileOpt, valued, stop string) {
+	var codes []string
+	unknown, script := false, false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		switch {
+		case a.Unknown && !strings.HasPrefix(a.KnownPrefix, "-"):
+			script = true
+		case v == stop:
+			i = len(args)
+		case v == "-":
+			i = len(args)
+		case codeOpt != "" && v == codeOpt:
+			if i+1 < len(args) {
+				i++
+				codes = append(codes, args[i].Value)
+				unknown = unknown || args[i].Unknown
+			}
+			continue
+		case codeOpt != "" && strings.HasPrefix(v, codeOpt) && len(v) > len(codeOpt) && !strings.HasPrefix(v, "--"):
+			codes = append(codes, v[len(codeOpt):])
+			unknown = unknown || a.Unknown
+			continue
+		case fileOpt != "" && (v == "-"+fileOpt || v == "--file") && i+1 < len(args):
+			i++
+			script = true
+		case fileOpt != "" && strings.HasPrefix(v, "--file="):
+			script = true
+		case len(v) == 2 && v[0] == '-' && strings.IndexByte(valued, v[1]) >= 0:
+			i++
+		case strings.HasPrefix(v, "-"):
+		default:
+			script = true
+		}
+		if script {
+			break
+		}
+	}
+	if len(codes) > 0 {
+		r.out = append(r.out, Inline{Lang: r.lang, Code: strings.Join(codes, "\n"), Via: r.c.Name + " " + codeOpt, Unknown: unknown})
+		return
+	}
+	if !script {
+		r.stdinCode()
+	}
 }

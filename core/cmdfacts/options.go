@@ -262,3 +262,53 @@ func SubWord(w shell.Word, off int) shell.Word {
 func Literal(text string) shell.Word {
 	return shell.Word{Value: text, Raw: text, KnownPrefix: text}
 }
+
+// walkOptions reads options in POSIX order from args: they end at the
+// first operand (or after "--"; a word with an unknown start that is not
+// "-" is an operand). set is called for each option with its value:
+// valued names take the rest of their cluster or the next word, optional
+// ones only an attached value (-i{}, --eof=X); --name=VALUE always
+// carries one. It returns the index of the first operand (len(args) when
+// none). Cost: linear in the words.
+func walkOptions(args []shell.Word, valued, optional func(name string) bool, set func(name string, val *shell.Word)) int {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		if a.Unknown && !strings.HasPrefix(a.KnownPrefix, "-") || len(v) < 2 || v[0] != '-' {
+			return i
+		}
+		if v == "--" {
+			return i + 1
+		}
+		if strings.HasPrefix(v, "--") {
+			name, _, eq := strings.Cut(v[2:], "=")
+			switch {
+			case eq:
+				w := SubWord(a, 3+len(name))
+				set(name, &w)
+			case valued(name) && i+1 < len(args):
+				i++
+				set(name, &args[i])
+			default:
+				set(name, nil)
+			}
+			continue
+		}
+		for k := 1; k < len(v); k++ {
+			name := v[k : k+1]
+			switch {
+			case (valued(name) || optional(name)) && k+1 < len(v):
+				w := SubWord(a, k+1)
+				set(name, &w)
+			case valued(name) && i+1 < len(args):
+				i++
+				set(name, &args[i])
+			default:
+				set(name, nil)
+				continue
+			}
+			break
+		}
+	}
+	return len(args)
+}

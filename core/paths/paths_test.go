@@ -280,7 +280,7 @@ func TestZeroPlatform(t *testing.T) {
 	if got := p.Normalize("/usr/../bin"); got.Norm != "/bin" {
 		t.Errorf("zero platform fold = %q", got.Norm)
 	}
-	if roots := p.WritableRoots("/proj", ""); len(roots) != 2 || roots[0].Norm != "/proj" || roots[1].Norm != "/tmp" {
+	if roots := p.WritableRoots("/proj", ""); len(roots) != 3 || roots[0].Norm != "/proj" || roots[1].Norm != "/tmp" || roots[2].Norm != "/var/tmp" {
 		t.Errorf("zero platform roots = %v", roots)
 	}
 }

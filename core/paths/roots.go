@@ -9,10 +9,13 @@ const MemoryDir = ".zcode/cli/memories"
 // WritableRoots returns the directories writes may land in, as real paths
 // (RealPath of each), first the project root, then:
 //
-//   - the real temp dirs: TMPDIR, /tmp and TempDir on Unix; TEMP and TMP on
-//     Windows (os.TempDir is not used there: without TEMP/TMP it falls back
-//     to the profile or the Windows directory). A temp candidate that is
-//     itself catastrophic (TMPDIR=/, TEMP=C:\) is dropped;
+//   - the real temp dirs: TMPDIR, /tmp, /var/tmp and TempDir on Unix; TEMP
+//     and TMP on Windows (os.TempDir is not used there: without TEMP/TMP it
+//     falls back to the profile or the Windows directory). A temp candidate
+//     that is itself catastrophic (TMPDIR=/, TEMP=C:\, TMPDIR=$HOME) is
+//     dropped, except a system temp dir (/tmp, /var/tmp, their macOS
+//     /private forms) whose only fault is holding home: a HOME under /tmp
+//     (test machines, sandboxes) keeps /tmp writable;
 //   - <Home>/.zcode/cli/memories;
 //   - every item of extra (extra_writable_roots: ';'-separated; each is
 //     trimmed and expanded like Normalize: ~, $VAR, %VAR%). Empty items and
@@ -41,7 +44,7 @@ func (p Platform) WritableRoots(projectRoot, extra string) []Path {
 			return
 		}
 		if dropCatastrophic {
-			if yes, _ := p.IsCatastrophic(x); yes {
+			if yes, label := p.IsCatastrophic(x); yes && !(label == LabelHomeAncestor && p.isSystemTemp(x)) {
 				return
 			}
 		}
@@ -66,7 +69,9 @@ func (p Platform) WritableRoots(projectRoot, extra string) []Path {
 		}
 	}
 	if !p.windows() {
-		add(p.Clean("/tmp"), true)
+		for _, t := range unixTemps {
+			add(p.Clean(t), true)
+		}
 		if p.TempDir != "" {
 			add(p.Clean(p.TempDir), true)
 		}
@@ -82,4 +87,23 @@ func (p Platform) WritableRoots(projectRoot, extra string) []Path {
 		}
 	}
 	return roots
+}
+
+// unixTemps are the system temp directories of every Unix: /tmp, and
+// /var/tmp (kept across reboots, used by systemd, podman, vim, ...).
+var unixTemps = []string{"/tmp", "/var/tmp"}
+
+// isSystemTemp reports whether x (a real path) is one of unixTemps, also
+// in the form macOS resolves them to (/private/tmp, /private/var/tmp).
+func (p Platform) isSystemTemp(x Path) bool {
+	if x.Kind != Unix {
+		return false
+	}
+	n := strings.TrimPrefix(x.Norm, "/private")
+	for _, t := range unixTemps {
+		if n == t || (p.foldCase() && strings.EqualFold(n, t)) {
+			return true
+		}
+	}
+	return false
 }

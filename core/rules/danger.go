@@ -133,9 +133,13 @@ var (
 		Zh:  "{cmd} 会抹除或重建磁盘、分区或卷。",
 		En:  "{cmd} erases or re-creates disks, partitions or volumes."})
 	RegDelete = def(&Rule{ID: "DG-REG-DELETE", Family: DiskAndSystem,
-		Doc: "reg delete (or Remove-Item HKLM:\\...) of a hive or a first-level key.",
+		Doc: "reg delete (or Remove-Item, Clear-Item, Move-Item, Rename-Item of HKLM:\\..., Registry::..., a key below a Set-Location into the registry, or Get-ChildItem of one piped in) of a hive or a first-level key.",
 		Zh:  "{cmd} 将删除注册表根键 {targets}。",
 		En:  "{cmd} would delete the registry root key {targets}."})
+	RegSystemKey = def(&Rule{ID: "DG-REG-SYSTEM-KEY", Family: DiskAndSystem,
+		Doc: "Deleting, emptying or moving a system registry key below the first level (the control set and its Control subtree, the Windows and Windows NT version keys, Winlogon, Defender, Policies, Classes ...), or deleting a value inside the Control, Winlogon or Defender subtrees: reg delete, Remove-Item, Clear-Item, Move-Item, Rename-Item, Remove-ItemProperty, Clear-ItemProperty, also through Registry:: paths, Set-Location into the registry and Get-ChildItem piped in.",
+		Zh:  "{cmd} 将删除或改动 Windows 依赖的系统注册表键 {targets}。",
+		En:  "{cmd} would delete or change the system registry key {targets}, which Windows needs."})
 	Vssadmin = def(&Rule{ID: "DG-VSSADMIN", Family: DiskAndSystem,
 		Doc: "vssadmin delete shadows / resize shadowstorage, wmic shadowcopy delete, wbadmin delete catalog/backup/systemstatebackup, Win32_ShadowCopy | Remove-CimInstance.",
 		Zh:  "{cmd} {detail} 会删除卷影副本或备份，系统将无法回滚。",
@@ -177,7 +181,7 @@ var (
 // The Git family.
 var (
 	GitForcePush = def(&Rule{ID: "DG-GIT-FORCE-PUSH", Family: Git,
-		Doc: "push --force/-f, +refspec, --mirror, --delete/-d, :branch, --prune (--force-with-lease stays silent, see ruleGitPush).",
+		Doc: "push --force/-f, +refspec, --mirror, --delete/-d, :branch, --prune (--force-with-lease stays silent, see ruleGitPushOpts); options read as git reads them (--forc, -uf, --no-force).",
 		Zh:  "{cmd} {detail}{subject} 会覆盖或删除远端的提交历史。",
 		En:  "{cmd} {detail}{subject} overwrites or deletes history on the remote."})
 	GitResetHard = def(&Rule{ID: "DG-GIT-RESET-HARD", Family: Git,
@@ -197,9 +201,13 @@ var (
 		Zh:  "{cmd} {detail}{subject} 会永久丢弃储藏的改动。",
 		En:  "{cmd} {detail}{subject} discards stashed changes for good."})
 	GitDiscard = def(&Rule{ID: "DG-GIT-DISCARD", Family: Git,
-		Doc: "checkout -- PATH, checkout ., checkout -f, checkout --pathspec-from-file, restore other than --staged only, switch --discard-changes/-f.",
+		Doc: "checkout -- PATH, checkout ., checkout -f, checkout --pathspec-from-file, checkout TREE-ISH PATH... (and a single operand that reads as a path: ./x, a/b.go, a glob), restore touching the working tree, switch --discard-changes/-f, rm -f without --cached, worktree remove --force. Options are read as git reads them: abbreviated (--har, --forc), bundled (-qf), negated (--no-force); -h/--help and options given a value they do not take (--force=true) make git exit.",
 		Zh:  "{cmd} {detail}{subject} 会丢弃工作区中未提交的改动。",
 		En:  "{cmd} {detail}{subject} discards uncommitted changes in the working tree."})
+	GitPrune = def(&Rule{ID: "DG-GIT-PRUNE", Family: Git,
+		Doc: "reflog expire/delete, gc --prune=now (or all, or minutes ago), prune, update-ref -d (also a delete line of update-ref --stdin): what git keeps to recover lost commits is dropped. Dry runs stay silent.",
+		Zh:  "{cmd} {detail}{subject} 会永久删除 git 用来找回丢失提交的记录（reflog、引用或不可达对象）。",
+		En:  "{cmd} {detail}{subject} permanently drops what git keeps to recover lost commits (reflog entries, refs or unreachable objects)."})
 )
 
 // The RemoteCode family.
@@ -209,9 +217,13 @@ var (
 		Zh:  "{cmd} 下载的内容被直接交给 {detail} 执行，执行前无法审查。",
 		En:  "What {cmd} downloads is run directly by {detail}, unseen."})
 	RCEDecoded = def(&Rule{ID: "DG-RCE-DECODED", Family: RemoteCode,
-		Doc: "base64 -d, xxd -r, openssl enc -d/base64 -d output run the same way.",
+		Doc: "base64/base32/basenc -d, xxd -r, uudecode, openssl enc/base64 -d and decompressors (zcat, gzip -d, xz -d ...) whose output a shell or an interpreter runs (piped, $(...), <(...), xargs), whatever it decodes to; an interpreter one-liner running (os.system, exec, eval, child_process ...) text it decodes (b64decode, fromhex, chr(), atob, Buffer.from(..., 'base64'), [::-1] ...).",
 		Zh:  "{cmd} 解码出的内容被直接交给 {detail} 执行，真实命令被隐藏。",
 		En:  "What {cmd} decodes is run directly by {detail}, hiding the real command."})
+	RCETransformed = def(&Rule{ID: "DG-RCE-TRANSFORMED", Family: RemoteCode,
+		Doc: "Text rewritten by rev, tac, tr, sed, iconv, recode, printf or echo with character-code escapes, or printed by an interpreter one-liner (awk, perl, python, node ...) and run by a shell or an interpreter, whatever it becomes.",
+		Zh:  "{cmd} 改写或生成的文本被直接交给 {detail} 执行，真实命令无法从命令行看出。",
+		En:  "Text that {cmd} rewrites or generates is run directly by {detail}; the real command cannot be read from the command line."})
 )
 
 // The Persistence family.
@@ -220,6 +232,14 @@ var (
 		Doc: "crontab -r, or crontab installing a file or stdin.",
 		Zh:  "{cmd} {detail} 会删除或替换当前用户的全部定时任务。",
 		En:  "{cmd} {detail} removes or replaces all of the user's cron jobs."})
+	PersistAt = def(&Rule{ID: "DG-PERSIST-AT", Family: Persistence,
+		Doc: "at or batch scheduling a job (from stdin or -f FILE); listing, removing and printing jobs stay silent. What the job runs is analysed as a command of its own.",
+		Zh:  "{cmd} {detail} 会安排一个在本次会话之后运行的任务（系统持久化）。",
+		En:  "{cmd} {detail} schedules a job that runs after this session (system persistence)."})
+	PersistGitHooks = def(&Rule{ID: "DG-PERSIST-GIT-HOOKS", Family: Persistence,
+		Doc: "git config setting core.hooksPath (any scope) or init.templateDir: every later git command runs hooks from that directory.",
+		Zh:  "{cmd} {detail} 会让之后的 git 提交、检出、推送等操作运行该目录中的钩子（持久化）。",
+		En:  "{cmd} {detail} makes every later git commit, checkout or push run hooks from that directory (persistence)."})
 	PersistSystemd = def(&Rule{ID: "DG-PERSIST-SYSTEMD", Family: Persistence,
 		Doc: "systemctl enable/reenable.",
 		Zh:  "{cmd} {detail} 会让服务开机自启（系统持久化）。",

@@ -1,5 +1,7 @@
 package shell
 
+import "strings"
+
 // Dialect is the shell language a command is written in.
 type Dialect int
 
@@ -45,6 +47,20 @@ type Word struct {
 	KnownPrefix string
 	// Glob is set when the word contains an unquoted glob (*, ?, [...]).
 	Glob bool
+}
+
+// LiteralTilde reports whether a bash word starts with a tilde the shell
+// left alone because it was quoted or escaped ("~", '~/x', \~, $'~'):
+// the program gets a name starting with "~", a file in its working
+// directory, not the home directory. Value keeps the "~"; a layer that
+// normalises it as a path must read it as "./" + Value. Unquoted tildes
+// are already expanded in Value.
+func (w Word) LiteralTilde() bool {
+	if !strings.HasPrefix(w.Value, "~") {
+		return false
+	}
+	r := strings.TrimPrefix(w.Raw, "$")
+	return len(r) > 1 && (r[0] == '"' || r[0] == '\'' || r[0] == '\\') && r[1] == '~'
 }
 
 // Redirect is one I/O redirection of a command.
@@ -191,8 +207,9 @@ type Command struct {
 	FeedsInto int
 	// Feed says how the output reaches FeedsInto.
 	Feed FeedKind
-	// Stdin is text fed to the command's standard input by a heredoc or a
-	// here-string, "" when none.
+	// Stdin is text fed to the command's standard input by a heredoc, a
+	// here-string or literal text piped in (echo '...' | python3, the
+	// text the producer prints, unknown parts as written), "" when none.
 	Stdin string
 	// Background is set for a command run with & at the end.
 	Background bool

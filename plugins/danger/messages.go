@@ -57,6 +57,7 @@ var labelsZh = map[string]string{
 	labelCritical:           "关键系统文件",
 	labelDisk:               "磁盘设备",
 	labelSysrq:              "内核 SysRq 触发器",
+	labelLiteralTilde:       "当前目录下名为 ~ 的目录，不是主目录",
 }
 
 // IncompleteReason is the reason the danger gate gives when it could not
@@ -150,7 +151,7 @@ func (j *judge) targetList(hs []hit, shown, width int, labels bool) string {
 			break
 		}
 		s := clip(h.shown, width)
-		if h.label != "" && labels {
+		if h.label != "" && (labels || h.label == labelLiteralTilde) {
 			if j.en {
 				s += " (" + h.label + ")"
 			} else if zh, ok := labelsZh[h.label]; ok {

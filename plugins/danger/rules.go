@@ -89,6 +89,9 @@ func init() {
 	reg(ruleIptables, "iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft")
 	reg(ruleNft, "nft")
 	reg(rulePfctl, "pfctl")
+	for name, f := range moreRules {
+		reg(f, name)
+	}
 }
 
 // pick returns the hits of the given kinds.

@@ -134,11 +134,16 @@ func ruleRemoveItem(v *cmdv) {
 		if isSlashSwitch(w) {
 			continue
 		}
-		if key, ok := registryRoot(psRegistryKey(w)); ok {
-			v.report(rules.RegDelete, "", []hit{{shown: key}})
+		if key, ok := cmdfacts.RegistryWord(w, v.c.Cd); ok {
+			if shown, rule := criticalKey(key, false); rule != nil {
+				v.report(rule, "", []hit{{shown: shown}})
+			}
 			continue
 		}
 		words = append(words, w)
+	}
+	if len(dels) == 0 {
+		v.registryListed()
 	}
 	want := hitCatastrophic | hitCritical
 	if pc.Switches["recurse"] {
@@ -155,20 +160,6 @@ func ruleRemoveItem(v *cmdv) {
 	}
 	v.report(rules.PSRemove, "", pick(hs, hitCatastrophic))
 	v.reportCommon(hs)
-}
-
-// psRegistryKey turns a PowerShell registry path (HKLM:\Software,
-// Registry::HKEY_LOCAL_MACHINE\Software) into reg.exe form, or "".
-func psRegistryKey(w shell.Word) string {
-	s := w.Value
-	if i := strings.Index(strings.ToLower(s), "registry::"); i == 0 {
-		return s[len("registry::"):]
-	}
-	hive, rest, ok := strings.Cut(s, ":")
-	if !ok || len(hive) < 3 || !strings.HasPrefix(strings.ToUpper(hive), "HK") {
-		return ""
-	}
-	return hive + rest
 }
 
 // ruleFind: find -delete, or -exec/-ok of rm/unlink/shred/rmdir, under a
@@ -261,6 +252,7 @@ func ruleDotNet(v *cmdv) {
 // ruleMoveItem: PowerShell Move-Item of a catastrophic source.
 func ruleMoveItem(v *cmdv) {
 	dels, writes := winshell.ParsePowerShellCommand(v.c.Args).Targets()
+	v.registryKeys(dels, false)
 	hs := v.targets(dels, hitCatastrophic|hitCritical)
 	v.report(rules.MvSource, "", pick(hs, hitCatastrophic))
 	v.report(rules.CriticalFile, "", append(pick(hs, hitCritical), v.targets(writes, hitCritical)...))

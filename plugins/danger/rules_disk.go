@@ -161,7 +161,8 @@ func rulePSDisk(v *cmdv) {
 	v.flag(rules.PSDisk, "")
 }
 
-// ruleReg: reg delete of a hive or first-level key (DG-REG-DELETE); reg
+// ruleReg: reg delete of a hive, a first-level key or a system key
+// (DG-REG-DELETE, cmdfacts.RegistryKeyCritical), a value of one too; reg
 // add and reg import (DG-PERSIST-REG).
 func ruleReg(v *cmdv) {
 	if len(v.args) == 0 {
@@ -170,8 +171,9 @@ func ruleReg(v *cmdv) {
 	switch sub := strings.ToLower(v.args[0].Value); sub {
 	case "delete":
 		if len(v.args) > 1 {
-			if key, ok := registryRoot(keyText(v.args[1])); ok {
-				v.j.add(finding{rule: rules.RegDelete, cmd: "reg delete", targets: []hit{{shown: key}}})
+			values := hasWord(v.args[2:], "/v", "-v") // one value; /va empties the key
+			if key, rule := criticalKey(keyText(v.args[1]), values); rule != nil {
+				v.j.add(finding{rule: rule, cmd: "reg delete", targets: []hit{{shown: key}}})
 			}
 		}
 	case "add", "import":
@@ -192,28 +194,33 @@ func keyText(w shell.Word) string {
 	return w.Value
 }
 
-// registryHives are the root key names, short and long.
-var registryHives = map[string]bool{
-	"HKLM": true, "HKCU": true, "HKCR": true, "HKU": true, "HKCC": true,
-	"HKEY_LOCAL_MACHINE": true, "HKEY_CURRENT_USER": true, "HKEY_CLASSES_ROOT": true,
-	"HKEY_USERS": true, "HKEY_CURRENT_CONFIG": true,
-}
-
-// registryRoot reports whether key (reg.exe form, \\host\ prefix allowed)
-// is a hive or a key directly below one (HKLM, HKLM\Software), and
-// returns it tidied.
-func registryRoot(key string) (string, bool) {
-	k := strings.Trim(strings.ReplaceAll(key, "/", `\`), `\`)
-	if strings.HasPrefix(key, `\\`) {
-		if _, rest, ok := strings.Cut(k, `\`); ok {
-			k = rest
+// criticalKey reports a registry key whose deletion breaks Windows, the
+// rule it falls under (DG-REG-DELETE for a root key, DG-REG-SYSTEM-KEY for
+// a deeper system key; with values, only keys in a system subtree count),
+// and the key as messages show it: as written, separators and trailing
+// backslashes tidied.
+func criticalKey(text string, values bool) (string, *rules.Rule) {
+	key, ok := cmdfacts.RegistryKey(text)
+	if !ok {
+		return "", nil
+	}
+	var rule *rules.Rule
+	switch {
+	case !values && cmdfacts.RegistryRoot(key):
+		rule = rules.RegDelete
+	case cmdfacts.RegistrySystemKey(key):
+		rule = rules.RegSystemKey
+	default:
+		return "", nil
+	}
+	t := strings.ReplaceAll(text, "/", `\`)
+	if strings.HasPrefix(t, `\\`) {
+		if _, rest, ok := strings.Cut(strings.TrimPrefix(t, `\\`), `\`); ok {
+			t = rest
 		}
 	}
-	parts := strings.FieldsFunc(k, func(r rune) bool { return r == '\\' })
-	if len(parts) == 0 || len(parts) > 2 || !registryHives[strings.ToUpper(parts[0])] {
-		return "", false
-	}
-	return strings.Join(parts, `\`), true
+	parts := strings.FieldsFunc(t, func(r rune) bool { return r == '\\' })
+	return strings.Join(parts, `\`), rule
 }
 
 // ruleVssadmin: vssadmin delete shadows / resize shadowstorage
@@ -295,7 +302,11 @@ func ruleChmod(v *cmdv) {
 // ruleIcacls: icacls PATH ... /T and takeown /F PATH /R on a catastrophic
 // target (DG-CHMOD-RECURSIVE).
 func ruleIcacls(v *cmdv) {
-	switches, ops := winshell.CmdSwitches(v.c.Args)
+	args := v.c.Args
+	if v.c.Dialect == shell.Bash {
+		args = cmdfacts.WindowsArgv(args) // icacls C:\ /grant ...: bash read "C: /grant"
+	}
+	switches, ops := winshell.CmdSwitches(args)
 	flag := "t"
 	if v.name == "takeown" {
 		flag = "r"
@@ -303,6 +314,13 @@ func ruleIcacls(v *cmdv) {
 	recursive := false
 	for _, s := range switches {
 		recursive = recursive || s == flag
+	}
+	if v.name == "icacls" {
+		// An inheritable grant, (OI) or (CI), reaches everything below.
+		for _, w := range ops {
+			recursive = recursive || strings.Contains(strings.ToUpper(w.Value), "(OI)") ||
+				strings.Contains(strings.ToUpper(w.Value), "(CI)")
+		}
 	}
 	if !recursive || len(ops) == 0 {
 		return

@@ -41,6 +41,9 @@ func (v *cmdv) judgeEffects(cmd, code string, effects []oneliner.Effect) {
 	computed := false
 	for _, e := range effects {
 		if e.Op == "exec" {
+			if e.Decoded {
+				v.j.add(finding{rule: rules.RCEDecoded, cmd: cmd, detail: e.API})
+			}
 			continue
 		}
 		if e.Path == "" {

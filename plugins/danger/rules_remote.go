@@ -38,6 +38,14 @@ func (v *cmdv) runsCode() (stdin, words bool) {
 		return hasWord(v.args, "/dev/stdin", "-"), true
 	case v.name == "invoke-expression":
 		return true, true
+	case v.name == "[system.management.automation.scriptblock]::create", v.name == "invoke-command",
+		v.name == "start-job", v.name == "start-threadjob":
+		// A script block made from text, or run in place: the text is code.
+		return false, true
+	case v.name == "" && v.c.Dialect == shell.PowerShell && len(v.c.Args) > 0 && !strings.HasPrefix(v.c.Args[0].Raw, "{"):
+		// & (...) / . (...) / & $sb: the command is whatever the expression
+		// gives (a block written in place, & { ... }, is not).
+		return false, true
 	case v.name == "at" || v.name == "batch":
 		return !cmdfacts.HasShort(v.args, "f"), false
 	}
@@ -76,12 +84,19 @@ func (v *cmdv) shellReadsStdin() bool {
 }
 
 // codeConsumer: a command that runs code fed to it from a fetcher
-// (DG-RCE-PIPE) or a decoder (DG-RCE-DECODED), by pipe into a stdin
+// (DG-RCE-PIPE), a decoder (DG-RCE-DECODED) or a rewriter
+// (DG-RCE-TRANSFORMED), whatever the text becomes, by pipe into a stdin
 // reader or by $(...) / <(...) / PowerShell (...) into its words.
 func (v *cmdv) codeConsumer() {
 	stdin, words := v.runsCode()
 	if !stdin && !words {
 		return
+	}
+	if t, kind := v.j.feedTarget(v.i); v.name == "[system.management.automation.scriptblock]::create" && t >= 0 &&
+		kind == shell.FeedSubst {
+		if _, w := v.j.view(t).runsCode(); w {
+			return // the block goes on to iex / & / Invoke-Command, which is judged
+		}
 	}
 	for _, k := range v.j.feeders(v.i) {
 		_, kind := v.j.feedTarget(k)
@@ -107,7 +122,11 @@ func (v *cmdv) codeConsumer() {
 			}
 			v.j.add(finding{rule: rules.RCEPipe, cmd: name, detail: v.display()})
 		case decode >= 0:
-			v.j.add(finding{rule: rules.RCEDecoded, cmd: v.j.view(decode).display(), detail: v.display()})
+			rule := rules.RCEDecoded
+			if cmdfacts.TextChangeOf(v.j.view(decode).c) == cmdfacts.Rewritten {
+				rule = rules.RCETransformed
+			}
+			v.j.add(finding{rule: rule, cmd: v.j.view(decode).display(), detail: v.display()})
 		case kind == shell.FeedPipe:
 			gapLiteralStdin(v, k)
 		}
@@ -336,19 +355,8 @@ func (j *judge) origin(k int) (fetch, decode int) {
 	return fetch, decode
 }
 
-// isDecoder reports base64 -d, basenc -d, xxd -r, uudecode and
-// openssl enc/base64 -d.
+// isDecoder reports a command that decodes or rewrites the text it
+// outputs (cmdfacts.TextChangeOf).
 func (v *cmdv) isDecoder() bool {
-	switch v.name {
-	case "base64", "basenc", "gbase64":
-		return cmdfacts.HasShort(v.args, "dD") || cmdfacts.HasLong(v.args, "--decode")
-	case "xxd":
-		return cmdfacts.HasShort(v.args, "r") || cmdfacts.HasLong(v.args, "--revert")
-	case "uudecode":
-		return true
-	case "openssl":
-		sub := firstOperand(v.args)
-		return (sub == "enc" || sub == "base64" || strings.HasPrefix(sub, "aes") || strings.HasPrefix(sub, "des")) && hasWord(v.args, "-d")
-	}
-	return false
+	return cmdfacts.TextChangeOf(v.c) != cmdfacts.Unchanged
 }

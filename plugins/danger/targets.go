@@ -36,6 +36,9 @@ const (
 	labelDisk     = "disk device"
 	labelDevice   = "" // the messages about devices say so already
 	labelSysrq    = "kernel SysRq trigger"
+	// labelLiteralTilde: rm -rf "~" (see literalTildeHits). Messages keep
+	// it whatever their length: without it the target reads as home.
+	labelLiteralTilde = "a directory named ~ here, not home"
 )
 
 // targets judges words as targets of the command: which of the kinds in
@@ -104,12 +107,39 @@ func (v *cmdv) wordHits(w shell.Word, want hitKind) []hit {
 		}
 		return nil
 	}
+	if v.c.Dialect == shell.Bash && w.LiteralTilde() {
+		return v.literalTildeHits(w, want)
+	}
 	var out []hit
 	out = append(out, v.textHits(w.Value, want)...)
+	if w.Raw == analysis.InputPlaceholder {
+		// A known item of xargs's input (echo / | xargs rm -rf).
+		for i := range out {
+			out[i].fromInput = true
+		}
+		return out
+	}
 	if raw, ok := rawPath(w); ok {
 		out = append(out, v.textHits(raw, want)...)
 	}
 	return out
+}
+
+// literalTildeHits judges a word whose leading ~ the shell kept ("~",
+// '~/x'): the file is ./~ in the command's directory. What that names is
+// judged; and where reading ~ as home would be catastrophic, the careful
+// reading still asks, naming the real target and saying it is a directory
+// literally named ~ in the working directory, not home (an agent that
+// wrote rm -rf "~" may have meant either). The fence names the full path.
+func (v *cmdv) literalTildeHits(w shell.Word, want hitKind) []hit {
+	here := v.textHits("./"+w.Value, want)
+	if want&hitCatastrophic == 0 || len(pick(here, hitCatastrophic)) > 0 {
+		return here
+	}
+	if len(pick(v.textHits(w.Value, hitCatastrophic), hitCatastrophic)) == 0 {
+		return here
+	}
+	return append(here, hit{kind: hitCatastrophic, shown: "./" + w.Value, label: labelLiteralTilde})
 }
 
 // textHits judges one candidate path string.

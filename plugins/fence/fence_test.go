@@ -29,6 +29,7 @@ type tcase struct {
 	Project  string            `json:"project"`  // default: the platform's project; "-" for none
 	Extra    string            `json:"extra"`    // extra_writable_roots
 	Env      map[string]string `json:"env"`      // added to the platform's environment
+	Home     string            `json:"home"`     // the home directory (default: the platform's)
 	Lang     string            `json:"lang"`
 	Options  map[string]string `json:"options"` // the layer's settings (enable_fence)
 	Expect   string            `json:"expect"`  // ask | silent
@@ -71,6 +72,10 @@ func callFor(t testing.TB, tc tcase) (*core.Call, paths.Platform) {
 	}
 	for k, v := range tc.Env {
 		env[k] = v
+	}
+	if tc.Home != "" {
+		w.home = tc.Home
+		env["HOME"] = tc.Home
 	}
 	p := paths.Simulated(goos, w.home, env)
 	project := w.project

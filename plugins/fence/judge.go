@@ -403,6 +403,9 @@ func (j *judge) resolve(w shell.Word, base paths.Path, d shell.Dialect) []resolv
 			return nil
 		}
 	}
+	if d == shell.Bash && w.LiteralTilde() {
+		return []resolved{{p: j.p.Normalize("./" + v)}} // rm -rf "~": a directory named ~ here
+	}
 	out := []resolved{{p: j.p.Normalize(v)}}
 	if d == shell.Bash && strings.IndexByte(w.Raw, '\\') >= 0 && !strings.ContainsAny(w.Raw, "$`") {
 		raw := strings.NewReplacer(`"`, "", `'`, "").Replace(w.Raw)

@@ -59,7 +59,8 @@ type extractor func(args []shell.Word) []target
 // wget -O/-P/-o/-a, aria2c -d/-o; tar -x/-C and tar -c/-r/-u -f, unzip -d,
 // 7z/7za/7zr/7zz x/e -o and a/u/d, zip, gzip/bzip2/xz/zstd/lz4 family; dd
 // of=; find -delete (start paths) and -fprint/-fls; git clone/init/worktree
-// add, and git -C / --git-dir / --work-tree with a writing subcommand;
+// add, git config --global/--system/--file writes, git archive -o, and git
+// -C / --git-dir / --work-tree with a writing subcommand;
 // sort -o, uniq OUT, split, csplit, patch, apply_patch (Codex's: the files
 // its patch text names), mktemp, openssl -out/-keyout,
 // cc/gcc/clang/rustc -o, go build -o; rimraf, mkdirp, shx CMD, npx/bunx/
@@ -69,8 +70,22 @@ type extractor func(args []shell.Word) []target
 // Windows table: copy, xcopy, robocopy (/MOV), move, del, erase, rd, rmdir,
 // ren, md, mkdir, mklink, icacls, cacls, takeown, attrib.
 // Any other command: the values of its output-like long options
-// (outputOptions).
+// (outputOptions). Every command: the outputs cmdfacts.OutputFiles knows
+// (ssh-keygen -f, pg_dump -f, mysqldump -r, docker save/export/build -o,
+// go test -coverprofile, ffmpeg's output operands, magick's last operand,
+// terraform plan -out, protoc --X_out, javac -d, cmake -B ...).
 func commandTargets(c *shell.Command) []target {
+	ts := tableTargets(c)
+	if c.Dialect != shell.Cmd || c.Name == "git" {
+		// The output options and operands of common tools (git archive -o,
+		// ssh-keygen -f, pg_dump -f, docker save -o, ffmpeg's output ...).
+		ts = append(ts, each(cmdfacts.OutputFiles(c.Name, c.Args[1:]), verbWrite)...)
+	}
+	return ts
+}
+
+// tableTargets lists the targets the tables below give.
+func tableTargets(c *shell.Command) []target {
 	args := c.Args[1:]
 	if cmdfacts.IsApplyPatch(c.Name) {
 		return applyPatchTargets(c) // any dialect: Codex applies it itself
@@ -824,6 +839,11 @@ func gitTargets(args []shell.Word, assigns []shell.Assign) []target {
 		} else {
 			out = append(out, each([]shell.Word{here}, verbWrite)...)
 		}
+	case "config":
+		out = gitConfigTargets(rest)
+	case "archive":
+		out = each(cmdfacts.ParseArgs(rest, cmdfacts.Spec{Short: "o", Long: []string{"output", "format", "prefix",
+			"remote", "exec", "add-file", "add-virtual-file"}}).Values("o", "output"), verbWrite)
 	case "worktree":
 		if len(rest) > 0 && rest[0].Value == "add" {
 			p := cmdfacts.ParseArgs(rest[1:], cmdfacts.Spec{Short: "bB", Long: []string{"reason"}})
@@ -843,6 +863,27 @@ func gitTargets(args []shell.Word, assigns []shell.Assign) []target {
 		out[k].under = under
 	}
 	return out
+}
+
+// gitConfigTargets: the file a `git config` write changes when it is not
+// the repository's own: ~/.gitconfig for --global, /etc/gitconfig for
+// --system, the --file / -f file.
+func gitConfigTargets(args []shell.Word) []target {
+	w, ok := cmdfacts.ParseGitConfigWrite(args)
+	if !ok {
+		return nil
+	}
+	switch w.Scope {
+	case "global":
+		return each([]shell.Word{cmdfacts.Literal("~/.gitconfig")}, verbWrite)
+	case "system":
+		return each([]shell.Word{cmdfacts.Literal("/etc/gitconfig")}, verbWrite)
+	case "file":
+		if w.File != nil {
+			return each([]shell.Word{*w.File}, verbWrite)
+		}
+	}
+	return nil
 }
 
 // splitTargets: split [FILE [PREFIX]] writes PREFIXaa... (xaa... here).
@@ -961,18 +1002,21 @@ func openSSLTargets(args []shell.Word) []target {
 	return out
 }
 
-// compilerTargets: cc/gcc/clang/rustc -o FILE (or -oFILE).
+// compilerTargets: cc/gcc/clang/rustc -o FILE (or -oFILE), -MF FILE (or
+// -MFFILE).
 func compilerTargets(args []shell.Word) []target {
 	var out []target
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		switch {
 		case w.Unknown:
-		case w.Value == "-o" && i+1 < len(args):
+		case (w.Value == "-o" || w.Value == "-MF") && i+1 < len(args):
 			out = append(out, each(args[i+1:i+2], verbWrite)...)
 			i++
 		case strings.HasPrefix(w.Value, "-o") && len(w.Value) > 2:
 			out = append(out, each([]shell.Word{cmdfacts.SubWord(w, 2)}, verbWrite)...)
+		case strings.HasPrefix(w.Value, "-MF") && len(w.Value) > 3:
+			out = append(out, each([]shell.Word{cmdfacts.SubWord(w, 3)}, verbWrite)...)
 		}
 	}
 	return out

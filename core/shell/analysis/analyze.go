@@ -84,7 +84,8 @@ const (
 	// foresee.
 	DefaultMaxSteps = 1 << 18
 	// InputPlaceholder is the Value and Raw of the Unknown word that stands
-	// for the input items of xargs, parallel and fd -x.
+	// for the input items of xargs, parallel and fd -x, and the Raw of an
+	// input item xargs gets from known text (echo / | xargs rm: "/").
 	InputPlaceholder = "<input>"
 
 	maxNestedBytes = 4 << 20 // total text re-parsed for nested scripts (see budgetFor)
@@ -251,8 +252,10 @@ type analyzer struct {
 	noParse     bool // fallback only (after a panic)
 
 	argsInner map[int]int // xargs/parallel command -> the command it runs
+	aliasing  []string    // the aliases being expanded (see expandAlias)
 	declared  []declaredFunc
-	last      lastRun // the command run last (see pipedInto)
+	traps     []pendingTrap // trap actions judged when their text ends
+	last      lastRun       // the command run last (see pipedInto)
 }
 
 type declaredFunc struct {
@@ -294,6 +297,9 @@ type ctx struct {
 	stdin   *xword
 	stdinOp string
 	piped   *pipedInput // literal text a pipe feeds (see piped.go)
+	// container maps paths when the command runs in a container (see
+	// containerCmd); nil on the host.
+	container *containerFS
 }
 
 func appendVia(via []string, s string) []string {
@@ -337,7 +343,7 @@ func (a *analyzer) text(c ctx, st *state, text string) {
 		a.foreign(c, st, text)
 		return
 	}
-	start := len(a.declared)
+	start, traps := len(a.declared), len(a.traps)
 	done, err := a.walkText(c, st, text)
 	if err != nil {
 		if a.out.ParseError == "" {
@@ -349,6 +355,7 @@ func (a *analyzer) text(c ctx, st *state, text string) {
 		}
 		a.fallback(c, st, text[done:])
 	}
+	a.flushTraps(traps, st)
 	a.uncalled(start)
 }
 
@@ -472,7 +479,7 @@ func (a *analyzer) nestedText(c ctx, st *state, text string, dialect shell.Diale
 		a.out.Truncated = true
 		return
 	}
-	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: parent, dialect: dialect, src: text, bg: c.bg}
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: parent, dialect: dialect, src: text, bg: c.bg, container: c.container}
 	a.text(n, st, text)
 }
 
@@ -485,7 +492,7 @@ func (a *analyzer) nestedArgv(c ctx, st *state, words []xword, via string, paren
 		a.out.Truncated = true
 		return -1
 	}
-	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: parent, dialect: c.dialect, src: c.src, bg: c.bg}
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: parent, dialect: c.dialect, src: c.src, bg: c.bg, container: c.container}
 	return a.run(n, st, &simple{words: words})
 }
 
@@ -499,6 +506,12 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	}
 	a.steps += 1 + len(sc.words) + len(sc.redirs) + len(sc.assigns)
 	words := sc.words
+	if c.container != nil {
+		words = make([]xword, len(sc.words))
+		for i, w := range sc.words {
+			words[i] = c.container.mapWord(w)
+		}
+	}
 	via := c.via
 	assigns := sc.assigns
 	env := sc.env
@@ -563,13 +576,22 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	}
 	if len(c.redirs) > 0 || len(sc.redirs) > 0 {
 		cmd.Redirects = append(slices.Clip(c.redirs), sc.redirs...)
+		if c.container != nil {
+			cmd.Redirects = slices.Clone(cmd.Redirects)
+			for i := range cmd.Redirects {
+				cmd.Redirects[i].Target = c.container.mapWord(wordToX(cmd.Redirects[i].Target)).word()
+			}
+		}
 	}
 	stdin, stdinOp := sc.stdin, sc.stdinOp
 	if stdin == nil {
 		stdin, stdinOp = c.stdin, c.stdinOp
 	}
-	if stdin != nil {
+	switch {
+	case stdin != nil:
 		cmd.Stdin = stdin.value()
+	case c.piped != nil && c.dialect == shell.Bash:
+		cmd.Stdin = c.piped.posix.value() // echo '...' | python3
 	}
 	if len(st.cd) > 0 || len(extraCd) > 0 {
 		// Shared with the state: chains are never modified in place.
@@ -598,7 +620,11 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	ex := exec{idx: idx, name: name, words: words, env: env, redirs: cmd.Redirects}
 	if name == "" {
 		ex.name = loose // follow ba${X}sh -c as bash -c: the careful reading
+		if ex.name == "" && c.dialect == shell.Bash && len(words) > 1 && shellVarWord(words[0]) {
+			ex.name = "sh" // $SHELL -c ...
+		}
 	}
+	a.commandVarPayloads(inner, ist, idx, assigns)
 	if ex.name != "" {
 		if !stripped && sc.plain && c.dialect == shell.Bash {
 			if f := st.funcs[name]; f != nil && !f.called {
@@ -609,6 +635,7 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 			h(a, inner, ist, ex)
 		}
 		a.inline(inner, ist, ex)
+		a.payloads(inner, ist, ex)
 	} else if len(words) > 1 {
 		a.unknownWrapper(inner, ist, st, ex)
 	}
@@ -667,7 +694,7 @@ func (a *analyzer) subshellAt(c ctx, st *state, stmts []*syntax.Stmt, src, via s
 		a.out.Truncated = true
 		return
 	}
-	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: target, dialect: shell.Bash, src: src, bg: c.bg}
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: target, dialect: shell.Bash, src: src, bg: c.bg, container: c.container}
 	if target < 0 {
 		n.parent = c.parent
 	}

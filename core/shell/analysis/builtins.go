@@ -59,7 +59,7 @@ func (a *analyzer) builtin(c ctx, st *state, ex exec) {
 	case "unset":
 		for _, w := range ws[1:] {
 			if v, ok := w.lit(); ok && !strings.HasPrefix(v, "-") {
-				st.forget(v)
+				st.forget(arrayBase(v))
 			}
 		}
 	case "read":
@@ -106,6 +106,8 @@ func (a *analyzer) builtin(c ctx, st *state, ex exec) {
 		} else {
 			st.posKnown = false
 		}
+	case "alias", "unalias":
+		a.aliasBuiltin(st, ex)
 	case "source", ".":
 		// The sourced file may set anything the script set before.
 		for name, v := range st.vars {

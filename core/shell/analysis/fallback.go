@@ -37,8 +37,9 @@ func (a *analyzer) segmentParses(c ctx, st *state, seg string) bool {
 		return false
 	}
 	c.src = seg
-	start := len(a.declared)
+	start, traps := len(a.declared), len(a.traps)
 	a.stmts(c, st, f.Stmts)
+	a.flushTraps(traps, st)
 	a.uncalled(start)
 	return true
 }

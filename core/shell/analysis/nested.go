@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 
@@ -21,9 +22,15 @@ var nestedHandlers map[string]nestedHandler
 func init() {
 	nestedHandlers = map[string]nestedHandler{
 		"eval":          (*analyzer).evalCmd,
+		"source":        (*analyzer).sourceCmd,
+		".":             (*analyzer).sourceCmd,
 		"trap":          (*analyzer).trapCmd,
 		"xargs":         (*analyzer).xargsCmd,
 		"parallel":      (*analyzer).parallelCmd,
+		"sem":           (*analyzer).parallelCmd,
+		"docker":        (*analyzer).containerCmd,
+		"podman":        (*analyzer).containerCmd,
+		"nerdctl":       (*analyzer).containerCmd,
 		"find":          (*analyzer).findCmd,
 		"gfind":         (*analyzer).findCmd,
 		"fd":            (*analyzer).fdCmd,
@@ -141,7 +148,15 @@ loop:
 		}
 		child.pos, child.posKnown = slices.Clone(ws[min(i, len(ws)):]), true
 	default:
-		return // a script file: nothing to analyse
+		// A script file: analysed only when it is a process substitution
+		// printing literal text (bash <(echo ...)).
+		t, ok := a.procSubstText(st, ws[i])
+		if !ok {
+			return
+		}
+		payload = &t
+		child.pos, child.posKnown = slices.Clone(ws[min(i+1, len(ws)):]), true
+		via = ex.name + " <()"
 	}
 	for _, s := range scripts {
 		a.nestedWord(c, child.clone(), s, shell.Bash, ex.name+" -C", ex.idx)
@@ -180,7 +195,15 @@ func (a *analyzer) evalCmd(c ctx, st *state, ex exec) {
 	a.nestedWords(c, st, ws, shell.Bash, "eval", ex.idx)
 }
 
-// trapCmd: trap ACTION SIGNAL... runs ACTION later, in this shell.
+// trapCmd: trap ACTION SIGNAL... runs ACTION later, in this shell. The
+// ACTION text is fixed now (a double-quoted $x expands here); the
+// variables it reads are those of when it runs. For EXIT and signals the
+// action is judged when the text that set it ends (see flushTraps): with
+// the variables of that moment, and with those of now completed by the
+// ones assigned later, so trap 'rm -rf "$tmp"' EXIT; tmp=$(mktemp -d)
+// reads the temp dir, and x=/tmp/a; trap 'rm -rf "$x"' EXIT; x=/ reads /
+// too. DEBUG, ERR and RETURN actions, which run between any two commands,
+// and signals not known are judged here, with the variables of now.
 func (a *analyzer) trapCmd(c ctx, st *state, ex exec) {
 	if c.dialect != shell.Bash {
 		return
@@ -192,7 +215,61 @@ func (a *analyzer) trapCmd(c ctx, st *state, ex exec) {
 	if v, ok := ex.words[i].lit(); ok && (v == "-" || v == "") {
 		return
 	}
-	a.nestedWord(c, st.clone(), ex.words[i], shell.Bash, "trap", ex.idx)
+	later := true
+	for _, w := range ex.words[i+1:] {
+		sig, ok := w.lit()
+		sig = strings.TrimPrefix(strings.ToUpper(sig), "SIG")
+		if !ok || sig == "DEBUG" || sig == "ERR" || sig == "RETURN" || sig == "" {
+			later = false
+		}
+	}
+	if !later {
+		a.nestedWord(c, st.clone(), ex.words[i], shell.Bash, "trap", ex.idx)
+		return
+	}
+	a.traps = append(a.traps, pendingTrap{c: c, st: st.clone(), action: ex.words[i], parent: ex.idx})
+}
+
+// pendingTrap is a trap action judged when its text ends (flushTraps).
+type pendingTrap struct {
+	c      ctx
+	st     *state // the state when the trap was set
+	action xword
+	parent int
+}
+
+// flushTraps judges the trap actions set since start, now that the text
+// that set them ends in state end: once with the variables of when the
+// trap was set, completed by the variables first assigned and the
+// functions first defined afterwards (a signal can come any time after),
+// and once more with end's variables when one
+// the action could read changed in between (what EXIT reads). Cost: one
+// or two nested analyses per trap, O(variables) to compare.
+func (a *analyzer) flushTraps(start int, end *state) {
+	for i := start; i < len(a.traps) && !a.full(); i++ {
+		t := a.traps[i]
+		then := t.st.clone()
+		changed := false
+		for name, v := range end.vars {
+			old, set := then.vars[name]
+			switch {
+			case !set && !then.varsFull:
+				then.setVar(name, v)
+			case set && !reflect.DeepEqual(old, v):
+				changed = true
+			}
+		}
+		for name, def := range end.funcs {
+			if _, ok := then.funcs[name]; !ok {
+				then.setFunc(name, def) // trap cleanup EXIT; cleanup() { ... }
+			}
+		}
+		a.nestedWord(t.c, then, t.action, shell.Bash, "trap", t.parent)
+		if changed && !a.full() {
+			a.nestedWord(t.c, end.clone(), t.action, shell.Bash, "trap", t.parent)
+		}
+	}
+	a.traps = a.traps[:start]
 }
 
 // watchCmd: watch runs its arguments through sh -c (watch -x is a wrapper).
@@ -352,66 +429,97 @@ func (a *analyzer) hasKnownText(text string) bool {
 	return false
 }
 
-var xargsSpec = optSpec{
-	vals: "aEdIKLnPs",
-	longVals: []string{"arg-file", "delimiter", "max-args", "max-lines", "max-procs",
-		"max-chars", "process-slot-var", "eof"},
-}
-
-// maxInputItems bounds how many known input items (from a heredoc or a
-// ::: list) become words or separate runs.
+// maxInputItems bounds how many known input items (from a heredoc, a
+// here-string, literal text piped in, an argument file or a ::: list)
+// become words or separate runs.
 const maxInputItems = 16
 
 // xargsCmd: xargs [opts] [COMMAND [ARGS]] runs COMMAND (default echo) with
-// the items read from its input: an Unknown InputPlaceholder word, or the
-// items themselves when a heredoc or here-string gives them.
+// the items read from its input (cmdfacts.ParseXargs): an Unknown
+// InputPlaceholder word, or the items themselves when a heredoc, a
+// here-string, literal text piped in, or an -a file that is a process
+// substitution of literal text gives them. -I/-i replace a string in
+// every word, once per item; BSD -J puts the items in place of one word.
 func (a *analyzer) xargsCmd(c ctx, st *state, ex exec) {
 	ws := ex.words
-	i, opts := skipOpts(ws, 1, xargsSpec)
-	inner := slices.Clone(ws[i:])
+	x := cmdfacts.ParseXargs(shellWords(ws[1:]))
+	if x.NoRun {
+		return
+	}
+	inner := slices.Clone(ws[1+x.Cmd:])
 	if len(inner) == 0 {
 		inner = []xword{knownWord("echo", "")}
 	}
-	var replace string
-	hasReplace := false
-	for _, o := range opts {
-		switch {
-		case o.name == "I" && o.val != nil:
-			replace, hasReplace = o.val.value(), true
-		case o.name == "i" || o.name == "replace":
-			replace, hasReplace = "{}", true
-			if o.val != nil && o.val.value() != "" {
-				replace = o.val.value()
+	var text *xword
+	if x.ArgFile != nil {
+		if t, _, ok := a.fileText(c, st, wordToXRaw(*x.ArgFile)); ok {
+			text = &t
+		}
+	} else {
+		text = stdinText(c)
+	}
+	delim := ""
+	if x.Delim != nil && !x.Delim.Unknown && x.Delim.Value != "" {
+		delim = decodeANSIC(x.Delim.Value)
+	}
+	items := inputItems(text, x.Null, delim, x.Lines, text != c.stdin)
+	if x.Insert != "" && x.Replace == "" {
+		for k, w := range inner {
+			if v, ok := w.lit(); ok && v == x.Insert {
+				fill := items
+				if fill == nil {
+					fill = []xword{inputWord()}
+				}
+				inner = append(append(slices.Clip(inner[:k]), fill...), inner[k+1:]...)
+				a.runWithItems(c, st, ex.idx, inner, []xword{}, "", false, "xargs")
+				return
 			}
 		}
 	}
-	items := a.inputItems(c, hasOpt(opts, "0", "null"), optVal(opts, "d", "delimiter"), hasOpt(opts, "a", "arg-file"))
-	a.runWithItems(c, st, ex.idx, inner, items, replace, hasReplace, "xargs")
+	a.runWithItems(c, st, ex.idx, inner, items, x.Replace, x.Replace != "", "xargs")
 }
 
-// inputItems returns the known items a heredoc or here-string feeds, or nil
-// for "unknown input".
-func (a *analyzer) inputItems(c ctx, nul bool, delim *xword, fromFile bool) []xword {
-	if fromFile || c.stdin == nil || !c.stdin.known() {
+// shellWords converts working words to public ones.
+func shellWords(ws []xword) []shell.Word {
+	out := make([]shell.Word, len(ws))
+	for i, w := range ws {
+		out[i] = w.word()
+	}
+	return out
+}
+
+// stdinText is the text a command reads on stdin when the analysis knows
+// it: its heredoc or here-string, or literal text piped in.
+func stdinText(c ctx) *xword {
+	switch {
+	case c.stdin != nil:
+		return c.stdin
+	case c.piped != nil:
+		p := c.piped.posix
+		return &p
+	}
+	return nil
+}
+
+// inputItems splits known input text into xargs items
+// (cmdfacts.XargsItems); nil means "unknown input". Items another command
+// printed (fed) have the Raw InputPlaceholder; those of the command's own
+// heredoc or here-string are written as they are.
+func inputItems(text *xword, nul bool, delim string, lines, fed bool) []xword {
+	if text == nil || !text.known() {
 		return nil
 	}
-	text := c.stdin.value()
-	var items []string
-	switch {
-	case nul:
-		items = strings.Split(strings.TrimRight(text, "\x00"), "\x00")
-	case delim != nil && delim.known() && delim.value() != "":
-		d := decodeANSIC(delim.value())
-		items = strings.Split(strings.TrimSuffix(text, "\n"), d[:1])
-	default:
-		items = strings.Fields(text)
-	}
+	items := cmdfacts.XargsItems(text.value(), nul, delim, lines)
 	if len(items) == 0 || len(items) > maxInputItems {
 		return nil
 	}
 	out := make([]xword, 0, len(items))
 	for _, it := range items {
-		out = append(out, knownWord(it, it))
+		raw := it
+		if fed {
+			raw = InputPlaceholder
+		}
+		out = append(out, knownWord(it, raw))
 	}
 	return out
 }
@@ -420,7 +528,8 @@ func inputWord() xword { return unknownWord(InputPlaceholder, InputPlaceholder) 
 
 // runWithItems runs an xargs-style inner command: with a replace string,
 // once per item (or once with the string marked unknown); else once with
-// the items (or the input placeholder) appended.
+// the items (or the input placeholder) appended; items empty but not nil:
+// once as it is.
 func (a *analyzer) runWithItems(c ctx, st *state, idx int, inner, items []xword, replace string, hasReplace bool, via string) {
 	child := st.child(a, nil)
 	first := -1
@@ -436,7 +545,7 @@ func (a *analyzer) runWithItems(c ctx, st *state, idx int, inner, items []xword,
 		}
 	case hasReplace && replace != "":
 		record(a.nestedArgv(c, child, replaceIn(inner, replace, nil), via, idx))
-	case len(items) > 0:
+	case items != nil:
 		record(a.nestedArgv(c, child, append(inner, items...), via, idx))
 	default:
 		record(a.nestedArgv(c, child, append(inner, inputWord()), via, idx))
@@ -463,7 +572,9 @@ func replaceIn(ws []xword, token string, values []xword) []xword {
 		if v == token && len(values) > 0 {
 			for _, val := range values {
 				r := val
-				r.raw = w.raw
+				if r.raw != InputPlaceholder { // an item fed by another command stays marked
+					r.raw = w.raw
+				}
 				out = append(out, r)
 			}
 			continue
@@ -499,74 +610,93 @@ func appendPart(ps []part, p part) []part {
 	return append(ps, p)
 }
 
-// parallelCmd: GNU parallel [opts] COMMAND [::: ITEMS...]: like xargs, but
-// the command line is run by a shell.
+// parallelCmd: GNU parallel [opts] [COMMAND] [::: ITEMS... | :::: FILES...]
+// and sem (cmdfacts.ParseParallel): the command line, with the
+// replacement strings filled per job (cmdfacts.ParallelCommand), is run
+// by a shell; with no command the items (or stdin lines) are the command
+// lines. Items come from ::: lists, files (-a, ::::) that are process
+// substitutions of literal text, or stdin (a heredoc, a here-string,
+// literal text piped in); unknown items are holes. Without -q the words
+// are joined as shell text, as parallel does; the quoted reading (what
+// the writer meant) is analysed too when it differs.
 func (a *analyzer) parallelCmd(c ctx, st *state, ex exec) {
 	ws := ex.words
-	spec := optSpec{
-		vals: "jNnIdaECSLPlsX",
-		longVals: []string{"jobs", "max-args", "max-replace-args", "delimiter", "arg-file", "eof",
-			"colsep", "sshlogin", "halt", "timeout", "joblog", "results", "tmpdir", "workdir", "wd",
-			"env", "block", "max-lines", "max-procs", "max-chars", "tagstring", "delay", "retries",
-			"memfree", "load", "nice", "basefile", "return", "sshloginfile", "transfer-file", "replace"},
+	p := cmdfacts.ParseParallel(shellWords(ws[1:]), ex.name == "sem")
+	if p.DryRun || p.NoRun {
+		return
 	}
-	i, opts := skipOpts(ws, 1, spec)
-	var inner, items []xword
-	sawList := false
-	for k := i; k < len(ws); k++ {
-		if v, ok := ws[k].lit(); ok && strings.HasPrefix(v, ":::") {
-			sawList = true
-			if v == ":::" || v == ":::+" {
-				for _, it := range ws[k+1:] {
-					if t, ok := it.lit(); ok && strings.HasPrefix(t, ":::") {
-						break
-					}
-					items = append(items, it)
-				}
+	inner := ws[1+p.CmdFrom : 1+p.CmdTo]
+	delim := ""
+	if p.Delim != nil && !p.Delim.Unknown && p.Delim.Value != "" {
+		delim = decodeANSIC(p.Delim.Value)
+	}
+	var lists [][]xword // nil entry: an unknown source
+	for _, src := range p.Sources {
+		if src.File == nil {
+			list := make([]xword, 0, len(src.Words))
+			for _, w := range src.Words {
+				list = append(list, wordToX(w))
 			}
-			break
+			lists = append(lists, list)
+			continue
 		}
-		inner = append(inner, ws[k])
+		var items []xword
+		if t, _, ok := a.fileText(c, st, wordToXRaw(*src.File)); ok {
+			items = inputItems(&t, p.Null, delim, true, true)
+		}
+		lists = append(lists, items)
 	}
-	if len(inner) == 0 {
-		return
+	if len(p.Sources) == 0 && !p.Pipe && !p.Semaphore {
+		lists = append(lists, inputItems(stdinText(c), p.Null, delim, true, true))
 	}
-	if sawList && (len(items) == 0 || len(items) > maxInputItems) {
-		items = nil
-	}
-	if !sawList {
-		items = a.inputItems(c, hasOpt(opts, "0", "null"), optVal(opts, "d", "delimiter"), hasOpt(opts, "a", "arg-file"))
-	}
-	replace := "{}"
-	if r := optVal(opts, "I", "replace"); r != nil && r.value() != "" {
-		replace = r.value()
-	}
-	// parallel hands the command line to a shell.
-	text, known := a.joinText(inner, false)
-	if !known {
-		return
-	}
+	jobs := parallelJobs(lists)
 	child := st.child(a, ex.env)
 	start := len(a.out.Commands)
-	run := func(item string) {
-		t := text
-		if strings.Contains(t, replace) {
-			t = strings.ReplaceAll(t, replace, item)
-		} else {
-			t += " " + item
+	run := func(text string) {
+		a.nestedText(c, child.clone(), text, shell.Bash, ex.name, ex.idx)
+	}
+	itemText := func(job []xword) []string {
+		out := make([]string, len(job))
+		for k, it := range job {
+			if it.known() {
+				out[k] = it.value()
+			} else {
+				out[k] = a.newHole(it.raw)
+			}
 		}
-		a.nestedText(c, child.clone(), t, shell.Bash, "parallel", ex.idx)
+		return out
 	}
-	allKnown := len(items) > 0
-	for _, it := range items {
-		allKnown = allKnown && it.known()
+	quote := func(s string) string {
+		if strings.HasPrefix(s, "${"+holePrefix) {
+			return s
+		}
+		return shellQuote(s)
 	}
-	if allKnown {
-		for _, it := range items {
-			run(shellQuote(it.value()))
+	if len(inner) == 0 {
+		for _, job := range jobs {
+			if t := strings.Join(itemText(job), " "); a.hasKnownText(t) {
+				run(t)
+			}
 		}
 	} else {
-		run(a.newHole(InputPlaceholder))
+		var templates []string
+		if !p.Quote {
+			if t, known := a.joinText(inner, false); known {
+				templates = append(templates, t)
+			}
+		}
+		if q, known := a.quotedText(inner); known && (len(templates) == 0 || templates[0] != q) {
+			templates = append(templates, q)
+		}
+		for _, t := range templates {
+			if p.Pipe || p.Semaphore {
+				run(t)
+				continue
+			}
+			for _, job := range jobs {
+				run(cmdfacts.ParallelCommand(t, p.Replace, itemText(job), quote))
+			}
+		}
 	}
 	if len(a.out.Commands) > start {
 		if a.argsInner == nil {
@@ -574,6 +704,59 @@ func (a *analyzer) parallelCmd(c ctx, st *state, ex exec) {
 		}
 		a.argsInner[ex.idx] = start
 	}
+}
+
+// parallelJobs combines the input sources as parallel does (every
+// combination, first source slowest), at most maxInputItems jobs; an
+// unknown source, or too many jobs, gives one job of placeholders.
+func parallelJobs(lists [][]xword) [][]xword {
+	jobs := [][]xword{{}}
+	for _, l := range lists {
+		if len(l) == 0 || len(jobs)*len(l) > maxInputItems {
+			return [][]xword{placeholders(len(lists))}
+		}
+		var next [][]xword
+		for _, j := range jobs {
+			for _, it := range l {
+				next = append(next, append(slices.Clip(j), it))
+			}
+		}
+		jobs = next
+	}
+	return jobs
+}
+
+func placeholders(n int) []xword {
+	out := make([]xword, max(n, 1))
+	for i := range out {
+		out[i] = inputWord()
+	}
+	return out
+}
+
+// quotedText joins words into shell text, each known argument quoted so
+// that it stays one word (the command word is taken as it is); unknown
+// parts become holes.
+func (a *analyzer) quotedText(ws []xword) (string, bool) {
+	var sb strings.Builder
+	known := false
+	for i, w := range ws {
+		if i > 0 {
+			sb.WriteByte(' ')
+		}
+		if v, ok := w.lit(); ok {
+			if i > 0 && (strings.ContainsAny(v, " \t\n;&|<>()$`'\"\\*?[#~") || v == "") {
+				v = shellQuote(v)
+			}
+			sb.WriteString(v)
+			known = known || strings.TrimSpace(v) != ""
+			continue
+		}
+		t, k := a.joinText([]xword{w}, false)
+		sb.WriteString(t)
+		known = known || k
+	}
+	return sb.String(), known
 }
 
 // shellQuote quotes s for a POSIX shell.

@@ -18,6 +18,22 @@ type variable struct {
 	glob     bool
 	opaque   bool // value wholly unknown: a reference shows its own text
 	exported bool
+	// isArr marks an indexed array whose elements are known (arrays.go);
+	// val is then unused and a plain reference reads arr[0].
+	isArr bool
+	arr   []xword
+}
+
+// size is the number of value bytes v holds.
+func (v variable) size() int {
+	if v.isArr {
+		n := 0
+		for _, e := range v.arr {
+			n += len(e.value()) + 1
+		}
+		return n
+	}
+	return len(joinParts(v.val))
 }
 
 var opaqueVar = variable{opaque: true}
@@ -51,6 +67,13 @@ type state struct {
 	arg0     *xword
 	pos      []xword
 	posKnown bool
+
+	// aliases are the shell aliases defined so far (name -> text, "" when
+	// removed); gitAliases the git aliases written with git config (name
+	// -> value), which child shells see too. Copy on write (defsShared).
+	aliases    map[string]string
+	gitAliases map[string]string
+	defsShared bool
 
 	ifs      string
 	ifsSet   bool
@@ -87,6 +110,7 @@ func newState() *state { return &state{} }
 // maps are copied by the first write on either side.
 func (s *state) clone() *state {
 	s.varsShared, s.funcsShared = s.vars != nil, s.funcs != nil
+	s.defsShared = s.aliases != nil || s.gitAliases != nil
 	c := *s
 	c.cd = slices.Clip(s.cd)
 	c.old = slices.Clip(s.old)
@@ -121,6 +145,12 @@ func (s *state) child(a *analyzer, env map[string]variable) *state {
 	}
 	c := s.childVars.clone()
 	c.cd = slices.Clip(s.cd)
+	c.aliases = nil
+	c.gitAliases = s.gitAliases
+	c.defsShared = s.gitAliases != nil
+	if s.gitAliases != nil {
+		s.defsShared = true
+	}
 	for name, v := range env {
 		v.exported = true
 		c.setVar(name, v)
@@ -153,7 +183,7 @@ func (s *state) setVar(name string, v variable) {
 		s.vars = maps.Clone(s.vars)
 		s.varsShared = false
 	}
-	if !v.opaque && len(joinParts(v.val)) > maxValueLen {
+	if !v.opaque && v.size() > maxValueLen {
 		v = variable{opaque: true, exported: v.exported}
 	}
 	s.vars[name] = v
@@ -180,6 +210,42 @@ func (s *state) setFunc(name string, def *funcDef) {
 	if s.journal != nil {
 		s.journal.funcs = append(s.journal.funcs, name)
 	}
+}
+
+// maxAliases bounds the aliases (shell and git) a state tracks.
+const maxAliases = 64
+
+// ownDefs makes the alias maps s's own before a write.
+func (s *state) ownDefs() {
+	if s.defsShared {
+		s.aliases = maps.Clone(s.aliases)
+		s.gitAliases = maps.Clone(s.gitAliases)
+		s.defsShared = false
+	}
+}
+
+// setAlias records a shell alias ("" removes it).
+func (s *state) setAlias(name, text string) {
+	if _, ok := s.aliases[name]; !ok && len(s.aliases) >= maxAliases {
+		return
+	}
+	s.ownDefs()
+	if s.aliases == nil {
+		s.aliases = make(map[string]string)
+	}
+	s.aliases[name] = text
+}
+
+// setGitAlias records a git alias written with git config.
+func (s *state) setGitAlias(name, value string) {
+	if _, ok := s.gitAliases[name]; !ok && len(s.gitAliases) >= maxAliases {
+		return
+	}
+	s.ownDefs()
+	if s.gitAliases == nil {
+		s.gitAliases = make(map[string]string)
+	}
+	s.gitAliases[name] = value
 }
 
 // forget marks a variable unknown (read, unset, source ...).
@@ -296,6 +362,16 @@ func (s *state) mergeRest(o *state) {
 		s.cd = appendStep(s.cd[:n:n], unknownStep("(conditional)"), shell.Bash)
 	}
 	s.varsFull = s.varsFull || o.varsFull
+	for name, v := range o.aliases {
+		if s.aliases[name] != v {
+			s.setAlias(name, v)
+		}
+	}
+	for name, v := range o.gitAliases {
+		if s.gitAliases[name] != v {
+			s.setGitAlias(name, v)
+		}
+	}
 	if len(s.dirs) != len(o.dirs) || o.dirsLost {
 		s.dirsLost = true
 	}
@@ -307,6 +383,11 @@ func (s *state) mergeRest(o *state) {
 func sameVar(a, b variable) bool {
 	if a.opaque || b.opaque {
 		return a.opaque && b.opaque
+	}
+	if a.isArr || b.isArr {
+		return a.isArr && b.isArr && slices.EqualFunc(a.arr, b.arr, func(x, y xword) bool {
+			return slices.Equal(x.parts, y.parts) && x.glob == y.glob
+		})
 	}
 	return slices.Equal(a.val, b.val) && a.glob == b.glob
 }
@@ -369,6 +450,12 @@ func (a *analyzer) lookup(st *state, name string) (variable, bool) {
 		return variable{val: []part{{text: strconv.Itoa(len(st.pos))}}}, true
 	}
 	if v, ok := st.vars[name]; ok {
+		if v.isArr {
+			if len(v.arr) == 0 {
+				return variable{}, true
+			}
+			return variable{val: v.arr[0].parts, glob: v.arr[0].glob}, true
+		}
 		return v, !v.opaque
 	}
 	if st.varsFull {

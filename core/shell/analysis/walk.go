@@ -86,7 +86,9 @@ func (a *analyzer) compound(c ctx, st *state, cmd syntax.Command) {
 	case *syntax.Block:
 		a.stmts(c, st, cmd.Stmts)
 	case *syntax.Subshell:
-		a.stmts(c, st.clone(), cmd.Stmts)
+		sub, traps := st.clone(), len(a.traps)
+		a.stmts(c, sub, cmd.Stmts)
+		a.flushTraps(traps, sub) // its EXIT trap runs when it ends
 	case *syntax.BinaryCmd:
 		switch cmd.Op {
 		case syntax.Pipe, syntax.PipeAll:
@@ -388,7 +390,7 @@ func (a *analyzer) decl(c ctx, st *state, dc *syntax.DeclClause) {
 		collectAssign(&sc.subst, &arith, as)
 	}
 	exported := variant == "export"
-	special := false // -a -A -i -n -l -u: values we do not model
+	special := false // -A -i -n -l -u: values we do not model (-a: arrays.go)
 	for _, as := range dc.Args {
 		if as.Naked && as.Name == nil && as.Value != nil {
 			for _, w := range a.fields(st, c.src, as.Value) {
@@ -398,7 +400,7 @@ func (a *analyzer) decl(c ctx, st *state, dc *syntax.DeclClause) {
 						switch ch {
 						case 'x':
 							exported = exported || v[0] == '-'
-						case 'a', 'A', 'i', 'n', 'l', 'u':
+						case 'A', 'i', 'n', 'l', 'u':
 							special = true
 						}
 					}
@@ -461,11 +463,11 @@ func (a *analyzer) decl(c ctx, st *state, dc *syntax.DeclClause) {
 // assignValue evaluates NAME=value (or NAME+=value); arrays are unknown.
 func (a *analyzer) assignValue(st *state, src string, as *syntax.Assign) (xword, variable) {
 	if as.Array != nil {
-		t := a.fillRaw(nodeText(src, as.Array))
-		return unknownWord(t, t), opaqueVar
+		return a.arrayAssign(st, src, as)
 	}
 	if as.Index != nil {
-		return a.single(st, src, as.Value, modeAssign), opaqueVar
+		w := a.single(st, src, as.Value, modeAssign)
+		return w, a.indexAssign(st, as, w)
 	}
 	w := a.single(st, src, as.Value, modeAssign)
 	v := variable{val: w.parts}
@@ -481,6 +483,11 @@ func (a *analyzer) assignValue(st *state, src string, as *syntax.Assign) (xword,
 
 // call handles a simple command (or a redirect-only statement).
 func (a *analyzer) call(c ctx, st *state, ce *syntax.CallExpr, redirs []*syntax.Redirect) {
+	if ce != nil && len(ce.Args) > 0 && c.dialect == shell.Bash {
+		if name, text, ok := a.aliasFor(st, ce.Args[0]); ok && a.expandAlias(c, st, ce, redirs, name, text) {
+			return
+		}
+	}
 	sc := simple{src: c.src, plain: true}
 	var arith []string
 	var assigns []*syntax.Assign

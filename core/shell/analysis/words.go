@@ -519,7 +519,7 @@ func (a *analyzer) paramInto(st *state, src string, pe *syntax.ParamExp, mode ev
 		b.add(part{text: ref, unknown: true})
 		return
 	}
-	elems, multi, glob, ok := a.param(st, src, pe, ref)
+	elems, multi, glob, star, ok := a.param(st, src, pe, ref)
 	if !ok {
 		b.add(part{text: ref, unknown: true})
 		return
@@ -528,7 +528,7 @@ func (a *analyzer) paramInto(st *state, src string, pe *syntax.ParamExp, mode ev
 		a.spend(partsLen(e))
 	}
 	split := mode == modeArgs
-	if (mode == modeQuoted || mode == modeQuotedSingle) && multi && pe.Param.Value == "*" {
+	if (mode == modeQuoted || mode == modeQuotedSingle) && multi && star {
 		// "$*" joins with the first IFS character.
 		sep := " "
 		if st.ifsSet {
@@ -605,7 +605,18 @@ func (a *analyzer) splitInto(st *state, b *fieldBuilder, ps []part) {
 // param resolves a parameter expansion. It returns one element per field
 // for $@/$* (multi), else one element; ok is false when the value is
 // unknown.
-func (a *analyzer) param(st *state, src string, pe *syntax.ParamExp, ref string) (elems [][]part, multi, glob, ok bool) {
+func (a *analyzer) param(st *state, src string, pe *syntax.ParamExp, ref string) (elems [][]part, multi, glob, star, ok bool) {
+	if pe.Param != nil {
+		if el, m, g, s, handled, found := a.arrayParam(st, pe); handled {
+			return el, m, g, s, found
+		}
+	}
+	elems, multi, glob, ok = a.scalarParam(st, src, pe)
+	return elems, multi, glob, multi && pe.Param.Value == "*", ok
+}
+
+// scalarParam resolves a parameter expansion of a scalar or of $@ / $*.
+func (a *analyzer) scalarParam(st *state, src string, pe *syntax.ParamExp) (elems [][]part, multi, glob, ok bool) {
 	if pe.Param == nil || pe.Excl || pe.Width || pe.IsSet || pe.Flags != nil ||
 		pe.NestedParam != nil || pe.Index != nil || len(pe.Modifiers) > 0 ||
 		pe.Slice != nil || pe.Repl != nil || pe.Names != 0 ||

@@ -25,6 +25,9 @@ func (p *parser) scan() {
 				p.toks[i+2].kind == tkIdent && p.is(i+3, "(") {
 				p.groupCall(p.match[i], i)
 			}
+			if t.text == ")" && p.match[i] >= 0 && p.grouping(p.match[i]) && p.is(i+1, "(") {
+				p.stringCall(p.match[i], i)
+			}
 		}
 	}
 }
@@ -174,8 +177,10 @@ func (p *parser) spec(key string, nargs int) (string, string) {
 
 // call applies the API spec of key to a call's arguments.
 func (p *parser) call(key string, self value, args []callArg) {
+	name := key
 	spec, key := p.spec(key, len(args))
 	if spec == "" {
+		p.varCall(name, args)
 		return
 	}
 	role, n := spec, 0
@@ -248,6 +253,25 @@ func (p *parser) call(key string, self value, args []callArg) {
 		} else {
 			p.exec(prog, api)
 		}
+	case "execshell":
+		// R's system2: the command is quoted, the arguments go to the
+		// shell as written (system2("rm", c("-rf", "~")) runs rm -rf ~).
+		prog, _ := p.arg(args, 0, "command")
+		rest, _ := p.arg(args, 1, "args")
+		cmd := joinArgv([]value{prog})
+		switch {
+		case rest.isList:
+			for _, a := range rest.list {
+				if !a.str {
+					cmd += " " + hole
+					continue
+				}
+				cmd += " " + a.s
+			}
+		case rest.str:
+			cmd += " " + rest.s
+		}
+		p.exec(literalValue(cmd), api)
 	case "execall":
 		var list []value
 		for _, a := range pos {
@@ -289,11 +313,22 @@ func (p *parser) call(key string, self value, args []callArg) {
 			list = append(list, a.list...)
 		}
 		p.exec(value{isList: true, list: list}, api)
+	case "poweroff":
+		p.exec(literalValue("shutdown -h now"), api) // JXA System Events: the same power-off as shutdown
+	case "reboot":
+		p.exec(literalValue("shutdown -r now"), api)
+	case "callback", "callbackarr", "mapcb", "walkcb":
+		p.callback(role, n, args)
 	case "code":
-		if v, ok := p.arg(args, 0); ok && v.known() && p.depth < maxNest {
+		v, ok := p.arg(args, 0)
+		if ok && v.known() && p.depth < maxNest {
 			for _, e := range scanEffects(p.lang, v.s, p.depth+1, p.work) {
 				p.emit(e)
 			}
+		}
+		if ok && !v.known() && p.decodes() {
+			// eval(atob(...)), exec(base64.b64decode(...)): decoded code.
+			p.emit(Effect{Op: "exec", API: api, Decoded: true})
 		}
 	case "shrm", "shwrite", "shmv", "shcp":
 		var ops []value
@@ -452,7 +487,9 @@ func pairTable(pairs ...string) map[string]string {
 // "writeall" (every argument), "move" (0 deleted, 1 written), "open:N"
 // (argument N is the mode), "osopen:N" (path N, flags N+1), "exec:N"
 // (argument N is a command string or argv list), "execprog" (program and
-// argument list), "execall" (all arguments form the command), "execvar:N"
+// argument list), "execshell" (a quoted program, then arguments the shell
+// reads as written: R's system2), "execall" (all arguments form the
+// command), "execvar:N"
 // (arguments from N form the argv), "execlist:N", "objcmd" ({cmd: [...]}),
 // "denocmd", "code" (the argument is code in the same language), "shrm"
 // "shwrite" "shmv" "shcp" (shelljs), "self:0" / "self:1" (the receiver is
@@ -490,6 +527,8 @@ var apis = sync.OnceValue(func() map[byte]map[string]string {
 			"self:0", "Bun.file().delete Bun.file().unlink",
 			"self:1", "Bun.file().write",
 			"code", "eval vm.runInThisContext vm.runInNewContext vm.runInContext",
+			"poweroff", "Application().shutDown",
+			"reboot", "Application().restart",
 		),
 		famPython: pairTable(
 			"delete:0", "shutil.rmtree os.remove os.unlink os.rmdir os.removedirs",
@@ -556,7 +595,28 @@ var apis = sync.OnceValue(func() map[byte]map[string]string {
 			"open:1", "fopen",
 			"exec:0", "system exec shell_exec passthru popen proc_open",
 			"execprog", "pcntl_exec",
-			"code", "eval",
+			"code", "eval assert create_function",
+			"callback:0", "call_user_func forward_static_call",
+			"callbackarr:0", "call_user_func_array forward_static_call_array",
+			"mapcb:0", "array_map",
+			"walkcb:1", "array_walk array_walk_recursive array_filter",
+		),
+		famLua: pairTable(
+			"delete:0", "os.remove",
+			"move", "os.rename",
+			"open:1", "io.open",
+			"exec:0", "os.execute io.popen",
+			"code", "load loadstring",
+		),
+		famR: pairTable(
+			"deleteall", "unlink file.remove",
+			"write:0", "dir.create file.create Sys.chmod Sys.setFileTime",
+			"write:1", "file.copy file.symlink file.link writeLines saveRDS",
+			"move", "file.rename",
+			"exec:0", "system shell",
+			"execshell", "system2",
+			"execprog", "processx.run",
+			"code", "eval.parse",
 		),
 	}
 })
@@ -579,6 +639,7 @@ var anyReceiver = sync.OnceValue(func() map[byte]map[string]string {
 			"move", "renameSync",
 			"exec:0", "execSync doShellScript",
 			"execprog", "execFileSync spawnSync",
+			"poweroff", "shutDown",
 		),
 		famPython: pairTable(
 			"delete:0", "rmtree",

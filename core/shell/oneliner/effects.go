@@ -25,8 +25,13 @@ type Effect struct {
 	// the whole command is unknown.
 	Command string
 	// API names the call: "fs.rmSync", "shutil.rmtree", "os.system",
-	// "Path().unlink", "open", "backticks", "print >", "do shell script".
+	// "Path().unlink", "open", "backticks", "print >", "do shell script",
+	// "exec" / "eval" for code evaluated at run time.
 	API string
+	// Decoded marks an exec effect whose command (or evaluated code) is
+	// built at run time by code that also decodes text (base64, hex,
+	// chr(), a reversed string ...): what runs is hidden in the one-liner.
+	Decoded bool
 }
 
 // Dynamic stands for the run-time parts of an Effect.Command; parsed
@@ -75,7 +80,19 @@ func Supported(lang string) bool { return family(lang) != 0 }
 //     IO.write/popen, Open3, system/exec/spawn, backticks, %x().
 //   - PHP: unlink, rmdir, file_put_contents, fopen (w a x c +), rename,
 //     copy, mkdir, touch, system/exec/shell_exec/passthru/popen/proc_open,
-//     backticks, eval.
+//     backticks, eval; functions named by a string (call_user_func,
+//     call_user_func_array, array_map, array_walk, array_filter, $f = 'x';
+//     $f(...), ('x')(...)).
+//   - Lua: os.execute, io.popen, os.remove, os.rename, io.open for writing,
+//     load; .. concatenation, long strings.
+//   - R: system, shell, system2, unlink, file.remove, file.rename,
+//     file.copy, dir.create, writeLines; paste, paste0, file.path, c().
+//   - Tcl and expect: exec, spawn, send into a spawned shell, file delete/
+//     rename/copy/mkdir, open for writing or of a |pipe (tcl.go).
+//   - Every family: the working directory (os.getcwd(), process.cwd(),
+//     __dirname of node -e, Dir.pwd, getcwd(), getwd(), Path.cwd()) is
+//     ".", and dirname / .parent of a path its parent, so a path that
+//     climbs above it is relative to the command's directory.
 //   - awk: system(), print/printf > and >> "file", print | "cmd" (with the
 //     printed text as a command when cmd is a shell), "cmd" | getline.
 //   - AppleScript: do shell script, Finder delete (POSIX file / file
@@ -117,6 +134,9 @@ func scanEffects(lang, code string, depth int, work *int) []Effect {
 		p.awk()
 	case famOSA:
 		p.osa()
+	case famTcl:
+		p.tcl(code)
+		return p.effects
 	default:
 		p.scan()
 	}
@@ -296,6 +316,9 @@ func (p *parser) exec(v value, api string) {
 	case v.str && strings.Trim(v.s, hole+" ") != "":
 		e.Command = strings.ReplaceAll(v.s, hole, Dynamic)
 	}
+	if (e.Command == "" || strings.Contains(e.Command, Dynamic)) && p.decodes() {
+		e.Decoded = true
+	}
 	p.emit(e)
 }
 
@@ -353,7 +376,7 @@ func (p *parser) splitArgs(a, b int) []callArg {
 			return
 		}
 		arg := callArg{a: x, b: y}
-		if y-x >= 3 && p.toks[x].kind == tkIdent && (p.fam == famPython && p.is(x+1, "=") || p.fam == famRuby && p.is(x+1, ":")) {
+		if y-x >= 3 && p.toks[x].kind == tkIdent && ((p.fam == famPython || p.fam == famR) && p.is(x+1, "=") || p.fam == famRuby && p.is(x+1, ":")) {
 			arg.kw, arg.a = p.toks[x].text, x+2
 		}
 		out = append(out, arg)

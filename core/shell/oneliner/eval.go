@@ -121,6 +121,8 @@ func (p *parser) concatOp(op string) bool {
 		return op == "."
 	case famOSA:
 		return op == "&"
+	case famLua:
+		return op == ".."
 	}
 	return false
 }
@@ -260,6 +262,10 @@ func (p *parser) evalIdent(name string) value {
 	case "home":
 		if p.fam == famOSA {
 			return literalValue("~")
+		}
+	case "__dirname":
+		if p.fam == famJS {
+			return literalValue(".") // node -e: the working directory
 		}
 	}
 	if p.fam == famPerl && (name == "$ENV" || name == "%ENV") {
@@ -488,6 +494,9 @@ func (p *parser) fold(links []link, k, depth int) (string, value) {
 			if self.ctor != "" {
 				base = self.ctor
 			}
+		case j > 0 && base == "Path().parent":
+			self = parentPath(self)
+			self.ctor = "Path()"
 		case j > 0:
 			self = p.member(base)
 		}
@@ -586,7 +595,35 @@ func (p *parser) pure(key string, self value, args []callArg, depth int) value {
 		v, _ := p.arg(args, 0)
 		return v
 	}
+	if v, ok := p.pureDir(key, first); ok {
+		return v
+	}
 	switch p.fam {
+	case famLua:
+		if key == "os.getenv" {
+			return envValue(first())
+		}
+	case famR:
+		switch key {
+		case "paste0", "file.path":
+			sep := ""
+			if key == "file.path" {
+				sep = "/"
+			}
+			return p.joinArgs(args, sep, depth)
+		case "paste":
+			return p.joinArgs(args, " ", depth)
+		case "c", "list":
+			v := value{isList: true}
+			for _, a := range positional(args) {
+				v.list = append(v.list, p.eval(a.a, a.b, depth+1))
+			}
+			return v
+		case "Sys.getenv":
+			return envValue(first())
+		case "path.expand", "normalizePath", "Sys.glob":
+			return first()
+		}
 	case famJS:
 		switch key {
 		case "path.join", "path.resolve", "path.posix.join", "path.posix.resolve":
@@ -719,6 +756,85 @@ func (p *parser) member(key string) value {
 		return value{ctor: "Path()"}
 	}
 	return value{}
+}
+
+// cwdCalls are the calls that return the working directory, by family.
+var cwdCalls = map[byte]map[string]bool{
+	famPython: {"os.getcwd": true, "os.getcwdb": true, "Path.cwd": true},
+	famJS:     {"process.cwd": true, "Deno.cwd": true},
+	famRuby:   {"Dir.pwd": true, "Dir.getwd": true, "FileUtils.pwd": true},
+	famPerl:   {"getcwd": true, "cwd": true, "Cwd.getcwd": true, "Cwd.cwd": true, "Cwd.abs_path": true},
+	famPHP:    {"getcwd": true},
+	famR:      {"getwd": true},
+	famLua:    {"lfs.currentdir": true},
+}
+
+// dirnameCalls are the calls that return a path's directory.
+var dirnameCalls = map[byte]map[string]bool{
+	famPython: {"os.path.dirname": true},
+	famJS:     {"path.dirname": true, "path.posix.dirname": true},
+	famRuby:   {"File.dirname": true},
+	famPerl:   {"dirname": true, "File.Basename.dirname": true},
+	famPHP:    {"dirname": true},
+	famR:      {"dirname": true},
+}
+
+// pureDir evaluates the working directory (".", resolved by the layers
+// against the command's directory) and the directory of a path ("..");
+// Path.cwd().parent, the parent of a pathlib path, too.
+func (p *parser) pureDir(key string, first func() value) (value, bool) {
+	switch {
+	case cwdCalls[p.fam][key]:
+		v := literalValue(".")
+		if key == "Path.cwd" {
+			v.ctor = "Path()"
+		}
+		return v, true
+	case dirnameCalls[p.fam][key]:
+		return parentPath(first()), true
+	}
+	return value{}, false
+}
+
+// parentPath is the directory of a known path: "." gives "..", "~" gives
+// "~/..", "a/b" gives "a"; unknown stays unknown.
+func parentPath(v value) value {
+	if !v.known() {
+		return value{}
+	}
+	s := strings.TrimRight(v.s, "/")
+	switch {
+	case s == "" && strings.HasPrefix(v.s, "/"):
+		return literalValue("/")
+	case s == "." || s == "" || s == ".." || strings.HasSuffix(s, "/..") || strings.HasPrefix(s, "~") && !strings.Contains(s, "/"):
+		return value{str: true, s: s + "/..", ctor: v.ctor}
+	}
+	i := strings.LastIndexByte(s, '/')
+	switch {
+	case i < 0:
+		return value{str: true, s: ".", ctor: v.ctor}
+	case i == 0:
+		return value{str: true, s: "/", ctor: v.ctor}
+	}
+	return value{str: true, s: s[:i], ctor: v.ctor}
+}
+
+// joinArgs joins the values of the positional arguments with sep (R's
+// paste and file.path); an unknown one is a hole.
+func (p *parser) joinArgs(args []callArg, sep string, depth int) value {
+	var parts []string
+	for _, a := range positional(args) {
+		v := p.eval(a.a, a.b, depth+1)
+		if !v.str {
+			parts = append(parts, hole)
+			continue
+		}
+		parts = append(parts, v.s)
+	}
+	if len(parts) == 0 {
+		return value{}
+	}
+	return value{str: true, s: strings.Join(parts, sep)}
 }
 
 // chainValue evaluates an access chain used as a value.

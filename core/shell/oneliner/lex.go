@@ -17,6 +17,9 @@ const (
 	famPHP    = 'h'
 	famAwk    = 'a'
 	famOSA    = 'o' // AppleScript
+	famLua    = 'u'
+	famR      = 'R'
+	famTcl    = 't' // Tcl and expect: scanned by tcl.go, not lexed
 )
 
 // family maps an Inline.Lang to its family, 0 when unknown.
@@ -36,6 +39,12 @@ func family(lang string) byte {
 		return famAwk
 	case "osascript", "applescript":
 		return famOSA
+	case "lua":
+		return famLua
+	case "r":
+		return famR
+	case "tcl":
+		return famTcl
 	}
 	return 0
 }
@@ -143,6 +152,7 @@ func (l *lexer) next() {
 		l.sigil()
 	case c == '%' && l.fam == famPerl && identStart(l.peek(1)) && l.operand():
 		l.sigil()
+	case c == '[' && l.fam == famLua && l.luaLong():
 	case c == '\'' || c == '"' || c == '`':
 		l.quote()
 	case c >= '0' && c <= '9':
@@ -190,7 +200,15 @@ func (l *lexer) comment() bool {
 	case c == '/' && d == '*' && (l.fam == famJS || l.fam == famPHP):
 		l.i += 2
 		l.skipTo("*/")
-	case c == '#' && l.fam != famJS && !(l.fam == famPHP && d == '['):
+	case c == '-' && d == '-' && l.fam == famLua:
+		l.i += 2
+		if eq, ok := luaLongOpen(l.s[l.i:]); ok {
+			l.i += eq + 2
+			l.skipTo("]" + strings.Repeat("=", eq) + "]")
+		} else {
+			l.skipLine()
+		}
+	case c == '#' && l.fam != famJS && l.fam != famLua && !(l.fam == famPHP && d == '['):
 		l.skipLine()
 	case c == '-' && d == '-' && l.fam == famOSA:
 		l.skipLine()
@@ -369,6 +387,10 @@ func (l *lexer) quote() {
 		mode = map[byte]byte{'\'': 'q', '"': 'h', '`': 'h'}[c]
 	case famAwk, famOSA:
 		if c == '"' {
+			mode = 'e'
+		}
+	case famLua, famR:
+		if c != '`' {
 			mode = 'e'
 		}
 	}
@@ -871,4 +893,36 @@ func (l *lexer) phpHeredoc() {
 func runeAt(s string, i int) string {
 	_, n := utf8.DecodeRuneInString(s[i:])
 	return s[i : i+n]
+}
+
+// luaLongOpen reports a Lua long bracket at the start of s ([[, [=[, ...)
+// and its level (the number of =).
+func luaLongOpen(s string) (int, bool) {
+	if !strings.HasPrefix(s, "[") {
+		return 0, false
+	}
+	eq := 0
+	for eq+1 < len(s) && s[eq+1] == '=' {
+		eq++
+	}
+	return eq, eq+1 < len(s) && s[eq+1] == '['
+}
+
+// luaLong lexes a Lua long string [[...]] (or [==[...]==]) as a literal.
+func (l *lexer) luaLong() bool {
+	eq, ok := luaLongOpen(l.s[l.i:])
+	if !ok {
+		return false
+	}
+	start := l.i + eq + 2
+	end := strings.Index(l.s[start:], "]"+strings.Repeat("=", eq)+"]")
+	text := ""
+	if end < 0 {
+		text, l.i = l.s[start:], len(l.s)
+	} else {
+		text, l.i = l.s[start:start+end], start+end+eq+2
+	}
+	text = strings.TrimPrefix(text, "\n")
+	l.emit(token{kind: tkString, text: text})
+	return true
 }

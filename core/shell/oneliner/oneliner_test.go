@@ -26,6 +26,9 @@ func render(e Effect) string {
 	if e.Op == "exec" {
 		target = e.Command
 	}
+	if e.Decoded {
+		return e.Op + "|" + target + "|" + e.API + "|decoded"
+	}
 	return e.Op + "|" + target + "|" + e.API
 }
 

@@ -6,18 +6,26 @@ import (
 
 // ---- AppleScript
 
-// osa judges do shell script, Finder delete and empty trash.
+// osa judges do shell script, Finder delete and empty trash, and shut
+// down / restart told to System Events, the Finder or loginwindow (also
+// as raw events «event aevtshut», «event aevtrsdn», «event aevtrest»),
+// reported as the shutdown command they amount to.
 func (p *parser) osa() {
 	n := len(p.toks)
-	finder := false
+	finder, power := false, false
 	for i := 0; i+1 < n; i++ {
-		if strings.EqualFold(p.toks[i].text, "application") && p.toks[i+1].kind == tkString &&
-			strings.EqualFold(p.toks[i+1].text, "Finder") {
-			finder = true
+		if (strings.EqualFold(p.toks[i].text, "application") || strings.EqualFold(p.toks[i].text, "app")) &&
+			p.toks[i+1].kind == tkString {
+			switch strings.ToLower(p.toks[i+1].text) {
+			case "finder":
+				finder, power = true, true
+			case "system events", "loginwindow":
+				power = true
+			}
 		}
 	}
 	word := func(i int, w string) bool {
-		return i < n && p.toks[i].kind == tkIdent && strings.EqualFold(p.toks[i].text, w)
+		return i < n && p.toks[i].kind == tkIdent && strings.EqualFold(strings.TrimSuffix(p.toks[i].text, "»"), w)
 	}
 	for i := 0; i < n && !p.done(); i++ {
 		*p.work--
@@ -30,6 +38,10 @@ func (p *parser) osa() {
 			p.path("delete", p.osaObject(i+1, end), "Finder delete")
 		case word(i, "empty") && (word(i+1, "trash") || word(i+1, "the") && word(i+2, "trash")):
 			p.emit(Effect{Op: "delete", API: "Finder empty trash"})
+		case power && (word(i, "shut") && word(i+1, "down") || word(i, "aevtshut") || word(i, "aevtrsdn")):
+			p.exec(literalValue("shutdown -h now"), "shut down") // the same power-off as shutdown
+		case power && (word(i, "restart") || word(i, "aevtrest") || word(i, "aevtrrst")):
+			p.exec(literalValue("shutdown -r now"), "restart")
 		}
 	}
 }

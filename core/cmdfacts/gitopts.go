@@ -1,0 +1,306 @@
+package cmdfacts
+
+import (
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
+
+// How git's subcommands read their options (parse-options.c): long
+// options may be abbreviated to any unique prefix (--har is --hard) and
+// negated with --no- (also abbreviated); short options bundle (-qf) and a
+// short option that takes a value takes the rest of its cluster or the
+// next word; options and operands may be mixed; "--" (and
+// --end-of-options) ends the options; -h, --help and --help-all print
+// the usage and exit, as does a value given to an option that takes none
+// (--force=true). The tables list every option of the subcommands the
+// rules judge, as of git 2.50.
+
+// gitOptSpecs are the option tables: "x,long" (short letter and long
+// name, either may be missing), "=" a required value, "=?" an optional
+// one (attached only), "!" not negatable.
+var gitOptSpecs = map[string]string{
+	"push": "v,verbose q,quiet repo= all branches mirror d,delete tags n,dry-run porcelain f,force " +
+		"force-with-lease=? force-if-includes recurse-submodules= thin receive-pack= exec= u,set-upstream " +
+		"progress prune no-verify follow-tags signed=? atomic o,push-option= 4,ipv4 6,ipv6",
+	"reset": "q,quiet no-refresh refresh mixed soft hard merge keep recurse-submodules=? p,patch " +
+		"N,intent-to-add pathspec-from-file= pathspec-file-nul U,unified= inter-hunk-context=",
+	"clean": "q,quiet n,dry-run f,force i,interactive d e,exclude=! x X",
+	"branch": "v,verbose q,quiet t,track=? u,set-upstream-to= unset-upstream color=? r,remotes " +
+		"contains=? no-contains=? merged=? no-merged=? column=? a,all d,delete D m,move M c,copy C " +
+		"l,list show-current create-reflog edit-description f,force sort= points-at= i,ignore-case " +
+		"omit-empty format= recurse-submodules abbrev=?",
+	"checkout": "q,quiet recurse-submodules=? progress m,merge conflict= d,detach t,track=? f,force " +
+		"orphan= overwrite-ignore ignore-other-worktrees 2,ours 3,theirs p,patch " +
+		"ignore-skip-worktree-bits pathspec-from-file= pathspec-file-nul b= B= l guess overlay " +
+		"U,unified= inter-hunk-context= auto-advance",
+	"switch": "c,create= C,force-create= guess discard-changes d,detach t,track=? orphan= f,force " +
+		"m,merge conflict= q,quiet progress recurse-submodules=? overwrite-ignore ignore-other-worktrees",
+	"restore": "s,source= S,staged W,worktree ignore-unmerged overlay q,quiet recurse-submodules=? " +
+		"progress m,merge conflict= 2,ours 3,theirs p,patch ignore-skip-worktree-bits " +
+		"pathspec-from-file= pathspec-file-nul U,unified= inter-hunk-context= auto-advance",
+	"rm":              "n,dry-run q,quiet cached f,force r ignore-unmatch sparse pathspec-from-file= pathspec-file-nul",
+	"gc":              "q,quiet prune=? aggressive keep-largest-pack auto force cruft max-cruft-size= expire-to= detach",
+	"prune":           "n,dry-run v,verbose progress expire=",
+	"update-ref":      "m= d no-deref z stdin create-reflog batch-updates",
+	"worktree remove": "f,force",
+	"reflog expire": "n,dry-run rewrite updateref stale-fix verbose expire=? expire-unreachable=? all " +
+		"single-worktree",
+	"reflog delete": "n,dry-run rewrite updateref verbose",
+}
+
+type gitOpt struct {
+	short    byte
+	long     string
+	arg      byte // 0 none, '=' required, '?' optional
+	negation bool // may be negated with --no-
+}
+
+var gitOptTables = map[string][]gitOpt{}
+
+func init() {
+	for sub, spec := range gitOptSpecs {
+		var opts []gitOpt
+		for _, f := range strings.Fields(spec) {
+			o := gitOpt{negation: true}
+			if strings.HasSuffix(f, "!") {
+				o.negation = false
+				f = f[:len(f)-1]
+			}
+			switch {
+			case strings.HasSuffix(f, "=?"):
+				o.arg, f = '?', f[:len(f)-2]
+			case strings.HasSuffix(f, "="):
+				o.arg, f = '=', f[:len(f)-1]
+			}
+			if len(f) >= 2 && f[1] == ',' {
+				o.short, f = f[0], f[2:]
+			} else if len(f) == 1 {
+				o.short, f = f[0], ""
+			}
+			o.long = f
+			opts = append(opts, o)
+		}
+		gitOptTables[sub] = opts
+	}
+}
+
+// GitOpt is one option git read: its long name (or its letter when it
+// has none), its value, and whether it was negated (--no-force).
+type GitOpt struct {
+	Name  string
+	Value *shell.Word
+	Neg   bool
+	// Arg is the word the option was written in ("-fdx", "--forc").
+	Arg string
+	// Short is the letter when it was given as a short option, else 0.
+	Short byte
+}
+
+// GitArgs is a subcommand's arguments read the way git reads them.
+type GitArgs struct {
+	// Opts are the options in order; an ambiguous abbreviation (--forc of
+	// push, which git refuses) stands for every option it may mean.
+	Opts []GitOpt
+	// Operands are the other words, those after "--" included.
+	Operands []shell.Word
+	// DashDash is the number of operands before "--", or -1 when there is
+	// none.
+	DashDash int
+	// Exits is set when git stops before doing anything: -h, --help,
+	// --help-all, --version, a value given to an option that takes none,
+	// or a missing value.
+	Exits bool
+}
+
+// ParseGitArgs reads the arguments of git subcommand sub ("push",
+// "reset", ...; "worktree remove" and "reflog expire" for the
+// subcommands' own subcommands) with its option table. ok is false when
+// git has no table for sub. Unknown options are kept as written and do
+// not stop the parse (a newer git may have them). Cost: linear in the
+// words times the table.
+func ParseGitArgs(sub string, args []shell.Word) (GitArgs, bool) {
+	table, ok := gitOptTables[sub]
+	if !ok {
+		return GitArgs{DashDash: -1}, false
+	}
+	out := GitArgs{DashDash: -1}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		if a.Unknown && !strings.HasPrefix(a.KnownPrefix, "-") || len(v) < 2 || v[0] != '-' || out.DashDash >= 0 {
+			out.Operands = append(out.Operands, a)
+			continue
+		}
+		if v == "--" || v == "--end-of-options" {
+			out.DashDash = len(out.Operands)
+			continue
+		}
+		switch v {
+		case "-h", "--help", "--help-all", "--version":
+			out.Exits = true
+			return out, true
+		}
+		if strings.HasPrefix(v, "--") {
+			name, val, eq := strings.Cut(v[2:], "=")
+			matches, neg := longMatches(table, name)
+			if len(matches) == 0 {
+				out.Opts = append(out.Opts, GitOpt{Name: name, Arg: v})
+				continue
+			}
+			for _, o := range matches {
+				opt := GitOpt{Name: o.long, Neg: neg, Arg: v}
+				switch {
+				case neg && eq:
+					out.Exits = true // --no-x=value
+				case o.arg == 0 && eq:
+					out.Exits = true // takes no value
+				case eq:
+					w := SubWord(a, len(v)-len(val))
+					opt.Value = &w
+				case o.arg == '=' && !neg:
+					if i+1 >= len(args) {
+						out.Exits = true
+						break
+					}
+					opt.Value = &args[i+1]
+				}
+				out.Opts = append(out.Opts, opt)
+			}
+			if !eq && !neg && len(matches) > 0 && matches[0].arg == '=' {
+				i++
+			}
+			if out.Exits {
+				return out, true
+			}
+			continue
+		}
+		for k := 1; k < len(v); k++ {
+			c := v[k]
+			o, found := shortOpt(table, c)
+			if !found {
+				out.Opts = append(out.Opts, GitOpt{Name: string(c), Arg: v, Short: c})
+				continue
+			}
+			name := o.long
+			if name == "" {
+				name = string(c)
+			}
+			opt := GitOpt{Name: name, Arg: v, Short: c}
+			if o.arg != 0 {
+				if k+1 < len(v) {
+					w := SubWord(a, k+1)
+					opt.Value = &w
+				} else if o.arg == '=' {
+					if i+1 >= len(args) {
+						out.Exits = true
+						return out, true
+					}
+					i++
+					opt.Value = &args[i]
+				}
+				out.Opts = append(out.Opts, opt)
+				break
+			}
+			out.Opts = append(out.Opts, opt)
+		}
+	}
+	return out, true
+}
+
+// longMatches finds the options a long name (without dashes) stands for:
+// an exact name, else every option it abbreviates; "no-X" negates.
+func longMatches(table []gitOpt, name string) ([]gitOpt, bool) {
+	find := func(n string, negated bool) []gitOpt {
+		var exact, prefix []gitOpt
+		for _, o := range table {
+			if o.long == "" || negated && !o.negation {
+				continue
+			}
+			switch {
+			case o.long == n:
+				exact = append(exact, o)
+			case strings.HasPrefix(o.long, n):
+				prefix = append(prefix, o)
+			}
+		}
+		if len(exact) > 0 {
+			return exact
+		}
+		return prefix
+	}
+	if m := find(name, false); len(m) > 0 {
+		return m, false
+	}
+	if rest, ok := strings.CutPrefix(name, "no-"); ok && rest != "" {
+		return find(rest, true), true
+	}
+	return nil, false
+}
+
+func shortOpt(table []gitOpt, c byte) (gitOpt, bool) {
+	for _, o := range table {
+		if o.short == c {
+			return o, true
+		}
+	}
+	return gitOpt{}, false
+}
+
+// Last returns the last setting of any of the named options: its value
+// and whether it was negated; found is false when none was given.
+func (g GitArgs) Last(names ...string) (opt GitOpt, found bool) {
+	for _, o := range g.Opts {
+		for _, n := range names {
+			if o.Name == n {
+				opt, found = o, true
+			}
+		}
+	}
+	return opt, found
+}
+
+// On reports whether a flag is on after the last of its settings (a
+// counted flag like -f counts up; --no-force resets it).
+func (g GitArgs) On(names ...string) bool {
+	o, found := g.Last(names...)
+	return found && !o.Neg
+}
+
+// Count is how many times a counted flag (git clean -ff) is on after the
+// last --no- form.
+func (g GitArgs) Count(name string) int {
+	n := 0
+	for _, o := range g.Opts {
+		if o.Name != name {
+			continue
+		}
+		if o.Neg {
+			n = 0
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// GitSubSub splits a subcommand with subcommands of its own (worktree
+// remove, reflog expire, stash drop) from its arguments: the key for
+// ParseGitArgs and the rest.
+func GitSubSub(sub string, args []shell.Word) (string, []shell.Word) {
+	switch sub {
+	case "worktree", "reflog", "stash", "submodule", "remote", "notes", "bisect":
+	default:
+		return sub, args
+	}
+	for i, a := range args {
+		if a.Unknown {
+			return sub, args
+		}
+		if strings.HasPrefix(a.Value, "-") {
+			continue
+		}
+		return sub + " " + a.Value, args[i+1:]
+	}
+	return sub, nil
+}

@@ -1,0 +1,77 @@
+package danger
+
+import (
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/rules"
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
+
+// Disk tools that wipe or lock a device through their own verbs
+// (DG-PARTITION): cryptsetup luksFormat / erase / luksErase /
+// luksKillSlot / luksRemoveKey, and hdparm's ATA security erase, sector
+// trims and writes, drive passwords and capacity changes.
+
+var _ = addRules(ruleCryptsetup, "cryptsetup")
+var _ = addRules(ruleHdparm, "hdparm")
+
+// cryptsetupSpec lists cryptsetup's options that take a value.
+var cryptsetupSpec = cmdfacts.Spec{Short: "cshdlSitTM", Long: []string{"type", "cipher", "key-size", "hash",
+	"key-file", "keyfile-size", "keyfile-offset", "key-slot", "iter-time", "pbkdf", "pbkdf-memory",
+	"pbkdf-parallel", "pbkdf-force-iterations", "header", "label", "subsystem", "uuid", "sector-size",
+	"integrity", "luks2-metadata-size", "luks2-keyslots-size", "master-key-file", "volume-key-file",
+	"token-id", "token-type", "align-payload", "offset", "skip", "size", "timeout", "tries", "new-keyfile",
+	"new-key-slot", "keyslot-cipher", "keyslot-key-size", "device-size", "reduce-device-size"}}
+
+// cryptsetupWipes are the actions that destroy a device's data or keys
+// (lower-case; erase is luksErase).
+var cryptsetupWipes = map[string]bool{"luksformat": true, "erase": true, "lukserase": true,
+	"lukskillslot": true, "luksremovekey": true}
+
+// ruleCryptsetup: cryptsetup ACTION DEVICE where ACTION wipes it.
+func ruleCryptsetup(v *cmdv) {
+	ops := cmdfacts.ParseArgs(v.args, cryptsetupSpec).Operands
+	if len(ops) < 2 || ops[0].Unknown || !cryptsetupWipes[strings.ToLower(ops[0].Value)] {
+		return
+	}
+	hs := v.targets(ops[1:2], hitDevice|hitUnknown)
+	if dev := pick(hs, hitDevice); len(dev) > 0 {
+		v.report(rules.Partition, ops[0].Value, dev)
+		return
+	}
+	v.report(rules.UnresolvedTarget, "", pick(hs, hitUnknown))
+}
+
+// hdparmWipes are hdparm's options that erase, overwrite, lock or resize
+// a drive.
+var hdparmWipes = map[string]bool{"--security-erase": true, "--security-erase-enhanced": true,
+	"--trim-sector-ranges": true, "--trim-sector-ranges-stdin": true, "--write-sector": true,
+	"--make-bad-sector": true, "--security-set-pass": true, "--dco-restore": true, "--dco-setmax": true,
+	"--fwdownload": true, "--fwdownload-mode3": true, "--fwdownload-mode3-max": true,
+	"--fwdownload-mode7": true, "-N": true}
+
+// ruleHdparm: hdparm with a wiping option on a device.
+func ruleHdparm(v *cmdv) {
+	detail := ""
+	for _, a := range v.args {
+		if !a.Unknown && hdparmWipes[a.Value] && detail == "" {
+			detail = a.Value
+		}
+	}
+	if detail == "" {
+		return
+	}
+	var devs []shell.Word
+	for _, a := range v.args {
+		if a.Unknown || strings.HasPrefix(a.Value, "/dev/") {
+			devs = append(devs, a)
+		}
+	}
+	hs := v.targets(devs, hitDevice|hitUnknown)
+	if dev := pick(hs, hitDevice); len(dev) > 0 {
+		v.report(rules.Partition, detail, dev)
+		return
+	}
+	v.report(rules.UnresolvedTarget, "", pick(hs, hitUnknown))
+}
