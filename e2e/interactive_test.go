@@ -3,8 +3,8 @@
 package e2e
 
 import (
-	"errors"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"slices"
