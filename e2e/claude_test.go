@@ -345,8 +345,9 @@ type claudeStep struct {
 	Input json.RawMessage `json:"input"`
 	// Expect is "runs"; "denied" (stopped, and the model was told a
 	// zcode-fence reason, starting with Reason when that is set: the
-	// marker of the layer that must stop it, such as "[zcode-fence: 危险命令]"
-	// for the danger gate); or "blocked" (stopped, whoever stopped it).
+	// marker of the layer that must stop it, such as "[zcode-fence:
+	// dangerous command]" for the danger gate: language auto is English
+	// under Claude Code with LANG=C.UTF-8); or "blocked" (stopped, whoever stopped it).
 	Expect string `json:"expect"`
 	Reason string `json:"reason"`
 	Note   string `json:"note"`

@@ -185,7 +185,11 @@ func runDir(t *testing.T) string {
 	})
 	for _, r := range tempRoots() {
 		if within(dir, r) {
-			t.Fatalf("e2e: run dir %s is inside the temp dir %s, where the fence allows writes; set ZCODE_FENCE_E2E_CACHE to a folder outside every temp dir", dir, r)
+			msg := fmt.Sprintf("the run dir %s is inside the temp dir %s, where the fence allows writes, so an out-of-project write would prove nothing (HOME or XDG_CACHE_HOME under a temp dir?); set ZCODE_FENCE_E2E_CACHE to a folder outside every temp dir", dir, r)
+			if os.Getenv("ZCODE_FENCE_E2E_REQUIRE") == "1" {
+				t.Fatalf("e2e: %s (ZCODE_FENCE_E2E_REQUIRE=1)", msg)
+			}
+			t.Skipf("SKIPPED, NOT RUN: %s; set ZCODE_FENCE_E2E_REQUIRE=1 to make this a failure", msg)
 		}
 	}
 	return dir

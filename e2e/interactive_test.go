@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"slices"
@@ -42,8 +43,10 @@ func guardReason(t *testing.T, f *fixture, command string) string {
 	cmd.Env = []string{"HOME=" + f.Home, "PATH=/usr/bin:/bin", "ZCODE_FENCE_LANGUAGE=en", "CLAUDE_PROJECT_DIR=" + f.Project,
 		"ZCODE_FENCE_DATA_DIR=" + f.Dir + "/eval-data"}
 	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("zcode-fence --eval %q: %v", command, err)
+	// --eval exits 3 when the call would ask (0 silent; see --help).
+	var exit *exec.ExitError
+	if err != nil && (!errors.As(err, &exit) || exit.ExitCode() != 3) {
+		t.Fatalf("zcode-fence --eval %q: %v, want exit 3 (ask)", command, err)
 	}
 	var ask struct {
 		HookSpecificOutput struct {

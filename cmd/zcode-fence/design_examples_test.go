@@ -45,8 +45,12 @@ func TestDesignExamples(t *testing.T) {
 				var stderr strings.Builder
 				cmd.Stderr = &stderr
 				out, err := cmd.Output()
-				if err != nil {
-					t.Fatalf("%q: %v", ex.Command, err)
+				wantCode := exitSilent
+				if ex.Expect == "ask" {
+					wantCode = exitAsk
+				}
+				if code := exitCode(err); code != wantCode {
+					t.Fatalf("%q: exit %d (%v), want %d", ex.Command, code, err, wantCode)
 				}
 				got, detail := checkAnswer(runResult{stdout: out})
 				if got != ex.Expect {

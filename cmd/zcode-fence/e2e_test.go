@@ -97,11 +97,15 @@ func (s *scratch) env(config string, noProject bool, extra ...string) []string {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
 		case k == "ZCODE_PLUGIN_DATA", k == "CLAUDE_PLUGIN_DATA", k == "ZCODE_PROJECT_DIR", k == "CLAUDE_PROJECT_DIR",
-			strings.HasPrefix(k, "ZCODE_FENCE_"), strings.HasPrefix(k, "CLAUDE_PLUGIN_OPTION_"):
+			strings.HasPrefix(k, "ZCODE_FENCE_"), strings.HasPrefix(k, "CLAUDE_PLUGIN_OPTION_"),
+			k == "LANG", k == "LC_ALL", k == "LC_MESSAGES", k == "ZCODE_APP_VERSION", k == "ZCODE_PLUGIN_ROOT":
 			continue
 		}
 		env = append(env, kv)
 	}
+	// The tables' reasons are Chinese: language auto under a Chinese
+	// locale, pinned whatever this machine's locale is.
+	env = append(env, "LANG=zh_CN.UTF-8")
 	env = append(env, "ZCODE_FENCE_DATA_DIR="+s.data, "ZCODE_FENCE_CONFIG="+filepath.Join(s.configs, config+".json"))
 	if !noProject {
 		env = append(env, "ZCODE_PROJECT_DIR="+s.project)

@@ -327,12 +327,12 @@ func cleanEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "ZCODE_") || strings.HasPrefix(k, "CLAUDE_") {
+		if strings.HasPrefix(k, "ZCODE_") || strings.HasPrefix(k, "CLAUDE_") || k == "LANG" || k == "LC_ALL" || k == "LC_MESSAGES" {
 			continue
 		}
 		env = append(env, kv)
 	}
-	return env
+	return append(env, "LANG=zh_CN.UTF-8") // language auto: Chinese, as the tables expect
 }
 
 // hookEnv is the environment of one hook run with a fresh TMPDIR.
@@ -636,10 +636,11 @@ func TestExternalRawGRPC(t *testing.T) {
 				if l.Error != "" || l.Verdict != c.want {
 					t.Errorf("%q: layer record %+v", c.command, l)
 				}
-				// The socket dir lies in the hook's TMPDIR, so the empty
-				// TMPDIR that checkNoneLeft demands means the socket is gone.
-				if dir := l.Annotations["socket_dir"]; filepath.Dir(dir) != tmp {
-					t.Errorf("%q: the layer's socket dir %q is not in TMPDIR %s", c.command, dir, tmp)
+				// The socket dir lies in the hook's private dir in its
+				// TMPDIR (launch.go runTempDir), so the empty TMPDIR that
+				// checkNoneLeft demands means the socket is gone.
+				if dir := l.Annotations["socket_dir"]; filepath.Dir(filepath.Dir(dir)) != tmp {
+					t.Errorf("%q: the layer's socket dir %q is not in the hook's own dir in TMPDIR %s", c.command, dir, tmp)
 				}
 				checkNoneLeft(t, filepath.Dir(exe), tmp)
 			}
@@ -653,7 +654,12 @@ func explainLine(name, state string) *regexp.Regexp {
 }
 
 // TestExternalExplain: explain shows an external layer's verdict, rule id
-// and times, and a broken layer's error.
+// and times, and a broken layer's error. The command is a plain push to a
+// protected branch: the built-ins stay silent, so the chain always waits
+// for protect-branch (with a force push the danger gate asks at once and,
+// in-process, a loaded machine may not have started protect-branch within
+// host.AskGrace: it is then abandoned, correctly, and there is nothing to
+// show).
 func TestExternalExplain(t *testing.T) {
 	layers := builtLayers(t)
 	for _, mode := range isolationModes {
@@ -663,17 +669,17 @@ func TestExternalExplain(t *testing.T) {
 			hang := placeLayer(t, layers.misbehave, filepath.Join(s.root, "layers"), "hang-handshake")
 			cfg := writeConfig(t, s.configs, "explain", map[string]any{"language": "en", "external_layers": pb + ";" + hang})
 			tmp := freshTempDir(t)
-			cmd := exec.Command(binary, "explain", "git push --force origin main")
+			cmd := exec.Command(binary, "explain", "git push origin main")
 			cmd.Env = s.hookEnv(cfg, mode, tmp)
 			cmd.Dir = s.project
 			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("explain: %v\n%s", err, out)
+			if code := exitCode(err); code != exitAsk {
+				t.Fatalf("explain: exit %d (%v), want %d (ask)\n%s", code, err, exitAsk, out)
 			}
 			text := string(out)
 			for _, want := range []*regexp.Regexp{
 				explainLine("protect-branch", "ask"),
-				regexp.MustCompile(`(?m)^      PB-FORCE-PUSH-PROTECTED  \[zcode-fence: protect-branch\] ` + "`git push --force origin main`"),
+				regexp.MustCompile(`(?m)^      PB-PUSH-PROTECTED  \[zcode-fence: protect-branch\] ` + "`git push origin main` pushes to the protected branch main"),
 				regexp.MustCompile(`(?m)^      protected = main;master$`),
 				explainLine("hang-handshake", "(error|abandoned)"),
 				// The built-ins ask at once, so the chain stops waiting for
@@ -787,8 +793,8 @@ func TestExternalDocsQuickstart(t *testing.T) {
 	cmd.Dir = repoRoot(t)
 	cmd.Env = env
 	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("the quick start failed: %v\n%s\n%s", err, quick, out)
+	if code := exitCode(err); code != exitAsk { // its last command, explain, asks
+		t.Fatalf("the quick start failed: exit %d (%v), want %d from explain's ask\n%s\n%s", code, err, exitAsk, quick, out)
 	}
 	text := string(out)
 	for _, want := range []*regexp.Regexp{

@@ -358,6 +358,9 @@ func goldenEnv(c goldenCall, data, mode string) []string {
 	if _, ok := vars["TMPDIR"]; !ok {
 		vars["TMPDIR"] = "" // a simulated Windows has none; the binary must not see the machine's
 	}
+	if _, ok := vars["LANG"]; !ok {
+		vars["LANG"] = "zh_CN.UTF-8" // language auto: the golden reasons are Chinese unless a case says
+	}
 	for _, k := range sortedKeys(vars) {
 		env = append(env, k+"="+vars[k])
 	}

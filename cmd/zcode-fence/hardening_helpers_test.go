@@ -142,7 +142,13 @@ func execHook(env []string, dir string, stdin []byte) (runResult, error) {
 
 // execHookWith is execHook with a given executable.
 func execHookWith(exe string, env []string, dir string, stdin []byte) (runResult, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), hookLimit)
+	return execHookWithin(exe, env, dir, stdin, hookLimit)
+}
+
+// execHookWithin is execHookWith killing the hook at limit (a hang guard,
+// for runs whose duration depends on the machine's load).
+func execHookWithin(exe string, env []string, dir string, stdin []byte, limit time.Duration) (runResult, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe)
 	cmd.Env, cmd.Dir = env, dir
@@ -153,7 +159,7 @@ func execHookWith(exe string, env []string, dir string, stdin []byte) (runResult
 	err := cmd.Run()
 	res := runResult{stdout: out.Bytes(), stderr: errb.Bytes(), took: time.Since(t0), peakRSS: peakRSS(cmd.ProcessState)}
 	if ctx.Err() != nil {
-		return res, fmt.Errorf("no answer within %v (killed)", hookLimit)
+		return res, fmt.Errorf("no answer within %v (killed)", limit)
 	}
 	if ee, ok := err.(*exec.ExitError); ok {
 		res.code = ee.ExitCode()

@@ -60,14 +60,15 @@ func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
 const exitBy = 4800 * time.Millisecond
 
 // evalMode judges a payload built from the command line, exactly as hook
-// mode would, and prints a summary for people on stderr.
+// mode would, and prints a summary for people on stderr. It returns
+// exitSilent, exitAsk, or exitError when the input could not be judged.
 func evalMode(p agenthost.Payload, stdout, stderr io.Writer) (code int) {
 	j := newJudgement("eval", time.Now())
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(stderr, "[zcode-fence] decision=error: %v\n", j.recovered(r))
 			j.log()
-			code = 0
+			code = exitError
 		}
 		j.done()
 	}()
@@ -93,7 +94,10 @@ func evalMode(p agenthost.Payload, stdout, stderr io.Writer) (code int) {
 			fmt.Fprintf(stderr, "  ! %v\n", l.Err)
 		}
 	}
-	return 0
+	for _, w := range j.configWarnings(os.Environ()) {
+		fmt.Fprintf(stderr, "[zcode-fence] %s\n", w)
+	}
+	return judgedExit(j)
 }
 
 // bashPayload is the payload --eval judges, read as the default host

@@ -17,6 +17,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/host"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/plugins"
+	"github.com/zcode-fence/zcode-fence/plugins/danger"
 )
 
 // stdinWait bounds how long hook mode waits for a complete payload.
@@ -212,4 +213,23 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// configWarnings are the configuration problems of a judged call, for
+// people (--eval and explain print them on stderr): every fallback the
+// loader noted (an invalid value, an unknown key in the config file), each
+// environment variable that looks like a setting but is none, and the
+// custom rules the danger gate skipped.
+func (j *judgement) configWarnings(environ []string) []string {
+	var out []string
+	out = append(out, j.cfg.Notes...)
+	for _, u := range plugins.Schema.UnknownEnv(environ) {
+		out = append(out, "config: "+u.String())
+	}
+	for _, l := range j.out.Layers {
+		if v := l.Verdict.Annotations[danger.AnnotationCustomSkipped]; v != "" {
+			out = append(out, "config: custom_rules: skipped "+v)
+		}
+	}
+	return out
 }

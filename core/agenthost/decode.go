@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -84,12 +85,18 @@ type editValue struct {
 // ErrIncomplete means stdin did not deliver a complete JSON value in time.
 var ErrIncomplete = errors.New("agenthost: stdin incomplete")
 
-// ReadPayload reads one payload from r, waiting at most wait, and decodes
-// it for the host that claims it (env is the hook's environment). It returns
-// as soon as the payload's closing brace has arrived, so a host that never
-// closes stdin costs nothing. On timeout it returns ErrIncomplete (the
-// reading goroutine is abandoned; the process exits soon after). raw holds
-// the first bytes read, for the log.
+// ReadPayload reads one payload from r, waiting for input at most wait in
+// all, and decodes it for the host that claims it (env is the hook's
+// environment). It returns as soon as the payload's closing brace has
+// arrived, so a host that never closes stdin costs nothing. Only the time
+// spent blocked in r.Read counts against wait, not the time spent
+// decoding what arrived: a host that stalls (or trickles bytes) is cut
+// off after wait, while a big payload that is all there is gets judged
+// however slow the machine (its size is bounded by MaxInput; on a loaded
+// machine a 50 MB Write used to time out after 3 s and fail open). On
+// timeout it returns ErrIncomplete (the reading goroutine is abandoned;
+// the process exits soon after). raw holds the first bytes read, for the
+// log.
 func ReadPayload(r io.Reader, wait time.Duration, env Lookup) (p Payload, raw []byte, err error) {
 	type result struct {
 		p   Payload
@@ -97,8 +104,9 @@ func ReadPayload(r io.Reader, wait time.Duration, env Lookup) (p Payload, raw []
 		err error
 	}
 	done := make(chan result, 1)
+	clock := &waitClock{r: r}
 	go func() {
-		s := newScanner(r, MaxInput)
+		s := newScanner(clock, MaxInput)
 		e, err := decodeEnvelope(s)
 		res := result{raw: s.head, err: err}
 		if err == nil {
@@ -108,12 +116,49 @@ func ReadPayload(r io.Reader, wait time.Duration, env Lookup) (p Payload, raw []
 	}()
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
-	select {
-	case res := <-done:
-		return res.p, res.raw, res.err
-	case <-timer.C:
-		return Payload{}, nil, fmt.Errorf("%w after %v", ErrIncomplete, wait)
+	for {
+		select {
+		case res := <-done:
+			return res.p, res.raw, res.err
+		case <-timer.C:
+			left := wait - clock.blockedFor(time.Now())
+			if left <= 0 {
+				return Payload{}, nil, fmt.Errorf("%w after waiting %v for input", ErrIncomplete, wait)
+			}
+			timer.Reset(left)
+		}
 	}
+}
+
+// waitClock passes reads through and adds up how long they blocked.
+type waitClock struct {
+	r       io.Reader
+	mu      sync.Mutex
+	blocked time.Duration // Read calls that returned
+	since   time.Time     // start of the Read in progress; zero: none
+}
+
+func (c *waitClock) Read(b []byte) (int, error) {
+	c.mu.Lock()
+	c.since = time.Now()
+	c.mu.Unlock()
+	n, err := c.r.Read(b)
+	c.mu.Lock()
+	c.blocked += time.Since(c.since)
+	c.since = time.Time{}
+	c.mu.Unlock()
+	return n, err
+}
+
+// blockedFor is the time spent in Read up to now.
+func (c *waitClock) blockedFor(now time.Time) time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d := c.blocked
+	if !c.since.IsZero() {
+		d += now.Sub(c.since)
+	}
+	return d
 }
 
 // Decode decodes a complete payload held in memory for the host that

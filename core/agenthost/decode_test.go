@@ -171,13 +171,54 @@ func TestReadPayloadTooLarge(t *testing.T) {
 	}
 }
 
+// infinite is an endless run of 'a'. It copies from a block (one memmove
+// per Read) rather than setting bytes one by one, which the race detector
+// would instrument 64 MiB times.
 type infinite struct{}
 
+var aBlock = bytes.Repeat([]byte("a"), 64<<10)
+
 func (infinite) Read(b []byte) (int, error) {
-	for i := range b {
-		b[i] = 'a'
+	n := 0
+	for n < len(b) {
+		n += copy(b[n:], aBlock)
 	}
-	return len(b), nil
+	return n, nil
+}
+
+// TestReadPayloadCountsOnlyWaiting: a host that trickles a payload in
+// pieces, pausing longer in all than the wait, is cut off; decoding time
+// is not waiting (TestReadPayloadTooLarge decodes 64 MiB, slowly under
+// -race, within a shorter wait than that takes).
+func TestReadPayloadCountsOnlyWaiting(t *testing.T) {
+	parts := []string{`{"tool_name":`, `"Bash","tool_input":`, `{"command":"ls"}}`}
+	r := &trickle{parts: append([]string{}, parts...), pause: 40 * time.Millisecond}
+	if _, _, err := ReadPayload(r, 100*time.Millisecond, nil); !errors.Is(err, ErrIncomplete) {
+		t.Fatalf("trickled past the wait: err = %v, want ErrIncomplete", err)
+	}
+	r = &trickle{parts: append([]string{}, parts...), pause: 10 * time.Millisecond}
+	if p, _, err := ReadPayload(r, 5*time.Second, nil); err != nil || p.ToolName != "Bash" {
+		t.Fatalf("trickled within the wait: p=%+v err=%v", p, err)
+	}
+}
+
+// trickle returns one part per Read, each after pause.
+type trickle struct {
+	parts []string
+	pause time.Duration
+}
+
+func (r *trickle) Read(b []byte) (int, error) {
+	time.Sleep(r.pause)
+	if len(r.parts) == 0 {
+		select {} // never closes
+	}
+	n := copy(b, r.parts[0])
+	r.parts[0] = r.parts[0][n:]
+	if r.parts[0] == "" {
+		r.parts = r.parts[1:]
+	}
+	return n, nil
 }
 
 func FuzzDecode(f *testing.F) {

@@ -8,6 +8,9 @@
 //     ~/.config/zcode-fence/config.json), a flat JSON object of the keys below;
 //  3. the ZCode config file (~/.zcode/cli/config.json, or ZCODE_FENCE_CONFIG),
 //     object plugins.options["zcode-fence@<market>"] (or bare "zcode-fence");
+//     then, only when no host started the process (a person running
+//     --eval, explain, log or doctor), the options Claude Code stored with
+//     `claude plugin configure` (settings.json pluginConfigs, claude_options.go);
 //  4. the agent hosts' plugin-option variables (Claude Code's
 //     CLAUDE_PLUGIN_OPTION_<KEY>, and ZCODE_PLUGIN_OPTION_<KEY> should a
 //     ZCode build export them; the list is agenthost.OptionEnvPrefixes);
@@ -88,6 +91,9 @@ type Config struct {
 	Notes []string
 	// Source names where options came from, e.g. the file and key used.
 	Source string
+	// LanguageChoice says how language "auto" was resolved ("auto:
+	// LANG=zh_CN.UTF-8"); "" when the language was set.
+	LanguageChoice string
 	// from names, per key, the source of its effective value ("default",
 	// a file, or an environment variable).
 	from map[string]string
@@ -164,12 +170,14 @@ func (s *Schema) Defaults() Config {
 }
 
 // Load builds the effective configuration from env: defaults, then the
-// host-neutral config file, then the ZCode config file, then each spec's
-// environment variables (Spec.EnvNames).
+// host-neutral config file, then the ZCode config file, then (outside a
+// host's hook) the options Claude Code stored for the plugin, then each
+// spec's environment variables (Spec.EnvNames).
 func (s *Schema) Load(env Env) Config {
 	c := s.Defaults()
 	c.fromNeutralFile(env)
 	c.fromFile(env)
+	c.fromClaudeSettings(env)
 	for _, sp := range s.specs {
 		for _, name := range sp.EnvNames() {
 			if v, ok := env.get(name); ok {
@@ -178,7 +186,24 @@ func (s *Schema) Load(env Env) Config {
 			}
 		}
 	}
+	c.resolveLanguage(env)
 	return c
+}
+
+// resolveLanguage turns the language setting "auto" into zh or en
+// (core.AutoLanguageFor), so that every reader sees a language;
+// LanguageChoice says how it was chosen.
+func (c *Config) resolveLanguage(env Env) {
+	if _, declared := c.values[KeyLanguage]; !declared || c.values[KeyLanguage] != core.AutoLanguage {
+		return
+	}
+	lookup := env.Lookup
+	if lookup == nil {
+		lookup = func(string) (string, bool) { return "", false }
+	}
+	l, why := core.AutoLanguageFor(lookup)
+	c.values[KeyLanguage] = string(l)
+	c.LanguageChoice = why
 }
 
 // FilePath is the ZCode config file the loader reads.
@@ -271,6 +296,13 @@ func (c *Config) readFile(path string) ([]byte, bool) {
 
 // apply sets every known key of opts; source names the file for SourceOf.
 func (c *Config) apply(opts map[string]any, source string) {
+	keys := make([]string, 0, len(opts))
+	for k := range opts {
+		keys = append(keys, k)
+	}
+	for _, k := range c.schema.UnknownKeys(keys) {
+		c.note("config: %s: %q is not a setting (ignored)", source, core.CutMarked(k, maxShownValue))
+	}
 	for _, s := range c.schema.specs {
 		raw, present := opts[s.Key]
 		if !present || raw == nil {
@@ -375,4 +407,39 @@ func DataDir(env Env) string {
 		}
 	}
 	return filepath.Join(env.Home, ".zcode", "cli", "plugins", "data", "zcode-fence")
+}
+
+// DataDirs is every data dir a reader of the log (zcode-fence log, run
+// from a terminal, outside any host) should look in: DataDir's answer when
+// one of its variables is set, else every existing data dir a host gives
+// the plugin — ZCode's ~/.zcode/cli/plugins/data/zcode-fence@<market> (and
+// the bare zcode-fence), Claude Code's
+// ${CLAUDE_CONFIG_DIR:-~/.claude}/plugins/data/zcode-fence-<market> (and
+// zcode-fence-inline for --plugin-dir) — in that order. With none found it
+// is DataDir's default. Cost: two directory globs.
+func DataDirs(env Env) []string {
+	for _, k := range append([]string{"ZCODE_FENCE_DATA_DIR"}, agenthost.PluginDataEnv...) {
+		if v, ok := env.get(k); ok {
+			return []string{v}
+		}
+	}
+	claude := filepath.Dir(claudeSettingsPath(env)) // Claude Code's config dir
+	zcode := filepath.Join(env.Home, ".zcode", "cli", "plugins", "data")
+	var dirs []string
+	for _, pattern := range []string{
+		filepath.Join(zcode, "zcode-fence@*"),
+		filepath.Join(zcode, "zcode-fence"),
+		filepath.Join(claude, "plugins", "data", "zcode-fence-*"),
+	} {
+		matches, _ := filepath.Glob(pattern)
+		for _, m := range matches {
+			if fi, err := os.Stat(m); err == nil && fi.IsDir() {
+				dirs = append(dirs, m)
+			}
+		}
+	}
+	if len(dirs) == 0 {
+		return []string{DataDir(env)}
+	}
+	return dirs
 }

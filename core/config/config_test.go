@@ -1,6 +1,7 @@
 package config
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,4 +47,48 @@ func TestHomeDir(t *testing.T) {
 
 func mapLookup(m map[string]string) func(string) (string, bool) {
 	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+// TestDataDirs: a variable names the one data dir; else every existing
+// host data dir is found (ZCode's, then Claude Code's, under
+// CLAUDE_CONFIG_DIR when set); with none, DataDir's default.
+func TestDataDirs(t *testing.T) {
+	home := t.TempDir()
+	claudeConfig := filepath.Join(t.TempDir(), "claude-config")
+	dirs := []string{
+		filepath.Join(home, ".zcode", "cli", "plugins", "data", "zcode-fence@market"),
+		filepath.Join(home, ".zcode", "cli", "plugins", "data", "zcode-fence"),
+		filepath.Join(home, ".claude", "plugins", "data", "zcode-fence-market"),
+		filepath.Join(claudeConfig, "plugins", "data", "zcode-fence-inline"),
+	}
+	cases := []struct {
+		name   string
+		env    map[string]string
+		exists []string
+		want   []string
+	}{
+		{"variable", map[string]string{"CLAUDE_PLUGIN_DATA": "/c"}, dirs, []string{"/c"}},
+		{"none", nil, nil, []string{filepath.Join(home, ".zcode", "cli", "plugins", "data", "zcode-fence")}},
+		{"both hosts", nil, dirs[:3], dirs[:3]},
+		{"claude config dir", map[string]string{"CLAUDE_CONFIG_DIR": claudeConfig}, []string{dirs[0], dirs[3]}, []string{dirs[0], dirs[3]}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.RemoveAll(home); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.RemoveAll(claudeConfig); err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range tc.exists {
+				if err := os.MkdirAll(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got := DataDirs(Env{Lookup: mapLookup(tc.env), Home: home})
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("DataDirs = %q, want %q", got, tc.want)
+			}
+		})
+	}
 }

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"strings"
+
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/agenthost"
 )
@@ -37,11 +39,11 @@ var HostSettings = []Spec{
 		Description: "Record every call in decisions.log in the plugin data directory (asks and errors are always recorded). Secrets are redacted.",
 	},
 	{
-		Key: KeyLanguage, Kind: Enum, Default: string(core.Chinese),
-		Choices:     []string{string(core.Chinese), string(core.English)},
+		Key: KeyLanguage, Kind: Enum, Default: core.AutoLanguage,
+		Choices:     []string{core.AutoLanguage, string(core.Chinese), string(core.English)},
 		Canon:       canonLanguage,
 		Title:       "Language of ask reasons",
-		Description: "zh (Chinese) or en (English).",
+		Description: "auto (Chinese under ZCode or with a Chinese locale, else English), zh (Chinese) or en (English).",
 	},
 	{
 		Key: KeyLayerIsolation, Kind: Enum, Default: "process", Choices: []string{"process", "inprocess"},
@@ -72,6 +74,9 @@ var HostSettings = []Spec{
 func canonLanguage(v string) string {
 	if l, ok := core.ParseLanguage(v); ok {
 		return string(l)
+	}
+	if t := strings.ToLower(strings.TrimSpace(v)); t == core.AutoLanguage {
+		return t
 	}
 	return v
 }

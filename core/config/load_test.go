@@ -25,8 +25,10 @@ type fileCase struct {
 	Notes int               `json:"notes"`
 	// Neutral is the host-neutral file (~/.config/zcode-fence/config.json).
 	Neutral json.RawMessage `json:"neutral"`
-	// Sources are SourceOf(key) values to expect, with {{FILE}} and
-	// {{NEUTRAL}} standing for the two files' paths.
+	// Claude is Claude Code's user settings file (~/.claude/settings.json).
+	Claude json.RawMessage `json:"claude"`
+	// Sources are SourceOf(key) values to expect, with {{FILE}},
+	// {{NEUTRAL}} and {{CLAUDE}} standing for the files' paths.
 	Sources map[string]string `json:"sources"`
 }
 
@@ -61,13 +63,22 @@ func TestLoad(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			claude := filepath.Join(dir, ".claude", "settings.json")
+			if len(tc.Claude) > 0 {
+				if err := os.MkdirAll(filepath.Dir(claude), 0o700); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(claude, tc.Claude, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
 			env := map[string]string{"ZCODE_FENCE_CONFIG": path}
 			for k, v := range tc.Env {
 				env[k] = v
 			}
 			cfg := plugins.Schema.Load(config.Env{Lookup: mapLookup(env), Home: dir})
 			for k, want := range tc.Sources {
-				want = strings.NewReplacer("{{FILE}}", path, "{{NEUTRAL}}", neutral).Replace(want)
+				want = strings.NewReplacer("{{FILE}}", path, "{{NEUTRAL}}", neutral, "{{CLAUDE}}", claude).Replace(want)
 				if got := cfg.SourceOf(k); got != want {
 					t.Errorf("SourceOf(%s) = %q, want %q", k, got, want)
 				}

@@ -83,7 +83,12 @@ func TestConcurrentAppendsWithRotation(t *testing.T) {
 	dir := t.TempDir()
 	prefill(t, dir, MaxSize-20000)
 
-	// A peer holds the rotation lock through the first rotation attempts.
+	// A peer holds the rotation lock until appenders have found the file
+	// full, waited lockWait and appended anyway (the file has grown past
+	// MaxSize by several records): an event, not a duration, so a loaded
+	// machine cannot end the contention before it began or after every
+	// writer finished. A writer cannot finish before the release: each of
+	// its appends to the full file waits lockWait while the lock is held.
 	lock, err := filelock.Acquire(filepath.Join(dir, FileName+".lock"), time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -91,8 +96,13 @@ func TestConcurrentAppendsWithRotation(t *testing.T) {
 	held := make(chan struct{})
 	go func() {
 		defer close(held)
-		time.Sleep(2 * lockWait)
-		lock.Unlock()
+		defer lock.Unlock()
+		for {
+			if st, err := os.Stat(filepath.Join(dir, FileName)); err == nil && st.Size() > MaxSize+8*2000 {
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
 	}()
 
 	const writers, each = 200, 10
@@ -141,7 +151,10 @@ func TestConcurrentAppendsWithRotation(t *testing.T) {
 		}
 	}
 	for _, name := range Files() {
-		if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.Size() > MaxSize+writers*MaxRecord {
+		// While the lock was held each writer appended at most one record
+		// per lockWait to the full file; the release comes after the
+		// first of those.
+		if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.Size() > MaxSize+2*writers*MaxRecord {
 			t.Errorf("%s is %d bytes, far past MaxSize", name, st.Size())
 		}
 	}

@@ -10,9 +10,9 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
-// annotationSkipped is the verdict annotation naming the custom rules
-// that did not compile.
-const annotationSkipped = "custom_rules_skipped"
+// AnnotationCustomSkipped is the verdict annotation naming the custom
+// rules that did not compile (--eval and doctor report it).
+const AnnotationCustomSkipped = "custom_rules_skipped"
 
 // customSet is a compiled custom_rules value.
 type customSet struct {

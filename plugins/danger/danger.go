@@ -174,7 +174,7 @@ func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err e
 	}
 	v.Annotations = map[string]string{steps.Annotation: budget.String()}
 	if len(custom.bad) > 0 {
-		v.Annotations[annotationSkipped] = custom.skippedNote()
+		v.Annotations[AnnotationCustomSkipped] = custom.skippedNote()
 	}
 	if err != nil {
 		return v, fmt.Errorf("danger: %w", err)

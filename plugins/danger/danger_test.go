@@ -358,7 +358,7 @@ func TestCustomRulesAnnotation(t *testing.T) {
 	} {
 		c := tcase{Command: tc.command, Expect: tc.want, CustomRules: tc.rules, Rule: rules.Custom.ID, Why: "custom"}
 		v := check(t, l, c, "en")
-		note, ok := v.Annotations[annotationSkipped]
+		note, ok := v.Annotations[AnnotationCustomSkipped]
 		if ok != tc.skipped || ok && !strings.Contains(note, "#2 ([") {
 			t.Errorf("%q with %q: annotations %v", tc.command, tc.rules, v.Annotations)
 		}

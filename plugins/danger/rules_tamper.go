@@ -72,8 +72,9 @@ func namesGuard(s string, marketplace bool) bool {
 }
 
 // guardReadOnly are the modes of the guard's binary that judge or report
-// and never act as a hook; any other first argument is hook mode (the
-// binary treats what it does not know as a hook call).
+// and never act as a hook; any other first argument counts as hook mode:
+// "hook" is, and binaries before the strict command line (2026-12-03)
+// treated every argument they did not know as a hook call.
 var guardReadOnly = map[string]bool{
 	"--eval": true, "--eval-write": true, "--eval-edit": true, "explain": true, "log": true,
 	"version": true, "--version": true, "--help": true, "-h": true, "help": true, "doctor": true,

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/integrity"
+)
+
+// doctorWorld is a fake home where Claude Code installed the plugin from
+// the marketplace "market" (launcher, this platform's binary, SHA256SUMS,
+// hooks file) and enabled it, with a private data dir.
+type doctorWorld struct {
+	home, plugin, settings, data string
+	env                          []string
+}
+
+func newDoctorWorld(t *testing.T) doctorWorld {
+	t.Helper()
+	s := newScratch(t)
+	w := doctorWorld{home: filepath.Join(s.root, "home")}
+	w.plugin = filepath.Join(w.home, ".claude", "plugins", "cache", "market", core.PluginName, "0.1.0")
+	w.settings = filepath.Join(w.home, ".claude", "settings.json")
+	w.data = filepath.Join(w.home, ".claude", "plugins", "data", "zcode-fence-market")
+	libexec := filepath.Join(w.plugin, "libexec")
+	for _, d := range []string{libexec, filepath.Join(w.plugin, "hooks"), w.data} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copyExe := func(from, to string) {
+		data, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(to, data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bundle := filepath.Join("..", "..", "bundle", "zcode-fence")
+	copyExe(filepath.Join(bundle, "libexec", core.PluginName), filepath.Join(libexec, core.PluginName))
+	copyExe(filepath.Join(bundle, "hooks", "hooks.json"), filepath.Join(w.plugin, "hooks", "hooks.json"))
+	binName := core.PluginName + "-" + runtime.GOOS + "-" + runtime.GOARCH
+	copyExe(binary, filepath.Join(libexec, binName))
+	sum, _, err := integrity.HashFile(filepath.Join(libexec, binName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeText(t, filepath.Join(libexec, integrity.SumsFile), sum+"  "+binName+"\n")
+	writeText(t, w.settings, `{"enabledPlugins":{"zcode-fence@market":true}}`)
+	for _, kv := range s.env("default", false) {
+		k, _, _ := strings.Cut(kv, "=")
+		if k != "ZCODE_FENCE_DATA_DIR" && k != "HOME" && k != "CLAUDE_CONFIG_DIR" {
+			w.env = append(w.env, kv)
+		}
+	}
+	w.env = append(w.env, "HOME="+w.home)
+	return w
+}
+
+func writeText(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDoctor: on a sound install doctor finds no problem and exits 0;
+// each thing broken in turn is reported with its fix and exit 1.
+func TestDoctor(t *testing.T) {
+	cases := []struct {
+		name   string
+		break_ func(t *testing.T, w doctorWorld) []string // returns extra env
+		want   []string                                   // substrings of BAD lines and fixes
+	}{
+		{"sound", nil, nil},
+		{"not enabled", func(t *testing.T, w doctorWorld) []string {
+			writeText(t, w.settings, `{"enabledPlugins":{"zcode-fence@market":false}}`)
+			return nil
+		}, []string{"zcode-fence@market is disabled in", "fix: enable zcode-fence in Claude Code's plugin settings"}},
+		{"binary altered", func(t *testing.T, w doctorWorld) []string {
+			bin := filepath.Join(w.plugin, "libexec", core.PluginName+"-"+runtime.GOOS+"-"+runtime.GOARCH)
+			f, err := os.OpenFile(bin, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString("tampered")
+			f.Close()
+			return nil
+		}, []string{"mismatch", "fix: reinstall the plugin"}},
+		{"no binary for this platform", func(t *testing.T, w doctorWorld) []string {
+			if err := os.Remove(filepath.Join(w.plugin, "libexec", core.PluginName+"-"+runtime.GOOS+"-"+runtime.GOARCH)); err != nil {
+				t.Fatal(err)
+			}
+			return nil
+		}, []string{"no binary libexec/" + core.PluginName + "-" + runtime.GOOS + "-" + runtime.GOARCH + " for this platform"}},
+		{"hooks file broken", func(t *testing.T, w doctorWorld) []string {
+			writeText(t, filepath.Join(w.plugin, "hooks", "hooks.json"), `{"hooks":{}}`)
+			return nil
+		}, []string{"hooks/hooks.json has no PreToolUse command hook"}},
+		{"config problems", func(t *testing.T, w doctorWorld) []string {
+			return []string{"ZCODE_FENCE_ENABLE_FENSE=false", "ZCODE_FENCE_LANGUAGE=fr", "ZCODE_FENCE_CUSTOM_RULES=fine;(["}
+		}, []string{
+			"ZCODE_FENCE_ENABLE_FENSE is not a setting", "fix: rename it to ZCODE_FENCE_ENABLE_FENCE",
+			`ZCODE_FENCE_LANGUAGE="fr" is not valid for language`,
+			"custom_rules: skipped", "#2 ([: error parsing regexp",
+		}},
+		{"data dir open to others", func(t *testing.T, w doctorWorld) []string {
+			if runtime.GOOS == "windows" {
+				t.Skip("no POSIX permissions")
+			}
+			if err := os.Chmod(w.data, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			return nil
+		}, []string{"tip data", "is open to other users", "fix: chmod 700"}},
+		{"external layers", func(t *testing.T, w doctorWorld) []string {
+			here := filepath.Join(w.home, "layer-here")
+			writeText(t, here, "#!/bin/sh\n")
+			if err := os.Chmod(here, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			return []string{"ZCODE_FENCE_EXTERNAL_LAYERS=" + filepath.Join(w.home, "no-such-layer") + ";" + here + "#sha256=" + strings.Repeat("0", 64) + ";relative/layer"}
+		}, []string{"external layer no-such-layer:", "no such file", "external layer layer-here: pinned sha256 " + strings.Repeat("0", 64), "path is not absolute"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := newDoctorWorld(t)
+			env := w.env
+			if c.break_ != nil {
+				env = append(append([]string{}, env...), c.break_(t, w)...)
+			}
+			r := runExe(t, binary, env, w.home, nil, "doctor")
+			out := string(r.stdout)
+			if len(c.want) == 0 {
+				if r.code != 0 || strings.Contains(out, "BAD") {
+					t.Fatalf("a sound install: exit %d\n%s%s", r.code, out, r.stderr)
+				}
+				for _, want := range []string{"hooks file and registration in order", "danger (process): silent", w.data + " (writable"} {
+					if !strings.Contains(out, want) {
+						t.Errorf("report lacks %q:\n%s", want, out)
+					}
+				}
+				return
+			}
+			wantCode := exitError
+			if !strings.Contains(out, "BAD") { // advice only
+				wantCode = exitSilent
+			}
+			if r.code != wantCode {
+				t.Errorf("exit %d, want %d", r.code, wantCode)
+			}
+			for _, want := range c.want {
+				if !strings.Contains(out, want) {
+					t.Errorf("report lacks %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+
+	t.Run("json", func(t *testing.T) {
+		w := newDoctorWorld(t)
+		r := runExe(t, binary, append(w.env, "ZCODE_FENCE_ENABLE_FENSE=1"), w.home, nil, "doctor", "--json")
+		var rep struct {
+			Problems int `json:"problems"`
+			Findings []struct {
+				Area    string `json:"area"`
+				Problem bool   `json:"problem"`
+				Fix     string `json:"fix"`
+			} `json:"findings"`
+		}
+		if err := json.Unmarshal(r.stdout, &rep); err != nil {
+			t.Fatalf("%v\n%s", err, r.stdout)
+		}
+		if r.code != exitError || rep.Problems != 1 || len(rep.Findings) == 0 {
+			t.Errorf("exit %d, %d problems, %d findings: %s", r.code, rep.Problems, len(rep.Findings), r.stdout)
+		}
+	})
+	t.Run("usage", func(t *testing.T) {
+		r := runExe(t, binary, nil, t.TempDir(), nil, "doctor", "--bogus")
+		if r.code != exitUsage || !strings.Contains(string(r.stderr), fmt.Sprintf("doctor: %s", "flag provided but not defined")) {
+			t.Errorf("exit %d, stderr %s", r.code, firstLines(r.stderr, 2))
+		}
+	})
+}
