@@ -337,7 +337,9 @@ func cleanEnv() []string {
 
 // hookEnv is the environment of one hook run with a fresh TMPDIR.
 func (s *scratch) hookEnv(config, mode, tmp string, extra ...string) []string {
-	return s.env(config, false, append([]string{"ZCODE_FENCE_LAYER_ISOLATION=" + mode, "TMPDIR=" + tmp, "TMP=" + tmp, "TEMP=" + tmp}, extra...)...)
+	// Per-call layer processes (layer_idle_timeout 0): these tests check
+	// that each call leaves nothing; warm servers have tests of their own.
+	return s.env(config, false, append([]string{"ZCODE_FENCE_LAYER_ISOLATION=" + mode, "ZCODE_FENCE_LAYER_IDLE_TIMEOUT=0", "TMPDIR=" + tmp, "TMP=" + tmp, "TEMP=" + tmp}, extra...)...)
 }
 
 // TestExternalProtectBranch runs the example layer under the host: it asks
@@ -918,6 +920,7 @@ func BenchmarkHookExternalLayer(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	stopWarmAtEnd(b, data)
 	payload, _ := json.Marshal(map[string]any{"tool_name": "Bash", "cwd": project,
 		"tool_input": map[string]any{"command": "git push origin feature/x && go test ./..."}})
 	for _, mode := range isolationModes {
