@@ -578,19 +578,23 @@ func (h *Host) viaProcessWithin(ctx context.Context, s slot, c *core.Call, remot
 		err      error
 		timing   LayerResult
 		panicked any
+		stack    string // where it panicked (a re-panic would lose it)
 	}
 	done := make(chan answer, 1)
 	go func() {
 		var a answer
 		defer func() {
-			a.panicked = recover()
+			if a.panicked = recover(); a.panicked != nil {
+				a.stack = firstLines(string(debug.Stack()), 16)
+			}
 			done <- a
 		}()
 		a.v, a.launched, a.err = h.viaProcess(ctx, s, c, remotes, &a.timing)
 	}()
 	take := func(a answer) (core.Verdict, bool, error) {
 		if a.panicked != nil {
-			panic(a.panicked) // runOne's to handle, as if it had happened here
+			// runOne's to handle, as if it had happened here.
+			panic(fmt.Sprintf("%v\n%s", a.panicked, a.stack))
 		}
 		res.Launch, res.Decide = a.timing.Launch, a.timing.Decide
 		return a.v, a.launched, a.err

@@ -123,6 +123,7 @@ type Client struct {
 	attached *attachedRunner // reattached clients only
 
 	closed    atomic.Bool
+	abandoned atomic.Bool // a reattach dial given up on (see start)
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -260,7 +261,10 @@ func launchProcess(ctx context.Context, cfg LaunchConfig, name, path string, che
 }
 
 // start runs go-plugin's start and handshake, giving up (and killing the
-// process, which makes go-plugin return at once) when ctx ends first.
+// process, which makes go-plugin return at once) when ctx ends first. A
+// reattached server is shared and never killed: when ctx ends first its
+// dial is abandoned (Close then ends go-plugin's wait on the server, and
+// a connection that still comes is closed when it does).
 func (c *Client) start(ctx context.Context) (layerpb.LayerClient, error) {
 	type result struct {
 		rpc layerpb.LayerClient
@@ -289,6 +293,15 @@ func (c *Client) start(ctx context.Context) (layerpb.LayerClient, error) {
 	case r := <-done:
 		return r.rpc, r.err
 	case <-ctx.Done():
+		if c.proc == nil {
+			c.abandoned.Store(true)
+			go func() {
+				if r := <-done; r.err == nil {
+					c.closeConn()
+				}
+			}()
+			return nil, context.Cause(ctx)
+		}
 		c.proc.kill()
 		<-done
 		return nil, context.Cause(ctx)
@@ -393,15 +406,24 @@ func (c *Client) Close() error {
 // it closes the gRPC connection (go-plugin's Kill would ask the server to
 // shut down) and ends the reattached runner's Wait.
 func (c *Client) closeWarm() {
-	if c.plugin != nil {
-		if proto, err := c.plugin.Client(); err == nil {
-			if g, ok := proto.(*plugin.GRPCClient); ok {
-				_ = g.Conn.Close()
-			}
-		}
+	if !c.abandoned.Load() {
+		c.closeConn()
 	}
 	if c.attached != nil {
 		close(c.attached.done)
+	}
+}
+
+// closeConn closes the client's gRPC connection, if it has one (it waits
+// for a dial in progress).
+func (c *Client) closeConn() {
+	if c.plugin == nil {
+		return
+	}
+	if proto, err := c.plugin.Client(); err == nil {
+		if g, ok := proto.(*plugin.GRPCClient); ok {
+			_ = g.Conn.Close()
+		}
 	}
 }
 

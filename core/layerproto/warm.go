@@ -372,6 +372,10 @@ func reattach(ctx context.Context, cfg LaunchConfig, name, recPath string, e exp
 	rpc, err := c.start(ctx)
 	if err != nil {
 		_ = c.Close()
+		if ctx.Err() != nil {
+			// Slow, not broken (a loaded machine): leave the record.
+			return nil, r, &Error{Layer: name, Op: "reattach", Err: context.Cause(ctx)}
+		}
 		return nil, r, &stale{"reattach: " + err.Error()}
 	}
 	c.rpc = rpc

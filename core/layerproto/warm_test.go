@@ -370,3 +370,41 @@ func TestRunDirRefusesASharedDir(t *testing.T) {
 		t.Errorf("RunDir on a 0755 dir: %v, want a refusal", err)
 	}
 }
+
+// TestWarmReattachGivesUpOnAStoppedServer: a server that cannot answer in
+// time (stopped here; on a loaded machine, not scheduled) makes the call
+// give up within its context — no panic, no kill of the shared server,
+// its record kept — and once it runs again the next call reattaches to
+// the same server.
+func TestWarmReattachGivesUpOnAStoppedServer(t *testing.T) {
+	dir := warmDir(t)
+	cfg := warmConfig(t, selfPath(t), dir, time.Minute)
+	_, pid := warmLaunch(t, cfg)
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	stopped := true
+	defer func() {
+		if stopped {
+			_ = syscall.Kill(pid, syscall.SIGCONT)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	c, err := Launch(ctx, cfg)
+	cancel()
+	if err == nil {
+		c.Close()
+		t.Fatal("a stopped server was reattached")
+	}
+	if _, records := servers(t, dir); len(records) != 1 {
+		t.Fatalf("the record of a slow server was removed: %v", runEntries(t, dir))
+	}
+	if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	stopped = false
+	how, pid2 := warmLaunch(t, cfg)
+	if how != WarmReattached || pid2 != pid {
+		t.Fatalf("after SIGCONT: %q pid %d, want reattached to %d", how, pid2, pid)
+	}
+}
