@@ -4,6 +4,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -15,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/zcode-fence/zcode-fence/core/host"
 	"github.com/zcode-fence/zcode-fence/core/layerproto"
 )
 
@@ -194,4 +197,86 @@ func layerNames(m map[string]bool) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TestExternalWarmServerRunsTheVerifiedCopy: in process isolation a pinned
+// external layer gets a warm server too, and it runs the layer's verified
+// copy in the data dir (layers/<sha256>/), never the file the config
+// names; its record holds the pin, and the next call reattaches to it.
+func TestExternalWarmServerRunsTheVerifiedCopy(t *testing.T) {
+	layers := builtLayers(t)
+	data, err := os.ReadFile(layers.protectBranch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	pin := hex.EncodeToString(sum[:])
+	s := newScratch(t)
+	exe := placeLayer(t, layers.protectBranch, filepath.Join(s.root, "layers"), "protect-branch")
+	cfg := writeConfig(t, s.configs, "warm-pinned", map[string]any{"language": "en", "external_layers": exe + "#sha256=" + pin})
+	tmp := freshTempDir(t)
+	env := s.hookEnv(cfg, "process", tmp, "ZCODE_FENCE_LAYER_IDLE_TIMEOUT=600")
+	copyDir := filepath.Join(s.data, host.LayersDirName, pin)
+
+	var pid int
+	for call := 0; call < 2; call++ {
+		r := runHook(t, env, s.project, s.bashCall("git push origin main"))
+		if got, reason := checkAnswer(r); got != "ask" || !strings.Contains(reason, "protect-branch") {
+			t.Fatalf("call %d: got %q (%s), want the layer's ask", call, got, reason)
+		}
+		rec := findRecord(t, s.data, "protect-branch")
+		if rec.SHA256 != pin || filepath.Dir(rec.Exe) != copyDir {
+			t.Fatalf("call %d: the layer's server record runs %s with sha256 %s, want its verified copy in %s with the pin", call, rec.Exe, rec.SHA256, copyDir)
+		}
+		if running, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", rec.Pid)); err == nil && filepath.Dir(running) != copyDir {
+			t.Fatalf("call %d: server %d runs %s, not the verified copy", call, rec.Pid, running)
+		}
+		if call == 0 {
+			pid = rec.Pid
+		} else if rec.Pid != pid {
+			t.Fatalf("the second call started server %d instead of reattaching to %d", rec.Pid, pid)
+		}
+	}
+	if left, _ := processesLeft(filepath.Dir(exe), 0); len(left) > 0 {
+		t.Errorf("processes %v run from the configured path, not the verified copy", left)
+	}
+}
+
+// warmRecord is what the tests read from a warm-server record.
+type warmRecord struct {
+	Layer  string `json:"layer"`
+	Pid    int    `json:"pid"`
+	Exe    string `json:"exe"`
+	SHA256 string `json:"sha256"`
+}
+
+// findRecord returns the one warm-server record of layer in dataDir's run
+// dir, failing when there is not exactly one.
+func findRecord(t testing.TB, dataDir, layer string) warmRecord {
+	t.Helper()
+	runDir, err := layerproto.RunDir(dataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []warmRecord
+	for _, e := range runDirEntries(t, dataDir) {
+		if !strings.HasSuffix(e, ".json") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(runDir, e))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r warmRecord
+		if err := json.Unmarshal(b, &r); err != nil {
+			t.Fatalf("record %s: %v", e, err)
+		}
+		if r.Layer == layer {
+			found = append(found, r)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("%d warm-server records of %s in %v", len(found), layer, runDirEntries(t, dataDir))
+	}
+	return found[0]
 }
