@@ -38,9 +38,21 @@ const warmBurst = 100
 func TestWarmConcurrentCallsOneServerPerLayer(t *testing.T) {
 	s := newScratch(t)
 	// A private copy of the binary: every process running from its
-	// directory belongs to this test.
+	// directory belongs to this test. A copy, not a hard link: a link
+	// changes the inode's ctime, which tells every warm server running
+	// the binary that its executable changed.
 	binDir := filepath.Join(s.root, "warm-bin")
-	exe := placeLayer(t, binary, binDir, "zcode-fence")
+	exe := filepath.Join(binDir, "zcode-fence")
+	b, err := os.ReadFile(binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(binDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(exe, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION=process", "ZCODE_FENCE_ENABLE_LOG=true", "ZCODE_FENCE_LANGUAGE=en")
 
 	var first []int
