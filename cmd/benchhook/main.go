@@ -1,19 +1,36 @@
 //go:build unix
 
 // Command benchhook measures whole-process hook latency: it builds
-// zcode-fence, then runs it as an agent host would — one fresh process per
-// tool call, the payload on stdin — and prints p50/p95 wall time and peak
-// memory for layer_isolation=process and inprocess.
+// zcode-fence and a stdin-reading Go baseline, then runs them as an agent
+// host would — one fresh process per tool call, the payload on stdin — and
+// prints, from one interleaved run (each round runs every mode once, in a
+// rotating order, so machine load falls on all of them alike):
 //
-//	go run ./cmd/benchhook [-n 60] [-warmup 5] [-payload file.json]
+//   - baseline: a Go program that reads and decodes stdin and exits;
+//   - inprocess: layer_isolation=inprocess;
+//   - process warm: layer_isolation=process reattaching to running warm
+//     layer servers (the steady state);
+//   - process cold: the first call, which starts the warm servers (they
+//     are stopped, untimed, before each such run);
+//   - process per-call: layer_idle_timeout=0, a fresh process per layer
+//     per call (the process mode before warm layers).
 //
-// Peak RSS is the largest resident set of any process of a mode (the host
-// or one of its layer processes), read from getrusage(RUSAGE_CHILDREN) in a
-// worker process that runs only that mode. Linux and macOS only.
+// For each: p50, p95, min, max wall time, the hook's CPU time, and the
+// peak RSS of the hook process (its own getrusage maxrss). Then the RSS of
+// each idle warm server, and a concurrency run: C calls started at once
+// (half silent, half asking) per mode, with their p50/p95/max, wrong
+// answers, and the calls whose built-in layers fell back to in-process
+// judging (from the decision log).
+//
+//	go run ./cmd/benchhook [-n 40] [-warmup 5] [-c 100] [-payload file.json]
+//
+// Linux and macOS only.
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -21,101 +38,334 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
+
+	"github.com/zcode-fence/zcode-fence/core/decisionlog"
+	"github.com/zcode-fence/zcode-fence/core/layerproto"
 )
 
 // typicalPayload is an everyday agent call: a build-and-test pipeline in
 // the project, which every layer must analyse and let pass.
 const typicalPayload = `{"session_id":"bench-session","transcript_path":"","cwd":"%s","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd src && go build ./... 2>&1 | tee build.log && go test ./... -run TestX > test.log","description":"build and test"},"tool_use_id":"toolu_bench"}`
 
-func main() {
-	n := flag.Int("n", 60, "timed runs per mode")
-	warmup := flag.Int("warmup", 5, "untimed runs per mode first")
-	payloadFile := flag.String("payload", "", "payload JSON file (default: a typical Bash call)")
-	worker := flag.String("worker", "", "internal: run one mode with this binary")
-	mode := flag.String("mode", "", "internal: the worker's mode")
-	flag.Parse()
+// askPayload is a call the fence asks about (a write outside the
+// project), for the concurrency run's other half.
+const askPayload = `{"session_id":"bench-session","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"echo benchmark > /etc/zcode-fence-benchhook"}}`
 
-	if *worker != "" {
-		os.Exit(runWorker(*worker, *mode, *n, *warmup, *payloadFile))
-	}
+// baselineSource is the baseline program: read stdin, decode it, exit.
+const baselineSource = `package main
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+)
+
+func main() {
+	b, _ := io.ReadAll(os.Stdin)
+	var v map[string]any
+	_ = json.Unmarshal(b, &v)
+}
+`
+
+type mode struct {
+	name   string
+	bin    string
+	env    []string
+	data   string
+	before func() // untimed, before each timed run
+}
+
+type sample struct {
+	wall, cpu time.Duration
+	rssKiB    int64
+	out       string
+}
+
+func main() {
+	n := flag.Int("n", 40, "timed runs per mode")
+	warmup := flag.Int("warmup", 5, "untimed rounds first")
+	conc := flag.Int("c", 100, "calls started at once in the concurrency run (0: skip it)")
+	payloadFile := flag.String("payload", "", "payload JSON file (default: a typical Bash call)")
+	flag.Parse()
 
 	tmp, err := os.MkdirTemp("", "benchhook")
 	check(err)
 	defer os.RemoveAll(tmp)
 	bin := filepath.Join(tmp, "zcode-fence")
-	build := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", bin, "./cmd/zcode-fence")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	check(build.Run())
+	build(bin, "./cmd/zcode-fence")
+	baseDir := filepath.Join(tmp, "baseline")
+	check(os.MkdirAll(baseDir, 0o755))
+	check(os.WriteFile(filepath.Join(baseDir, "main.go"), []byte(baselineSource), 0o644))
+	check(os.WriteFile(filepath.Join(baseDir, "go.mod"), []byte("module baseline\n\ngo 1.22\n"), 0o644))
+	baseBin := filepath.Join(tmp, "baseline-bin")
+	buildIn(baseDir, baseBin, ".")
+
+	project := filepath.Join(tmp, "project")
+	check(os.MkdirAll(filepath.Join(project, "src"), 0o755))
+	payload := []byte(fmt.Sprintf(typicalPayload, project))
+	if *payloadFile != "" {
+		payload, err = os.ReadFile(*payloadFile)
+		check(err)
+	}
 	st, err := os.Stat(bin)
 	check(err)
-	fmt.Printf("zcode-fence hook latency, %d runs per mode after %d warm-ups, %d CPUs, %s/%s, binary %.1f MB\n",
-		*n, *warmup, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, float64(st.Size())/1e6)
-	self, err := os.Executable()
-	check(err)
-	for _, m := range []string{"process", "inprocess"} {
-		args := []string{"-worker", bin, "-mode", m, "-n", strconv.Itoa(*n), "-warmup", strconv.Itoa(*warmup)}
-		if *payloadFile != "" {
-			args = append(args, "-payload", *payloadFile)
+	fmt.Printf("zcode-fence hook latency: %d runs per mode after %d warm-up rounds, interleaved; %d CPUs, %s/%s, %s, binary %.1f MB\n",
+		*n, *warmup, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), float64(st.Size())/1e6)
+	fmt.Printf("load average at start: %s\n", loadavg())
+
+	newMode := func(name, b string, extra ...string) *mode {
+		data := filepath.Join(tmp, "data-"+strings.ReplaceAll(name, " ", "-"))
+		check(os.MkdirAll(data, 0o700))
+		env := append(os.Environ(),
+			"ZCODE_PROJECT_DIR="+project,
+			"ZCODE_FENCE_DATA_DIR="+data,
+			"ZCODE_FENCE_CONFIG="+filepath.Join(data, "none.json"),
+			"ZCODE_FENCE_ENABLE_LOG=false",
+		)
+		return &mode{name: name, bin: b, env: append(env, extra...), data: data}
+	}
+	cold := newMode("process cold", bin, "ZCODE_FENCE_LAYER_ISOLATION=process")
+	cold.before = func() { stopServers(cold.data) }
+	modes := []*mode{
+		newMode("baseline", baseBin),
+		newMode("inprocess", bin, "ZCODE_FENCE_LAYER_ISOLATION=inprocess"),
+		newMode("process warm", bin, "ZCODE_FENCE_LAYER_ISOLATION=process"),
+		cold,
+		newMode("process per-call", bin, "ZCODE_FENCE_LAYER_ISOLATION=process", "ZCODE_FENCE_LAYER_IDLE_TIMEOUT=0"),
+	}
+	defer func() {
+		for _, m := range modes {
+			stopServers(m.data)
 		}
-		cmd := exec.Command(self, args...)
-		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-		check(cmd.Run())
+	}()
+	samples := map[string][]sample{}
+	for round := 0; round < *warmup+*n; round++ {
+		for k := range modes {
+			m := modes[(round+k)%len(modes)]
+			if m.before != nil {
+				m.before()
+			}
+			s := runOnce(m, project, payload)
+			if round >= *warmup {
+				samples[m.name] = append(samples[m.name], s)
+			}
+		}
+	}
+	fmt.Printf("load average at end:   %s\n\n", loadavg())
+	p50 := map[string]time.Duration{}
+	fmt.Printf("%-17s %9s %9s %9s %9s %9s %10s  %s\n", "mode", "p50 ms", "p95 ms", "min ms", "max ms", "CPU ms", "peak RSS", "answer")
+	for _, m := range modes {
+		ss := samples[m.name]
+		walls := make([]time.Duration, len(ss))
+		cpus := make([]time.Duration, len(ss))
+		var rss int64
+		for i, s := range ss {
+			walls[i], cpus[i] = s.wall, s.cpu
+			rss = max(rss, s.rssKiB)
+		}
+		sortDur(walls)
+		sortDur(cpus)
+		p50[m.name] = pct(walls, 50)
+		answer := "silent"
+		if out := ss[len(ss)-1].out; out != "" {
+			answer = "ask"
+		}
+		fmt.Printf("%-17s %9.2f %9.2f %9.2f %9.2f %9.2f %6.1f MiB  %s\n", m.name, msOf(pct(walls, 50)), msOf(pct(walls, 95)),
+			msOf(walls[0]), msOf(walls[len(walls)-1]), msOf(pct(cpus, 50)), float64(rss)/1024, answer)
+	}
+	ratio := func(a, b string) float64 { return float64(p50[a]) / float64(p50[b]) }
+	fmt.Printf("\nratios of p50: warm/inprocess %.2f (target <= 1.3); inprocess/baseline %.2f (target <= 3); cold/per-call %.2f (target <= 1)\n",
+		ratio("process warm", "inprocess"), ratio("inprocess", "baseline"), ratio("process cold", "process per-call"))
+
+	// Idle servers: the warm mode's, after its last call.
+	for _, pid := range serverPids(modes[2].data) {
+		fmt.Printf("idle warm server pid %d: RSS %s\n", pid, rssOf(pid))
+	}
+
+	if *conc > 0 {
+		fmt.Printf("\n%d calls started at once (half silent, half ask), load average %s\n", *conc, loadavg())
+		fmt.Printf("%-28s %9s %9s %9s %7s %9s %8s\n", "mode", "p50 ms", "p95 ms", "max ms", "wrong", "fallback", "servers")
+		for _, c := range []struct {
+			name  string
+			extra []string
+			warm  bool // servers running before the burst
+		}{
+			{"inprocess", []string{"ZCODE_FENCE_LAYER_ISOLATION=inprocess"}, false},
+			{"process warm, from cold", []string{"ZCODE_FENCE_LAYER_ISOLATION=process"}, false},
+			{"process warm, servers up", []string{"ZCODE_FENCE_LAYER_ISOLATION=process"}, true},
+			{"process per-call", []string{"ZCODE_FENCE_LAYER_ISOLATION=process", "ZCODE_FENCE_LAYER_IDLE_TIMEOUT=0"}, false},
+		} {
+			m := newMode("burst "+c.name, bin, append([]string{"ZCODE_FENCE_ENABLE_LOG=true"}, c.extra...)...)
+			burst(m, project, *conc, c.warm)
+			stopServers(m.data)
+		}
 	}
 }
 
-func runWorker(bin, mode string, n, warmup int, payloadFile string) int {
-	project, err := os.MkdirTemp("", "benchproj")
-	check(err)
-	defer os.RemoveAll(project)
-	data, err := os.MkdirTemp("", "benchdata")
-	check(err)
-	defer os.RemoveAll(data)
-	payload := []byte(fmt.Sprintf(typicalPayload, project))
-	if payloadFile != "" {
-		payload, err = os.ReadFile(payloadFile)
-		check(err)
+// burst starts c calls at once in mode m and reports them.
+func burst(m *mode, project string, c int, warmFirst bool) {
+	silent := []byte(fmt.Sprintf(typicalPayload, project))
+	ask := []byte(fmt.Sprintf(askPayload, project))
+	if warmFirst {
+		runOnce(m, project, silent)
 	}
-	env := append(os.Environ(),
-		"ZCODE_PROJECT_DIR="+project,
-		"ZCODE_FENCE_DATA_DIR="+data,
-		"ZCODE_FENCE_CONFIG="+filepath.Join(data, "none.json"),
-		"ZCODE_FENCE_LAYER_ISOLATION="+mode,
-	)
-	var times []time.Duration
-	var out bytes.Buffer
-	for i := 0; i < warmup+n; i++ {
-		out.Reset()
-		cmd := exec.Command(bin)
-		cmd.Env = env
-		cmd.Dir = project
-		cmd.Stdin = bytes.NewReader(payload)
-		cmd.Stdout = &out
-		t0 := time.Now()
-		check(cmd.Run())
-		d := time.Since(t0)
-		if i >= warmup {
-			times = append(times, d)
+	before := len(readLog(m.data))
+	walls := make([]time.Duration, c)
+	wrong := 0
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := 0; i < c; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, want := silent, ""
+			if i%2 == 1 {
+				p, want = ask, "ask"
+			}
+			<-start
+			s := runOnce(m, project, p)
+			got := ""
+			if s.out != "" {
+				got = "ask"
+			}
+			mu.Lock()
+			walls[i] = s.wall
+			if got != want {
+				wrong++
+			}
+			mu.Unlock()
+		}()
+	}
+	close(start)
+	wg.Wait()
+	fallback := 0
+	recs := readLog(m.data)
+	for _, r := range recs[min(before, len(recs)):] {
+		for _, e := range r.Errors {
+			if strings.Contains(e, "judged in-process instead") {
+				fallback++
+				break
+			}
 		}
 	}
-	answer := "silent"
-	if out.Len() > 0 {
-		answer = strings.TrimSpace(out.String())
+	if got := len(recs) - before; got != c {
+		fmt.Printf("  (%d log records for %d calls)\n", got, c)
 	}
-	var ru syscall.Rusage
-	check(syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru))
-	rss := float64(ru.Maxrss) / 1024 // KiB on Linux
-	if runtime.GOOS == "darwin" {
-		rss = float64(ru.Maxrss) / (1 << 20) // bytes on macOS
-	}
-	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
-	fmt.Printf("  %-10s p50 %6.2f ms   p95 %6.2f ms   min %6.2f ms   max %7.2f ms   peak RSS %5.1f MiB   answer: %s\n",
-		mode, msOf(pct(times, 50)), msOf(pct(times, 95)), msOf(times[0]), msOf(times[len(times)-1]), rss, answer)
-	return 0
+	sortDur(walls)
+	fmt.Printf("%-28s %9.1f %9.1f %9.1f %7d %9d %8d\n", strings.TrimPrefix(m.name, "burst "), msOf(pct(walls, 50)), msOf(pct(walls, 95)),
+		msOf(walls[len(walls)-1]), wrong, fallback, len(serverPids(m.data)))
 }
+
+// runOnce runs one hook call in mode m.
+func runOnce(m *mode, project string, payload []byte) sample {
+	var out bytes.Buffer
+	cmd := exec.Command(m.bin)
+	cmd.Env, cmd.Dir = m.env, project
+	cmd.Stdin = bytes.NewReader(payload)
+	cmd.Stdout = &out
+	t0 := time.Now()
+	check(cmd.Run())
+	s := sample{wall: time.Since(t0), out: strings.TrimSpace(out.String())}
+	s.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		s.rssKiB = int64(ru.Maxrss) // KiB on Linux
+		if runtime.GOOS == "darwin" {
+			s.rssKiB /= 1024 // bytes on macOS
+		}
+	}
+	return s
+}
+
+func runDir(data string) string {
+	d, err := layerproto.RunDir(data)
+	if err != nil {
+		return ""
+	}
+	return d
+}
+
+// stopServers stops a data dir's warm servers and waits for them to go.
+func stopServers(data string) {
+	if d := runDir(data); d != "" {
+		layerproto.StopWarm(d, 5*time.Second)
+	}
+}
+
+// serverPids lists the pids of a data dir's warm-server records.
+func serverPids(data string) []int {
+	d := runDir(data)
+	entries, _ := os.ReadDir(d)
+	var pids []int
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(d, e.Name()))
+		if err != nil {
+			continue
+		}
+		var r struct{ Pid int }
+		if json.Unmarshal(b, &r) == nil && r.Pid > 0 {
+			pids = append(pids, r.Pid)
+		}
+	}
+	sort.Ints(pids)
+	return pids
+}
+
+// rssOf reads a process's resident set (Linux /proc; elsewhere ps).
+func rssOf(pid int) string {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		out, err := exec.Command("ps", "-o", "rss=", "-p", fmt.Sprint(pid)).Output()
+		if err != nil {
+			return "?"
+		}
+		return strings.TrimSpace(string(out)) + " KiB"
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "?"
+}
+
+func readLog(data string) []decisionlog.Record {
+	recs, _, _ := decisionlog.Read(data)
+	return recs
+}
+
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		out, err := exec.Command("uptime").Output()
+		if err != nil {
+			return "?"
+		}
+		return strings.TrimSpace(string(out))
+	}
+	f := strings.Fields(string(b))
+	return strings.Join(f[:min(3, len(f))], " ")
+}
+
+func build(out, pkg string) { buildIn("", out, pkg) }
+
+func buildIn(dir, out, pkg string) {
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, pkg)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	check(cmd.Run())
+}
+
+func sortDur(d []time.Duration) { sort.Slice(d, func(i, j int) bool { return d[i] < d[j] }) }
 
 func pct(sorted []time.Duration, p int) time.Duration {
 	i := (len(sorted)*p + 99) / 100

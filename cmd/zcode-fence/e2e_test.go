@@ -37,6 +37,10 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	if left := leftoverProcesses(dir); left != "" {
+		fmt.Fprint(os.Stderr, left)
+		code = 1
+	}
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -84,6 +88,8 @@ func newScratch(t testing.TB) *scratch {
 			t.Fatal(err)
 		}
 	}
+	testRoots.Store(root, struct{}{})
+	stopWarmAtEnd(t, s.data) // runs before the tree is removed
 	return s
 }
 

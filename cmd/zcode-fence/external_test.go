@@ -337,7 +337,9 @@ func cleanEnv() []string {
 
 // hookEnv is the environment of one hook run with a fresh TMPDIR.
 func (s *scratch) hookEnv(config, mode, tmp string, extra ...string) []string {
-	return s.env(config, false, append([]string{"ZCODE_FENCE_LAYER_ISOLATION=" + mode, "TMPDIR=" + tmp, "TMP=" + tmp, "TEMP=" + tmp}, extra...)...)
+	// Per-call layer processes (layer_idle_timeout 0): these tests check
+	// that each call leaves nothing; warm servers have tests of their own.
+	return s.env(config, false, append([]string{"ZCODE_FENCE_LAYER_ISOLATION=" + mode, "ZCODE_FENCE_LAYER_IDLE_TIMEOUT=0", "TMPDIR=" + tmp, "TMP=" + tmp, "TEMP=" + tmp}, extra...)...)
 }
 
 // TestExternalProtectBranch runs the example layer under the host: it asks
@@ -636,11 +638,16 @@ func TestExternalRawGRPC(t *testing.T) {
 				if l.Error != "" || l.Verdict != c.want {
 					t.Errorf("%q: layer record %+v", c.command, l)
 				}
-				// The socket dir lies in the hook's private dir in its
-				// TMPDIR (launch.go runTempDir), so the empty TMPDIR that
-				// checkNoneLeft demands means the socket is gone.
-				if dir := l.Annotations["socket_dir"]; filepath.Dir(filepath.Dir(dir)) != tmp {
-					t.Errorf("%q: the layer's socket dir %q is not in the hook's own dir in TMPDIR %s", c.command, dir, tmp)
+				// The socket dir lies in the hook's own c<PID> dir in the
+				// run dir inside the data dir (launch.go, layerproto.CallDir),
+				// which the hook removes before it exits.
+				dir := l.Annotations["socket_dir"]
+				callDir := filepath.Dir(dir)
+				if !strings.HasPrefix(filepath.Base(callDir), "c") || !strings.HasPrefix(callDir, s.data+string(filepath.Separator)) {
+					t.Errorf("%q: the layer's socket dir %q is not in the hook's own dir in the run dir under %s", c.command, dir, s.data)
+				}
+				if _, err := os.Stat(callDir); !os.IsNotExist(err) {
+					t.Errorf("%q: the hook's socket dir %s outlived it (stat: %v)", c.command, callDir, err)
 				}
 				checkNoneLeft(t, filepath.Dir(exe), tmp)
 			}
@@ -924,6 +931,7 @@ func BenchmarkHookExternalLayer(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	stopWarmAtEnd(b, data)
 	payload, _ := json.Marshal(map[string]any{"tool_name": "Bash", "cwd": project,
 		"tool_input": map[string]any{"command": "git push origin feature/x && go test ./..."}})
 	for _, mode := range isolationModes {

@@ -274,6 +274,18 @@ func runGolden(t *testing.T, bin, mode string, calls []goldenCall) []goldenAnswe
 	}
 	out := make([]goldenAnswer, len(calls))
 	scratchDir := t.TempDir()
+	servers, groupsRun, callsRun := 0, 0, 0
+	defer func() {
+		if mode != "process" || t.Failed() {
+			return
+		}
+		// Reattach was exercised: far fewer servers than calls (each
+		// group starts at most one per built-in layer).
+		t.Logf("process isolation: %d calls in %d environments served by %d warm layer servers", callsRun, groupsRun, servers)
+		if servers == 0 || servers > 2*groupsRun {
+			t.Errorf("%d warm servers for %d groups of calls: want 1 or 2 per group", servers, groupsRun)
+		}
+	}()
 	for g, k := range order {
 		idx := groups[k]
 		data := filepath.Join(scratchDir, fmt.Sprintf("%s-%d", mode, g))
@@ -288,6 +300,14 @@ func runGolden(t *testing.T, bin, mode string, calls []goldenCall) []goldenAnswe
 		results := make([]runResult, len(idx))
 		errs := make([]error, len(idx))
 		parallelDo(len(idx), func(j int) { results[j], errs[j] = execHookWith(bin, env, scratchDir, payloads[j]) })
+		if mode == "process" {
+			// The group's calls shared warm servers (one per layer, started
+			// by one call, reattached to by the others): stop them before
+			// the next group starts its own.
+			servers += stopWarm(t, data)
+			groupsRun++
+			callsRun += len(idx)
+		}
 		records := goldenRecords(t, data)
 		for j, i := range idx {
 			if errs[j] != nil {

@@ -531,7 +531,9 @@ func TestFaultStorage(t *testing.T) {
 				t.Skipf("needs Linux (/dev/full, /proc); this is %s", runtime.GOOS)
 			}
 			s := newScratch(t)
-			env := append(s.env("default", false), "ZCODE_FENCE_DATA_DIR="+f.setup(t, s))
+			data := f.setup(t, s)
+			stopWarmAtEnd(t, data)
+			env := append(s.env("default", false), "ZCODE_FENCE_DATA_DIR="+data)
 			runCases(t, env, s.project, []hookCase{
 				{"rm -rf /", bashStdin("rm -rf /", s.project), "ask"},
 				{"ls", bashStdin("ls", s.project), "silent"},

@@ -4,15 +4,19 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core/agenthost"
+	"github.com/zcode-fence/zcode-fence/core/host"
 )
 
 // hookMode is the agent host's entry point. Whatever happens it writes
 // nothing or the exact ask line, nothing on stderr, and returns 0.
 func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
 	j := newJudgement("hook", time.Now())
+	stop := onSignal(j)
+	defer stop()
 	defer func() {
 		if p := recover(); p != nil {
 			j.recovered(p)
@@ -51,6 +55,41 @@ func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
 	}
 	return 0
 }
+
+// onSignal makes SIGTERM, SIGINT and SIGHUP end the call: the run's
+// context is cancelled, its per-call layer processes killed and their
+// socket dirs removed (within host.CloseBudget and a little), then the
+// process exits 0 with nothing on stdout. The returned func stops
+// listening.
+func onSignal(j *judgement) func() {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, hookSignals...)
+	quit := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+			// Launches honour the cancelled context: the run returns
+			// with what it started, which done then kills.
+			j.cancel()
+			t := time.NewTimer(signalRunWait)
+			select {
+			case <-j.ran:
+			case <-t.C:
+			}
+			j.doneWithin(host.CloseBudget + 100*time.Millisecond)
+			os.Exit(0)
+		case <-quit:
+		}
+	}()
+	return func() {
+		signal.Stop(sigs)
+		close(quit)
+	}
+}
+
+// signalRunWait bounds how long a signalled hook waits for its run to
+// return before cleaning up.
+const signalRunWait = 300 * time.Millisecond
 
 // exitBy is when, from its start, hook mode returns (and the process
 // exits) at the latest, layer processes stopped or not: past host.Budget

@@ -40,12 +40,19 @@ type judgement struct {
 	// answer is written, through done.
 	release   func()
 	releasing atomic.Bool
+	released  chan struct{} // closed once done's release has finished
+	ran       chan struct{} // closed when run returns
+	// ctx is the call's context; cancel ends it (a signal to the hook).
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // newJudgement loads the configuration for a call that began at start.
 func newJudgement(source string, start time.Time) *judgement {
 	env := config.OSEnv()
-	return &judgement{start: start, source: source, env: env, cfg: plugins.Schema.Load(env), dataDir: config.DataDir(env)}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &judgement{start: start, source: source, env: env, cfg: plugins.Schema.Load(env), dataDir: config.DataDir(env),
+		released: make(chan struct{}), ran: make(chan struct{}), ctx: ctx, cancel: cancel}
 }
 
 // newHost is the chain with this binary as the process-isolation target.
@@ -59,6 +66,7 @@ func newHost() *host.Host {
 
 // run judges p.
 func (j *judgement) run(p agenthost.Payload) {
+	defer close(j.ran)
 	j.payload = p
 	prep, err := host.Prepare(p, j.env, paths.Native(), j.cfg, j.dataDir, j.start)
 	j.prep = prep
@@ -69,15 +77,36 @@ func (j *judgement) run(p agenthost.Payload) {
 	if prep.Skip {
 		return
 	}
-	j.out, j.release = newHost().RunPrepared(context.Background(), prep, j.cfg, j.start)
+	j.out, j.release = newHost().RunPrepared(j.ctx, prep, j.cfg, j.start)
 }
 
-// done releases what the run started. Only the first call does anything
-// (the others return at once, never waiting for it): hook mode's bounded
-// tail and its deferred clean-up may both call it.
+// done releases what the run started: it kills the per-call layer
+// processes, removes their socket dirs and sweeps what dead processes left
+// in the run dir (warm servers go on serving). Only the first call does
+// anything (the others return at once, never waiting for it): hook mode's
+// bounded tail and its deferred clean-up may both call it.
 func (j *judgement) done() {
-	if j.releasing.CompareAndSwap(false, true) && j.release != nil {
+	if !j.releasing.CompareAndSwap(false, true) {
+		return
+	}
+	defer close(j.released)
+	defer finishLaunches()
+	j.cancel()
+	if j.release != nil {
 		j.release()
+	}
+}
+
+// doneWithin is done that, when another goroutine is already releasing,
+// waits for it up to d (a signal handler must not exit while the
+// processes are being killed).
+func (j *judgement) doneWithin(d time.Duration) {
+	j.done()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-j.released:
+	case <-t.C:
 	}
 }
 

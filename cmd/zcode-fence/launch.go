@@ -14,50 +14,61 @@ type remoteLayer struct{ *layerproto.Client }
 
 func (r remoteLayer) Close() { _ = r.Client.Close() }
 
-// launchLayer starts a layer process for the host. Its socket directory
-// is made inside this process's private temp dir (runTempDir).
+// selfExe is this executable, the built-in layers' server.
+var selfExe = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	return exe
+})
+
+// runDirs are the run dirs this process used, to sweep when it is done.
+var runDirs sync.Map // string -> struct{}
+
+// launchLayer starts a layer process for the host, or reattaches to its
+// warm server. Per-call processes make their socket dirs in the run dir's
+// c<PID> dir (removed by finishLaunches, or by a later call's sweep if
+// this process is killed first). A warm server is asked for when
+// spec.Idle > 0 and the layer's bytes are known: the built-ins (this
+// binary, hashed once per version) and pinned external layers (their pin;
+// after vetting, their verified copy, whose server start checks the pin
+// once and whose record must hold it to be reattached).
+// Without a usable run dir, everything is per call in TMPDIR, as before.
 func launchLayer(ctx context.Context, spec host.LaunchSpec) (host.Remote, error) {
-	c, err := layerproto.Launch(ctx, layerproto.LaunchConfig{
+	cfg := layerproto.LaunchConfig{
 		Name:    spec.Name,
 		Path:    spec.Path,
 		Args:    spec.Args,
 		SHA256:  spec.Checksum,
 		DropEnv: spec.ScrubEnv,
-		TempDir: runTempDir(),
-	})
+	}
+	if runDir, err := layerproto.RunDir(spec.DataDir); err == nil {
+		runDirs.Store(runDir, struct{}{})
+		if d, err := layerproto.CallDir(runDir); err == nil {
+			cfg.TempDir = d
+		}
+		if spec.Idle > 0 && (spec.Checksum != "" || spec.Verified != "" || (spec.Path != "" && spec.Path == selfExe())) {
+			cfg.Warm = &layerproto.Warm{RunDir: runDir, Idle: spec.Idle}
+			if cfg.SHA256 == "" {
+				cfg.SHA256 = spec.Verified
+			}
+		}
+	}
+	c, err := layerproto.Launch(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
 	return remoteLayer{c}, nil
 }
 
-var (
-	runTemp     string
-	runTempOnce sync.Once
-)
-
-// runTempDir is a directory of this process's own in the system temp
-// dir, made on first use ("" — the temp dir itself — if it cannot be
-// made), that holds the socket directories of the layer processes it
-// launches. removeRunTemp removes it when the process ends, so that a
-// hook which must exit before its layer processes are closed (exitBy, a
-// loaded machine) leaves nothing behind: each layer's own directory is
-// removed when it is closed, this one whatever happened. The name is
-// short ("zf" and digits): a unix socket path must stay under about 100
-// bytes and go-plugin adds two levels below it.
-func runTempDir() string {
-	runTempOnce.Do(func() {
-		if d, err := os.MkdirTemp("", "zf"); err == nil {
-			runTemp = d
-		}
+// finishLaunches removes this process's per-call socket dirs and sweeps
+// what dead processes left in the run dirs it used. Call it after the
+// layer processes are closed.
+func finishLaunches() {
+	layerproto.RemoveCallDirs()
+	runDirs.Range(func(k, _ any) bool {
+		layerproto.Sweep(k.(string))
+		return true
 	})
-	return runTemp
-}
-
-// removeRunTemp removes runTempDir and everything in it, if it was made.
-func removeRunTemp() {
-	runTempOnce.Do(func() {}) // no directory is made after this
-	if runTemp != "" {
-		_ = os.RemoveAll(runTemp)
-	}
 }

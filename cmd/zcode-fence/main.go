@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/layerproto"
 )
 
 // Exit codes of the modes that judge (--eval, --eval-write, --eval-edit,
@@ -90,7 +91,7 @@ Environment:
 
 func main() {
 	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	removeRunTemp()
+	layerproto.RemoveCallDirs() // the socket dirs of layers launched per call, if done() did not run
 	os.Exit(code)
 }
 

@@ -18,6 +18,7 @@ const (
 	KeyExternalLayers     = "external_layers"
 	KeyLayerOptions       = "layer_options"
 	KeyNoAskFallback      = "no_ask_fallback"
+	KeyLayerIdleTimeout   = "layer_idle_timeout"
 )
 
 // HostSettings declares the host's own settings, in the order the settings
@@ -49,6 +50,11 @@ var HostSettings = []Spec{
 		Key: KeyLayerIsolation, Kind: Enum, Default: "process", Choices: []string{"process", "inprocess"},
 		Title:       "Layer isolation",
 		Description: "process runs the built-in layers as plugin subprocesses; inprocess runs them inside the hook (faster). Third-party layers are always subprocesses.",
+	},
+	{
+		Key: KeyLayerIdleTimeout, Kind: Int, Default: "600", Min: 0, Max: 86400,
+		Title:       "Layer idle timeout (s)",
+		Description: "In process isolation, layer processes stay running between tool calls and exit after this many seconds without one (default 600); 0 starts fresh processes for every call.",
 	},
 	{
 		Key: KeyExternalLayers, Kind: String,

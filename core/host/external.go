@@ -76,7 +76,7 @@ func vetExternal(slots []slot, call *core.Call, lang string) vetted {
 		case err != nil:
 			v.notes = append(v.notes, fmt.Sprintf("external layer %s: cannot make its verified copy: %v; layer skipped", s.name, err))
 		default:
-			s.spec.Path, s.spec.Checksum = copyPath, ""
+			s.spec.Path, s.spec.Verified, s.spec.Checksum = copyPath, s.spec.Checksum, ""
 			v.slots = append(v.slots, s)
 		}
 	}

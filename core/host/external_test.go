@@ -145,6 +145,11 @@ func TestExternalLayerVetting(t *testing.T) {
 				if !strings.HasPrefix(cp, filepath.Join(dataDir, LayersDirName)) || launched[0].Checksum != "" {
 					t.Fatalf("pinned layer launched from %s (checksum %q), not its verified copy", cp, launched[0].Checksum)
 				}
+				// The launcher learns the copy's hash (a warm server is
+				// reattached only when its record holds it).
+				if !strings.EqualFold(launched[0].Verified, strings.TrimPrefix(pin, "#sha256=")) {
+					t.Fatalf("verified copy launched with Verified %q, pin %q", launched[0].Verified, pin)
+				}
 				got, err := os.ReadFile(cp)
 				if err != nil || string(got) != string(body) {
 					t.Fatalf("the copy that runs holds %q (%v)", got, err)

@@ -92,10 +92,23 @@ type LaunchSpec struct {
 	// Path is the executable; Args its arguments.
 	Path string
 	Args []string
-	// Checksum is the pinned sha256 (hex) of Path, or "".
+	// Checksum is the pinned sha256 (hex) of Path, or "": the launcher
+	// verifies it (hashing the file) before the process starts.
 	Checksum string
+	// Verified is the sha256 (hex) Path's bytes were verified to have
+	// before the spec was made (a pinned external layer's private
+	// content-addressed copy), or "". The launcher does not hash per call;
+	// a warm server is reattached only when its record holds this hash.
+	Verified string
 	// ScrubEnv lists environment variables the child must not inherit.
 	ScrubEnv []string
+	// DataDir is the call's data dir: the launcher keeps its private run
+	// dir there (warm-server records, socket dirs).
+	DataDir string
+	// Idle, when positive, asks for a warm server: one that outlives the
+	// call, is reattached to by later calls and exits after Idle without
+	// calls (layer_idle_timeout). Zero: a process for this call only.
+	Idle time.Duration
 }
 
 // LaunchFunc starts a layer process. It must honour ctx (never outlive its
@@ -197,7 +210,7 @@ func (h *Host) run(ctx context.Context, call *core.Call, pre []core.Reason, cfg 
 		}
 	}()
 
-	slots, notes := h.slots(cfg)
+	slots, notes := h.slots(cfg, call.DataDir)
 	disabled, offNotes := disabledRules(cfg)
 	notes = append(notes, offNotes...)
 	vet := vetExternal(slots, call, cfg.Get(config.KeyLanguage))
@@ -261,10 +274,11 @@ func (h *Host) run(ctx context.Context, call *core.Call, pre []core.Reason, cfg 
 }
 
 // slots lists this call's layers from the configuration.
-func (h *Host) slots(cfg config.Config) ([]slot, []string) {
+func (h *Host) slots(cfg config.Config, dataDir string) ([]slot, []string) {
 	var out []slot
 	var notes []string
 	process := cfg.Get(config.KeyLayerIsolation) != ModeInProcess
+	idle := time.Duration(cfg.Int(config.KeyLayerIdleTimeout)) * time.Second
 	for i := range h.Builtins {
 		b := &h.Builtins[i]
 		if b.Switch.Key != "" && !cfg.Bool(b.Switch.Key) {
@@ -276,7 +290,7 @@ func (h *Host) slots(cfg config.Config) ([]slot, []string) {
 		}
 		if process && h.Launch != nil && h.Self != "" {
 			s.mode = ModeProcess
-			s.spec = LaunchSpec{Name: b.Name, Path: h.Self, Args: []string{"layer", "serve", b.Name}}
+			s.spec = LaunchSpec{Name: b.Name, Path: h.Self, Args: []string{"layer", "serve", b.Name}, DataDir: dataDir, Idle: idle}
 		}
 		out = append(out, s)
 	}
@@ -297,7 +311,7 @@ func (h *Host) slots(cfg config.Config) ([]slot, []string) {
 		}
 		out = append(out, slot{
 			name: e.Name, mode: ModeExternal, options: opts,
-			spec: LaunchSpec{Name: e.Name, Path: e.Path, Checksum: e.Checksum, ScrubEnv: scrub},
+			spec: LaunchSpec{Name: e.Name, Path: e.Path, Checksum: e.Checksum, ScrubEnv: scrub, DataDir: dataDir, Idle: idle},
 		})
 	}
 	return out, notes
@@ -571,19 +585,23 @@ func (h *Host) viaProcessWithin(ctx context.Context, s slot, c *core.Call, remot
 		err      error
 		timing   LayerResult
 		panicked any
+		stack    string // where it panicked (a re-panic would lose it)
 	}
 	done := make(chan answer, 1)
 	go func() {
 		var a answer
 		defer func() {
-			a.panicked = recover()
+			if a.panicked = recover(); a.panicked != nil {
+				a.stack = firstLines(string(debug.Stack()), 16)
+			}
 			done <- a
 		}()
 		a.v, a.launched, a.err = h.viaProcess(ctx, s, c, remotes, &a.timing)
 	}()
 	take := func(a answer) (core.Verdict, bool, error) {
 		if a.panicked != nil {
-			panic(a.panicked) // runOne's to handle, as if it had happened here
+			// runOne's to handle, as if it had happened here.
+			panic(fmt.Sprintf("%v\n%s", a.panicked, a.stack))
 		}
 		res.Launch, res.Decide = a.timing.Launch, a.timing.Decide
 		return a.v, a.launched, a.err

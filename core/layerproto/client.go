@@ -17,6 +17,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -66,8 +67,12 @@ type LaunchConfig struct {
 	Logger hclog.Logger
 	// TempDir is where the launch's private socket directory is made; ""
 	// means os.TempDir(). Keep it short: a unix socket path must stay under
-	// about 100 bytes.
+	// about 100 bytes. The host passes CallDir(RunDir(dataDir)).
 	TempDir string
+	// Warm, when set, makes Launch reattach to a warm server of this
+	// layer, or start one that outlives the call (see attach). Unix only;
+	// elsewhere it is ignored.
+	Warm *Warm
 }
 
 // Info is what a layer says about itself in Describe.
@@ -111,8 +116,14 @@ type Client struct {
 	proc   *process
 	plugin *plugin.Client
 	rpc    layerpb.LayerClient
+	// warm says how the client reached a warm server (WarmStarted,
+	// WarmReattached) or WarmNone for a per-call process. Close never
+	// stops a warm server: other calls share it.
+	warm     string
+	attached *attachedRunner // reattached clients only
 
 	closed    atomic.Bool
+	abandoned atomic.Bool // a reattach dial given up on (see start)
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -156,15 +167,37 @@ func Launch(ctx context.Context, cfg LaunchConfig) (*Client, error) {
 	if timeout <= 0 {
 		timeout = DefaultStartTimeout
 	}
+	if ctx.Err() != nil {
+		return fail("start", context.Cause(ctx))
+	}
+	path, err := exec.LookPath(cfg.Path)
+	if err != nil {
+		return fail("start", err)
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = hclog.NewNullLogger()
+	}
+	if cfg.Warm != nil && warmSupported && cfg.Warm.RunDir != "" && cfg.Warm.Idle > 0 {
+		// A pinned layer is checked when its server starts (launch), not
+		// when a call reattaches: the server runs the bytes checked then.
+		return attach(ctx, cfg, name, path, checksum, timeout)
+	}
+	return launchProcess(ctx, cfg, name, path, checksum, timeout, nil)
+}
+
+// launchProcess starts the process at path (already looked up and, with a
+// checksum, verified), within timeout and ctx. extraEnv, for a warm
+// server, is added to the child's environment and detaches it (its own
+// session); see Launch for the rest.
+func launchProcess(ctx context.Context, cfg LaunchConfig, name, path string, checksum []byte, timeout time.Duration, extraEnv []string) (*Client, error) {
+	fail := func(op string, err error) (*Client, error) {
+		return nil, &Error{Layer: name, Op: op, Err: err}
+	}
 	startCtx, cancel := context.WithTimeoutCause(ctx, timeout,
 		fmt.Errorf("no answer within the start timeout of %v: %w", timeout, context.DeadlineExceeded))
 	defer cancel()
 	if startCtx.Err() != nil {
 		return fail("start", context.Cause(startCtx))
-	}
-	path, err := exec.LookPath(cfg.Path)
-	if err != nil {
-		return fail("start", err)
 	}
 	if checksum != nil {
 		if err := verifyChecksum(path, checksum); err != nil {
@@ -172,16 +205,14 @@ func Launch(ctx context.Context, cfg LaunchConfig) (*Client, error) {
 		}
 	}
 	logger := cfg.Logger
-	if logger == nil {
-		logger = hclog.NewNullLogger()
-	}
 
 	c := &Client{
 		name: name,
 		proc: &process{
-			path: path,
-			args: cfg.Args,
-			env:  childEnv(os.Environ(), cfg.DropEnv, cfg.Env),
+			path:     path,
+			args:     cfg.Args,
+			env:      append(childEnv(os.Environ(), cfg.DropEnv, cfg.Env), extraEnv...),
+			detached: extraEnv != nil,
 		},
 	}
 	c.plugin = plugin.NewClient(&plugin.ClientConfig{
@@ -196,6 +227,7 @@ func Launch(ctx context.Context, cfg LaunchConfig) (*Client, error) {
 		SyncStdout:       io.Discard,
 		SyncStderr:       io.Discard,
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: cfg.TempDir},
+		GRPCDialOptions:  []grpc.DialOption{grpc.WithTransportCredentials(peerCheck{})},
 	})
 
 	rpc, err := c.start(startCtx)
@@ -229,7 +261,10 @@ func Launch(ctx context.Context, cfg LaunchConfig) (*Client, error) {
 }
 
 // start runs go-plugin's start and handshake, giving up (and killing the
-// process, which makes go-plugin return at once) when ctx ends first.
+// process, which makes go-plugin return at once) when ctx ends first. A
+// reattached server is shared and never killed: when ctx ends first its
+// dial is abandoned (Close then ends go-plugin's wait on the server, and
+// a connection that still comes is closed when it does).
 func (c *Client) start(ctx context.Context) (layerpb.LayerClient, error) {
 	type result struct {
 		rpc layerpb.LayerClient
@@ -258,6 +293,15 @@ func (c *Client) start(ctx context.Context) (layerpb.LayerClient, error) {
 	case r := <-done:
 		return r.rpc, r.err
 	case <-ctx.Done():
+		if c.proc == nil {
+			c.abandoned.Store(true)
+			go func() {
+				if r := <-done; r.err == nil {
+					c.closeConn()
+				}
+			}()
+			return nil, context.Cause(ctx)
+		}
 		c.proc.kill()
 		<-done
 		return nil, context.Cause(ctx)
@@ -338,6 +382,10 @@ func (c *Client) Close() error {
 	}
 	c.closeOnce.Do(func() {
 		c.closed.Store(true)
+		if c.warm != WarmNone {
+			c.closeWarm()
+			return
+		}
 		c.proc.kill()
 		// Remove the socket first so nothing can dial the dead process.
 		dir := c.proc.dir()
@@ -354,8 +402,47 @@ func (c *Client) Close() error {
 	return c.closeErr
 }
 
+// closeWarm ends this call's use of a warm server without stopping it:
+// it closes the gRPC connection (go-plugin's Kill would ask the server to
+// shut down) and ends the reattached runner's Wait.
+func (c *Client) closeWarm() {
+	if !c.abandoned.Load() {
+		c.closeConn()
+	}
+	if c.attached != nil {
+		close(c.attached.done)
+	}
+}
+
+// closeConn closes the client's gRPC connection, if it has one (it waits
+// for a dial in progress).
+func (c *Client) closeConn() {
+	if c.plugin == nil {
+		return
+	}
+	if proto, err := c.plugin.Client(); err == nil {
+		if g, ok := proto.(*plugin.GRPCClient); ok {
+			_ = g.Conn.Close()
+		}
+	}
+}
+
+// Warm reports how the client reached its layer: WarmStarted (this call
+// started a warm server), WarmReattached, or WarmNone (a per-call
+// process).
+func (c *Client) Warm() string { return c.warm }
+
+// Pid returns the layer's process id (a warm server's own pid), or 0 when
+// it never started.
+func (c *Client) Pid() int {
+	if c.attached != nil {
+		return c.attached.pid
+	}
+	return c.proc.processID()
+}
+
 // pid returns the layer's process id, or 0 when it never started.
-func (c *Client) pid() int { return c.proc.processID() }
+func (c *Client) pid() int { return c.Pid() }
 
 // verifyChecksum compares the sha256 of the file at path with want.
 func verifyChecksum(path string, want []byte) error {

@@ -70,12 +70,12 @@ func runTestPlugin(mode string) {
 		fmt.Println("hello, this is not a handshake line")
 		Serve(layer)
 	case "cookie":
-		cfg, _ := serveConfig(layer, nil)
+		cfg, _, _ := serveConfig(layer, nil)
 		cfg.MagicCookieValue = "not-the-cookie"
 		cfg.MagicCookieKey = "ZCODE_FENCE_LAYER_OTHER"
 		plugin.Serve(cfg)
 	case "version":
-		cfg, _ := serveConfig(layer, nil)
+		cfg, _, _ := serveConfig(layer, nil)
 		cfg.ProtocolVersion = 2
 		plugin.Serve(cfg)
 	case "spawn":

@@ -33,6 +33,9 @@ type process struct {
 	path string
 	args []string
 	env  []string // the child's environment before go-plugin's variables
+	// detached starts the child in a session of its own (a warm server
+	// that outlives the call) instead of a process group of its own.
+	detached bool
 
 	mu        sync.Mutex
 	cmd       *exec.Cmd
@@ -66,7 +69,11 @@ func (p *process) prepare(_ hclog.Logger, spec *exec.Cmd, socketDir string) (run
 	cmd.Env = append(append(append([]string(nil), p.env...),
 		HostPIDEnv+"="+strconv.Itoa(os.Getpid())), spec.Env...)
 	cmd.Stdin = nil // os/exec connects /dev/null
-	setProcessGroup(cmd)
+	if p.detached {
+		setSession(cmd)
+	} else {
+		setProcessGroup(cmd)
+	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err

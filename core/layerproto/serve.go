@@ -73,16 +73,33 @@ func WithDescription(d string) ServeOption {
 // and could not close it: within about 250 ms on unix (a poll of the parent
 // pid and of the host pid from HostPIDEnv), at once on Windows (a wait on the
 // host's process handle). So a killed host leaves no layer behind.
+//
+// Started by a host with WarmIdleEnv set (a warm launch), Serve instead
+// runs as a warm server shared by many calls: it listens in the run dir,
+// does not watch the host, and exits after the idle timeout, on SIGTERM,
+// SIGINT or SIGHUP, or when its executable changes (see warmServer). A
+// warm server must keep no state between calls that changes a verdict:
+// every call carries its own options.
 func Serve(l core.Layer, opts ...ServeOption) {
-	cfg, closeLog := serveConfig(l, opts)
+	cfg, srv, closeLog := serveConfig(l, opts)
 	defer closeLog()
+	if w, ok := warmFromEnv(cfg.Logger); ok {
+		if err := w.start(); err == nil {
+			srv.act = w.act
+			plugin.Serve(cfg)
+			w.exit("the plugin server stopped")
+			return
+		} else {
+			cfg.Logger.Warn("cannot serve warm, serving this call only", "error", err)
+		}
+	}
 	go exitWithHost(cfg.Logger)
 	plugin.Serve(cfg)
 }
 
 // serveConfig builds the go-plugin configuration Serve uses; the returned
 // func closes the log file, if any.
-func serveConfig(l core.Layer, opts []ServeOption) (*plugin.ServeConfig, func()) {
+func serveConfig(l core.Layer, opts []ServeOption) (*plugin.ServeConfig, *server, func()) {
 	var set serveSettings
 	for _, o := range opts {
 		o(&set)
@@ -103,10 +120,12 @@ func serveConfig(l core.Layer, opts []ServeOption) (*plugin.ServeConfig, func())
 		HandshakeConfig: Handshake,
 		Plugins:         plugin.PluginSet{PluginName: &layerPlugin{server: srv}},
 		GRPCServer: func(o []grpc.ServerOption) *grpc.Server {
-			return plugin.DefaultGRPCServer(append(o, grpc.MaxRecvMsgSize(maxRequestBytes)))
+			// Only this user may connect (peer credentials, where the OS
+			// has them).
+			return plugin.DefaultGRPCServer(append(o, grpc.MaxRecvMsgSize(maxRequestBytes), grpc.Creds(peerCheck{})))
 		},
 		Logger: set.logger,
-	}, closeLog
+	}, srv, closeLog
 }
 
 // envLogger returns a logger appending to the file named by LogEnv, or a
@@ -164,9 +183,14 @@ type server struct {
 	version     string
 	description string
 	log         hclog.Logger
+	act         *activity // a warm server's call count; nil per call
 }
 
 func (s *server) Describe(context.Context, *layerpb.DescribeRequest) (*layerpb.DescribeResponse, error) {
+	if s.act != nil {
+		s.act.begin()
+		defer s.act.end()
+	}
 	return &layerpb.DescribeResponse{
 		Name:            convert.Text(s.name),
 		Version:         convert.Text(s.version),
@@ -176,6 +200,10 @@ func (s *server) Describe(context.Context, *layerpb.DescribeRequest) (*layerpb.D
 }
 
 func (s *server) Decide(ctx context.Context, req *layerpb.DecideRequest) (resp *layerpb.DecideResponse, err error) {
+	if s.act != nil {
+		s.act.begin()
+		defer s.act.end()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			msg := convert.Text(redact.String(fmt.Sprint(r)))

@@ -1,0 +1,521 @@
+package layerproto
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/go-plugin/runner"
+	"google.golang.org/grpc"
+
+	"github.com/zcode-fence/zcode-fence/core/layerproto/layerpb"
+)
+
+// Warm layer servers (DESIGN §3, "Warm layers").
+//
+// With LaunchConfig.Warm set, Launch first looks in the run dir for a
+// record of a server of the same layer — same executable bytes (sha256),
+// same environment — and reattaches to it with go-plugin's reattach
+// support: no process start, one dial and a Describe. Without a usable
+// record it takes the layer's lock in the run dir, looks again (another
+// call may have just started it), and otherwise starts the server itself,
+// detached (its own session, stdin /dev/null, stdout and stderr let go
+// after the handshake) and records how to reach it. Calls that find the
+// lock taken wait for the record until their context ends.
+//
+// A server is warm only when it says so by listening in RUN_DIR/s<PID>
+// (Serve does when WarmIdleEnv is set; see serveWarm): any other layer is
+// a per-call process as before, killed when the call closes it.
+//
+// A record is stale, and is removed before a fresh server is started, when
+// its process is gone, its executable's sha256 is not the one the caller
+// would start, its socket is not this user's, the server's peer
+// credentials are not this user's and its pid, or the handshake or the
+// Describe call fails.
+
+// Environment of a warm server (set by Launch, read by Serve).
+const (
+	// WarmIdleEnv holds the idle timeout (a Go duration) after which a
+	// warm server exits; set, it tells Serve to run as a warm server.
+	WarmIdleEnv = "ZCODE_FENCE_LAYER_IDLE_TIMEOUT"
+	// WarmDirEnv is the run dir, where the server makes s<PID>/ for its
+	// socket.
+	WarmDirEnv = "ZCODE_FENCE_LAYER_RUN_DIR"
+	// WarmRecordEnv is the record the server removes when it exits.
+	WarmRecordEnv = "ZCODE_FENCE_LAYER_RECORD"
+)
+
+// Warm asks Launch for a warm server.
+type Warm struct {
+	// RunDir is the private run dir (RunDir(dataDir)).
+	RunDir string
+	// Idle is how long the server stays without calls before it exits.
+	Idle time.Duration
+}
+
+// How a Client reached its layer (Client.Warm).
+const (
+	WarmNone       = ""           // a per-call process
+	WarmStarted    = "started"    // this call started the warm server
+	WarmReattached = "reattached" // this call reattached to a running one
+)
+
+const recordSuffix = ".json"
+const lockSuffix = ".lock"
+
+// record is how to reach one warm server: go-plugin's ReattachConfig
+// (protocol, protocol version, network, address, pid) and what the server
+// runs.
+type record struct {
+	Layer           string    `json:"layer"`
+	Describe        string    `json:"describe"`
+	Protocol        string    `json:"protocol"`
+	ProtocolVersion int       `json:"protocol_version"`
+	Network         string    `json:"network"`
+	Addr            string    `json:"addr"`
+	Pid             int       `json:"pid"`
+	UID             int       `json:"uid"`
+	Exe             string    `json:"exe"`
+	ExeID           string    `json:"exe_id,omitempty"`
+	SHA256          string    `json:"sha256"`
+	Idle            string    `json:"idle"`
+	Started         time.Time `json:"started"`
+}
+
+func readRecord(path string) (*record, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r record
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// removeRecordIf removes the record at path when cond holds for what it
+// holds now (nil when it cannot be read), so that a record another call
+// has just written for a new server is not removed by mistake.
+func removeRecordIf(path string, cond func(*record) bool) bool {
+	r, err := readRecord(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false
+	}
+	if err != nil {
+		r = nil
+	}
+	if !cond(r) {
+		return false
+	}
+	return os.Remove(path) == nil
+}
+
+// warmKey names a layer's record and lock: its name, then a hash of the
+// executable's path and of the environment the server would get (the
+// layers read HOME, TMPDIR and variables from it, so a call from another
+// environment gets a server of its own).
+func warmKey(name, path string, env []string) string {
+	sorted := append([]string(nil), env...)
+	sort.Strings(sorted)
+	h := sha256.New()
+	io.WriteString(h, path)
+	for _, kv := range sorted {
+		h.Write([]byte{0})
+		io.WriteString(h, kv)
+	}
+	var b strings.Builder
+	for _, r := range name {
+		if r < 0x80 && (r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			b.WriteRune(r)
+		}
+		if b.Len() >= 32 {
+			break
+		}
+	}
+	return b.String() + "-" + hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// expect is what a usable record must hold.
+type expect struct {
+	path   string
+	pinned string // the pinned sha256, or "" for the host's own binary
+	exeID  string // the identity of path now
+	runDir string
+}
+
+// sha returns the sha256 the server must run: the pin, else the hash of
+// the executable (cached by identity in the run dir).
+func (e expect) sha() (string, error) {
+	if e.pinned != "" {
+		return e.pinned, nil
+	}
+	sum, _, err := executableHash(e.runDir, e.path)
+	return sum, err
+}
+
+// stale is why a record cannot be used.
+type stale struct{ why string }
+
+func (s *stale) Error() string { return "stale warm-server record: " + s.why }
+
+// checkRecord says why r is not a server the caller may use, or nil.
+func checkRecord(r *record, e expect) error {
+	switch {
+	case r.UID != os.Getuid():
+		return &stale{"recorded for uid " + strconv.Itoa(r.UID)}
+	case r.Exe != e.path:
+		return &stale{"another executable"}
+	case r.Protocol != string(plugin.ProtocolGRPC) || r.ProtocolVersion != int(Handshake.ProtocolVersion) || r.Network != "unix":
+		return &stale{"another protocol"}
+	case !processAlive(r.Pid):
+		return &stale{"process " + strconv.Itoa(r.Pid) + " is gone"}
+	}
+	if e.pinned != "" || r.ExeID != e.exeID {
+		// The file changed (or is pinned): only the same bytes will do.
+		sum, err := e.sha()
+		if err != nil {
+			return &stale{"cannot hash " + e.path + ": " + err.Error()}
+		}
+		if !strings.EqualFold(sum, r.SHA256) {
+			return &stale{"the executable's sha256 differs"}
+		}
+	}
+	if err := checkSocket(r.Addr); err != nil {
+		return &stale{err.Error()}
+	}
+	return nil
+}
+
+// checkSocket checks that addr is a unix socket of this user.
+func checkSocket(addr string) error {
+	fi, err := os.Lstat(addr)
+	if err != nil {
+		return fmt.Errorf("socket: %w", err)
+	}
+	if fi.Mode()&os.ModeSocket == 0 {
+		return fmt.Errorf("%s is not a socket", addr)
+	}
+	if uid, ok := fileOwner(fi); ok && uid != os.Getuid() {
+		return fmt.Errorf("socket %s belongs to uid %d", addr, uid)
+	}
+	return nil
+}
+
+// attach is Launch for cfg.Warm: reattach to the layer's warm server, or
+// start it (once, under its lock), or wait for another call that is
+// starting it. ctx bounds the wait; each reattach and the launch get
+// timeout of their own.
+func attach(ctx context.Context, cfg LaunchConfig, name, path string, checksum []byte, timeout time.Duration) (*Client, error) {
+	w := cfg.Warm
+	env := childEnv(os.Environ(), cfg.DropEnv, cfg.Env)
+	key := warmKey(name, path, env)
+	recPath := filepath.Join(w.RunDir, key+recordSuffix)
+	e := expect{path: path, runDir: w.RunDir}
+	if checksum != nil {
+		e.pinned = hex.EncodeToString(checksum)
+	}
+	if fi, err := os.Stat(path); err == nil {
+		e.exeID = fileIdentity(fi)
+	}
+	try := func() *Client {
+		rctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		c, seen, err := reattach(rctx, cfg, name, recPath, e)
+		var st *stale
+		if errors.As(err, &st) && seen != nil {
+			// Unusable: remove it (unless another call has replaced it
+			// meanwhile) so that the server is started afresh, and stop
+			// the server if it still runs.
+			if removeRecordIf(recPath, func(r *record) bool {
+				return r == nil || r.Pid == seen.Pid && r.Started.Equal(seen.Started)
+			}) {
+				stopServer(seen)
+			}
+		}
+		return c
+	}
+	if c := try(); c != nil {
+		return c, nil
+	}
+	unlock, err := lockWait(ctx, filepath.Join(w.RunDir, key+lockSuffix), func() bool {
+		_, err := os.Stat(recPath)
+		return err == nil
+	})
+	if err != nil {
+		return nil, &Error{Layer: name, Op: "start", Err: fmt.Errorf("waiting for the warm server: %w", err)}
+	}
+	if unlock == nil {
+		// Another call started the server while we waited.
+		if c := try(); c != nil {
+			return c, nil
+		}
+		// Its record was not usable: start one ourselves.
+		unlock, err = lockWait(ctx, filepath.Join(w.RunDir, key+lockSuffix), nil)
+		if err != nil {
+			return nil, &Error{Layer: name, Op: "start", Err: fmt.Errorf("waiting for the warm server: %w", err)}
+		}
+	}
+	defer unlock()
+	if c := try(); c != nil {
+		return c, nil
+	}
+	sum, err := e.sha()
+	if err != nil {
+		return nil, &Error{Layer: name, Op: "start", Err: err}
+	}
+	extra := []string{
+		WarmIdleEnv + "=" + w.Idle.String(),
+		WarmDirEnv + "=" + w.RunDir,
+		WarmRecordEnv + "=" + recPath,
+	}
+	c, err := launchProcess(ctx, cfg, name, path, checksum, timeout, extra)
+	if err != nil {
+		return nil, err
+	}
+	rc := c.plugin.ReattachConfig()
+	pid, ok := warmPid(w.RunDir, rc)
+	if !ok {
+		return c, nil // not a warm server: a per-call process
+	}
+	rec := record{
+		Layer: name, Describe: c.info.Name,
+		Protocol: string(rc.Protocol), ProtocolVersion: c.plugin.NegotiatedVersion(),
+		Network: rc.Addr.Network(), Addr: rc.Addr.String(), Pid: pid, UID: os.Getuid(),
+		Exe: path, ExeID: e.exeID, SHA256: sum, Idle: w.Idle.String(), Started: time.Now().UTC(),
+	}
+	b, _ := json.Marshal(rec)
+	if err := writePrivate(recPath, append(b, '\n')); err != nil {
+		return c, nil // it serves this call; the next one starts its own
+	}
+	c.warm = WarmStarted
+	// go-plugin's socket dir for this launch is unused: the server
+	// listens in its own s<PID> dir.
+	if d := c.proc.dir(); d != "" {
+		_ = os.RemoveAll(d)
+	}
+	return c, nil
+}
+
+// warmPid returns the pid of a server listening in runDir/s<PID>/: a warm
+// server (see serveWarm).
+func warmPid(runDir string, rc *plugin.ReattachConfig) (int, bool) {
+	if rc == nil || rc.Addr == nil || rc.Addr.Network() != "unix" {
+		return 0, false
+	}
+	dir := filepath.Dir(rc.Addr.String())
+	if filepath.Dir(dir) != filepath.Clean(runDir) {
+		return 0, false
+	}
+	base := filepath.Base(dir)
+	if !strings.HasPrefix(base, "s") {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(base[1:])
+	if err != nil || pid <= 0 {
+		return 0, false
+	}
+	return pid, true
+}
+
+// reattach connects to the server recorded at recPath through go-plugin's
+// reattach support and calls Describe (the health check). It returns nil
+// and no error when there is no record, a *stale error when the record is
+// unusable, and any other error when the server did not answer.
+func reattach(ctx context.Context, cfg LaunchConfig, name, recPath string, e expect) (*Client, *record, error) {
+	r, err := readRecord(recPath)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, &stale{"unreadable: " + err.Error()}
+	}
+	if err := checkRecord(r, e); err != nil {
+		return nil, r, err
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = hclog.NewNullLogger()
+	}
+	run := &attachedRunner{pid: r.Pid, done: make(chan struct{})}
+	c := &Client{name: name, warm: WarmReattached, attached: run}
+	c.plugin = plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig: Handshake,
+		Plugins:         plugin.PluginSet{PluginName: &layerPlugin{}},
+		Reattach: &plugin.ReattachConfig{
+			Protocol:        plugin.Protocol(r.Protocol),
+			ProtocolVersion: r.ProtocolVersion,
+			Addr:            &net.UnixAddr{Net: "unix", Name: r.Addr},
+			Pid:             r.Pid,
+			ReattachFunc:    run.reattach,
+		},
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		Logger:           logger,
+		Stderr:           io.Discard,
+		SyncStdout:       io.Discard,
+		SyncStderr:       io.Discard,
+		GRPCDialOptions:  []grpc.DialOption{grpc.WithTransportCredentials(peerCheck{pid: r.Pid})},
+	})
+	rpc, err := c.start(ctx)
+	if err != nil {
+		_ = c.Close()
+		if ctx.Err() != nil {
+			// Slow, not broken (a loaded machine): leave the record.
+			return nil, r, &Error{Layer: name, Op: "reattach", Err: context.Cause(ctx)}
+		}
+		return nil, r, &stale{"reattach: " + err.Error()}
+	}
+	c.rpc = rpc
+	d, err := rpc.Describe(ctx, &layerpb.DescribeRequest{})
+	if err != nil {
+		_ = c.Close()
+		if ctx.Err() != nil {
+			// Slow, not broken (a loaded machine): leave the record.
+			return nil, r, &Error{Layer: name, Op: "describe", Err: rpcCause(ctx, err)}
+		}
+		return nil, r, &stale{"describe: " + rpcCause(ctx, err).Error()}
+	}
+	if d.GetName() != r.Describe || d.GetProtocolVersion() != ProtocolVersion {
+		_ = c.Close()
+		return nil, r, &stale{fmt.Sprintf("the server is %q (protocol %d)", d.GetName(), d.GetProtocolVersion())}
+	}
+	c.info = Info{Name: d.GetName(), Version: d.GetVersion(), Description: d.GetDescription(), ProtocolVersion: d.GetProtocolVersion()}
+	if cfg.Name == "" && c.info.Name != "" {
+		c.name = c.info.Name
+	}
+	return c, r, nil
+}
+
+// attachedRunner is the go-plugin runner of a reattached server. It never
+// kills the server (other calls share it): Kill does nothing and Wait ends
+// when the client is closed.
+type attachedRunner struct {
+	pid  int
+	done chan struct{}
+}
+
+func (a *attachedRunner) reattach() (runner.AttachedRunner, error) { return a, nil }
+
+func (a *attachedRunner) Wait(context.Context) error {
+	<-a.done
+	return nil
+}
+func (a *attachedRunner) Kill(context.Context) error { return nil }
+func (a *attachedRunner) ID() string                 { return strconv.Itoa(a.pid) }
+func (a *attachedRunner) PluginToHost(network, addr string) (string, string, error) {
+	return network, addr, nil
+}
+func (a *attachedRunner) HostToPlugin(network, addr string) (string, string, error) {
+	return network, addr, nil
+}
+
+// lockWait takes the lock file at path, waiting (polling every few
+// milliseconds) until ctx ends. When ready is not nil and reports true
+// while waiting, lockWait gives up the wait and returns a nil unlock and
+// no error: what the lock's holder was making is there.
+func lockWait(ctx context.Context, path string, ready func() bool) (func(), error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	delay := time.Millisecond
+	for {
+		ok, err := tryLock(f)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		if ok {
+			return func() { unlockFile(f); f.Close() }, nil
+		}
+		if ready != nil && ready() {
+			f.Close()
+			return nil, nil
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			f.Close()
+			return nil, context.Cause(ctx)
+		case <-t.C:
+		}
+		if delay < 8*time.Millisecond {
+			delay *= 2
+		}
+	}
+}
+
+// stopServer sends SIGTERM to the server r names, if it still runs and is
+// the process listening on r's socket (checked by its peer credentials,
+// so a reused pid is never signalled). It reports whether it signalled.
+func stopServer(r *record) bool {
+	if r == nil || r.Network != "unix" || !processAlive(r.Pid) {
+		return false
+	}
+	if checkSocket(r.Addr) != nil {
+		return false
+	}
+	conn, err := net.DialTimeout("unix", r.Addr, 200*time.Millisecond)
+	if err != nil {
+		return false
+	}
+	defer conn.Close()
+	uc, ok := conn.(*net.UnixConn)
+	if !ok {
+		return false
+	}
+	uid, pid, err := peerCred(uc)
+	if err != nil || uid != os.Getuid() || pid != r.Pid {
+		return false
+	}
+	return signalTerm(r.Pid) == nil
+}
+
+// StopWarm asks every warm server recorded in runDir to exit (SIGTERM, to
+// the process verified to listen on the recorded socket) and waits up to
+// wait for them to be gone. It returns the pids it signalled and those
+// still running when the wait ended. For tests, uninstall scripts and
+// `zcode-fence layer stop`.
+func StopWarm(runDir string, wait time.Duration) (stopped, left []int) {
+	entries, err := os.ReadDir(runDir)
+	if err != nil {
+		return nil, nil
+	}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), recordSuffix) {
+			continue
+		}
+		r, err := readRecord(filepath.Join(runDir, e.Name()))
+		if err != nil {
+			continue
+		}
+		if stopServer(r) {
+			stopped = append(stopped, r.Pid)
+		}
+	}
+	deadline := time.Now().Add(wait)
+	for _, pid := range stopped {
+		for processAlive(pid) && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if processAlive(pid) {
+			left = append(left, pid)
+		}
+	}
+	Sweep(runDir)
+	return stopped, left
+}
