@@ -15,18 +15,7 @@ import (
 // directory is made) is empty.
 func TestNoLeftoversAfter200Calls(t *testing.T) {
 	s := newScratch(t)
-	binDir := filepath.Join(s.root, "bin")
-	if err := os.MkdirAll(binDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(binary)
-	if err != nil {
-		t.Fatal(err)
-	}
-	self := filepath.Join(binDir, filepath.Base(binary))
-	if err := os.WriteFile(self, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	binDir, self := binaryCopy(t, s)
 	layerDir := filepath.Join(s.root, "layers")
 	panics := faultLayer(t, layerDir, "panic-decide")
 	hangs := faultLayer(t, layerDir, "hang-decide")
@@ -123,4 +112,24 @@ func TestNoLeftoversAfter200Calls(t *testing.T) {
 		t.Logf("%d built-in launches fell back to in-process judging (machine load)", fallbacks)
 	}
 	t.Logf("200 calls, %d records, %d logged errors, %d broken layers abandoned, no process or socket left", len(recs), errs, abandoned)
+}
+
+// binaryCopy copies the hook binary into a fresh bin dir under s.root and
+// returns both: a process scan of that dir then finds only the processes
+// of the test that made it.
+func binaryCopy(t *testing.T, s *scratch) (binDir, self string) {
+	t.Helper()
+	binDir = filepath.Join(s.root, "bin")
+	if err := os.MkdirAll(binDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(binary)
+	if err != nil {
+		t.Fatal(err)
+	}
+	self = filepath.Join(binDir, filepath.Base(binary))
+	if err := os.WriteFile(self, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return binDir, self
 }

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"syscall"
 	"testing"
@@ -24,18 +23,7 @@ import (
 // run dir holds no per-process dir (c<PID>, s<PID>).
 func TestSignalsLeaveNothing(t *testing.T) {
 	s := newScratch(t)
-	binDir := filepath.Join(s.root, "bin")
-	if err := os.MkdirAll(binDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(binary)
-	if err != nil {
-		t.Fatal(err)
-	}
-	self := filepath.Join(binDir, filepath.Base(binary))
-	if err := os.WriteFile(self, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	binDir, self := binaryCopy(t, s)
 	testRoots.Store(binDir, struct{}{})
 	tmp := freshTempDir(t)
 	cfg := writeConfig(t, s.configs, "signals", map[string]any{})

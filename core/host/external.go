@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/internal/atomicfile"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 )
@@ -176,39 +177,17 @@ func verifiedCopy(src, pin, dataDir string) (copyPath string, integrity, err err
 			return "", nil, err
 		}
 	}
-	if err := writeAtomic(dst, data, 0o700); err != nil {
+	if err := atomicfile.Write(dst, data, 0o700); err != nil {
 		return "", nil, err
 	}
 	dfi, err := os.Lstat(dst)
 	if err != nil {
 		return "", nil, err
 	}
-	if err := writeAtomic(record, []byte(src+"\t"+srcID+"\t"+fileID(dfi)+"\n"), 0o600); err != nil {
+	if err := atomicfile.Write(record, []byte(src+"\t"+srcID+"\t"+fileID(dfi)+"\n"), 0o600); err != nil {
 		return "", nil, err
 	}
 	return dst, nil, nil
-}
-
-// writeAtomic writes data to a temp file beside path and renames it there.
-func writeAtomic(path string, data []byte, mode os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp.Name(), mode)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-	}
-	return werr
 }
 
 // fileID is a file's identity for the verified record: size and

@@ -5,13 +5,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/zcode-fence/zcode-fence/core/integrity"
+	"github.com/zcode-fence/zcode-fence/core/internal/atomicfile"
 )
 
 // The run directory holds everything a layer process leaves while it runs:
@@ -205,47 +207,11 @@ func executableHash(runDir, path string) (sum, id string, err error) {
 			}
 		}
 	}
-	sum, err = hashFile(path)
+	sum, _, err = integrity.HashFile(path)
 	if err != nil {
 		return "", "", err
 	}
 	selfHashes.Store(key, sum)
-	_ = writePrivate(cache, []byte(path+"\t"+id+"\t"+sum+"\n"))
+	_ = atomicfile.Write(cache, []byte(path+"\t"+id+"\t"+sum+"\n"), 0o600)
 	return sum, id, nil
-}
-
-func hashFile(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// writePrivate writes data to path atomically (a temp file beside it,
-// renamed), mode 0600.
-func writePrivate(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp.Name(), 0o600)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		_ = os.Remove(tmp.Name())
-	}
-	return werr
 }

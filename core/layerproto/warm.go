@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/go-plugin/runner"
 	"google.golang.org/grpc"
 
+	"github.com/zcode-fence/zcode-fence/core/internal/atomicfile"
 	"github.com/zcode-fence/zcode-fence/core/layerproto/layerpb"
 )
 
@@ -298,7 +299,7 @@ func attach(ctx context.Context, cfg LaunchConfig, name, path string, checksum [
 		Exe: path, ExeID: e.exeID, SHA256: sum, Idle: w.Idle.String(), Started: time.Now().UTC(),
 	}
 	b, _ := json.Marshal(rec)
-	if err := writePrivate(recPath, append(b, '\n')); err != nil {
+	if err := atomicfile.Write(recPath, append(b, '\n'), 0o600); err != nil {
 		return c, nil // it serves this call; the next one starts its own
 	}
 	c.warm = WarmStarted

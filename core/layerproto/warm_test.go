@@ -17,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/zcode-fence/zcode-fence/core/integrity"
 )
 
 // The warm tests run real processes: the test binary serves as the layer
@@ -141,7 +143,7 @@ func TestWarmReattachAcrossLaunches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, err := hashFile(selfPath(t))
+	sum, _, err := integrity.HashFile(selfPath(t))
 	if err != nil {
 		t.Fatal(err)
 	}
