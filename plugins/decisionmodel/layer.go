@@ -129,10 +129,11 @@ func (l *Layer) Decide(ctx context.Context, call *core.Call) (v core.Verdict, er
 		}
 	}
 
+	budget := budgetOf(ctx, s.timeout)
 	ctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	start := l.now()
-	a, err := l.ask(ctx, s, req, temperatureZero, budgetOf(ctx))
+	a, err := l.ask(ctx, s, req, temperatureZero, budget)
 	latency := l.now().Sub(start).Milliseconds()
 	if err != nil {
 		return core.SilentVerdict, err
@@ -181,11 +182,16 @@ func (l *Layer) ask(ctx context.Context, s *settings, req openai.ChatCompletionR
 	return a, nil
 }
 
-// budgetOf is the time left before ctx's deadline (real clock: it is what
-// net/http waits on).
-func budgetOf(ctx context.Context) time.Duration {
+// budgetOf is the time the request gets: timeout, or the time left before
+// ctx's deadline when that is shorter (real clock: it is what net/http
+// waits on). Taken before the timeout's own context is made, so a
+// configured timeout is reported as configured, however loaded the
+// machine.
+func budgetOf(ctx context.Context, timeout time.Duration) time.Duration {
 	if d, ok := ctx.Deadline(); ok {
-		return time.Until(d).Round(time.Millisecond)
+		if left := time.Until(d).Round(time.Millisecond); left < timeout {
+			return left
+		}
 	}
-	return 0
+	return timeout
 }
