@@ -228,6 +228,7 @@ func (w *claudeWorld) checkNoLeftovers(t *testing.T) {
 	for _, g := range groups {
 		inGroup[g] = true
 	}
+	w.stopWarmServers(t, inGroup)
 	// Processes just SIGKILLed may need a moment to become zombies.
 	var left []string
 	for end := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
@@ -241,16 +242,60 @@ func (w *claudeWorld) checkNoLeftovers(t *testing.T) {
 	}
 }
 
-// leftovers scans /proc for this world's live processes, killing them when
-// kill is set.
-func (w *claudeWorld) leftovers(inGroup map[int]bool, kill bool) []string {
+// stopWarmServers ends this world's warm layer servers the way an
+// uninstall or a logout does, with SIGTERM, and fails the test for any
+// that is still running 5 s later. Warm servers outlive the hook calls
+// that start them by design (layer_idle_timeout); they are told apart from
+// a leaked per-call layer process by leading a session of their own
+// (setsid) and running "layer serve".
+func (w *claudeWorld) stopWarmServers(t *testing.T, inGroup map[int]bool) {
+	t.Helper()
+	var servers []int
+	for _, p := range w.processes(inGroup) {
+		if p.session == p.pid && bytes.Contains(p.cmdline, []byte("\x00layer\x00serve\x00")) {
+			servers = append(servers, p.pid)
+			_ = syscall.Kill(p.pid, syscall.SIGTERM)
+		}
+	}
+	if len(servers) == 0 {
+		return
+	}
+	t.Logf("stopped %d warm layer servers with SIGTERM: %v", len(servers), servers)
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		alive := 0
+		for _, pid := range servers {
+			if st, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat")); err == nil && !bytes.Contains(st, []byte(") Z ")) {
+				alive++
+			}
+		}
+		if alive == 0 {
+			return
+		}
+		if time.Now().After(end) {
+			t.Errorf("e2e: %d warm layer servers still running 5 s after SIGTERM", alive)
+			return
+		}
+	}
+}
+
+// worldProcess is one live process of this world (see leftovers).
+type worldProcess struct {
+	pid, pgid, session int
+	cwd                string
+	cmdline            []byte
+}
+
+// processes scans /proc for this world's live processes: in one of its
+// claude runs' process groups, with its fake HOME, or working under its
+// fixture's folder. Zombies are left out.
+func (w *claudeWorld) processes(inGroup map[int]bool) []worldProcess {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
-		return []string{"cannot read /proc: " + err.Error()}
+		return nil
 	}
 	self := os.Getpid()
 	homeVar := []byte("HOME=" + w.f.Home + "\x00")
-	var out []string
+	var out []worldProcess
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil || pid == self {
@@ -266,19 +311,33 @@ func (w *claudeWorld) leftovers(inGroup map[int]bool, kill bool) []string {
 			continue
 		}
 		fields := strings.Fields(string(stat[i+1:]))
-		if len(fields) < 3 || fields[0] == "Z" || fields[0] == "X" {
+		if len(fields) < 4 || fields[0] == "Z" || fields[0] == "X" {
 			continue
 		}
 		pgid, _ := strconv.Atoi(fields[2])
+		session, _ := strconv.Atoi(fields[3])
 		environ, _ := os.ReadFile(filepath.Join(dir, "environ"))
 		cwd, _ := os.Readlink(filepath.Join(dir, "cwd"))
 		if !inGroup[pgid] && !bytes.Contains(append([]byte{0}, environ...), append([]byte{0}, homeVar...)) && !within(cwd, w.f.Dir) {
 			continue
 		}
 		cmdline, _ := os.ReadFile(filepath.Join(dir, "cmdline"))
-		out = append(out, fmt.Sprintf("pid %d pgid %d cwd %s: %s", pid, pgid, cwd, bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '})))
+		out = append(out, worldProcess{pid: pid, pgid: pgid, session: session, cwd: cwd, cmdline: cmdline})
+	}
+	return out
+}
+
+// leftovers scans /proc for this world's live processes, killing them when
+// kill is set.
+func (w *claudeWorld) leftovers(inGroup map[int]bool, kill bool) []string {
+	if _, err := os.ReadDir("/proc"); err != nil {
+		return []string{"cannot read /proc: " + err.Error()}
+	}
+	var out []string
+	for _, p := range w.processes(inGroup) {
+		out = append(out, fmt.Sprintf("pid %d pgid %d cwd %s: %s", p.pid, p.pgid, p.cwd, bytes.ReplaceAll(p.cmdline, []byte{0}, []byte{' '})))
 		if kill {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
+			_ = syscall.Kill(p.pid, syscall.SIGKILL)
 		}
 	}
 	return out

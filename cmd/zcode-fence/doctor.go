@@ -152,6 +152,9 @@ func (r *doctorReport) checkConfig(env config.Env, environ []string) config.Conf
 	for _, n := range cfg.Notes {
 		r.problem("config", "correct the value where it is set (the file above, or the variable); until then the default applies", "%s", n)
 	}
+	for _, n := range func() []string { _, notes := host.DisabledRules(cfg); return notes }() {
+		r.problem("config", "correct "+config.KeyDisabledRules+": name rule ids or families from docs/rules.md (explain lists them); locked rules cannot be switched off", "%s", n)
+	}
 	for _, u := range plugins.Schema.UnknownEnv(environ) {
 		fix := "unset " + u.Name
 		if u.Suggest != "" {
@@ -237,19 +240,23 @@ func (r *doctorReport) checkLayers(env config.Env, cfg config.Config, online boo
 		}
 	}
 
+	// The trial call launches its layers per call (no warm server is left
+	// running by doctor) and, unless --online, without the model.
 	trialEnv := env
 	modelKey := decisionmodel.Enable.Key
 	model := cfg.Bool(modelKey)
+	overrides := map[string]string{"ZCODE_FENCE_" + strings.ToUpper(config.KeyLayerIdleTimeout): "0"}
 	if !online {
-		base, override := env.Lookup, "ZCODE_FENCE_"+strings.ToUpper(modelKey)
-		trialEnv.Lookup = func(k string) (string, bool) {
-			if k == override {
-				return "false", true
-			}
-			return base(k)
-		}
+		overrides["ZCODE_FENCE_"+strings.ToUpper(modelKey)] = "false"
 	}
-	j := &judgement{start: time.Now(), source: "doctor", env: trialEnv, cfg: plugins.Schema.Load(trialEnv), dataDir: config.DataDir(trialEnv)}
+	base := env.Lookup
+	trialEnv.Lookup = func(k string) (string, bool) {
+		if v, ok := overrides[k]; ok {
+			return v, true
+		}
+		return base(k)
+	}
+	j := newJudgementIn(trialEnv, "doctor", time.Now())
 	j.run(bashPayload("true"))
 	j.done()
 	if j.inputErr != nil {

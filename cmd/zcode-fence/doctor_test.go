@@ -111,6 +111,9 @@ func TestDoctor(t *testing.T) {
 			`ZCODE_FENCE_LANGUAGE="fr" is not valid for language`,
 			"custom_rules: skipped", "#2 ([: error parsing regexp",
 		}},
+		{"disabled_rules naming no rule", func(t *testing.T, w doctorWorld) []string {
+			return []string{"ZCODE_FENCE_DISABLED_RULES=DG-IAC-DESTROY;DG-NO-SUCH-RULE;DG-MKFS"}
+		}, []string{`disabled_rules: "DG-NO-SUCH-RULE" is not a rule id`, "disabled_rules: DG-MKFS cannot be switched off", "fix: correct disabled_rules"}},
 		{"data dir open to others", func(t *testing.T, w doctorWorld) []string {
 			if runtime.GOOS == "windows" {
 				t.Skip("no POSIX permissions")

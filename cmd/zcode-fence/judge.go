@@ -49,7 +49,12 @@ type judgement struct {
 
 // newJudgement loads the configuration for a call that began at start.
 func newJudgement(source string, start time.Time) *judgement {
-	env := config.OSEnv()
+	return newJudgementIn(config.OSEnv(), source, start)
+}
+
+// newJudgementIn is newJudgement with the environment env (doctor's
+// trial call changes one setting).
+func newJudgementIn(env config.Env, source string, start time.Time) *judgement {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &judgement{start: start, source: source, env: env, cfg: plugins.Schema.Load(env), dataDir: config.DataDir(env),
 		released: make(chan struct{}), ran: make(chan struct{}), ctx: ctx, cancel: cancel}

@@ -9,10 +9,11 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
-// disabledRules reads disabled_rules from cfg: the set, and a note for
+// DisabledRules reads disabled_rules from cfg: the set, and a note for
 // each item that switches nothing off (an id or family the catalog does
-// not declare, or locked rules, which stay on).
-func disabledRules(cfg config.Config) (rules.Disabled, []string) {
+// not declare, or locked rules, which stay on). The host applies the set
+// to every call; doctor and explain show the notes.
+func DisabledRules(cfg config.Config) (rules.Disabled, []string) {
 	d, unknown, locked := rules.ParseDisabled(cfg.Get(config.KeyDisabledRules))
 	var notes []string
 	for _, u := range unknown {

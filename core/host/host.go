@@ -211,7 +211,7 @@ func (h *Host) run(ctx context.Context, call *core.Call, pre []core.Reason, cfg 
 	}()
 
 	slots, notes := h.slots(cfg, call.DataDir)
-	disabled, offNotes := disabledRules(cfg)
+	disabled, offNotes := DisabledRules(cfg)
 	notes = append(notes, offNotes...)
 	vet := vetExternal(slots, call, cfg.Get(config.KeyLanguage))
 	slots = vet.slots

@@ -18,8 +18,34 @@ const warmSupported = true
 
 // setSession starts a warm server in a session (and process group) of its
 // own: no signal sent to the hook's group or terminal reaches it.
+// It also keeps the files this process inherited out of the server
+// (closeInheritedOnExec).
 func setSession(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	closeInheritedOnExec()
+}
+
+// closeInheritedOnExec marks every file descriptor above 2 close-on-exec.
+// Go opens its own files that way, but descriptors the hook inherited
+// from whatever started it (a host's extra pipe, a test's report pipe) are
+// not, and a warm server outlives the hook: holding such a pipe open would
+// keep its reader waiting for EOF until the server's idle exit. The
+// server's own files (cmd.ExtraFiles, stdio) are duplicated for it anew,
+// so this takes nothing it needs. Cost: one directory read and a fcntl per
+// open descriptor, once per server start.
+func closeInheritedOnExec() {
+	entries, err := os.ReadDir("/dev/fd")
+	if err != nil {
+		for fd := 3; fd < 1024; fd++ {
+			syscall.CloseOnExec(fd)
+		}
+		return
+	}
+	for _, e := range entries {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			syscall.CloseOnExec(fd)
+		}
+	}
 }
 
 // processAlive reports whether pid is a running process of this user
