@@ -59,7 +59,7 @@ func (s *Script) Outline() string {
 		}
 		if len(c.Via) > 0 {
 			sb.WriteString(" [")
-			sb.WriteString(strings.Join(c.Via, " > "))
+			sb.WriteString(strings.Join(ViaTexts(c.Via), " > "))
 			sb.WriteString("]")
 		}
 		for _, as := range c.Assigns {

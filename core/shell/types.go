@@ -196,8 +196,9 @@ type Command struct {
 	// "echo | sh" (literal text piped into a shell), "unknown wrapper" (the
 	// command after a wholly unknown command word: $SUDO rm ...),
 	// "Start-Process" and "start" (a program started from PowerShell or
-	// cmd.exe, in dialect Cmd), "for" (a cmd.exe for body)...
-	Via []string
+	// cmd.exe, in dialect Cmd), "for" (a cmd.exe for body)... Each entry
+	// keeps that text and a ViaKind (ParseVia) for the contexts layers test.
+	Via []Via
 	// Parent is the index (in Script.Commands) of the command that runs this
 	// one: the wrapper for bash -c / eval / xargs / find -exec, the command
 	// whose word holds the $(...) for substitutions. -1 at top level.

@@ -379,10 +379,11 @@ func (j *judge) view(k int) *cmdv {
 	return v
 }
 
-// viaLast returns the innermost Via entry of the command, or "".
-func (v *cmdv) viaLast() string {
+// viaLast returns the innermost Via entry of the command, or the zero
+// Via (ViaOther, no text).
+func (v *cmdv) viaLast() shell.Via {
 	if n := len(v.c.Via); n > 0 {
 		return v.c.Via[n-1]
 	}
-	return ""
+	return shell.Via{}
 }

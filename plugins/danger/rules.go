@@ -131,7 +131,7 @@ func (v *cmdv) reportCommon(hs []hit) {
 // -x/-X on items they read or find.
 func (v *cmdv) viaArgs() bool {
 	for _, s := range v.c.Via {
-		if s == "xargs" || s == "parallel" || strings.HasPrefix(s, "fd -") {
+		if s.RunsItems() {
 			return true
 		}
 	}

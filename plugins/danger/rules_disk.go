@@ -336,7 +336,7 @@ func ruleIcacls(v *cmdv) {
 func (v *cmdv) forkBomb() {
 	c := v.c
 	name := ""
-	if fn, ok := strings.CutPrefix(v.viaLast(), "function "); ok && fn != "" && c.Name == strings.ToLower(fn) {
+	if fn := v.viaLast().Function(); fn != "" && c.Name == strings.ToLower(fn) {
 		name = fn + "()"
 	} else if c.Dialect == shell.Cmd && len(c.Args) > 0 && c.Args[0].Raw == "%0" {
 		name = "%0|%0"

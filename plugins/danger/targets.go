@@ -454,7 +454,7 @@ func (v *cmdv) inputHits(w shell.Word, want hitKind) []hit {
 			tail = w.Value[i:] // {}/x: what follows the replace string
 		}
 	}
-	if strings.HasPrefix(v.viaLast(), "fd -") && v.c.Parent >= 0 {
+	if v.viaLast().Kind == shell.ViaFdExec && v.c.Parent >= 0 {
 		var out []hit
 		for _, h := range v.j.listedHits(v.c.Parent, want, tail) {
 			h.fromInput = true

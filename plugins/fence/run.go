@@ -220,8 +220,7 @@ func isItemRunner(c *shell.Command) bool {
 	if len(c.Via) == 0 {
 		return false
 	}
-	v := c.Via[len(c.Via)-1]
-	return v == "xargs" || v == "parallel" || strings.HasPrefix(v, "fd ")
+	return c.Via[len(c.Via)-1].RunsItems()
 }
 
 // isSubst reports whether a word value starts with a command
@@ -234,7 +233,7 @@ func isSubst(v string) bool { return strings.HasPrefix(v, "$(") || strings.HasPr
 // known (cat list.txt | xargs rm): the item is then unresolved.
 func (j *judge) items(i int, c *shell.Command) ([]paths.Path, bool) {
 	cmds := j.call.Script.Commands
-	if v := c.Via[len(c.Via)-1]; strings.HasPrefix(v, "fd ") {
+	if c.Via[len(c.Via)-1].Kind == shell.ViaFdExec {
 		if c.Parent < 0 || c.Parent >= len(cmds) {
 			return nil, false
 		}

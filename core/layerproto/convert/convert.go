@@ -134,7 +134,7 @@ func scriptBytes(s *shell.Script) int {
 			n += len(r.Op) + len(r.Fd) + len(r.Body) + word(r.Target)
 		}
 		for _, v := range c.Via {
-			n += len(v)
+			n += len(v.Text)
 		}
 		if n > MaxScriptBytes {
 			return n
@@ -187,7 +187,7 @@ func commandToProto(c *shell.Command) *layerpb.Command {
 		Cd:         wordsToProto(c.Cd),
 		Dialect:    layerpb.Dialect(c.Dialect),
 		Depth:      int32(c.Depth),
-		Via:        texts(c.Via),
+		Via:        viaToProto(c.Via),
 		Parent:     int32(c.Parent),
 		FeedsInto:  int32(c.FeedsInto),
 		Feed:       layerpb.FeedKind(c.Feed),
@@ -224,7 +224,7 @@ func commandFromProto(p *layerpb.Command) shell.Command {
 		Cd:          wordsFromProto(p.GetCd()),
 		Dialect:     shell.Dialect(p.GetDialect()),
 		Depth:       int(p.GetDepth()),
-		Via:         nilIfEmpty(p.GetVia()),
+		Via:         viaFromProto(p.GetVia()),
 		Parent:      int(p.GetParent()),
 		FeedsInto:   int(p.GetFeedsInto()),
 		Feed:        shell.FeedKind(p.GetFeed()),
@@ -396,6 +396,28 @@ func textMap(m map[string]string) map[string]string {
 	out := make(map[string]string, len(m))
 	for k, v := range m {
 		out[text(k)] = text(v)
+	}
+	return out
+}
+
+// viaToProto writes each Via as its text (the wire keeps Via a list of
+// strings), repairing invalid UTF-8 as texts does.
+func viaToProto(vias []shell.Via) []string {
+	if len(vias) == 0 {
+		return nil
+	}
+	return texts(shell.ViaTexts(vias))
+}
+
+// viaFromProto reads Via texts back into typed entries with
+// shell.ParseVia; nil for none.
+func viaFromProto(ss []string) []shell.Via {
+	if len(ss) == 0 {
+		return nil
+	}
+	out := make([]shell.Via, len(ss))
+	for i, s := range ss {
+		out[i] = shell.ParseVia(s)
 	}
 	return out
 }

@@ -26,7 +26,7 @@ func FuzzCallText(f *testing.F) {
 			SessionID: s, WritableRoots: []string{s}, Platform: s, DataDir: s,
 			Options: map[string]string{"k": s},
 			Script: &shell.Script{Source: s, ParseError: s, Commands: []shell.Command{{
-				Name: s, Args: []shell.Word{w}, Cd: []shell.Word{w}, Via: []string{s}, Stdin: s,
+				Name: s, Args: []shell.Word{w}, Cd: []shell.Word{w}, Via: []shell.Via{shell.ParseVia(s)}, Stdin: s,
 				Assigns:   []shell.Assign{{Name: s, Value: w}},
 				Redirects: []shell.Redirect{{Op: s, Fd: s, Target: w, Body: s}},
 			}}},
@@ -52,7 +52,7 @@ func FuzzCallText(f *testing.F) {
 		r := text(s)
 		repaired := []string{got.Tool, got.Command, got.Paths[0], got.ProjectRoot, got.Cwd,
 			got.SessionID, got.WritableRoots[0], got.Platform, got.DataDir, got.Options["k"],
-			got.Script.Source, got.Script.ParseError, cmd.Via[0], cmd.Assigns[0].Name,
+			got.Script.Source, got.Script.ParseError, cmd.Via[0].Text, cmd.Assigns[0].Name,
 			cmd.Redirects[0].Op, cmd.Redirects[0].Fd, cmd.Redirects[0].Body}
 		if s == "" {
 			// Empty repeated/map entries still come back; empty strings stay empty.

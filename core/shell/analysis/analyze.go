@@ -288,7 +288,7 @@ func (a *analyzer) stepsUsed() int {
 // enclosing compound commands add (background, redirects, stdin).
 type ctx struct {
 	depth   int
-	via     []string
+	via     []shell.Via
 	parent  int
 	dialect shell.Dialect
 	src     string
@@ -302,10 +302,10 @@ type ctx struct {
 	container *containerFS
 }
 
-func appendVia(via []string, s string) []string {
-	out := make([]string, len(via), len(via)+1)
+func appendVia(via []shell.Via, s string) []shell.Via {
+	out := make([]shell.Via, len(via), len(via)+1)
 	copy(out, via)
-	return append(out, s)
+	return append(out, shell.ParseVia(s))
 }
 
 // simple is a simple command before wrappers are stripped.
@@ -349,7 +349,7 @@ func (a *analyzer) text(c ctx, st *state, text string) {
 		if a.out.ParseError == "" {
 			msg := err.Error()
 			if len(c.via) > 0 {
-				msg = c.via[len(c.via)-1] + ": " + msg
+				msg = c.via[len(c.via)-1].Text + ": " + msg
 			}
 			a.out.ParseError = msg
 		}

@@ -23,7 +23,7 @@ func (a *analyzer) foreign(c ctx, st *state, text string) {
 	base := len(a.out.Commands)     // the first command made from text
 	cmdOf := make([]int, len(segs)) // segment -> command index (or its parent's)
 	made := make([]bool, len(segs)) // the segment produced a command
-	viaOf := make([][]string, len(segs))
+	viaOf := make([][]shell.Via, len(segs))
 	for i := range segs {
 		seg := &segs[i]
 		parent, via := c.parent, c.via

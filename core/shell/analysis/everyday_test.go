@@ -83,7 +83,7 @@ func TestEveryday(t *testing.T) {
 		}
 		for i, c := range s.Commands {
 			for _, v := range c.Via {
-				if newerVia(v) {
+				if newerVia(v.Text) {
 					t.Errorf("%s: #%d gained via %q:\n%s", where, i, v, s.Outline())
 				}
 			}

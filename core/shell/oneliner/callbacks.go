@@ -7,12 +7,13 @@ import "strings"
 // $f = 'passthru'; $f($cmd), ('shell_exec')($cmd)). The named function is
 // judged as if called with the values it receives.
 
-// callback applies a callback role of the API table: "callback"
-// (callback at argument n, its arguments after it), "callbackarr" (its
-// arguments in the list after it), "mapcb" (applied to each element of
-// the lists after it), "walkcb" (callback at argument n, applied to each
-// element of argument 0).
-func (p *parser) callback(role string, n int, args []callArg) {
+// callback applies a callback role of the API table, whose function
+// name is at argument r.arg: roleCallback (its arguments after it),
+// roleCallbackArr (its arguments in the list after it), roleMapCallback
+// (applied to each element of the lists after it), roleWalkCallback
+// (applied to each element of argument 0).
+func (p *parser) callback(r role, args []callArg) {
+	n := r.arg
 	pos := positional(args)
 	if n >= len(pos) {
 		return
@@ -26,18 +27,18 @@ func (p *parser) callback(role string, n int, args []callArg) {
 		vals = append(vals, p.eval(a.a, a.b, 0))
 	}
 	name := strings.ToLower(strings.TrimPrefix(fn.s, `\`))
-	switch role {
-	case "callback":
+	switch r.kind {
+	case roleCallback:
 		p.applyValues(name, vals[n+1:])
-	case "callbackarr":
+	case roleCallbackArr:
 		if n+1 < len(vals) && vals[n+1].isList {
 			p.applyValues(name, vals[n+1].list)
 		} else {
 			p.applyValues(name, nil)
 		}
-	case "mapcb", "walkcb":
+	case roleMapCallback, roleWalkCallback:
 		from, to := n+1, len(vals)
-		if role == "walkcb" {
+		if r.kind == roleWalkCallback {
 			from, to = 0, 1
 		}
 		for _, v := range vals[from:to] {
@@ -55,35 +56,31 @@ func (p *parser) callback(role string, n int, args []callArg) {
 // applyValues judges a call of the function named name with argument
 // values: the value forms of the delete, write, move and exec roles.
 func (p *parser) applyValues(name string, vals []value) {
-	spec, key := p.spec(name, len(vals))
-	if spec == "" || *p.work <= 0 {
+	r, key := p.spec(name, len(vals))
+	if r.kind == roleNone || *p.work <= 0 {
 		return
 	}
 	*p.work--
-	role, n := spec, 0
-	if i := strings.IndexByte(spec, ':'); i >= 0 {
-		role = spec[:i]
-		n = int(spec[i+1] - '0')
-	}
-	at := func(i int) value {
+	n := r.arg
+	arg := func(i int) value {
 		if i < len(vals) {
 			return vals[i]
 		}
 		return value{}
 	}
-	switch role {
-	case "delete", "write":
-		p.path(role, at(n), key)
-	case "deleteall", "writeall":
+	switch r.kind {
+	case roleDelete, roleWrite:
+		p.path(r.kind.pathOp(), arg(n), key)
+	case roleDeleteAll, roleWriteAll:
 		for _, v := range vals {
-			p.path(strings.TrimSuffix(role, "all"), v, key)
+			p.path(r.kind.pathOp(), v, key)
 		}
-	case "move":
-		p.path("delete", at(0), key)
-		p.path("write", at(1), key)
-	case "exec", "execlist":
-		p.exec(at(n), key)
-	case "execall", "execvar", "execprog", "execshell":
+	case roleMove:
+		p.path("delete", arg(0), key)
+		p.path("write", arg(1), key)
+	case roleExec, roleExecList:
+		p.exec(arg(n), key)
+	case roleExecAll, roleExecVar, roleExecProg, roleExecShell:
 		if len(vals) == 1 && !vals[0].isList {
 			p.exec(vals[0], key)
 		} else {

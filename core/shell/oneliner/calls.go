@@ -46,7 +46,7 @@ func (p *parser) chainAt(i int) {
 	if p.fam == famRuby && last > 0 && !links[last].call && !links[last].index &&
 		(end >= n || !p.toks[end].space || !p.argStart(end)) {
 		key, self := p.key(links, last, 0)
-		if spec, _ := p.spec(key, 0); strings.HasPrefix(spec, "self") {
+		if r, _ := p.spec(key, 0); r.kind.self() {
 			p.call(key, self, nil) // a method called without arguments: .rmtree
 		}
 	}
@@ -64,7 +64,7 @@ func (p *parser) chainAt(i int) {
 	}
 	if (p.fam == famPerl || p.fam == famRuby) && next.space && p.argStart(end) {
 		key, self := p.key(links, last, 0)
-		if spec, _ := p.spec(key, 0); spec != "" {
+		if r, _ := p.spec(key, 0); r.kind != roleNone {
 			p.call(key, self, p.splitArgs(end, p.stmtEnd(end)))
 		}
 	}
@@ -147,10 +147,10 @@ func (p *parser) stmtEnd(j int) int {
 	return n
 }
 
-// spec finds the API spec of a call, trying star imports, the modules of
+// spec finds the role of a call, trying star imports, the modules of
 // unqualified calls and the receiver-independent names; nargs is the number
-// of arguments. It returns the spec and the name found.
-func (p *parser) spec(key string, nargs int) (string, string) {
+// of arguments. It returns the role (zero when none) and the name found.
+func (p *parser) spec(key string, nargs int) (role, string) {
 	table := apis()[p.fam]
 	if s, ok := table[key]; ok {
 		return s, key
@@ -167,38 +167,34 @@ func (p *parser) spec(key string, nargs int) (string, string) {
 		}
 	}
 	if s, ok := anyReceiver()[p.fam][name]; ok {
-		if strings.HasPrefix(s, "self") && nargs > 0 && (name == "unlink" || name == "rmdir") {
-			return "", ""
+		if s.kind.self() && nargs > 0 && (name == "unlink" || name == "rmdir") {
+			return role{}, ""
 		}
 		return s, key
 	}
-	return "", ""
+	return role{}, ""
 }
 
-// call applies the API spec of key to a call's arguments.
+// call applies the role of key to a call's arguments.
 func (p *parser) call(key string, self value, args []callArg) {
 	name := key
-	spec, key := p.spec(key, len(args))
-	if spec == "" {
+	r, key := p.spec(key, len(args))
+	if r.kind == roleNone {
 		p.varCall(name, args)
 		return
 	}
-	role, n := spec, 0
-	if i := strings.IndexByte(spec, ':'); i >= 0 {
-		role = spec[:i]
-		n = int(spec[i+1] - '0')
-	}
+	n := r.arg
 	api := key
 	pos := positional(args)
-	switch role {
-	case "delete", "write":
+	switch r.kind {
+	case roleDelete, roleWrite:
 		v, _ := p.arg(args, n, "path", "file", "src", "dst", "name", "filename", "filepath")
 		if n == 1 {
 			v, _ = p.arg(args, 1, "dst", "dest", "destination", "target")
 		}
-		p.path(role, v, api)
-	case "deleteall", "writeall":
-		op := strings.TrimSuffix(role, "all")
+		p.path(r.kind.pathOp(), v, api)
+	case roleDeleteAll, roleWriteAll:
+		op := r.kind.pathOp()
 		if len(pos) == 0 {
 			p.path(op, value{}, api)
 		}
@@ -207,12 +203,12 @@ func (p *parser) call(key string, self value, args []callArg) {
 				p.path(op, v, api)
 			}
 		}
-	case "move":
+	case roleMove:
 		src, _ := p.arg(args, 0, "src", "source", "old", "from")
 		dst, _ := p.arg(args, 1, "dst", "dest", "destination", "new", "to", "target")
 		p.path("delete", src, api)
 		p.path("write", dst, api)
-	case "open":
+	case roleOpen:
 		mode, present := p.arg(args, n, "mode", "flags")
 		if !present || mode.known() && !p.writeMode(mode.s) {
 			return
@@ -222,11 +218,11 @@ func (p *parser) call(key string, self value, args []callArg) {
 		}
 		v, _ := p.arg(args, 0, "file", "path", "filename")
 		p.path("write", v, api)
-	case "osopen":
+	case roleOSOpen:
 		if len(pos) > n+1 && p.writeFlags(pos[n+1]) {
 			p.path("write", p.eval(pos[n].a, pos[n].b, 0), api)
 		}
-	case "denoopen":
+	case roleDenoOpen:
 		opts, present := p.arg(args, 1)
 		if !present {
 			return
@@ -242,10 +238,10 @@ func (p *parser) call(key string, self value, args []callArg) {
 		}
 		v, _ := p.arg(args, 0)
 		p.path("write", v, api)
-	case "exec":
+	case roleExec:
 		v, _ := p.arg(args, n, "args", "command", "cmd")
 		p.exec(v, api)
-	case "execprog":
+	case roleExecProg:
 		prog, _ := p.arg(args, 0, "file", "command", "cmd")
 		rest, _ := p.arg(args, 1, "args")
 		if rest.isList {
@@ -253,7 +249,7 @@ func (p *parser) call(key string, self value, args []callArg) {
 		} else {
 			p.exec(prog, api)
 		}
-	case "execshell":
+	case roleExecShell:
 		// R's system2: the command is quoted, the arguments go to the
 		// shell as written (system2("rm", c("-rf", "~")) runs rm -rf ~).
 		prog, _ := p.arg(args, 0, "command")
@@ -272,7 +268,7 @@ func (p *parser) call(key string, self value, args []callArg) {
 			cmd += " " + rest.s
 		}
 		p.exec(literalValue(cmd), api)
-	case "execall":
+	case roleExecAll:
 		var list []value
 		for _, a := range pos {
 			v := p.eval(a.a, a.b, 0)
@@ -290,22 +286,22 @@ func (p *parser) call(key string, self value, args []callArg) {
 		} else {
 			p.exec(value{isList: true, list: list}, api)
 		}
-	case "execvar":
+	case roleExecVar:
 		var list []value
 		for _, a := range pos[min(n, len(pos)):] {
 			list = append(list, p.eval(a.a, a.b, 0))
 		}
 		p.exec(value{isList: true, list: list}, api)
-	case "execlist":
+	case roleExecList:
 		v, _ := p.arg(args, n)
 		p.exec(v, api)
-	case "objcmd":
+	case roleObjCmd:
 		v, _ := p.arg(args, 0)
 		if v.obj != nil {
 			v = v.obj["cmd"]
 		}
 		p.exec(v, api)
-	case "denocmd":
+	case roleDenoCmd:
 		prog, _ := p.arg(args, 0)
 		opts, _ := p.arg(args, 1)
 		list := []value{prog}
@@ -313,13 +309,13 @@ func (p *parser) call(key string, self value, args []callArg) {
 			list = append(list, a.list...)
 		}
 		p.exec(value{isList: true, list: list}, api)
-	case "poweroff":
+	case rolePowerOff:
 		p.exec(literalValue("shutdown -h now"), api) // JXA System Events: the same power-off as shutdown
-	case "reboot":
+	case roleReboot:
 		p.exec(literalValue("shutdown -r now"), api)
-	case "callback", "callbackarr", "mapcb", "walkcb":
-		p.callback(role, n, args)
-	case "code":
+	case roleCallback, roleCallbackArr, roleMapCallback, roleWalkCallback:
+		p.callback(r, args)
+	case roleCode:
 		v, ok := p.arg(args, 0)
 		if ok && v.known() && p.depth < maxNest {
 			for _, e := range scanEffects(p.lang, v.s, p.depth+1, p.work) {
@@ -330,7 +326,7 @@ func (p *parser) call(key string, self value, args []callArg) {
 			// eval(atob(...)), exec(base64.b64decode(...)): decoded code.
 			p.emit(Effect{Op: "exec", API: api, Decoded: true})
 		}
-	case "shrm", "shwrite", "shmv", "shcp":
+	case roleShellRm, roleShellWrite, roleShellMv, roleShellCp:
 		var ops []value
 		for _, a := range pos {
 			v := p.eval(a.a, a.b, 0)
@@ -339,18 +335,18 @@ func (p *parser) call(key string, self value, args []callArg) {
 			}
 			ops = append(ops, v)
 		}
-		switch role {
-		case "shrm":
+		switch r.kind {
+		case roleShellRm:
 			for _, v := range ops {
 				p.path("delete", v, api)
 			}
-		case "shwrite":
+		case roleShellWrite:
 			for _, v := range ops {
 				p.path("write", v, api)
 			}
 		default:
 			if len(ops) > 0 {
-				if role == "shmv" {
+				if r.kind == roleShellMv {
 					for _, v := range ops[:len(ops)-1] {
 						p.path("delete", v, api)
 					}
@@ -358,24 +354,20 @@ func (p *parser) call(key string, self value, args []callArg) {
 				p.path("write", ops[len(ops)-1], api)
 			}
 		}
-	case "self":
-		op := "delete"
-		if n == 1 {
-			op = "write"
-		}
-		p.path(op, self, api)
-	case "selfmove":
+	case roleSelfDelete, roleSelfWrite:
+		p.path(r.kind.pathOp(), self, api)
+	case roleSelfMove:
 		dst, _ := p.arg(args, 0, "target")
 		p.path("delete", self, api)
 		p.path("write", dst, api)
-	case "selfopen":
+	case roleSelfOpen:
 		mode, present := p.arg(args, 0, "mode")
 		if present && !(mode.known() && !p.writeMode(mode.s)) {
 			p.path("write", self, api)
 		}
-	case "perlopen":
+	case rolePerlOpen:
 		p.perlOpen(pos, api)
-	case "rubyopen":
+	case roleRubyOpen:
 		v, _ := p.arg(args, 0)
 		if v.str && strings.HasPrefix(v.s, "|") {
 			p.exec(value{str: true, s: v.s[1:]}, api)
@@ -472,154 +464,134 @@ func (p *parser) perlOpen(pos []callArg, api string) {
 	}
 }
 
-// pairTable builds an API table from (spec, space-separated keys) pairs.
-func pairTable(pairs ...string) map[string]string {
-	m := map[string]string{}
-	for i := 0; i+1 < len(pairs); i += 2 {
-		for _, k := range strings.Fields(pairs[i+1]) {
-			m[k] = pairs[i]
-		}
-	}
-	return m
+// apiTables gives, per language family, the role of each library call
+// (roles.go says what each role kind does).
+var apiTables = map[byte]apiTable{
+	famJS: apiTable{
+		{at(roleDelete, 0), "fs.rm fs.rmSync fs.rmdir fs.rmdirSync fs.unlink fs.unlinkSync fs.remove fs.removeSync " +
+			"fs.emptyDir fs.emptyDirSync fs.emptydir fs.emptydirSync fs.lchmod Deno.remove Deno.removeSync " +
+			"$.NSFileManager.defaultManager.removeItemAtPathError"},
+		{at(roleWrite, 0), "fs.writeFile fs.writeFileSync fs.appendFile fs.appendFileSync fs.truncate fs.truncateSync " +
+			"fs.mkdir fs.mkdirSync fs.createWriteStream fs.outputFile fs.outputFileSync fs.writeJson fs.writeJsonSync " +
+			"fs.writeJSON fs.writeJSONSync fs.outputJson fs.outputJsonSync fs.outputJSON fs.ensureDir fs.ensureDirSync " +
+			"fs.mkdirp fs.mkdirpSync fs.mkdirs fs.mkdirsSync fs.ensureFile fs.ensureFileSync fs.mkdtemp fs.mkdtempSync " +
+			"fs.utimes fs.utimesSync fs.chmod fs.chmodSync fs.chown fs.chownSync " +
+			"Deno.writeTextFile Deno.writeTextFileSync Deno.writeFile Deno.writeFileSync Deno.truncate Deno.truncateSync " +
+			"Deno.mkdir Deno.mkdirSync Deno.create Deno.createSync Deno.chmod Deno.chmodSync Bun.write"},
+		{at(roleWrite, 1), "fs.copyFile fs.copyFileSync fs.cp fs.cpSync fs.copy fs.copySync fs.symlink fs.symlinkSync " +
+			"fs.link fs.linkSync fs.ensureSymlink fs.ensureLink Deno.copyFile Deno.copyFileSync Deno.symlink " +
+			"Deno.symlinkSync Deno.link Deno.linkSync"},
+		{only(roleMove), "fs.rename fs.renameSync fs.move fs.moveSync Deno.rename Deno.renameSync"},
+		{at(roleOpen, 1), "fs.open fs.openSync"},
+		{only(roleDenoOpen), "Deno.open Deno.openSync"},
+		{at(roleExec, 0), "child_process.exec child_process.execSync execa.execaCommand execa.execaCommandSync " +
+			"shelljs.exec Application().doShellScript"},
+		{only(roleExecProg), "child_process.execFile child_process.execFileSync child_process.spawn child_process.spawnSync " +
+			"execa.execa execa.execaSync execa execaSync"},
+		{only(roleObjCmd), "Bun.spawn Bun.spawnSync Deno.run"},
+		{only(roleDenoCmd), "Deno.Command"},
+		{only(roleShellRm), "shelljs.rm"},
+		{only(roleShellMv), "shelljs.mv"},
+		{only(roleShellCp), "shelljs.cp"},
+		{only(roleShellWrite), "shelljs.mkdir shelljs.touch"},
+		{only(roleSelfDelete), "Bun.file().delete Bun.file().unlink"},
+		{only(roleSelfWrite), "Bun.file().write"},
+		{only(roleCode), "eval vm.runInThisContext vm.runInNewContext vm.runInContext"},
+		{only(rolePowerOff), "Application().shutDown"},
+		{only(roleReboot), "Application().restart"},
+	},
+	famPython: apiTable{
+		{at(roleDelete, 0), "shutil.rmtree os.remove os.unlink os.rmdir os.removedirs"},
+		{at(roleWrite, 0), "os.truncate os.mkdir os.makedirs os.mkfifo os.mknod os.chmod os.chown os.utime"},
+		{at(roleWrite, 1), "shutil.copy shutil.copy2 shutil.copyfile shutil.copytree shutil.copymode shutil.copystat " +
+			"os.symlink os.link"},
+		{only(roleMove), "shutil.move os.rename os.renames os.replace"},
+		{at(roleOpen, 1), "open io.open codecs.open"},
+		{at(roleOSOpen, 0), "os.open"},
+		{at(roleExec, 0), "os.system os.popen subprocess.run subprocess.call subprocess.check_call subprocess.check_output " +
+			"subprocess.Popen subprocess.getoutput subprocess.getstatusoutput commands.getoutput " +
+			"commands.getstatusoutput pty.spawn asyncio.create_subprocess_shell"},
+		{only(roleExecAll), "asyncio.create_subprocess_exec"},
+		{at(roleExecList, 1), "os.execv os.execve os.execvp os.execvpe"},
+		{at(roleExecVar, 1), "os.execl os.execle os.execlp os.execlpe"},
+		{at(roleExecList, 2), "os.spawnv os.spawnve os.spawnvp os.spawnvpe"},
+		{at(roleExecVar, 2), "os.spawnl os.spawnle os.spawnlp os.spawnlpe"},
+		{only(roleSelfDelete), "Path().unlink Path().rmdir"},
+		{only(roleSelfWrite), "Path().write_text Path().write_bytes Path().touch Path().mkdir Path().symlink_to Path().hardlink_to " +
+			"Path().chmod"},
+		{only(roleSelfMove), "Path().rename Path().replace"},
+		{only(roleSelfOpen), "Path().open"},
+		{only(roleCode), "exec eval"},
+	},
+	famPerl: apiTable{
+		{only(roleDeleteAll), "unlink rmtree remove_tree File.Path.rmtree File.Path.remove_tree"},
+		{at(roleDelete, 0), "rmdir path().remove path().remove_tree"},
+		{only(roleWriteAll), "mkpath make_path File.Path.mkpath File.Path.make_path chmod chown utime"},
+		{at(roleWrite, 0), "mkdir truncate write_file File.Slurp.write_file"},
+		{only(roleSelfWrite), "path().spew path().spew_utf8 path().spew_raw path().append path().append_utf8 path().touch path().mkpath"},
+		{at(roleWrite, 1), "copy cp File.Copy.copy File.Copy.cp symlink link"},
+		{only(roleMove), "rename move mv File.Copy.move File.Copy.mv"},
+		{only(rolePerlOpen), "open"},
+		{at(roleOSOpen, 1), "sysopen"},
+		{only(roleExecAll), "system exec"},
+		{at(roleExec, 0), "readpipe"},
+		{only(roleCode), "eval"},
+	},
+	famRuby: apiTable{
+		{only(roleDeleteAll), "File.delete File.unlink FileUtils.rm FileUtils.rm_r FileUtils.rm_rf FileUtils.rm_f " +
+			"FileUtils.remove FileUtils.remove_dir FileUtils.remove_entry FileUtils.remove_entry_secure " +
+			"FileUtils.remove_file FileUtils.rmtree FileUtils.rmdir FileUtils.safe_unlink Dir.rmdir Dir.delete Dir.unlink"},
+		{at(roleWrite, 0), "File.write File.binwrite IO.write IO.binwrite File.truncate Dir.mkdir File.chmod File.chown"},
+		{only(roleWriteAll), "FileUtils.touch FileUtils.mkdir FileUtils.mkdir_p FileUtils.makedirs FileUtils.mkpath " +
+			"FileUtils.chmod FileUtils.chmod_R FileUtils.chown FileUtils.chown_R"},
+		{at(roleWrite, 1), "FileUtils.cp FileUtils.copy FileUtils.cp_r FileUtils.copy_entry FileUtils.copy_file FileUtils.cp_lr " +
+			"FileUtils.install FileUtils.ln FileUtils.ln_s FileUtils.ln_sf FileUtils.symlink FileUtils.link " +
+			"File.symlink File.link"},
+		{only(roleMove), "File.rename FileUtils.mv FileUtils.move"},
+		{at(roleOpen, 1), "File.open File.new IO.sysopen"},
+		{only(roleRubyOpen), "open"},
+		{only(roleExecAll), "system exec spawn Process.spawn Process.exec IO.popen Open3.capture2 Open3.capture2e " +
+			"Open3.capture3 Open3.popen2 Open3.popen2e Open3.popen3 Open3.pipeline"},
+		{only(roleSelfDelete), "Pathname().delete Pathname().unlink Pathname().rmtree Pathname().rmdir"},
+		{only(roleSelfWrite), "Pathname().write Pathname().binwrite Pathname().mkpath Pathname().mkdir"},
+		{only(roleSelfMove), "Pathname().rename"},
+		{only(roleCode), "eval instance_eval class_eval"},
+	},
+	famPHP: apiTable{
+		{at(roleDelete, 0), "unlink rmdir"},
+		{at(roleWrite, 0), "file_put_contents mkdir touch chmod chown"},
+		{at(roleWrite, 1), "copy symlink link"},
+		{only(roleMove), "rename"},
+		{at(roleOpen, 1), "fopen"},
+		{at(roleExec, 0), "system exec shell_exec passthru popen proc_open"},
+		{only(roleExecProg), "pcntl_exec"},
+		{only(roleCode), "eval assert create_function"},
+		{at(roleCallback, 0), "call_user_func forward_static_call"},
+		{at(roleCallbackArr, 0), "call_user_func_array forward_static_call_array"},
+		{at(roleMapCallback, 0), "array_map"},
+		{at(roleWalkCallback, 1), "array_walk array_walk_recursive array_filter"},
+	},
+	famLua: apiTable{
+		{at(roleDelete, 0), "os.remove"},
+		{only(roleMove), "os.rename"},
+		{at(roleOpen, 1), "io.open"},
+		{at(roleExec, 0), "os.execute io.popen"},
+		{only(roleCode), "load loadstring"},
+	},
+	famR: apiTable{
+		{only(roleDeleteAll), "unlink file.remove"},
+		{at(roleWrite, 0), "dir.create file.create Sys.chmod Sys.setFileTime"},
+		{at(roleWrite, 1), "file.copy file.symlink file.link writeLines saveRDS"},
+		{only(roleMove), "file.rename"},
+		{at(roleExec, 0), "system shell"},
+		{only(roleExecShell), "system2"},
+		{only(roleExecProg), "processx.run"},
+		{only(roleCode), "eval.parse"},
+	},
 }
 
-// API specs: "delete:N"/"write:N" (argument N is the path), "deleteall" /
-// "writeall" (every argument), "move" (0 deleted, 1 written), "open:N"
-// (argument N is the mode), "osopen:N" (path N, flags N+1), "exec:N"
-// (argument N is a command string or argv list), "execprog" (program and
-// argument list), "execshell" (a quoted program, then arguments the shell
-// reads as written: R's system2), "execall" (all arguments form the
-// command), "execvar:N"
-// (arguments from N form the argv), "execlist:N", "objcmd" ({cmd: [...]}),
-// "denocmd", "code" (the argument is code in the same language), "shrm"
-// "shwrite" "shmv" "shcp" (shelljs), "self:0" / "self:1" (the receiver is
-// deleted / written), "selfmove", "selfopen", "perlopen", "rubyopen",
-// "denoopen".
-var apis = sync.OnceValue(func() map[byte]map[string]string {
-	return map[byte]map[string]string{
-		famJS: pairTable(
-			"delete:0", "fs.rm fs.rmSync fs.rmdir fs.rmdirSync fs.unlink fs.unlinkSync fs.remove fs.removeSync "+
-				"fs.emptyDir fs.emptyDirSync fs.emptydir fs.emptydirSync fs.lchmod Deno.remove Deno.removeSync "+
-				"$.NSFileManager.defaultManager.removeItemAtPathError",
-			"write:0", "fs.writeFile fs.writeFileSync fs.appendFile fs.appendFileSync fs.truncate fs.truncateSync "+
-				"fs.mkdir fs.mkdirSync fs.createWriteStream fs.outputFile fs.outputFileSync fs.writeJson fs.writeJsonSync "+
-				"fs.writeJSON fs.writeJSONSync fs.outputJson fs.outputJsonSync fs.outputJSON fs.ensureDir fs.ensureDirSync "+
-				"fs.mkdirp fs.mkdirpSync fs.mkdirs fs.mkdirsSync fs.ensureFile fs.ensureFileSync fs.mkdtemp fs.mkdtempSync "+
-				"fs.utimes fs.utimesSync fs.chmod fs.chmodSync fs.chown fs.chownSync "+
-				"Deno.writeTextFile Deno.writeTextFileSync Deno.writeFile Deno.writeFileSync Deno.truncate Deno.truncateSync "+
-				"Deno.mkdir Deno.mkdirSync Deno.create Deno.createSync Deno.chmod Deno.chmodSync Bun.write",
-			"write:1", "fs.copyFile fs.copyFileSync fs.cp fs.cpSync fs.copy fs.copySync fs.symlink fs.symlinkSync "+
-				"fs.link fs.linkSync fs.ensureSymlink fs.ensureLink Deno.copyFile Deno.copyFileSync Deno.symlink "+
-				"Deno.symlinkSync Deno.link Deno.linkSync",
-			"move", "fs.rename fs.renameSync fs.move fs.moveSync Deno.rename Deno.renameSync",
-			"open:1", "fs.open fs.openSync",
-			"denoopen", "Deno.open Deno.openSync",
-			"exec:0", "child_process.exec child_process.execSync execa.execaCommand execa.execaCommandSync "+
-				"shelljs.exec Application().doShellScript",
-			"execprog", "child_process.execFile child_process.execFileSync child_process.spawn child_process.spawnSync "+
-				"execa.execa execa.execaSync execa execaSync",
-			"objcmd", "Bun.spawn Bun.spawnSync Deno.run",
-			"denocmd", "Deno.Command",
-			"shrm", "shelljs.rm",
-			"shmv", "shelljs.mv",
-			"shcp", "shelljs.cp",
-			"shwrite", "shelljs.mkdir shelljs.touch",
-			"self:0", "Bun.file().delete Bun.file().unlink",
-			"self:1", "Bun.file().write",
-			"code", "eval vm.runInThisContext vm.runInNewContext vm.runInContext",
-			"poweroff", "Application().shutDown",
-			"reboot", "Application().restart",
-		),
-		famPython: pairTable(
-			"delete:0", "shutil.rmtree os.remove os.unlink os.rmdir os.removedirs",
-			"write:0", "os.truncate os.mkdir os.makedirs os.mkfifo os.mknod os.chmod os.chown os.utime",
-			"write:1", "shutil.copy shutil.copy2 shutil.copyfile shutil.copytree shutil.copymode shutil.copystat "+
-				"os.symlink os.link",
-			"move", "shutil.move os.rename os.renames os.replace",
-			"open:1", "open io.open codecs.open",
-			"osopen:0", "os.open",
-			"exec:0", "os.system os.popen subprocess.run subprocess.call subprocess.check_call subprocess.check_output "+
-				"subprocess.Popen subprocess.getoutput subprocess.getstatusoutput commands.getoutput "+
-				"commands.getstatusoutput pty.spawn asyncio.create_subprocess_shell",
-			"execall", "asyncio.create_subprocess_exec",
-			"execlist:1", "os.execv os.execve os.execvp os.execvpe",
-			"execvar:1", "os.execl os.execle os.execlp os.execlpe",
-			"execlist:2", "os.spawnv os.spawnve os.spawnvp os.spawnvpe",
-			"execvar:2", "os.spawnl os.spawnle os.spawnlp os.spawnlpe",
-			"self:0", "Path().unlink Path().rmdir",
-			"self:1", "Path().write_text Path().write_bytes Path().touch Path().mkdir Path().symlink_to Path().hardlink_to "+
-				"Path().chmod",
-			"selfmove", "Path().rename Path().replace",
-			"selfopen", "Path().open",
-			"code", "exec eval",
-		),
-		famPerl: pairTable(
-			"deleteall", "unlink rmtree remove_tree File.Path.rmtree File.Path.remove_tree",
-			"delete:0", "rmdir path().remove path().remove_tree",
-			"writeall", "mkpath make_path File.Path.mkpath File.Path.make_path chmod chown utime",
-			"write:0", "mkdir truncate write_file File.Slurp.write_file",
-			"self:1", "path().spew path().spew_utf8 path().spew_raw path().append path().append_utf8 path().touch path().mkpath",
-			"write:1", "copy cp File.Copy.copy File.Copy.cp symlink link",
-			"move", "rename move mv File.Copy.move File.Copy.mv",
-			"perlopen", "open",
-			"osopen:1", "sysopen",
-			"execall", "system exec",
-			"exec:0", "readpipe",
-			"code", "eval",
-		),
-		famRuby: pairTable(
-			"deleteall", "File.delete File.unlink FileUtils.rm FileUtils.rm_r FileUtils.rm_rf FileUtils.rm_f "+
-				"FileUtils.remove FileUtils.remove_dir FileUtils.remove_entry FileUtils.remove_entry_secure "+
-				"FileUtils.remove_file FileUtils.rmtree FileUtils.rmdir FileUtils.safe_unlink Dir.rmdir Dir.delete Dir.unlink",
-			"write:0", "File.write File.binwrite IO.write IO.binwrite File.truncate Dir.mkdir File.chmod File.chown",
-			"writeall", "FileUtils.touch FileUtils.mkdir FileUtils.mkdir_p FileUtils.makedirs FileUtils.mkpath "+
-				"FileUtils.chmod FileUtils.chmod_R FileUtils.chown FileUtils.chown_R",
-			"write:1", "FileUtils.cp FileUtils.copy FileUtils.cp_r FileUtils.copy_entry FileUtils.copy_file FileUtils.cp_lr "+
-				"FileUtils.install FileUtils.ln FileUtils.ln_s FileUtils.ln_sf FileUtils.symlink FileUtils.link "+
-				"File.symlink File.link",
-			"move", "File.rename FileUtils.mv FileUtils.move",
-			"open:1", "File.open File.new IO.sysopen",
-			"rubyopen", "open",
-			"execall", "system exec spawn Process.spawn Process.exec IO.popen Open3.capture2 Open3.capture2e "+
-				"Open3.capture3 Open3.popen2 Open3.popen2e Open3.popen3 Open3.pipeline",
-			"self:0", "Pathname().delete Pathname().unlink Pathname().rmtree Pathname().rmdir",
-			"self:1", "Pathname().write Pathname().binwrite Pathname().mkpath Pathname().mkdir",
-			"selfmove", "Pathname().rename",
-			"code", "eval instance_eval class_eval",
-		),
-		famPHP: pairTable(
-			"delete:0", "unlink rmdir",
-			"write:0", "file_put_contents mkdir touch chmod chown",
-			"write:1", "copy symlink link",
-			"move", "rename",
-			"open:1", "fopen",
-			"exec:0", "system exec shell_exec passthru popen proc_open",
-			"execprog", "pcntl_exec",
-			"code", "eval assert create_function",
-			"callback:0", "call_user_func forward_static_call",
-			"callbackarr:0", "call_user_func_array forward_static_call_array",
-			"mapcb:0", "array_map",
-			"walkcb:1", "array_walk array_walk_recursive array_filter",
-		),
-		famLua: pairTable(
-			"delete:0", "os.remove",
-			"move", "os.rename",
-			"open:1", "io.open",
-			"exec:0", "os.execute io.popen",
-			"code", "load loadstring",
-		),
-		famR: pairTable(
-			"deleteall", "unlink file.remove",
-			"write:0", "dir.create file.create Sys.chmod Sys.setFileTime",
-			"write:1", "file.copy file.symlink file.link writeLines saveRDS",
-			"move", "file.rename",
-			"exec:0", "system shell",
-			"execshell", "system2",
-			"execprog", "processx.run",
-			"code", "eval.parse",
-		),
-	}
-})
+// apis indexes apiTables by call name.
+var apis = sync.OnceValue(func() map[byte]map[string]role { return indexTables(apiTables) })
 
 // bareModules are tried for unqualified calls (destructured imports
 // that were not seen).
@@ -629,28 +601,38 @@ var bareModules = map[byte][]string{
 
 // anyReceiver lists method names distinctive enough to count whatever
 // the receiver (an alias the scanner could not follow).
-var anyReceiver = sync.OnceValue(func() map[byte]map[string]string {
-	return map[byte]map[string]string{
-		famJS: pairTable(
-			"delete:0", "rmSync rmdirSync unlinkSync removeSync emptyDirSync removeItemAtPathError",
-			"write:0", "writeFileSync appendFileSync truncateSync mkdirSync createWriteStream outputFileSync "+
-				"writeTextFile writeTextFileSync",
-			"write:1", "copyFileSync cpSync",
-			"move", "renameSync",
-			"exec:0", "execSync doShellScript",
-			"execprog", "execFileSync spawnSync",
-			"poweroff", "shutDown",
-		),
-		famPython: pairTable(
-			"delete:0", "rmtree",
-			"self:0", "unlink rmdir",
-			"self:1", "write_text write_bytes",
-			"exec:0", "check_output check_call",
-		),
-		famRuby: pairTable(
-			"deleteall", "rm_rf rm_r rm_f remove_dir remove_entry remove_entry_secure",
-			"writeall", "mkdir_p",
-			"write:1", "cp_r",
-		),
+var anyReceiverTables = map[byte]apiTable{
+	famJS: apiTable{
+		{at(roleDelete, 0), "rmSync rmdirSync unlinkSync removeSync emptyDirSync removeItemAtPathError"},
+		{at(roleWrite, 0), "writeFileSync appendFileSync truncateSync mkdirSync createWriteStream outputFileSync " +
+			"writeTextFile writeTextFileSync"},
+		{at(roleWrite, 1), "copyFileSync cpSync"},
+		{only(roleMove), "renameSync"},
+		{at(roleExec, 0), "execSync doShellScript"},
+		{only(roleExecProg), "execFileSync spawnSync"},
+		{only(rolePowerOff), "shutDown"},
+	},
+	famPython: apiTable{
+		{at(roleDelete, 0), "rmtree"},
+		{only(roleSelfDelete), "unlink rmdir"},
+		{only(roleSelfWrite), "write_text write_bytes"},
+		{at(roleExec, 0), "check_output check_call"},
+	},
+	famRuby: apiTable{
+		{only(roleDeleteAll), "rm_rf rm_r rm_f remove_dir remove_entry remove_entry_secure"},
+		{only(roleWriteAll), "mkdir_p"},
+		{at(roleWrite, 1), "cp_r"},
+	},
+}
+
+// anyReceiver indexes anyReceiverTables by method name.
+var anyReceiver = sync.OnceValue(func() map[byte]map[string]role { return indexTables(anyReceiverTables) })
+
+// indexTables indexes each family's table by call name.
+func indexTables(tables map[byte]apiTable) map[byte]map[string]role {
+	m := make(map[byte]map[string]role, len(tables))
+	for fam, t := range tables {
+		m[fam] = t.index()
 	}
-})
+	return m
+}
