@@ -44,7 +44,7 @@ func (p Platform) WritableRoots(projectRoot, extra string) []Path {
 			return
 		}
 		if dropCatastrophic {
-			if yes, label := p.IsCatastrophic(x); yes && !(label == LabelHomeAncestor && p.isSystemTemp(x)) {
+			if yes, label := p.IsCatastrophic(x); yes && !(label == LabelHomeAncestor && p.IsSystemTemp(x)) {
 				return
 			}
 		}
@@ -93,9 +93,11 @@ func (p Platform) WritableRoots(projectRoot, extra string) []Path {
 // /var/tmp (kept across reboots, used by systemd, podman, vim, ...).
 var unixTemps = []string{"/tmp", "/var/tmp"}
 
-// isSystemTemp reports whether x (a real path) is one of unixTemps, also
+// IsSystemTemp reports whether x (a real path) is one of unixTemps, also
 // in the form macOS resolves them to (/private/tmp, /private/var/tmp).
-func (p Platform) isSystemTemp(x Path) bool {
+// Such a root may hold home (WritableRoots keeps it then); it never makes
+// home itself writable (the fence carves home out of it).
+func (p Platform) IsSystemTemp(x Path) bool {
 	if x.Kind != Unix {
 		return false
 	}

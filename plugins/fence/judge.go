@@ -29,6 +29,9 @@ type judge struct {
 	// lexRoots are the writable roots as given, realRoots their real
 	// paths; a target inside either counts.
 	lexRoots, realRoots []paths.Path
+	// homes are home as given and real: a system temp root that holds it
+	// (HOME under /tmp) does not cover it (carvedOut).
+	homes []paths.Path
 
 	// dirs resolves the commands' cd chains, each distinct one once.
 	dirs *cdchain.Cache[paths.Path]
@@ -93,6 +96,9 @@ func newJudge(ctx context.Context, p paths.Platform, c *core.Call, budget *steps
 			j.realRoots = append(j.realRoots, x)
 		}
 	}
+	if home := p.Clean(strings.TrimSpace(p.Home)); home.IsAbs() {
+		j.homes = []paths.Path{home, p.RealPath(home)}
+	}
 	j.cwd = p.Clean(strings.TrimSpace(c.Cwd))
 	if !j.cwd.IsAbs() {
 		j.cwd = project
@@ -111,7 +117,24 @@ func (j *judge) addRoot(x paths.Path) {
 // within reports whether x lies inside one of the roots, as given or real.
 // Without a project root every path is: only protected paths are judged.
 func (j *judge) within(x paths.Path) bool {
-	return j.noRoots || j.anyRoot(func(r paths.Path) bool { return j.p.Contains(r, x) })
+	return j.noRoots || j.anyRoot(func(r paths.Path) bool { return j.p.Contains(r, x) && !j.carvedOut(r, x) })
+}
+
+// carvedOut reports whether x lies in home while r is a system temp dir
+// that holds home (a HOME under /tmp: test machines, sandboxes). /tmp stays
+// a writable root then, but home does not become one through it: a write
+// to ~/x still answers to the fence (the project, the memory dir and extra
+// roots inside home are roots of their own).
+func (j *judge) carvedOut(r, x paths.Path) bool {
+	if len(j.homes) == 0 || !j.p.IsSystemTemp(r) {
+		return false
+	}
+	for _, h := range j.homes {
+		if h.IsAbs() && j.p.Contains(r, h) && j.p.Contains(h, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // anyRoot reports whether f holds for one of the roots, as given or real.
