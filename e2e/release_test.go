@@ -310,20 +310,25 @@ func TestReleaseInstall(t *testing.T) {
 		}
 	})
 
-	// The first scenario's calls started warm layer servers from the
-	// installed binary; a running executable cannot be written (ETXTBSY),
-	// so stop them as an update would.
-	w.stopWarmServers(t, map[int]bool{})
-	// Change the installed binary: on linux append to it (it still runs);
-	// elsewhere the kernel may refuse a binary whose signature no longer
-	// matches, so change the listed hash instead.
+	// Change the installed binary: on linux put a copy with bytes appended
+	// in its place (it still runs), by rename as an update would — the
+	// first scenario's warm layer servers may still run the old file, which
+	// cannot be written in place (ETXTBSY); elsewhere the kernel may refuse
+	// a binary whose signature no longer matches, so change the listed hash
+	// instead.
 	if runtime.GOOS == "linux" {
-		f, err := os.OpenFile(filepath.Join(libexec, hostBinaryName()), os.O_APPEND|os.O_WRONLY, 0)
+		bin := filepath.Join(libexec, hostBinaryName())
+		data, err := os.ReadFile(bin)
 		if err != nil {
 			t.Fatal(err)
 		}
-		f.Write([]byte("changed after install\n"))
-		f.Close()
+		changed := bin + ".changed"
+		if err := os.WriteFile(changed, append(data, "changed after install\n"...), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(changed, bin); err != nil {
+			t.Fatal(err)
+		}
 	} else {
 		writeFile(t, filepath.Join(libexec, integrity.SumsFile), strings.Repeat("0", 64)+"  "+hostBinaryName()+"\n")
 	}
