@@ -179,22 +179,10 @@ func runAtOnce(t *testing.T, exe string, env []string, dir string, payloads [][]
 // sorted.
 func warmServers(t testing.TB, dataDir string) []int {
 	t.Helper()
-	runDir, err := layerproto.RunDir(dataDir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var pids []int
-	for _, e := range runDirEntries(t, dataDir) {
-		if !strings.HasSuffix(e, ".json") {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(runDir, e))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var r struct{ Pid int }
-		if err := json.Unmarshal(b, &r); err != nil || r.Pid <= 0 {
-			t.Fatalf("record %s: %q (%v)", e, b, err)
+	for _, r := range warmRecords(t, dataDir) {
+		if r.Pid <= 0 {
+			t.Fatalf("warm-server record %+v names no pid", r)
 		}
 		pids = append(pids, r.Pid)
 	}
@@ -262,15 +250,14 @@ type warmRecord struct {
 	SHA256 string `json:"sha256"`
 }
 
-// findRecord returns the one warm-server record of layer in dataDir's run
-// dir, failing when there is not exactly one.
-func findRecord(t testing.TB, dataDir, layer string) warmRecord {
+// warmRecords reads every warm-server record in dataDir's run dir.
+func warmRecords(t testing.TB, dataDir string) []warmRecord {
 	t.Helper()
 	runDir, err := layerproto.RunDir(dataDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var found []warmRecord
+	var out []warmRecord
 	for _, e := range runDirEntries(t, dataDir) {
 		if !strings.HasSuffix(e, ".json") {
 			continue
@@ -281,8 +268,19 @@ func findRecord(t testing.TB, dataDir, layer string) warmRecord {
 		}
 		var r warmRecord
 		if err := json.Unmarshal(b, &r); err != nil {
-			t.Fatalf("record %s: %v", e, err)
+			t.Fatalf("record %s: %q (%v)", e, b, err)
 		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// findRecord returns the one warm-server record of layer in dataDir's run
+// dir, failing when there is not exactly one.
+func findRecord(t testing.TB, dataDir, layer string) warmRecord {
+	t.Helper()
+	var found []warmRecord
+	for _, r := range warmRecords(t, dataDir) {
 		if r.Layer == layer {
 			found = append(found, r)
 		}
