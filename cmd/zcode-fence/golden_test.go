@@ -133,6 +133,23 @@ var goldenCorpora = []goldenCorpus{
 // testdata/golden.jsonl. Each answer must also keep the hook protocol
 // (exit 0, nothing on stderr, zero bytes or the exact ask line) and every
 // decision-log line must be one valid JSON record.
+//
+// The calls run in sim batch processes (batch_zcodefence_sim.go): each
+// call goes through mainRun, the function main runs for a hook call, with
+// the call's own environment, working directory, stdin pipe and captured
+// stdout/stderr; its config is read, its decision-log record written and,
+// in process isolation, its layers launched or reattached (real warm
+// server processes) exactly as in a hook process. So the test still
+// proves, for every call: the verdict, rule ids and reason; the exit code
+// and the bytes written to stdout and stderr; the log record; agreement of
+// the two isolation modes; reattachment to warm servers. What a batch
+// cannot show — a real process's exit status and streams from start to
+// exit — is checked here on a sample (the first call of each environment
+// and every goldenExecEvery-th call run again as real hook processes, whose
+// bytes must equal the batch's), and for whole corpora by the tests that
+// exec the release-tagged binary (TestBypassCorpus, the seed and hardening
+// tables). Cost: about 5 000 calls per mode in tens of seconds, where a
+// process per call took minutes.
 func TestGolden(t *testing.T) {
 	var items []goldenItem
 	for _, c := range goldenCorpora {
@@ -274,8 +291,10 @@ func runGolden(t *testing.T, bin, mode string, calls []goldenCall) []goldenAnswe
 	}
 	out := make([]goldenAnswer, len(calls))
 	scratchDir := t.TempDir()
-	servers, groupsRun, callsRun := 0, 0, 0
+	batches := startSimBatches(t, bin, scratchDir, simBatchWorkers)
+	servers, groupsRun, callsRun, execs := 0, 0, 0, 0
 	defer func() {
+		t.Logf("%s isolation: %d calls through the sim batch, %d of them also as real processes", mode, len(calls), execs)
 		if mode != "process" || t.Failed() {
 			return
 		}
@@ -299,7 +318,33 @@ func runGolden(t *testing.T, bin, mode string, calls []goldenCall) []goldenAnswe
 		}
 		results := make([]runResult, len(idx))
 		errs := make([]error, len(idx))
-		parallelDo(len(idx), func(j int) { results[j], errs[j] = execHookWith(bin, env, scratchDir, payloads[j]) })
+		batches.do(len(idx), func(b *simBatchProc, j int) { results[j], errs[j] = b.call(env, scratchDir, payloads[j]) })
+		// A sample of the calls also runs as real hook processes, in the
+		// same environment and data dir (in process mode they reattach to
+		// the servers the batch started): the exact bytes must match.
+		var sample []int
+		for j, i := range idx {
+			if j == 0 || i%goldenExecEvery == 0 {
+				sample = append(sample, j)
+			}
+		}
+		real := make([]runResult, len(sample))
+		realErrs := make([]error, len(sample))
+		parallelDo(len(sample), func(s int) {
+			real[s], realErrs[s] = execHookWith(bin, env, scratchDir, payloads[sample[s]])
+		})
+		execs += len(sample)
+		for s, j := range sample {
+			c := describeCall(calls[idx[j]])
+			if realErrs[s] != nil {
+				t.Fatalf("%s: real process: %s: %v", mode, c, realErrs[s])
+			}
+			if errs[j] == nil && (real[s].code != results[j].code || !bytes.Equal(real[s].stdout, results[j].stdout) ||
+				!bytes.Equal(real[s].stderr, results[j].stderr)) {
+				t.Errorf("%s: %s: a real process and the sim batch differ:\n  process exit %d stdout %q stderr %q\n  batch   exit %d stdout %q stderr %q",
+					mode, c, real[s].code, real[s].stdout, real[s].stderr, results[j].code, results[j].stdout, results[j].stderr)
+			}
+		}
 		if mode == "process" {
 			// The group's calls shared warm servers (one per layer, started
 			// by one call, reattached to by the others): stop them before

@@ -90,10 +90,27 @@ Environment:
 `
 
 func main() {
-	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	layerproto.RemoveCallDirs() // the socket dirs of layers launched per call, if done() did not run
-	os.Exit(code)
+	if simBatch != nil && len(os.Args) == 2 && os.Args[1] == simBatchArg {
+		os.Exit(simBatch(os.Stdin, os.Stdout))
+	}
+	os.Exit(mainRun(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
+
+// mainRun is one process's work: run, then the clean-up main owes every
+// call. It returns the exit code.
+func mainRun(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	code := run(args, stdin, stdout, stderr)
+	layerproto.RemoveCallDirs() // the socket dirs of layers launched per call, if done() did not run
+	return code
+}
+
+// simBatch is nil in every release binary: only a binary built with the
+// test-only zcodefence_sim tag (batch_zcodefence_sim.go) sets it, so no
+// argument or environment variable can reach it in a shipped build.
+var simBatch func(requests io.Reader, responses io.Writer) int
+
+// simBatchArg is the single argument that selects simBatch.
+const simBatchArg = "__sim-batch"
 
 // run dispatches on the arguments and returns the exit code. Hook mode
 // needs no arguments (or exactly "hook"); anything else it does not
