@@ -273,59 +273,68 @@ func TestBuiltinFailureAsks(t *testing.T) {
 	}
 }
 
-// TestConcurrentHooksLoseNoRecord: 200 hooks at once, in each isolation
-// mode, with the log just under its rotation size and the rotation lock
-// held by another process for longer than a hook waits for it: every
-// record is in the log exactly once and every line is one valid JSON
-// record (the lock wait once dropped records: 993 of 1,000).
+// TestConcurrentHooksLoseNoRecord: 200 hooks at once — every other one in
+// process isolation, the rest in-process, so both modes' hooks race for
+// the same log — with the log just under its rotation size and the
+// rotation lock held by another process for longer than a hook waits for
+// it: every record is in the log exactly once and every line is one valid
+// JSON record (the lock wait once dropped records: 993 of 1,000). The
+// modes share one run: the log path is the same in both, and one crowd of
+// 200 contends as much as two crowds in turn, for half the processes.
 func TestConcurrentHooksLoseNoRecord(t *testing.T) {
 	const hooks = 200
-	for _, mode := range []string{"inprocess", "process"} {
-		t.Run(mode, func(t *testing.T) {
-			s := newScratch(t)
-			prefilled := prefillLog(t, s.data, 64<<10)
-			unlock := holdLogLock(t, s.data)
-			env := s.env("default", false, "ZCODE_FENCE_ENABLE_LOG=true", "ZCODE_FENCE_LAYER_ISOLATION="+mode)
-			envs := make([][]string, hooks)
-			payloads := make([][]byte, hooks)
-			for i := range payloads {
-				envs[i] = env
-				command := fmt.Sprintf("echo many-%03d > src/out-%03d.txt", i, i)
-				if i%4 == 0 {
-					command = fmt.Sprintf("rm -rf / # many-%03d", i)
-				}
-				payloads[i] = hookPayload("Bash", command, s.project, fmt.Sprintf("many-%03d", i), false)
-			}
-			go func() { time.Sleep(time.Second); unlock() }()
-			results := startTogether(t, envs, s.project, payloads)
-			unlock()
-			var slowest time.Duration
-			for i, r := range results {
-				want := "silent"
-				if i%4 == 0 {
-					want = "ask"
-				}
-				if got, detail := checkAnswer(r); got != want {
-					t.Errorf("hook %d: %s (%s), want %s", i, got, detail, want)
-				}
-				slowest = max(slowest, r.took)
-			}
-			recs := logRecords(t, s.data)
-			counts := map[string]int{}
-			for _, r := range recs {
-				counts[r.Session]++
-			}
-			for i := 0; i < hooks; i++ {
-				if n := counts[fmt.Sprintf("many-%03d", i)]; n != 1 {
-					t.Errorf("record of hook %d appears %d times", i, n)
-				}
-			}
-			if want := prefilled + hooks; len(recs) != want {
-				t.Errorf("%d records in the log's files, want %d", len(recs), want)
-			}
-			t.Logf("%s: %d hooks at once, slowest answer %v; %d + %d records, none lost", mode, hooks, slowest.Round(time.Millisecond), prefilled, hooks)
-		})
+	modes := [2]string{"inprocess", "process"}
+	s := newScratch(t)
+	prefilled := prefillLog(t, s.data, 64<<10)
+	unlock := holdLogLock(t, s.data)
+	var env [2][]string
+	for m, mode := range modes {
+		env[m] = s.env("default", false, "ZCODE_FENCE_ENABLE_LOG=true", "ZCODE_FENCE_LAYER_ISOLATION="+mode)
 	}
+	envs := make([][]string, hooks)
+	payloads := make([][]byte, hooks)
+	for i := range payloads {
+		envs[i] = env[i%2]
+		command := fmt.Sprintf("echo many-%03d > src/out-%03d.txt", i, i)
+		if i%4 == 0 || i%4 == 1 {
+			command = fmt.Sprintf("rm -rf / # many-%03d", i)
+		}
+		payloads[i] = hookPayload("Bash", command, s.project, fmt.Sprintf("many-%03d", i), false)
+	}
+	go func() { time.Sleep(time.Second); unlock() }()
+	results := startTogether(t, envs, s.project, payloads)
+	unlock()
+	var slowest [2]time.Duration
+	for i, r := range results {
+		want := "silent"
+		if i%4 == 0 || i%4 == 1 {
+			want = "ask"
+		}
+		if got, detail := checkAnswer(r); got != want {
+			t.Errorf("hook %d (%s): %s (%s), want %s", i, modes[i%2], got, detail, want)
+		}
+		slowest[i%2] = max(slowest[i%2], r.took)
+	}
+	recs := logRecords(t, s.data)
+	counts := map[string]int{}
+	isolation := map[string]string{}
+	for _, r := range recs {
+		counts[r.Session]++
+		isolation[r.Session] = r.Isolation
+	}
+	for i := 0; i < hooks; i++ {
+		id := fmt.Sprintf("many-%03d", i)
+		if n := counts[id]; n != 1 {
+			t.Errorf("record of hook %d appears %d times", i, n)
+		} else if isolation[id] != modes[i%2] {
+			t.Errorf("record of hook %d says isolation %q, want %s", i, isolation[id], modes[i%2])
+		}
+	}
+	if want := prefilled + hooks; len(recs) != want {
+		t.Errorf("%d records in the log's files, want %d", len(recs), want)
+	}
+	t.Logf("%d hooks at once (half per isolation mode), slowest answer %v in-process, %v in process; %d + %d records, none lost",
+		hooks, slowest[0].Round(time.Millisecond), slowest[1].Round(time.Millisecond), prefilled, hooks)
 }
 
 // TestLogRecordsAreCapped: 87 runs with a 120 KB invalid

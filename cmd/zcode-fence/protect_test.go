@@ -150,47 +150,58 @@ func TestProtectCases(t *testing.T) {
 // the real data dir, 201 fake sessions and then its own session id with
 // the project at /. The real session's root survives (a session seen in
 // the last day is never evicted), / is never recorded, and the real
-// session still fences writes outside its project.
+// session still fences writes outside its project. Session roots are
+// recorded before any layer runs, so one flood serves both isolation
+// modes: its calls alternate between them, and the real session's calls
+// after it are made in each.
 func TestSessionFloodThroughTheBinary(t *testing.T) {
+	s := newScratch(t)
+	home := fakeHome(t, s)
+	call := func(mode, sessionID, project, command string) string {
+		p, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "session_id": sessionID,
+			"cwd": project, "tool_input": map[string]any{"command": command}})
+		env := s.env("", false, "HOME="+home, "ZCODE_FENCE_LAYER_ISOLATION="+mode, "ZCODE_PROJECT_DIR="+project)
+		r, err := execHook(env, s.project, p)
+		if err != nil {
+			t.Errorf("%s %s: %v", mode, sessionID, err)
+			return ""
+		}
+		got, reason := checkAnswer(r)
+		if got == "" {
+			t.Errorf("%s %s: protocol: %s", mode, sessionID, reason)
+		}
+		return got
+	}
+	if got := call("process", "real-session", s.project, "ls"); got != "silent" {
+		t.Fatalf("first call: %s", got)
+	}
+	// The flood: 201 new sessions, each with its own root.
+	var wg sync.WaitGroup
+	var next atomic.Int32
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1)
+				if i > 201 {
+					return
+				}
+				dir := filepath.Join(s.root, "flood", fmt.Sprint(i))
+				os.MkdirAll(dir, 0o755)
+				call(isolationModes[i%2], fmt.Sprintf("flood-%d", i), dir, "ls")
+			}
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
 	for _, mode := range isolationModes {
 		t.Run(mode, func(t *testing.T) {
-			s := newScratch(t)
-			home := fakeHome(t, s)
-			call := func(sessionID, project, command string) string {
-				p, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "tool_name": "Bash", "session_id": sessionID,
-					"cwd": project, "tool_input": map[string]any{"command": command}})
-				env := s.env("", false, "HOME="+home, "ZCODE_FENCE_LAYER_ISOLATION="+mode, "ZCODE_PROJECT_DIR="+project)
-				got, reason := checkAnswer(runHook(t, env, s.project, p))
-				if got == "" {
-					t.Fatalf("protocol: %s", reason)
-				}
-				return got
-			}
-			if got := call("real-session", s.project, "ls"); got != "silent" {
-				t.Fatalf("first call: %s", got)
-			}
-			// The flood: 201 new sessions, each with its own root.
-			var wg sync.WaitGroup
-			var next atomic.Int32
-			for w := 0; w < 4; w++ {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for {
-						i := next.Add(1)
-						if i > 201 {
-							return
-						}
-						dir := filepath.Join(s.root, "flood", fmt.Sprint(i))
-						os.MkdirAll(dir, 0o755)
-						call(fmt.Sprintf("flood-%d", i), dir, "ls")
-					}
-				}()
-			}
-			wg.Wait()
 			// The agent's own session, now claiming /, and a new one at /.
-			call("real-session", "/", "ls")
-			call("fresh-at-root", "/", "ls")
+			call(mode, "real-session", "/", "ls")
+			call(mode, "fresh-at-root-"+mode, "/", "ls")
 			roots := readSessionRoots(t, s.data)
 			if roots["real-session"] != s.project {
 				t.Fatalf("the real session's root is %q, want %q (%d sessions recorded)", roots["real-session"], s.project, len(roots))
@@ -206,12 +217,12 @@ func TestSessionFloodThroughTheBinary(t *testing.T) {
 			// The real session with the host's root drifted to /: writes
 			// outside the project still ask.
 			outside := filepath.Join(s.root, "outside.txt")
-			if got := call("real-session", "/", "echo x > "+outside); got != "ask" {
+			if got := call(mode, "real-session", "/", "echo x > "+outside); got != "ask" {
 				t.Fatalf("write outside the real session's project: %s", got)
 			}
 			rec := lastRecord(t, s.data)
-			if rec.ProjectDir != s.project || !slices.Contains(rec.Rules, "FN-REDIRECT-OUTSIDE") {
-				t.Fatalf("judged with project %q, rules %v", rec.ProjectDir, rec.Rules)
+			if rec.ProjectDir != s.project || !slices.Contains(rec.Rules, "FN-REDIRECT-OUTSIDE") || rec.Isolation != mode {
+				t.Fatalf("judged with project %q, rules %v, isolation %q", rec.ProjectDir, rec.Rules, rec.Isolation)
 			}
 		})
 	}
