@@ -20,9 +20,11 @@ type designExample struct {
 
 // TestDesignExamples runs every example of DESIGN.md §5 through
 // `zcode-fence --eval CMD` (the binary is exec'd directly; nothing is ever
-// handed to a shell), from inside a project directory, in both isolation
-// modes: stdout is the exact ask line or nothing, and a summary is on
-// stderr.
+// handed to a shell), from inside a project directory: the exit code says
+// ask or silent, stdout is the exact ask line or nothing, and a summary is
+// on stderr. The examples alternate between the two isolation modes, each
+// run once, hookWorkers at a time: TestGolden runs every example in both
+// modes and requires the same answer from each.
 func TestDesignExamples(t *testing.T) {
 	data, err := os.ReadFile("testdata/design-examples.json")
 	if err != nil {
@@ -32,35 +34,44 @@ func TestDesignExamples(t *testing.T) {
 	if err := json.Unmarshal(data, &examples); err != nil {
 		t.Fatal(err)
 	}
-	for _, mode := range []string{"process", "inprocess"} {
-		t.Run(mode, func(t *testing.T) {
-			s := newScratch(t)
-			for _, ex := range examples {
-				env := s.env("default", true, "ZCODE_FENCE_LAYER_ISOLATION="+mode)
-				if ex.CustomRules != "" {
-					env = append(env, "ZCODE_FENCE_CUSTOM_RULES="+ex.CustomRules)
-				}
-				cmd := exec.Command(binary, "--eval", ex.Command)
-				cmd.Env, cmd.Dir = env, s.project
-				var stderr strings.Builder
-				cmd.Stderr = &stderr
-				out, err := cmd.Output()
-				wantCode := exitSilent
-				if ex.Expect == "ask" {
-					wantCode = exitAsk
-				}
-				if code := exitCode(err); code != wantCode {
-					t.Fatalf("%q: exit %d (%v), want %d", ex.Command, code, err, wantCode)
-				}
-				got, detail := checkAnswer(runResult{stdout: out})
-				if got != ex.Expect {
-					t.Errorf("%s: %q: got %q (%s), want %s", ex.Family, ex.Command, got, detail, ex.Expect)
-				}
-				if !strings.HasPrefix(stderr.String(), "[zcode-fence] decision="+ex.Expect) {
-					t.Errorf("%q: stderr summary %q", ex.Command, stderr.String())
-				}
-			}
-			t.Logf("%s: %d DESIGN.md §5 examples judged by --eval in %s", mode, len(examples), filepath.Base(s.project))
-		})
+	s := newScratch(t)
+	type answer struct {
+		out    []byte
+		stderr string
+		err    error
 	}
+	answers := make([]answer, len(examples))
+	modeOf := func(i int) string { return isolationModes[i%2] }
+	parallelDo(len(examples), func(i int) {
+		ex := examples[i]
+		env := s.env("default", true, "ZCODE_FENCE_LAYER_ISOLATION="+modeOf(i))
+		if ex.CustomRules != "" {
+			env = append(env, "ZCODE_FENCE_CUSTOM_RULES="+ex.CustomRules)
+		}
+		cmd := exec.Command(binary, "--eval", ex.Command)
+		cmd.Env, cmd.Dir = env, s.project
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		answers[i] = answer{out, stderr.String(), err}
+	})
+	for i, ex := range examples {
+		a := answers[i]
+		wantCode := exitSilent
+		if ex.Expect == "ask" {
+			wantCode = exitAsk
+		}
+		if code := exitCode(a.err); code != wantCode {
+			t.Errorf("%q (%s): exit %d (%v), want %d", ex.Command, modeOf(i), code, a.err, wantCode)
+			continue
+		}
+		got, detail := checkAnswer(runResult{stdout: a.out})
+		if got != ex.Expect {
+			t.Errorf("%s: %q (%s): got %q (%s), want %s", ex.Family, ex.Command, modeOf(i), got, detail, ex.Expect)
+		}
+		if !strings.HasPrefix(a.stderr, "[zcode-fence] decision="+ex.Expect) {
+			t.Errorf("%q (%s): stderr summary %q", ex.Command, modeOf(i), a.stderr)
+		}
+	}
+	t.Logf("%d DESIGN.md §5 examples judged by --eval in %s, alternating isolation modes", len(examples), filepath.Base(s.project))
 }
