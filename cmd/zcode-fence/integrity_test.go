@@ -86,6 +86,7 @@ func TestIntegrityInHookMode(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel() // each case has its own scratch, install and data dir
 			s := newScratch(t)
 			exe := installBinary(t, s, c.Sums)
 			payload := []byte(strings.ReplaceAll(string(c.Payload), "{{PROJECT}}", filepath.ToSlash(s.project)))
