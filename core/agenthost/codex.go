@@ -1,6 +1,9 @@
 package agenthost
 
-import "github.com/zcode-fence/zcode-fence/core"
+import (
+	"github.com/zcode-fence/zcode-fence/core"
+	"time"
+)
 
 // OpenAI Codex CLI (measured with 0.171.0 against a fake Responses API;
 // testdata/hosts/).
@@ -79,3 +82,24 @@ var codexPaths = []HostPath{
 }
 
 func (codex) HostPaths() []HostPath { return codexPaths }
+
+// Codex (measured with 0.171.0): `codex plugin add` copies the plugin to
+// plugins/cache/<market>/zcode-fence/<version> and writes
+// [plugins."zcode-fence@<market>"] enabled = true to config.toml; hooks by
+// hand go to hooks.json or config.toml [[hooks.PreToolUse]];
+// `codex features disable hooks` writes [features] hooks = false; the hooks
+// a user reviewed under /hooks are recorded as [hooks.state."<hook>"]
+// trusted_hash. CODEX_HOME moves ~/.codex. Codex cannot ask.
+var codexInstall = Install{
+	Label: "Codex", Dir: ".codex", DirEnv: "CODEX_HOME",
+	Plugins: []string{cachedPlugins}, MarketSegment: 2,
+	Enable: CodexPlugins, EnableFile: "config.toml",
+	HookFiles: []HookFile{{"hooks.json", HooksJSON}, {"config.toml", HooksTOML}},
+	Events:    []string{claudePackaging.Event},
+	Timeout:   TimeoutRule{Fields: []TimeoutField{{"timeout", time.Second}}},
+	HooksOff:  "features.hooks", HooksOffFile: "config.toml", HooksOffValue: "false",
+	CannotAsk: true, TrustTable: "hooks.state", TrustFile: "config.toml",
+	InstallHow: "codex plugin marketplace add <this repository>, then codex plugin add " + core.PluginName + "@<market> (README: Install)",
+}
+
+func (codex) Install() Install { return codexInstall }
