@@ -102,13 +102,16 @@ func (gemini) HostPaths() []HostPath { return geminiPaths }
 // Gemini CLI (measured with 0.61.0): `gemini extensions install` copies the
 // extension to extensions/zcode-fence (the plugin in its zcode-fence/
 // subdir) and records it in extensions/extension-enablement.json
-// (`extensions disable` adds a "!<dir>/*" override); hooks by hand go to
+// (`extensions disable` adds a "!<dir>/*" override); `gemini extensions
+// link DIR` leaves only .gemini-extension-install.json {"source": DIR,
+// "type": "link"} there and loads DIR in place; hooks by hand go to
 // settings.json, event BeforeTool, timeout in milliseconds (60000 by
 // default). GEMINI_CLI_HOME replaces home. Headless, an ask hangs.
 var geminiInstall = Install{
 	Label: "Gemini CLI", Dir: ".gemini", HomeEnv: "GEMINI_CLI_HOME",
 	Plugins: []string{"extensions/" + core.PluginName}, MarketSegment: -1, PluginBelow: path.Base(PluginDir),
-	Enable: ExtensionOverrides, EnableFile: "extensions/extension-enablement.json",
+	LinkFile: ".gemini-extension-install.json",
+	Enable:   ExtensionOverrides, EnableFile: "extensions/extension-enablement.json",
 	HookFiles:        []HookFile{{"settings.json", HooksJSON}},
 	Events:           []string{"BeforeTool"},
 	Timeout:          TimeoutRule{Fields: []TimeoutField{{"timeout", time.Millisecond}}, Default: 60 * time.Second},

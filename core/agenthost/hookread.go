@@ -183,7 +183,7 @@ func (in Install) Enabled(dir string, p InstalledPlugin, cwd string) (bool, stri
 		if err := json.Unmarshal(data, &doc); err != nil {
 			return false, file + " does not parse: " + err.Error()
 		}
-		name := filepath.Base(p.Root)
+		name := filepath.Base(p.Installed)
 		on := true
 		for _, o := range doc[name].Overrides {
 			neg := strings.HasPrefix(o, "!")

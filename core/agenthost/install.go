@@ -34,6 +34,10 @@ type Install struct {
 	// MarketSegment is the index, in a Plugins glob split at "/", of the
 	// segment that names the marketplace; -1 when the path does not say.
 	MarketSegment int
+	// LinkFile is the install record in an installed extension's dir;
+	// when its "type" is "link" the extension is loaded in place from its
+	// "source" (`gemini extensions link`). "" for hosts without links.
+	LinkFile string
 	// DirectoryMarkets: the host loads a plugin from a directory
 	// marketplace in place, without a copy: EnableFile's
 	// extraKnownMarketplaces names the directory (Copilot CLI).
@@ -166,6 +170,9 @@ type InstalledPlugin struct {
 	// Market is the marketplace it came from, "" when the path does not
 	// say (an extension).
 	Market string
+	// Installed is the dir the host installed it as (an extension's
+	// name is its base name); Root differs for a linked extension.
+	Installed string
 }
 
 // FindPlugins lists the plugin's installed copies under the config dir.
@@ -178,7 +185,11 @@ func (in Install) FindPlugins(dir string) []InstalledPlugin {
 			if st, err := os.Stat(m); err != nil || !st.IsDir() {
 				continue
 			}
-			p := InstalledPlugin{Root: m, Plugin: filepath.Join(m, filepath.FromSlash(in.PluginBelow))}
+			root := m
+			if src := in.linkSource(m); src != "" {
+				root = src
+			}
+			p := InstalledPlugin{Root: root, Plugin: filepath.Join(root, filepath.FromSlash(in.PluginBelow)), Installed: m}
 			if in.MarketSegment >= 0 {
 				rel, _ := filepath.Rel(dir, m)
 				if segs := strings.Split(filepath.ToSlash(rel), "/"); in.MarketSegment < len(segs) {
@@ -192,6 +203,26 @@ func (in Install) FindPlugins(dir string) []InstalledPlugin {
 		out = append(out, in.directoryPlugins(dir)...)
 	}
 	return out
+}
+
+// linkSource is the directory a linked extension at dir is loaded from,
+// "" when it is a copy.
+func (in Install) linkSource(dir string) string {
+	if in.LinkFile == "" {
+		return ""
+	}
+	data, err := readSmall(filepath.Join(dir, in.LinkFile))
+	if err != nil {
+		return ""
+	}
+	var rec struct {
+		Type   string `json:"type"`
+		Source string `json:"source"`
+	}
+	if json.Unmarshal(data, &rec) != nil || rec.Type != "link" {
+		return ""
+	}
+	return rec.Source
 }
 
 // directoryPlugins finds the plugin in the directory marketplaces the
@@ -236,7 +267,7 @@ func (in Install) directoryPlugins(dir string) []InstalledPlugin {
 			for _, p := range mk.Plugins {
 				if src, ok := p.Source.(string); ok && p.Name == core.PluginName {
 					root := filepath.Join(m.Source.Path, filepath.FromSlash(src))
-					out = append(out, InstalledPlugin{Root: root, Plugin: root, Market: market})
+					out = append(out, InstalledPlugin{Root: root, Plugin: root, Market: market, Installed: root})
 				}
 			}
 			break

@@ -99,7 +99,7 @@ func TestExtensionOverrides(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, in.EnableFile), doc, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			on, why := in.Enabled(dir, InstalledPlugin{Root: filepath.Join(dir, core.PluginName)}, c.Dir)
+			on, why := in.Enabled(dir, InstalledPlugin{Installed: filepath.Join(dir, core.PluginName)}, c.Dir)
 			if on != c.On || on != (why == "") {
 				t.Errorf("Enabled for %s with %v = %v (%q), want %v", c.Dir, c.Overrides, on, why, c.On)
 			}

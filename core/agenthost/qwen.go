@@ -71,13 +71,16 @@ func (qwen) HostPaths() []HostPath { return qwenPaths }
 // Qwen Code (measured with 0.24.4): `qwen extensions install
 // <market>:zcode-fence` converts the Claude plugin into
 // extensions/zcode-fence (hooks/hooks.json kept) and records it in
-// extensions/extension-enablement.json, as Gemini CLI does; hooks by hand
+// extensions/extension-enablement.json, as Gemini CLI does (its install
+// record is .qwen-extension-install.json, a link read as Gemini's: not
+// measured); hooks by hand
 // go to settings.json, timeout in seconds (1000 and above read as
 // milliseconds), 60 s by default. QWEN_HOME moves ~/.qwen.
 var qwenInstall = Install{
 	Label: "Qwen Code", Dir: ".qwen", DirEnv: "QWEN_HOME",
 	Plugins: []string{"extensions/" + core.PluginName}, MarketSegment: -1,
-	Enable: ExtensionOverrides, EnableFile: "extensions/extension-enablement.json",
+	LinkFile: ".qwen-extension-install.json",
+	Enable:   ExtensionOverrides, EnableFile: "extensions/extension-enablement.json",
 	HookFiles:  []HookFile{{"settings.json", HooksJSON}},
 	Events:     []string{claudePackaging.Event},
 	Timeout:    TimeoutRule{Fields: []TimeoutField{{"timeout", time.Second}}, Default: 60 * time.Second, MsFrom: 1000},
