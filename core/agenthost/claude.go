@@ -73,11 +73,11 @@ func (claudeCode) Answer(a Ask) []byte           { return AskLine(a.Reason) }
 // disableAllHooks, enabledPlugins), hooks dirs, installed plugins and
 // marketplaces.
 var claudePaths = []HostPath{
-	{Rel: ".claude", Shape: PathSettings},
-	{Rel: ".claude/hooks", Shape: PathTree},
-	{Rel: ".claude/plugins", Shape: PathTree},
-	{Rel: ".claude", Shape: PathSettings, Project: true},
-	{Rel: ".claude/hooks", Shape: PathTree, Project: true},
+	{Rel: claudeDir, Shape: PathSettings},
+	{Rel: claudeDir + "/hooks", Shape: PathTree},
+	{Rel: claudeDir + "/plugins", Shape: PathTree},
+	{Rel: claudeDir, Shape: PathSettings, Project: true},
+	{Rel: claudeDir + "/hooks", Shape: PathTree, Project: true},
 }
 
 func (claudeCode) HostPaths() []HostPath { return claudePaths }
@@ -91,7 +91,7 @@ const cachedPlugins = "plugins/cache/*/" + core.PluginName + "/*"
 // disableAllHooks in settings.json (which can also hold hooks by hand);
 // CLAUDE_CONFIG_DIR moves ~/.claude.
 var claudeInstall = Install{
-	Label: "Claude Code", Dir: ".claude", DirEnv: "CLAUDE_CONFIG_DIR",
+	Label: "Claude Code", Dir: claudeDir, DirEnv: "CLAUDE_CONFIG_DIR",
 	Plugins: []string{cachedPlugins}, MarketSegment: 2,
 	Enable: EnabledPlugins, EnableFile: "settings.json",
 	HookFiles: []HookFile{{"settings.json", HooksJSON}, {"settings.local.json", HooksJSON}},
@@ -102,3 +102,6 @@ var claudeInstall = Install{
 }
 
 func (claudeCode) Install() Install { return claudeInstall }
+
+// claudeDir is the host's config dir below home (and below a project).
+const claudeDir = ".claude"

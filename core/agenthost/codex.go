@@ -74,11 +74,11 @@ func (codex) Answer(a Ask) []byte {
 // Codex: config.toml ([[hooks.PreToolUse]], features), hooks.json,
 // hooks, its plugin store; the project's .codex.
 var codexPaths = []HostPath{
-	{Rel: ".codex/config.toml", Shape: PathFile},
-	{Rel: ".codex/hooks.json", Shape: PathFile},
-	{Rel: ".codex/hooks", Shape: PathTree},
-	{Rel: ".codex/plugins", Shape: PathTree},
-	{Rel: ".codex", Shape: PathTree, Project: true},
+	{Rel: codexDir + "/config.toml", Shape: PathFile},
+	{Rel: codexDir + "/hooks.json", Shape: PathFile},
+	{Rel: codexDir + "/hooks", Shape: PathTree},
+	{Rel: codexDir + "/plugins", Shape: PathTree},
+	{Rel: codexDir, Shape: PathTree, Project: true},
 }
 
 func (codex) HostPaths() []HostPath { return codexPaths }
@@ -91,7 +91,7 @@ func (codex) HostPaths() []HostPath { return codexPaths }
 // a user reviewed under /hooks are recorded as [hooks.state."<hook>"]
 // trusted_hash. CODEX_HOME moves ~/.codex. Codex cannot ask.
 var codexInstall = Install{
-	Label: "Codex", Dir: ".codex", DirEnv: "CODEX_HOME",
+	Label: "Codex", Dir: codexDir, DirEnv: "CODEX_HOME",
 	Plugins: []string{cachedPlugins}, MarketSegment: 2,
 	Enable: CodexPlugins, EnableFile: "config.toml",
 	HookFiles: []HookFile{{"hooks.json", HooksJSON}, {"config.toml", HooksTOML}},
@@ -103,3 +103,6 @@ var codexInstall = Install{
 }
 
 func (codex) Install() Install { return codexInstall }
+
+// codexDir is the host's config dir below home (and below a project).
+const codexDir = ".codex"

@@ -54,11 +54,13 @@ func (copilot) OptionEnvPrefixes() []string { return nil }
 func (copilot) Packaging() Packaging { return claudePackaging }
 func (copilot) Answer(a Ask) []byte  { return AskLine(a.Reason) }
 
-// Copilot CLI: settings.json (hooks), installed plugins; the project's
+// Copilot CLI: settings.json (hooks, enabledPlugins), installed plugins
+// (installed-plugins/, measured with 1.0.102); the project's
 // .github/hooks.
 var copilotPaths = []HostPath{
-	{Rel: ".copilot/settings.json", Shape: PathFile},
-	{Rel: ".copilot/plugins", Shape: PathTree},
+	{Rel: copilotDir + "/settings.json", Shape: PathFile},
+	{Rel: copilotDir + "/plugins", Shape: PathTree},
+	{Rel: copilotDir + "/installed-plugins", Shape: PathTree},
 	{Rel: ".github/hooks", Shape: PathTree, Project: true},
 }
 
@@ -73,7 +75,7 @@ func (copilot) HostPaths() []HostPath { return copilotPaths }
 // "bash": ..., "timeoutSec": N}, 30 s by default). COPILOT_HOME moves
 // ~/.copilot.
 var copilotInstall = Install{
-	Label: "Copilot CLI", Dir: ".copilot", DirEnv: "COPILOT_HOME",
+	Label: "Copilot CLI", Dir: copilotDir, DirEnv: "COPILOT_HOME",
 	Plugins: []string{"installed-plugins/*/" + core.PluginName}, MarketSegment: 1,
 	DirectoryMarkets: true,
 	Enable:           EnabledPlugins, EnableFile: "settings.json",
@@ -84,3 +86,6 @@ var copilotInstall = Install{
 }
 
 func (copilot) Install() Install { return copilotInstall }
+
+// copilotDir is the host's config dir below home (and below a project).
+const copilotDir = ".copilot"

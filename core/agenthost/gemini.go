@@ -92,9 +92,9 @@ func (gemini) Answer(a Ask) []byte {
 // Gemini CLI: settings.json (hooks) and extensions (where the guard is
 // installed); the project's .gemini.
 var geminiPaths = []HostPath{
-	{Rel: ".gemini/settings.json", Shape: PathFile},
-	{Rel: ".gemini/extensions", Shape: PathTree},
-	{Rel: ".gemini", Shape: PathTree, Project: true},
+	{Rel: geminiDir + "/settings.json", Shape: PathFile},
+	{Rel: geminiDir + "/extensions", Shape: PathTree},
+	{Rel: geminiDir, Shape: PathTree, Project: true},
 }
 
 func (gemini) HostPaths() []HostPath { return geminiPaths }
@@ -108,7 +108,7 @@ func (gemini) HostPaths() []HostPath { return geminiPaths }
 // settings.json, event BeforeTool, timeout in milliseconds (60000 by
 // default). GEMINI_CLI_HOME replaces home. Headless, an ask hangs.
 var geminiInstall = Install{
-	Label: "Gemini CLI", Dir: ".gemini", HomeEnv: "GEMINI_CLI_HOME",
+	Label: "Gemini CLI", Dir: geminiDir, HomeEnv: "GEMINI_CLI_HOME",
 	Plugins: []string{"extensions/" + core.PluginName}, MarketSegment: -1, PluginBelow: path.Base(PluginDir),
 	LinkFile: ".gemini-extension-install.json",
 	Enable:   ExtensionOverrides, EnableFile: "extensions/extension-enablement.json",
@@ -120,3 +120,6 @@ var geminiInstall = Install{
 }
 
 func (gemini) Install() Install { return geminiInstall }
+
+// geminiDir is the host's config dir below home (and below a project).
+const geminiDir = ".gemini"

@@ -28,8 +28,6 @@ type Install struct {
 	// dir is found (Gemini CLI's GEMINI_CLI_HOME); "" for none.
 	HomeEnv string
 	// Plugins are globs of the installed plugin's (or extension's) roots.
-	// A "*" segment right after MarketSegment's position is the
-	// marketplace: see Market.
 	Plugins []string
 	// MarketSegment is the index, in a Plugins glob split at "/", of the
 	// segment that names the marketplace; -1 when the path does not say.

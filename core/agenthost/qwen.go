@@ -59,11 +59,13 @@ func (qwen) OptionEnvPrefixes() []string   { return nil }
 func (qwen) Packaging() Packaging { return claudePackaging }
 func (qwen) Answer(a Ask) []byte  { return AskLine(a.Reason) }
 
-// Qwen Code: as Gemini CLI, under .qwen.
+// Qwen Code: as Gemini CLI, under .qwen, plus extension-store/ whose
+// state.json records each extension's activation (measured with 0.24.4).
 var qwenPaths = []HostPath{
-	{Rel: ".qwen/settings.json", Shape: PathFile},
-	{Rel: ".qwen/extensions", Shape: PathTree},
-	{Rel: ".qwen", Shape: PathTree, Project: true},
+	{Rel: qwenDir + "/settings.json", Shape: PathFile},
+	{Rel: qwenDir + "/extensions", Shape: PathTree},
+	{Rel: qwenDir + "/extension-store", Shape: PathTree},
+	{Rel: qwenDir, Shape: PathTree, Project: true},
 }
 
 func (qwen) HostPaths() []HostPath { return qwenPaths }
@@ -77,7 +79,7 @@ func (qwen) HostPaths() []HostPath { return qwenPaths }
 // go to settings.json, timeout in seconds (1000 and above read as
 // milliseconds), 60 s by default. QWEN_HOME moves ~/.qwen.
 var qwenInstall = Install{
-	Label: "Qwen Code", Dir: ".qwen", DirEnv: "QWEN_HOME",
+	Label: "Qwen Code", Dir: qwenDir, DirEnv: "QWEN_HOME",
 	Plugins: []string{"extensions/" + core.PluginName}, MarketSegment: -1,
 	LinkFile: ".qwen-extension-install.json",
 	Enable:   ExtensionOverrides, EnableFile: "extensions/extension-enablement.json",
@@ -88,3 +90,6 @@ var qwenInstall = Install{
 }
 
 func (qwen) Install() Install { return qwenInstall }
+
+// qwenDir is the host's config dir below home (and below a project).
+const qwenDir = ".qwen"
