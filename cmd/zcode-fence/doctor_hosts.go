@@ -145,7 +145,7 @@ func (c *hostCheck) check(fallback string) {
 	}
 	if h.TrustTable != "" {
 		if trusted, _ := h.Trusted(c.dir); trusted {
-			r.ok(area, "%s: the zcode-fence hook is marked reviewed in %s", h.Label, filepath.Join(c.dir, h.TrustFile))
+			r.ok(area, "%s: a review of the zcode-fence hook is recorded in %s (after an update %s asks again: /hooks)", h.Label, filepath.Join(c.dir, h.TrustFile), h.Label)
 		} else {
 			r.advice(area, "start "+h.Adapter.Name()+", open /hooks and trust zcode-fence's "+h.Events[0]+" hook",
 				"%s skips a hook nobody reviewed, silently; %s records no review naming zcode-fence", h.Label, filepath.Join(c.dir, h.TrustFile))

@@ -88,8 +88,13 @@ func (codex) HostPaths() []HostPath { return codexPaths }
 // [plugins."zcode-fence@<market>"] enabled = true to config.toml; hooks by
 // hand go to hooks.json or config.toml [[hooks.PreToolUse]];
 // `codex features disable hooks` writes [features] hooks = false; the hooks
-// a user reviewed under /hooks are recorded as [hooks.state."<hook>"]
-// trusted_hash. CODEX_HOME moves ~/.codex. Codex cannot ask.
+// a user reviewed under /hooks are recorded as [hooks.state."<key>"]
+// trusted_hash = "sha256:<hex>", the plugin hook's key being
+// "zcode-fence@<market>:hooks/hooks.json:pre_tool_use:0:0" (`codex
+// app-server` hooks/list shows each hook's key, currentHash and
+// trustStatus: untrusted without a record, trusted when trusted_hash is
+// the first part of currentHash, modified when it is another: after the
+// hook changed). CODEX_HOME moves ~/.codex. Codex cannot ask.
 var codexInstall = Install{
 	Label: "Codex", Dir: codexDir, DirEnv: "CODEX_HOME",
 	Plugins: []string{cachedPlugins}, MarketSegment: 2,

@@ -238,9 +238,11 @@ func (in Install) HooksSwitchedOff(dir string) (bool, string) {
 }
 
 // Trusted reports whether the host's record of reviewed hooks (Codex's
-// [hooks.state."<hook>"] with trusted_hash) has an entry naming
-// zcode-fence. known is false when the host has no such record, or the
-// file cannot be read.
+// [hooks.state."<key>"] with trusted_hash) has an entry for a hook of
+// zcode-fence. The record can be stale (the hook changed since, and the
+// host wants a new review): telling that needs the host's own hash of
+// the hook, which doctor does not compute. known is false when the host
+// keeps no such record or its file cannot be read.
 func (in Install) Trusted(dir string) (trusted, known bool) {
 	if in.TrustTable == "" {
 		return false, false
