@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -64,9 +62,10 @@ func (r *doctorReport) problems() int {
 // problem with its fix: this binary (version, integrity), the effective
 // configuration and every problem in it, the data dirs (permissions,
 // writable, log readable), the layers (a trial call of a harmless command
-// runs every configured layer, the external ones with their pins), the
-// plugin as installed in each host found (launcher, a binary for this
-// platform that runs, its SHA256SUMS, the hooks file, registration), and,
+// runs every configured layer, the external ones with their pins), each
+// agent host found (checkHosts: the plugin installed there, the guard's
+// hook registrations, the command they run, their matcher and timeout,
+// the host's hazards), and,
 // with --online, the decision model's endpoint (one real request). It
 // exits exitSilent when nothing is wrong, exitError otherwise.
 func doctorMode(args []string, stdout, stderr io.Writer) int {
@@ -82,11 +81,12 @@ func doctorMode(args []string, stdout, stderr io.Writer) int {
 	}
 	r := &doctorReport{}
 	env := config.OSEnv()
+	present := hostsPresent(env) // before the trial call creates a data dir
 	r.checkBinary()
 	cfg := r.checkConfig(env, os.Environ())
 	r.checkDataDirs(env)
 	r.checkLayers(env, cfg, *online)
-	r.checkInstalls(env)
+	r.checkHosts(env, cfg, present)
 
 	if *asJSON {
 		out, _ := json.Marshal(struct {
@@ -290,140 +290,6 @@ func (r *doctorReport) checkLayers(env config.Env, cfg config.Config, online boo
 	case !online:
 		r.ok("model", "decision model on, endpoint %s not contacted (add --online to send one request)", orNone(cfg.Get(decisionmodel.KeyEndpoint)))
 	}
-}
-
-// pluginInstall is the plugin as one host installed it.
-type pluginInstall struct {
-	host string // "ZCode", "Claude Code"
-	// dir is the installed plugin's root; settings is the host's file
-	// whose enabledPlugins registers it.
-	dir, settings string
-}
-
-// findInstalls lists the plugin's installed copies: each host copies a
-// plugin to <host config>/plugins/cache/<market>/zcode-fence/<version>.
-func findInstalls(env config.Env) []pluginInstall {
-	claude := filepath.Join(env.Home, ".claude")
-	if v, ok := env.Lookup("CLAUDE_CONFIG_DIR"); ok && v != "" {
-		claude = v
-	}
-	hosts := []struct{ name, base, settings string }{
-		{"ZCode", filepath.Join(env.Home, ".zcode", "cli"), filepath.Join(env.Home, ".zcode", "cli", "config.json")},
-		{"Claude Code", claude, filepath.Join(claude, "settings.json")},
-	}
-	var out []pluginInstall
-	for _, h := range hosts {
-		dirs, _ := filepath.Glob(filepath.Join(h.base, "plugins", "cache", "*", core.PluginName, "*"))
-		for _, d := range dirs {
-			if st, err := os.Stat(d); err == nil && st.IsDir() {
-				out = append(out, pluginInstall{host: h.name, dir: d, settings: h.settings})
-			}
-		}
-	}
-	return out
-}
-
-// checkInstalls checks each installed copy of the plugin: the launcher,
-// a binary for this platform that runs and matches SHA256SUMS, the hooks
-// file, and its registration in the host's enabledPlugins.
-func (r *doctorReport) checkInstalls(env config.Env) {
-	installs := findInstalls(env)
-	if len(installs) == 0 {
-		r.ok("hosts", "no installed plugin found under ~/.zcode/cli/plugins/cache or ~/.claude/plugins/cache (a hook run from a checkout or --plugin-dir is not listed)")
-		return
-	}
-	for _, in := range installs {
-		area := "hosts"
-		what := in.host + " " + in.dir
-		launcher := filepath.Join(in.dir, "libexec", core.PluginName)
-		binName := core.PluginName + "-" + runtime.GOOS + "-" + runtime.GOARCH
-		if runtime.GOOS == "windows" {
-			binName += ".exe"
-		}
-		bin := filepath.Join(in.dir, "libexec", binName)
-		reinstall := "reinstall the plugin (see README: Install)"
-		if _, err := os.Stat(launcher); err != nil {
-			r.problem(area, reinstall, "%s: no launcher libexec/%s", what, core.PluginName)
-			continue
-		}
-		if _, err := os.Stat(bin); err != nil {
-			r.problem(area, "install a release that has a binary for "+runtime.GOOS+"/"+runtime.GOARCH+" (every guarded call asks meanwhile)",
-				"%s: no binary libexec/%s for this platform", what, binName)
-			continue
-		}
-		if res := integrity.Check(bin, "", core.Version); res.Asks() {
-			r.problem(area, reinstall, "%s: %s", what, res.Note())
-			continue
-		}
-		out, err := exec.Command(bin, "version").Output()
-		if err != nil {
-			r.problem(area, reinstall, "%s: libexec/%s does not run: %v", what, binName, err)
-			continue
-		}
-		version := strings.TrimSpace(string(out))
-		if msg := checkHooksFile(filepath.Join(in.dir, "hooks", "hooks.json")); msg != "" {
-			r.problem(area, reinstall, "%s: %s", what, msg)
-			continue
-		}
-		if enabled, msg := registered(in.settings, filepath.Base(filepath.Dir(filepath.Dir(in.dir)))); !enabled {
-			r.problem(area, "enable zcode-fence in "+in.host+"'s plugin settings, then start a new session", "%s: %s", what, msg)
-			continue
-		}
-		r.ok(area, "%s: %s, hooks file and registration in order", what, version)
-	}
-}
-
-// checkHooksFile returns what is wrong with a plugin's hooks.json, or "".
-func checkHooksFile(path string) string {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "no hooks/hooks.json: " + err.Error()
-	}
-	var doc struct {
-		Hooks map[string][]struct {
-			Matcher string `json:"matcher"`
-			Hooks   []struct {
-				Type    string `json:"type"`
-				Command string `json:"command"`
-			} `json:"hooks"`
-		} `json:"hooks"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return "hooks/hooks.json does not parse: " + err.Error()
-	}
-	for _, entry := range doc.Hooks["PreToolUse"] {
-		for _, h := range entry.Hooks {
-			if h.Type == "command" && strings.Contains(h.Command, "libexec/"+core.PluginName) &&
-				strings.Contains(entry.Matcher, "Bash") && strings.Contains(entry.Matcher, "Write") {
-				return ""
-			}
-		}
-	}
-	return "hooks/hooks.json has no PreToolUse command hook running libexec/" + core.PluginName + " for Bash and Write"
-}
-
-// registered reports whether the host's settings file enables
-// zcode-fence@market in enabledPlugins, and otherwise why not.
-func registered(settings, market string) (bool, string) {
-	data, err := os.ReadFile(settings)
-	if err != nil {
-		return false, "no " + settings + " to enable it in"
-	}
-	var doc struct {
-		Enabled map[string]bool `json:"enabledPlugins"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return false, settings + " does not parse: " + err.Error()
-	}
-	id := core.PluginName + "@" + market
-	enabled, listed := doc.Enabled[id]
-	switch {
-	case !listed:
-		return false, id + " is not in enabledPlugins of " + settings
-	case !enabled:
-		return false, id + " is disabled in " + settings
-	}
-	return true, ""
 }
 
 // shellQuote quotes a path for a fix line a person may paste.

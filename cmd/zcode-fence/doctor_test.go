@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/integrity"
 )
 
@@ -28,8 +30,48 @@ func newDoctorWorld(t *testing.T) doctorWorld {
 	w.plugin = filepath.Join(w.home, ".claude", "plugins", "cache", "market", core.PluginName, "0.1.0")
 	w.settings = filepath.Join(w.home, ".claude", "settings.json")
 	w.data = filepath.Join(w.home, ".claude", "plugins", "data", "zcode-fence-market")
-	libexec := filepath.Join(w.plugin, "libexec")
-	for _, d := range []string{libexec, filepath.Join(w.plugin, "hooks"), w.data} {
+	if err := os.MkdirAll(w.data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	installPlugin(t, w.plugin, "claude")
+	writeText(t, w.settings, `{"enabledPlugins":{"zcode-fence@market":true}}`)
+	w.env = doctorEnv(s, w.home)
+	return w
+}
+
+// doctorEnv is the scratch's environment for a doctor run in home: no
+// data dir or config file of the test's own, and none of the variables
+// that move a host's config dir (a developer's CODEX_HOME must not leak
+// in).
+func doctorEnv(s *scratch, home string) []string {
+	drop := map[string]bool{"ZCODE_FENCE_DATA_DIR": true, "ZCODE_FENCE_CONFIG": true, "HOME": true}
+	for _, h := range agenthost.Installs() {
+		drop[h.DirEnv], drop[h.HomeEnv] = true, true
+	}
+	var env []string
+	for _, kv := range s.env("default", false) {
+		if k, _, _ := strings.Cut(kv, "="); !drop[k] {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "HOME="+home)
+}
+
+// installPlugin lays out the plugin at root as a host installs it: form
+// "claude" is a copy of the Claude plugin (hooks/hooks.json, libexec/ with
+// the launcher, this platform's binary and SHA256SUMS); "gemini" is the
+// Gemini extension (its hooks/hooks.json, the plugin in zcode-fence/).
+func installPlugin(t *testing.T, root, form string) {
+	t.Helper()
+	bundle := filepath.Join("..", "..", "bundle")
+	plugin, hooks := root, filepath.Join(bundle, "zcode-fence", "hooks", "hooks.json")
+	if form == "gemini" {
+		plugin, hooks = filepath.Join(root, core.PluginName), filepath.Join(bundle, "hooks", "hooks.json")
+	} else if form != "claude" {
+		t.Fatalf("unknown plugin form %q", form)
+	}
+	libexec := filepath.Join(plugin, "libexec")
+	for _, d := range []string{libexec, filepath.Join(root, "hooks")} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			t.Fatal(err)
 		}
@@ -43,9 +85,8 @@ func newDoctorWorld(t *testing.T) doctorWorld {
 			t.Fatal(err)
 		}
 	}
-	bundle := filepath.Join("..", "..", "bundle", "zcode-fence")
-	copyExe(filepath.Join(bundle, "libexec", core.PluginName), filepath.Join(libexec, core.PluginName))
-	copyExe(filepath.Join(bundle, "hooks", "hooks.json"), filepath.Join(w.plugin, "hooks", "hooks.json"))
+	copyExe(filepath.Join(bundle, "zcode-fence", "libexec", core.PluginName), filepath.Join(libexec, core.PluginName))
+	copyExe(hooks, filepath.Join(root, "hooks", "hooks.json"))
 	binName := core.PluginName + "-" + runtime.GOOS + "-" + runtime.GOARCH
 	copyExe(binary, filepath.Join(libexec, binName))
 	sum, _, err := integrity.HashFile(filepath.Join(libexec, binName))
@@ -53,15 +94,135 @@ func newDoctorWorld(t *testing.T) doctorWorld {
 		t.Fatal(err)
 	}
 	writeText(t, filepath.Join(libexec, integrity.SumsFile), sum+"  "+binName+"\n")
-	writeText(t, w.settings, `{"enabledPlugins":{"zcode-fence@market":true}}`)
-	for _, kv := range s.env("default", false) {
-		k, _, _ := strings.Cut(kv, "=")
-		if k != "ZCODE_FENCE_DATA_DIR" && k != "HOME" && k != "CLAUDE_CONFIG_DIR" {
-			w.env = append(w.env, kv)
-		}
+}
+
+// timings matches a duration in milliseconds in doctor's report.
+var timings = regexp.MustCompile(`[0-9.]+ ms`)
+
+// doctorHostCase is one case of testdata/doctor-hosts.json: a fake home
+// set up as some hosts leave it, and what doctor must report. Paths are
+// relative to home; {{HOME}}, {{BIN}} (a copy of the guard at
+// home/bin/zcode-fence) and {{PLATFORM}} (GOOS-GOARCH) are replaced.
+type doctorHostCase struct {
+	Name    string `json:"name"`
+	Plugins []struct {
+		Root string `json:"root"`
+		Form string `json:"form"`
+	} `json:"plugins"`
+	Files      map[string]string `json:"files"`
+	Executable []string          `json:"executable"`
+	Remove     []string          `json:"remove"`
+	Env        []string          `json:"env"`
+	Want       []string          `json:"want"`
+	Absent     []string          `json:"absent"`
+	Exit       *int              `json:"exit"`
+}
+
+// testDoctorHosts runs every host case through the built binary with a
+// home under the system temp dir (HOME under /tmp must work). Layers run
+// in-process: these cases are about the hosts.
+func testDoctorHosts(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "doctor-hosts.json"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	w.env = append(w.env, "HOME="+w.home)
-	return w
+	var cases []doctorHostCase
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, c := range cases {
+		if seen[c.Name] || c.Exit == nil || len(c.Want) == 0 {
+			t.Fatalf("case %q: duplicate name, or no exit or want", c.Name)
+		}
+		seen[c.Name] = true
+		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
+			s := newScratch(t)
+			home := filepath.Join(t.TempDir(), "home")
+			bin := filepath.Join(home, "bin", core.PluginName)
+			r := strings.NewReplacer("{{HOME}}", home, "{{BIN}}", bin, "{{PLATFORM}}", runtime.GOOS+"-"+runtime.GOARCH)
+			at := func(rel string) string { return filepath.Join(home, filepath.FromSlash(r.Replace(rel))) }
+			if err := os.MkdirAll(filepath.Dir(bin), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			exe, err := os.ReadFile(binary)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(bin, exe, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range c.Plugins {
+				installPlugin(t, at(p.Root), p.Form)
+			}
+			for rel, text := range c.Files {
+				if err := os.MkdirAll(filepath.Dir(at(rel)), 0o700); err != nil {
+					t.Fatal(err)
+				}
+				writeText(t, at(rel), r.Replace(text))
+			}
+			for _, rel := range c.Executable {
+				if err := os.Chmod(at(rel), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, rel := range c.Remove {
+				if err := os.Remove(at(rel)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			env := append(doctorEnv(s, home), "ZCODE_FENCE_LAYER_ISOLATION=inprocess")
+			for _, kv := range c.Env {
+				env = append(env, r.Replace(kv))
+			}
+			res := runExe(t, binary, env, home, nil, "doctor")
+			out := string(res.stdout)
+			if res.code != *c.Exit {
+				t.Errorf("exit %d, want %d", res.code, *c.Exit)
+			}
+			for _, want := range c.Want {
+				if !strings.Contains(out, r.Replace(want)) {
+					t.Errorf("report lacks %q", r.Replace(want))
+				}
+			}
+			for _, absent := range c.Absent {
+				if strings.Contains(out, r.Replace(absent)) {
+					t.Errorf("report has %q", r.Replace(absent))
+				}
+			}
+			if t.Failed() {
+				t.Logf("doctor said:\n%s%s", out, res.stderr)
+			}
+			// --json carries the same findings: the hosts' are compared,
+			// timings aside (the layers' and the log's change from run to
+			// run).
+			js := runExe(t, binary, env, home, nil, "doctor", "--json")
+			var rep struct {
+				Problems int `json:"problems"`
+				Findings []struct {
+					Area    string `json:"area"`
+					Problem bool   `json:"problem"`
+					Text    string `json:"text"`
+				} `json:"findings"`
+			}
+			if err := json.Unmarshal(js.stdout, &rep); err != nil {
+				t.Fatalf("doctor --json: %v\n%s", err, js.stdout)
+			}
+			bad := 0
+			for _, f := range rep.Findings {
+				if f.Problem {
+					bad++
+				}
+				if _, host := agenthost.ByName(f.Area); host && !strings.Contains(timings.ReplaceAllString(out, "N ms"), timings.ReplaceAllString(f.Text, "N ms")) {
+					t.Errorf("--json finding %q (%s) is not in the text report", f.Text, f.Area)
+				}
+			}
+			if js.code != res.code || bad != rep.Problems || (bad > 0) != (*c.Exit != 0) {
+				t.Errorf("--json: exit %d, %d problems (%d flagged), text exit %d", js.code, rep.Problems, bad, res.code)
+			}
+		})
+	}
 }
 
 func writeText(t *testing.T, path, text string) {
@@ -145,7 +306,7 @@ func TestDoctor(t *testing.T) {
 				if r.code != 0 || strings.Contains(out, "BAD") {
 					t.Fatalf("a sound install: exit %d\n%s%s", r.code, out, r.stderr)
 				}
-				for _, want := range []string{"hooks file and registration in order", "danger (process): silent", w.data + " (writable"} {
+				for _, want := range []string{"PreToolUse hook in hooks/hooks.json runs zcode-fence", "danger (process): silent", w.data + " (writable"} {
 					if !strings.Contains(out, want) {
 						t.Errorf("report lacks %q:\n%s", want, out)
 					}
@@ -167,6 +328,7 @@ func TestDoctor(t *testing.T) {
 		})
 	}
 
+	t.Run("hosts", testDoctorHosts)
 	t.Run("json", func(t *testing.T) {
 		w := newDoctorWorld(t)
 		r := runExe(t, binary, append(w.env, "ZCODE_FENCE_ENABLE_FENSE=1"), w.home, nil, "doctor", "--json")

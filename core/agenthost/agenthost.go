@@ -73,6 +73,9 @@ type Adapter interface {
 	// Answer renders an ask for this host: the bytes to write to stdout,
 	// nil for none.
 	Answer(a Ask) []byte
+	// Install is where the host keeps its configuration and how the
+	// guard is hooked into it (zcode-fence doctor checks it).
+	Install() Install
 }
 
 // Packaging is how a host finds and runs the plugin's hook.
@@ -89,6 +92,10 @@ type Packaging struct {
 	// TimeoutUnit is the unit of the file's timeout field: time.Second or
 	// time.Millisecond.
 	TimeoutUnit time.Duration
+	// RootVar is the variable, in the host's syntax, that Command uses for
+	// the installed plugin's (or extension's) root; SepVar, when set, is
+	// the host's path separator variable (Gemini CLI's ${/}).
+	RootVar, SepVar string
 }
 
 // HookTimeout is the hook timeout every hooks file declares: the guard

@@ -43,7 +43,11 @@ var claudeTools = toolTable{
 // (timeout in seconds, ${CLAUDE_PLUGIN_ROOT}); so do the hosts that load
 // Claude plugins unchanged.
 var claudePackaging = Packaging{HooksFile: PluginDir + "/hooks/hooks.json", Event: "PreToolUse",
-	Command: `"${CLAUDE_PLUGIN_ROOT}/libexec/zcode-fence"`, TimeoutUnit: time.Second}
+	Command: `"` + claudeRootVar + `/libexec/zcode-fence"`, TimeoutUnit: time.Second, RootVar: claudeRootVar}
+
+// claudeRootVar is the installed plugin's root in a Claude-form hook
+// command; every host that loads the Claude plugin substitutes it.
+const claudeRootVar = "${CLAUDE_PLUGIN_ROOT}"
 
 func (claudeCode) Name() string { return "claude" }
 
@@ -69,11 +73,35 @@ func (claudeCode) Answer(a Ask) []byte           { return AskLine(a.Reason) }
 // disableAllHooks, enabledPlugins), hooks dirs, installed plugins and
 // marketplaces.
 var claudePaths = []HostPath{
-	{Rel: ".claude", Shape: PathSettings},
-	{Rel: ".claude/hooks", Shape: PathTree},
-	{Rel: ".claude/plugins", Shape: PathTree},
-	{Rel: ".claude", Shape: PathSettings, Project: true},
-	{Rel: ".claude/hooks", Shape: PathTree, Project: true},
+	{Rel: claudeDir, Shape: PathSettings},
+	{Rel: claudeDir + "/hooks", Shape: PathTree},
+	{Rel: claudeDir + "/plugins", Shape: PathTree},
+	{Rel: claudeDir, Shape: PathSettings, Project: true},
+	{Rel: claudeDir + "/hooks", Shape: PathTree, Project: true},
 }
 
 func (claudeCode) HostPaths() []HostPath { return claudePaths }
+
+// cachedPlugins is where ZCode, Claude Code and Codex copy an installed
+// plugin, below their config dir: plugins/cache/<market>/zcode-fence/
+// <version> (the market is segment 2).
+const cachedPlugins = "plugins/cache/*/" + core.PluginName + "/*"
+
+// Claude Code: the plugin copy in plugins/cache, enabledPlugins and
+// disableAllHooks in settings.json (which can also hold hooks by hand);
+// CLAUDE_CONFIG_DIR moves ~/.claude.
+var claudeInstall = Install{
+	Label: "Claude Code", Dir: claudeDir, DirEnv: "CLAUDE_CONFIG_DIR",
+	Plugins: []string{cachedPlugins}, MarketSegment: 2,
+	Enable: EnabledPlugins, EnableFile: "settings.json",
+	HookFiles: []HookFile{{"settings.json", HooksJSON}, {"settings.local.json", HooksJSON}},
+	Events:    []string{claudePackaging.Event},
+	Timeout:   claudeTimeout,
+	HooksOff:  "disableAllHooks", HooksOffFile: "settings.json", HooksOffValue: "true",
+	InstallHow: "claude plugin marketplace add <this repository>, then claude plugin install " + core.PluginName + "@<market> (README: Install)",
+}
+
+func (claudeCode) Install() Install { return claudeInstall }
+
+// claudeDir is the host's config dir below home (and below a project).
+const claudeDir = ".claude"

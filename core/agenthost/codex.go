@@ -1,6 +1,9 @@
 package agenthost
 
-import "github.com/zcode-fence/zcode-fence/core"
+import (
+	"github.com/zcode-fence/zcode-fence/core"
+	"time"
+)
 
 // OpenAI Codex CLI (measured with 0.171.0 against a fake Responses API;
 // testdata/hosts/).
@@ -71,11 +74,40 @@ func (codex) Answer(a Ask) []byte {
 // Codex: config.toml ([[hooks.PreToolUse]], features), hooks.json,
 // hooks, its plugin store; the project's .codex.
 var codexPaths = []HostPath{
-	{Rel: ".codex/config.toml", Shape: PathFile},
-	{Rel: ".codex/hooks.json", Shape: PathFile},
-	{Rel: ".codex/hooks", Shape: PathTree},
-	{Rel: ".codex/plugins", Shape: PathTree},
-	{Rel: ".codex", Shape: PathTree, Project: true},
+	{Rel: codexDir + "/config.toml", Shape: PathFile},
+	{Rel: codexDir + "/hooks.json", Shape: PathFile},
+	{Rel: codexDir + "/hooks", Shape: PathTree},
+	{Rel: codexDir + "/plugins", Shape: PathTree},
+	{Rel: codexDir, Shape: PathTree, Project: true},
 }
 
 func (codex) HostPaths() []HostPath { return codexPaths }
+
+// Codex (measured with 0.171.0): `codex plugin add` copies the plugin to
+// plugins/cache/<market>/zcode-fence/<version> and writes
+// [plugins."zcode-fence@<market>"] enabled = true to config.toml; hooks by
+// hand go to hooks.json or config.toml [[hooks.PreToolUse]];
+// `codex features disable hooks` writes [features] hooks = false; the hooks
+// a user reviewed under /hooks are recorded as [hooks.state."<key>"]
+// trusted_hash = "sha256:<hex>", the plugin hook's key being
+// "zcode-fence@<market>:hooks/hooks.json:pre_tool_use:0:0" (`codex
+// app-server` hooks/list shows each hook's key, currentHash and
+// trustStatus: untrusted without a record, trusted when trusted_hash is
+// the first part of currentHash, modified when it is another: after the
+// hook changed). CODEX_HOME moves ~/.codex. Codex cannot ask.
+var codexInstall = Install{
+	Label: "Codex", Dir: codexDir, DirEnv: "CODEX_HOME",
+	Plugins: []string{cachedPlugins}, MarketSegment: 2,
+	Enable: CodexPlugins, EnableFile: "config.toml",
+	HookFiles: []HookFile{{"hooks.json", HooksJSON}, {"config.toml", HooksTOML}},
+	Events:    []string{claudePackaging.Event},
+	Timeout:   TimeoutRule{Fields: []TimeoutField{{"timeout", time.Second}}},
+	HooksOff:  "features.hooks", HooksOffFile: "config.toml", HooksOffValue: "false",
+	CannotAsk: true, TrustTable: "hooks.state", TrustFile: "config.toml",
+	InstallHow: "codex plugin marketplace add <this repository>, then codex plugin add " + core.PluginName + "@<market> (README: Install)",
+}
+
+func (codex) Install() Install { return codexInstall }
+
+// codexDir is the host's config dir below home (and below a project).
+const codexDir = ".codex"

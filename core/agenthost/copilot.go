@@ -1,6 +1,9 @@
 package agenthost
 
-import "github.com/zcode-fence/zcode-fence/core"
+import (
+	"github.com/zcode-fence/zcode-fence/core"
+	"time"
+)
 
 // GitHub Copilot CLI (measured with 1.0.102 against a fake API;
 // testdata/hosts/).
@@ -51,12 +54,38 @@ func (copilot) OptionEnvPrefixes() []string { return nil }
 func (copilot) Packaging() Packaging { return claudePackaging }
 func (copilot) Answer(a Ask) []byte  { return AskLine(a.Reason) }
 
-// Copilot CLI: settings.json (hooks), installed plugins; the project's
+// Copilot CLI: settings.json (hooks, enabledPlugins), installed plugins
+// (installed-plugins/, measured with 1.0.102); the project's
 // .github/hooks.
 var copilotPaths = []HostPath{
-	{Rel: ".copilot/settings.json", Shape: PathFile},
-	{Rel: ".copilot/plugins", Shape: PathTree},
+	{Rel: copilotDir + "/settings.json", Shape: PathFile},
+	{Rel: copilotDir + "/plugins", Shape: PathTree},
+	{Rel: copilotDir + "/installed-plugins", Shape: PathTree},
 	{Rel: ".github/hooks", Shape: PathTree, Project: true},
 }
 
 func (copilot) HostPaths() []HostPath { return copilotPaths }
+
+// Copilot CLI (measured with 1.0.102): `copilot plugin install` copies a
+// plugin from a git marketplace to installed-plugins/<market>/zcode-fence
+// and loads one from a directory marketplace in place
+// (extraKnownMarketplaces); either way settings.json enabledPlugins has
+// "zcode-fence@<market>": true. Hooks by hand go to settings.json, as
+// PreToolUse (Claude's form) or preToolUse (its own: {"type": "command",
+// "bash": ..., "timeoutSec": N}, 30 s by default). COPILOT_HOME moves
+// ~/.copilot.
+var copilotInstall = Install{
+	Label: "Copilot CLI", Dir: copilotDir, DirEnv: "COPILOT_HOME",
+	Plugins: []string{"installed-plugins/*/" + core.PluginName}, MarketSegment: 1,
+	DirectoryMarkets: true,
+	Enable:           EnabledPlugins, EnableFile: "settings.json",
+	HookFiles:  []HookFile{{"settings.json", HooksJSON}},
+	Events:     []string{claudePackaging.Event, "preToolUse"},
+	Timeout:    TimeoutRule{Fields: []TimeoutField{{"timeoutSec", time.Second}, {"timeout", time.Second}}, Default: 30 * time.Second},
+	InstallHow: "copilot plugin marketplace add <this repository>, then copilot plugin install " + core.PluginName + "@<market> (README: Install)",
+}
+
+func (copilot) Install() Install { return copilotInstall }
+
+// copilotDir is the host's config dir below home (and below a project).
+const copilotDir = ".copilot"

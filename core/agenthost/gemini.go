@@ -67,9 +67,10 @@ func (gemini) OptionEnvPrefixes() []string   { return nil }
 // the binaries along with the manifest; the hook runs the plugin's
 // launcher below ${extensionPath}.
 func (gemini) Packaging() Packaging {
+	const root, sep = "${extensionPath}", "${/}"
 	return Packaging{HooksFile: ExtensionDir + "/hooks/hooks.json", Event: "BeforeTool",
-		Command:     `"${extensionPath}${/}` + path.Base(PluginDir) + `${/}libexec${/}zcode-fence"`,
-		TimeoutUnit: time.Millisecond}
+		Command:     `"` + root + sep + path.Base(PluginDir) + sep + "libexec" + sep + `zcode-fence"`,
+		TimeoutUnit: time.Millisecond, RootVar: root, SepVar: sep}
 }
 
 type geminiAnswer struct {
@@ -91,9 +92,34 @@ func (gemini) Answer(a Ask) []byte {
 // Gemini CLI: settings.json (hooks) and extensions (where the guard is
 // installed); the project's .gemini.
 var geminiPaths = []HostPath{
-	{Rel: ".gemini/settings.json", Shape: PathFile},
-	{Rel: ".gemini/extensions", Shape: PathTree},
-	{Rel: ".gemini", Shape: PathTree, Project: true},
+	{Rel: geminiDir + "/settings.json", Shape: PathFile},
+	{Rel: geminiDir + "/extensions", Shape: PathTree},
+	{Rel: geminiDir, Shape: PathTree, Project: true},
 }
 
 func (gemini) HostPaths() []HostPath { return geminiPaths }
+
+// Gemini CLI (measured with 0.61.0): `gemini extensions install` copies the
+// extension to extensions/zcode-fence (the plugin in its zcode-fence/
+// subdir) and records it in extensions/extension-enablement.json
+// (`extensions disable` adds a "!<dir>/*" override); `gemini extensions
+// link DIR` leaves only .gemini-extension-install.json {"source": DIR,
+// "type": "link"} there and loads DIR in place; hooks by hand go to
+// settings.json, event BeforeTool, timeout in milliseconds (60000 by
+// default). GEMINI_CLI_HOME replaces home. Headless, an ask hangs.
+var geminiInstall = Install{
+	Label: "Gemini CLI", Dir: geminiDir, HomeEnv: "GEMINI_CLI_HOME",
+	Plugins: []string{"extensions/" + core.PluginName}, MarketSegment: -1, PluginBelow: path.Base(PluginDir),
+	LinkFile: ".gemini-extension-install.json",
+	Enable:   ExtensionOverrides, EnableFile: "extensions/extension-enablement.json",
+	HookFiles:        []HookFile{{"settings.json", HooksJSON}},
+	Events:           []string{"BeforeTool"},
+	Timeout:          TimeoutRule{Fields: []TimeoutField{{"timeout", time.Millisecond}}, Default: 60 * time.Second},
+	HeadlessAskHangs: true,
+	InstallHow:       "gemini extensions install <a clone of this repository>/" + ExtensionDir + " --consent (README: Install)",
+}
+
+func (gemini) Install() Install { return geminiInstall }
+
+// geminiDir is the host's config dir below home (and below a project).
+const geminiDir = ".gemini"

@@ -1,6 +1,9 @@
 package agenthost
 
-import "github.com/zcode-fence/zcode-fence/core"
+import (
+	"github.com/zcode-fence/zcode-fence/core"
+	"time"
+)
 
 // Qwen Code (measured with 0.24.4 on Node 22 against a fake API;
 // testdata/hosts/).
@@ -56,11 +59,37 @@ func (qwen) OptionEnvPrefixes() []string   { return nil }
 func (qwen) Packaging() Packaging { return claudePackaging }
 func (qwen) Answer(a Ask) []byte  { return AskLine(a.Reason) }
 
-// Qwen Code: as Gemini CLI, under .qwen.
+// Qwen Code: as Gemini CLI, under .qwen, plus extension-store/ whose
+// state.json records each extension's activation (measured with 0.24.4).
 var qwenPaths = []HostPath{
-	{Rel: ".qwen/settings.json", Shape: PathFile},
-	{Rel: ".qwen/extensions", Shape: PathTree},
-	{Rel: ".qwen", Shape: PathTree, Project: true},
+	{Rel: qwenDir + "/settings.json", Shape: PathFile},
+	{Rel: qwenDir + "/extensions", Shape: PathTree},
+	{Rel: qwenDir + "/extension-store", Shape: PathTree},
+	{Rel: qwenDir, Shape: PathTree, Project: true},
 }
 
 func (qwen) HostPaths() []HostPath { return qwenPaths }
+
+// Qwen Code (measured with 0.24.4): `qwen extensions install
+// <market>:zcode-fence` converts the Claude plugin into
+// extensions/zcode-fence (hooks/hooks.json kept) and records it in
+// extensions/extension-enablement.json, as Gemini CLI does (its install
+// record is .qwen-extension-install.json, a link read as Gemini's: not
+// measured); hooks by hand
+// go to settings.json, timeout in seconds (1000 and above read as
+// milliseconds), 60 s by default. QWEN_HOME moves ~/.qwen.
+var qwenInstall = Install{
+	Label: "Qwen Code", Dir: qwenDir, DirEnv: "QWEN_HOME",
+	Plugins: []string{"extensions/" + core.PluginName}, MarketSegment: -1,
+	LinkFile: ".qwen-extension-install.json",
+	Enable:   ExtensionOverrides, EnableFile: "extensions/extension-enablement.json",
+	HookFiles:  []HookFile{{"settings.json", HooksJSON}},
+	Events:     []string{claudePackaging.Event},
+	Timeout:    TimeoutRule{Fields: []TimeoutField{{"timeout", time.Second}}, Default: 60 * time.Second, MsFrom: 1000},
+	InstallHow: "qwen extensions install <this repository>:" + core.PluginName + " --consent (README: Install)",
+}
+
+func (qwen) Install() Install { return qwenInstall }
+
+// qwenDir is the host's config dir below home (and below a project).
+const qwenDir = ".qwen"

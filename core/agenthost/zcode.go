@@ -1,5 +1,11 @@
 package agenthost
 
+import (
+	"time"
+
+	"github.com/zcode-fence/zcode-fence/core"
+)
+
 // ZCode (hook-protocol.md §2, from its sources; no client can be run here).
 //
 // Evidence: the native payload is camelCase (hookEventName, toolName,
@@ -51,3 +57,18 @@ var zcodePaths = []HostPath{
 }
 
 func (zcode) HostPaths() []HostPath { return zcodePaths }
+
+// ZCode installs a plugin to ~/.zcode/cli/plugins/cache/<market>/
+// zcode-fence/<version> and enables it in config.json enabledPlugins
+// (hook-protocol.md §2.2); a hook's timeout is timeoutMs or timeout
+// (seconds), 60 s by default (§2.3).
+var zcodeInstall = Install{
+	Label: "ZCode", Dir: ".zcode/cli",
+	Plugins: []string{cachedPlugins}, MarketSegment: 2,
+	Enable: EnabledPlugins, EnableFile: "config.json",
+	Events:     []string{claudePackaging.Event},
+	Timeout:    TimeoutRule{Fields: []TimeoutField{{"timeoutMs", time.Millisecond}, {"timeout", time.Second}}, Default: 60 * time.Second},
+	InstallHow: "zcode plugins marketplace add <this repository>, then install and enable " + core.PluginName + " (README: Install)",
+}
+
+func (zcode) Install() Install { return zcodeInstall }

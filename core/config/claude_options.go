@@ -2,7 +2,6 @@ package config
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -14,13 +13,7 @@ import (
 // configure` stores a plugin's non-sensitive options under
 // pluginConfigs["<plugin>@<market>"].options (sensitive ones go to its
 // credentials store, which zcode-fence does not read).
-func claudeSettingsPath(env Env) string {
-	dir := filepath.Join(env.Home, ".claude")
-	if v, ok := env.get("CLAUDE_CONFIG_DIR"); ok {
-		dir = v
-	}
-	return filepath.Join(dir, "settings.json")
-}
+func claudeSettingsPath(env Env) string { return hostFile(env, "claude", "") }
 
 // underHost reports whether an agent host started this process as a
 // plugin hook (agenthost.PluginRootEnv is set): it then exports the

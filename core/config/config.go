@@ -211,7 +211,18 @@ func FilePath(env Env) string {
 	if p, ok := env.get("ZCODE_FENCE_CONFIG"); ok {
 		return p
 	}
-	return filepath.Join(env.Home, ".zcode", "cli", "config.json")
+	return hostFile(env, "zcode", "")
+}
+
+// hostFile is a file of a host's config dir (agenthost's Install: the
+// dir, its variables and, for rel "", the file that enables plugins).
+func hostFile(env Env, host, rel string) string {
+	a, _ := agenthost.ByName(host)
+	in := a.Install()
+	if rel == "" {
+		rel = in.EnableFile
+	}
+	return filepath.Join(in.ConfigDir(env.Home, env.get), filepath.FromSlash(rel))
 }
 
 // maxFile bounds the config file read on every call (ZCode's config.json
@@ -406,7 +417,7 @@ func DataDir(env Env) string {
 			return v
 		}
 	}
-	return filepath.Join(env.Home, ".zcode", "cli", "plugins", "data", "zcode-fence")
+	return hostFile(env, "zcode", agenthost.PluginData+"/zcode-fence")
 }
 
 // DataDirs is every data dir a reader of the log (zcode-fence log, run
@@ -424,12 +435,12 @@ func DataDirs(env Env) []string {
 		}
 	}
 	claude := filepath.Dir(claudeSettingsPath(env)) // Claude Code's config dir
-	zcode := filepath.Join(env.Home, ".zcode", "cli", "plugins", "data")
+	zcode := hostFile(env, "zcode", agenthost.PluginData)
 	var dirs []string
 	for _, pattern := range []string{
 		filepath.Join(zcode, "zcode-fence@*"),
 		filepath.Join(zcode, "zcode-fence"),
-		filepath.Join(claude, "plugins", "data", "zcode-fence-*"),
+		filepath.Join(claude, filepath.FromSlash(agenthost.PluginData), "zcode-fence-*"),
 	} {
 		matches, _ := filepath.Glob(pattern)
 		for _, m := range matches {

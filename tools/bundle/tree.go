@@ -37,9 +37,9 @@ import (
 // extension directory from a clone of the ref: it holds the plugin, so the
 // copy Gemini makes carries the launcher and the binaries.
 
-// marketplaceFiles are the two marketplaces at the repository root (ZCode
-// reads the first, Claude Code the second), slash-separated.
-var marketplaceFiles = []string{"marketplace.json", ".claude-plugin/marketplace.json"}
+// marketplaceFiles are the two marketplaces at the repository root
+// (agenthost.MarketplaceFiles).
+var marketplaceFiles = agenthost.MarketplaceFiles
 
 // pluginManifests are the plugin's manifests, relative to the plugin.
 var pluginManifests = []string{".zcode-plugin/plugin.json", ".claude-plugin/plugin.json"}
