@@ -23,9 +23,6 @@ var selfExe = sync.OnceValue(func() string {
 	return exe
 })
 
-// runDirs are the run dirs this process used, to sweep when it is done.
-var runDirs sync.Map // string -> struct{}
-
 // launchLayer starts a layer process for the host, or reattaches to its
 // warm server. Per-call processes make their socket dirs in the run dir's
 // c<PID> dir (removed by finishLaunches, or by a later call's sweep if
@@ -33,7 +30,9 @@ var runDirs sync.Map // string -> struct{}
 // spec.Idle > 0 and the layer's bytes are known: the built-ins (this
 // binary, hashed once per version) and pinned external layers (their pin;
 // after vetting, their verified copy, whose server start checks the pin
-// once and whose record must hold it to be reattached).
+// once and whose record must hold it to be reattached). A warm launch
+// makes its c<PID> dir only when it starts a process (layerproto does), so
+// a call that only reattaches writes nothing in the run dir.
 // Without a usable run dir, everything is per call in TMPDIR, as before.
 func launchLayer(ctx context.Context, spec host.LaunchSpec) (host.Remote, error) {
 	cfg := layerproto.LaunchConfig{
@@ -44,15 +43,13 @@ func launchLayer(ctx context.Context, spec host.LaunchSpec) (host.Remote, error)
 		DropEnv: spec.ScrubEnv,
 	}
 	if runDir, err := layerproto.RunDir(spec.DataDir); err == nil {
-		runDirs.Store(runDir, struct{}{})
-		if d, err := layerproto.CallDir(runDir); err == nil {
-			cfg.TempDir = d
-		}
 		if spec.Idle > 0 && (spec.Checksum != "" || spec.Verified != "" || (spec.Path != "" && spec.Path == selfExe())) {
 			cfg.Warm = &layerproto.Warm{RunDir: runDir, Idle: spec.Idle}
 			if cfg.SHA256 == "" {
 				cfg.SHA256 = spec.Verified
 			}
+		} else if d, err := layerproto.CallDir(runDir); err == nil {
+			cfg.TempDir = d
 		}
 	}
 	c, err := layerproto.Launch(ctx, cfg)
@@ -63,12 +60,12 @@ func launchLayer(ctx context.Context, spec host.LaunchSpec) (host.Remote, error)
 }
 
 // finishLaunches removes this process's per-call socket dirs and sweeps
-// what dead processes left in the run dirs it used. Call it after the
-// layer processes are closed.
+// what dead processes left in the run dirs where it made them (a call that
+// only reattached to warm servers reads nothing more: a stale record is
+// found by the next reattach, and what killed processes left by the next
+// call that launches one). Call it after the layer processes are closed.
 func finishLaunches() {
-	layerproto.RemoveCallDirs()
-	runDirs.Range(func(k, _ any) bool {
-		layerproto.Sweep(k.(string))
-		return true
-	})
+	for _, runDir := range layerproto.RemoveCallDirs() {
+		layerproto.Sweep(runDir)
+	}
 }

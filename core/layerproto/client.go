@@ -119,11 +119,15 @@ type Client struct {
 	// warm says how the client reached a warm server (WarmStarted,
 	// WarmReattached) or WarmNone for a per-call process. Close never
 	// stops a warm server: other calls share it.
-	warm     string
-	attached *attachedRunner // reattached clients only
+	warm string
+	// Reattached clients only (plugin and proc are nil): their own
+	// connection, the server's pid, and broken, which marks the server's
+	// record stale when a Decide finds the connection broken.
+	conn      *grpc.ClientConn
+	serverPid int
+	broken    func()
 
 	closed    atomic.Bool
-	abandoned atomic.Bool // a reattach dial given up on (see start)
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -261,10 +265,7 @@ func launchProcess(ctx context.Context, cfg LaunchConfig, name, path string, che
 }
 
 // start runs go-plugin's start and handshake, giving up (and killing the
-// process, which makes go-plugin return at once) when ctx ends first. A
-// reattached server is shared and never killed: when ctx ends first its
-// dial is abandoned (Close then ends go-plugin's wait on the server, and
-// a connection that still comes is closed when it does).
+// process, which makes go-plugin return at once) when ctx ends first.
 func (c *Client) start(ctx context.Context) (layerpb.LayerClient, error) {
 	type result struct {
 		rpc layerpb.LayerClient
@@ -293,15 +294,6 @@ func (c *Client) start(ctx context.Context) (layerpb.LayerClient, error) {
 	case r := <-done:
 		return r.rpc, r.err
 	case <-ctx.Done():
-		if c.proc == nil {
-			c.abandoned.Store(true)
-			go func() {
-				if r := <-done; r.err == nil {
-					c.closeConn()
-				}
-			}()
-			return nil, context.Cause(ctx)
-		}
 		c.proc.kill()
 		<-done
 		return nil, context.Cause(ctx)
@@ -333,6 +325,11 @@ func (c *Client) Decide(ctx context.Context, call *core.Call) (core.Verdict, err
 	}
 	resp, err := c.rpc.Decide(ctx, convert.CallToProto(call))
 	if err != nil {
+		if c.broken != nil && ctx.Err() == nil && status.Code(err) == codes.Unavailable {
+			// The reattached server is gone or broken: the next call
+			// starts a fresh one.
+			c.broken()
+		}
 		return c.named(foundBefore(err)), &Error{Layer: c.name, Op: "decide", Err: rpcCause(ctx, err)}
 	}
 	v, err := convert.VerdictFromProto(resp)
@@ -404,14 +401,13 @@ func (c *Client) Close() error {
 
 // closeWarm ends this call's use of a warm server without stopping it:
 // it closes the gRPC connection (go-plugin's Kill would ask the server to
-// shut down) and ends the reattached runner's Wait.
+// shut down).
 func (c *Client) closeWarm() {
-	if !c.abandoned.Load() {
-		c.closeConn()
+	if c.conn != nil {
+		_ = c.conn.Close()
+		return
 	}
-	if c.attached != nil {
-		close(c.attached.done)
-	}
+	c.closeConn()
 }
 
 // closeConn closes the client's gRPC connection, if it has one (it waits
@@ -435,8 +431,8 @@ func (c *Client) Warm() string { return c.warm }
 // Pid returns the layer's process id (a warm server's own pid), or 0 when
 // it never started.
 func (c *Client) Pid() int {
-	if c.attached != nil {
-		return c.attached.pid
+	if c.serverPid != 0 {
+		return c.serverPid
 	}
 	return c.proc.processID()
 }

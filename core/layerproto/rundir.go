@@ -119,15 +119,19 @@ func CallDir(runDir string) (string, error) {
 }
 
 // RemoveCallDirs removes every directory CallDir made in this process, with
-// whatever is still in it. Call it once the layer processes are closed
-// (and from a signal handler, after killing them).
-func RemoveCallDirs() {
+// whatever is still in it, and returns the run dirs they were in. Call it
+// once the layer processes are closed (and from a signal handler, after
+// killing them).
+func RemoveCallDirs() []string {
 	callDirs.Lock()
 	defer callDirs.Unlock()
+	var runDirs []string
 	for k, d := range callDirs.m {
 		_ = os.RemoveAll(d)
 		delete(callDirs.m, k)
+		runDirs = append(runDirs, k)
 	}
+	return runDirs
 }
 
 // Sweep removes what dead processes left in runDir: c<PID> and s<PID>
@@ -181,6 +185,9 @@ func fileIdentity(fi os.FileInfo) string {
 // selfHashes caches the sha256 of executables by identity for this process.
 var selfHashes sync.Map // path + "\x00" + identity -> hex sha256
 
+// hashing serialises executableHash's slow path (cache file, hashing).
+var hashing sync.Mutex
+
 // exeHashName is the cache of the host binary's sha256 in the run dir.
 const exeHashName = "exe.sha256"
 
@@ -194,6 +201,13 @@ func executableHash(runDir, path string) (sum, id string, err error) {
 	}
 	id = fileIdentity(fi)
 	key := path + "\x00" + id
+	if v, ok := selfHashes.Load(key); ok {
+		return v.(string), id, nil
+	}
+	// One hashing at a time: the layers of one call start their servers
+	// concurrently, and the second then finds the first's result.
+	hashing.Lock()
+	defer hashing.Unlock()
 	if v, ok := selfHashes.Load(key); ok {
 		return v.(string), id, nil
 	}

@@ -289,6 +289,9 @@ func TestWarmIdleExitRemovesEverything(t *testing.T) {
 	dir := warmDir(t)
 	cfg := warmConfig(t, selfPath(t), dir, 300*time.Millisecond)
 	_, pid := warmLaunch(t, cfg)
+	// The launcher's own c<PID> dir (where go-plugin made the start's
+	// socket dir) goes when its call is done, as the host's does.
+	RemoveCallDirs()
 	waitGone(t, pid)
 	for _, n := range runEntries(t, dir) {
 		if !strings.HasSuffix(n, lockSuffix) && n != exeHashName {
