@@ -2,6 +2,7 @@ package cmdfacts
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
@@ -56,9 +57,10 @@ type gitOpt struct {
 	negation bool // may be negated with --no-
 }
 
-var gitOptTables = map[string][]gitOpt{}
-
-func init() {
+// gitOptTables are the parsed gitOptSpecs, built on first use (a call
+// without git does not pay for it).
+var gitOptTables = sync.OnceValue(func() map[string][]gitOpt {
+	tables := make(map[string][]gitOpt, len(gitOptSpecs))
 	for sub, spec := range gitOptSpecs {
 		var opts []gitOpt
 		for _, f := range strings.Fields(spec) {
@@ -81,9 +83,10 @@ func init() {
 			o.long = f
 			opts = append(opts, o)
 		}
-		gitOptTables[sub] = opts
+		tables[sub] = opts
 	}
-}
+	return tables
+})
 
 // GitOpt is one option git read: its long name (or its letter when it
 // has none), its value, and whether it was negated (--no-force).
@@ -120,7 +123,7 @@ type GitArgs struct {
 // not stop the parse (a newer git may have them). Cost: linear in the
 // words times the table.
 func ParseGitArgs(sub string, args []shell.Word) (GitArgs, bool) {
-	table, ok := gitOptTables[sub]
+	table, ok := gitOptTables()[sub]
 	if !ok {
 		return GitArgs{DashDash: -1}, false
 	}

@@ -3,6 +3,7 @@ package cmdfacts
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
@@ -1146,9 +1147,9 @@ type tmuxCommand struct {
 	kind string
 }
 
-var tmuxCommands = map[string]tmuxCommand{}
-
-func init() {
+// tmuxCommands are tmux's commands by name and alias, built on first use.
+var tmuxCommands = sync.OnceValue(func() map[string]tmuxCommand {
+	cmds := map[string]tmuxCommand{}
 	for _, c := range []struct {
 		names  string
 		valued string
@@ -1167,10 +1168,11 @@ func init() {
 	} {
 		names := strings.Fields(c.names)
 		for _, n := range names {
-			tmuxCommands[n] = tmuxCommand{name: names[0], valued: c.valued, kind: c.kind}
+			cmds[n] = tmuxCommand{name: names[0], valued: c.valued, kind: c.kind}
 		}
 	}
-}
+	return cmds
+})
 
 // tmux: global -c SHELL-COMMAND, then commands separated by ";" words: the
 // shell commands of new-session, new-window, split-window, respawn-pane,
@@ -1226,7 +1228,7 @@ func (p *payloads) tmuxCmd(ws []shell.Word, depth int) {
 	if len(ws) == 0 || ws[0].Unknown || depth > maxTmuxNesting {
 		return
 	}
-	spec, ok := tmuxCommands[ws[0].Value]
+	spec, ok := tmuxCommands()[ws[0].Value]
 	if !ok {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/rules"
@@ -181,7 +182,9 @@ func ruleGitCheckoutOpts(v *cmdv, args []shell.Word) {
 
 // pathExt is a file name's extension: a dot and 1 to 8 letters or
 // digits, at least one a letter.
-var pathExt = regexp.MustCompile(`\.[A-Za-z0-9]{0,7}[A-Za-z][A-Za-z0-9]{0,7}$`)
+var pathExt = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\.[A-Za-z0-9]{0,7}[A-Za-z][A-Za-z0-9]{0,7}$`)
+})
 
 // looksLikePath reports an operand of checkout that can only be a path:
 // ".", "./x", "../x", an absolute path, a :/ or :(...) pathspec, a glob,
@@ -202,7 +205,7 @@ func looksLikePath(w shell.Word) bool {
 		return true
 	}
 	base := s[strings.LastIndexByte(s, '/')+1:]
-	return strings.Count(base, ".") == 1 && !strings.HasPrefix(base, ".") && pathExt.MatchString(base)
+	return strings.Count(base, ".") == 1 && !strings.HasPrefix(base, ".") && pathExt().MatchString(base)
 }
 
 // ruleGitRestoreOpts: restore that writes the working tree
@@ -290,7 +293,9 @@ func ruleGitReflog(v *cmdv, args []shell.Word) {
 
 // pruneNow matches the expiry dates that leave recent unreachable objects
 // no grace: now, all, 0, or seconds, minutes or hours ago.
-var pruneNow = regexp.MustCompile(`^(now|all|0|\d+[. ](seconds?|minutes?|hours?)[. ]ago)$`)
+var pruneNow = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(now|all|0|\d+[. ](seconds?|minutes?|hours?)[. ]ago)$`)
+})
 
 // ruleGitGc: gc --prune=now (or all, or minutes ago) (DG-GIT-PRUNE);
 // plain gc keeps two weeks of unreachable objects.
@@ -300,7 +305,7 @@ func ruleGitGc(v *cmdv, args []shell.Word) {
 		return
 	}
 	o, found := p.Last("prune")
-	if !found || o.Neg || o.Value == nil || !pruneNow.MatchString(strings.ToLower(o.Value.Value)) {
+	if !found || o.Neg || o.Value == nil || !pruneNow().MatchString(strings.ToLower(o.Value.Value)) {
 		return
 	}
 	v.gitFinding(rules.GitPrune, "gc", written(o)+"="+o.Value.Value, nil)
@@ -315,7 +320,7 @@ func ruleGitPruneCmd(v *cmdv, args []shell.Word) {
 	}
 	detail := ""
 	if o, found := p.Last("expire"); found && o.Value != nil {
-		if !pruneNow.MatchString(strings.ToLower(o.Value.Value)) {
+		if !pruneNow().MatchString(strings.ToLower(o.Value.Value)) {
 			return
 		}
 		detail = written(o) + "=" + o.Value.Value
