@@ -12,7 +12,7 @@ import (
 // loopback TCP here) layer processes stay per-call.
 const warmSupported = false
 
-func setSession(cmd *exec.Cmd) { setProcessGroup(cmd) }
+func setDetached(cmd *exec.Cmd) { setProcessGroup(cmd) }
 
 // processAlive reports whether pid names a process.
 func processAlive(pid int) bool {
