@@ -33,9 +33,8 @@ type process struct {
 	path string
 	args []string
 	env  []string // the child's environment before go-plugin's variables
-	// detached starts the child as a warm server that outlives the call
-	// (see setDetached) instead of a per-call process in a process group
-	// of its own.
+	// detached starts the child in a session of its own (a warm server
+	// that outlives the call) instead of a process group of its own.
 	detached bool
 
 	mu        sync.Mutex
@@ -71,7 +70,7 @@ func (p *process) prepare(_ hclog.Logger, spec *exec.Cmd, socketDir string) (run
 		HostPIDEnv+"="+strconv.Itoa(os.Getpid())), spec.Env...)
 	cmd.Stdin = nil // os/exec connects /dev/null
 	if p.detached {
-		setDetached(cmd)
+		setSession(cmd)
 	} else {
 		setProcessGroup(cmd)
 	}

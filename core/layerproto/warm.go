@@ -33,7 +33,7 @@ import (
 // information: no process start, one connection (see reattach). Without a
 // usable record it takes the layer's lock in the run dir, looks again (another
 // call may have just started it), and otherwise starts the server itself,
-// detached (its own process group, stdin /dev/null, stdout and stderr let go
+// detached (its own session, stdin /dev/null, stdout and stderr let go
 // after the handshake) and records how to reach it. Calls that find the
 // lock taken wait for the record until their context ends.
 //

@@ -12,7 +12,7 @@ import (
 // loopback TCP here) layer processes stay per-call.
 const warmSupported = false
 
-func setDetached(cmd *exec.Cmd) { setProcessGroup(cmd) }
+func setSession(cmd *exec.Cmd) { setProcessGroup(cmd) }
 
 // processAlive reports whether pid names a process.
 func processAlive(pid int) bool {

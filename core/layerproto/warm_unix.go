@@ -12,25 +12,16 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// warmSupported: warm servers need unix sockets, flock and a process
-// group of their own.
+// warmSupported: warm servers need unix sockets, flock and a session of
+// their own.
 const warmSupported = true
 
-// setDetached starts a warm server in a process group of its own, in the
-// hook's session: no signal sent to the hook's process group reaches it
-// (and it is never the terminal's foreground group; its stdin is
-// /dev/null and it lets go of stdout and stderr after the handshake). It
-// also keeps the files this process inherited out of the server
+// setSession starts a warm server in a session (and process group) of its
+// own: no signal sent to the hook's group or terminal reaches it.
+// It also keeps the files this process inherited out of the server
 // (closeInheritedOnExec).
-//
-// Not a session of its own: on Linux with autogroup scheduling (the
-// default on desktop kernels) a new session is a new scheduling group,
-// placed behind every busy group, and on a loaded machine the server's
-// start took about twice as long (measured on this 2-core VM at load
-// 20-27: a process start 42.7 vs 22.6 ms median; a cold first call 109 vs
-// 83 ms median) — while the first call waits for it.
-func setDetached(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+func setSession(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	closeInheritedOnExec()
 }
 
