@@ -225,7 +225,11 @@ func launchProcess(ctx context.Context, cfg LaunchConfig, name, path string, che
 		RunnerFunc:       c.proc.prepare,
 		SkipHostEnv:      true,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		StartTimeout:     timeout,
+		// startCtx (the same timeout) is what ends a slow start, with
+		// an error that says so; go-plugin's own timer, started a moment
+		// later, is only a backstop, and on a loaded machine it could
+		// fire first with an error that is not a deadline.
+		StartTimeout:     timeout + time.Second,
 		Logger:           logger,
 		Stderr:           io.Discard,
 		SyncStdout:       io.Discard,
