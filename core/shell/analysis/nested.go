@@ -40,6 +40,7 @@ func init() {
 		"runuser":       (*analyzer).suCmd,
 		"flock":         (*analyzer).flockCmd,
 		"script":        (*analyzer).scriptCmd,
+		"nix-shell":     (*analyzer).nixShellCmd,
 		"wsl":           (*analyzer).wslCmd,
 		"powershell":    (*analyzer).powershellCmd,
 		"pwsh":          (*analyzer).powershellCmd,
@@ -319,6 +320,18 @@ func (a *analyzer) scriptCmd(c ctx, st *state, ex exec) {
 	_, opts := skipOpts(ex.words, 1, optSpec{vals: "cEIOBTmo", longVals: []string{"command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format", "output-limit"}})
 	if w := optVal(opts, "c", "command"); w != nil {
 		a.nestedWord(c, st.child(a, ex.env), *w, shell.Bash, "script -c", ex.idx)
+	}
+}
+
+// nixShellCmd: nix-shell [opts] --run|--command SCRIPT runs SCRIPT with
+// bash inside the shell's environment.
+func (a *analyzer) nixShellCmd(c ctx, st *state, ex exec) {
+	ws := ex.words
+	for i := 1; i+1 < len(ws); i++ {
+		if v, ok := ws[i].lit(); ok && (v == "--run" || v == "--command") {
+			a.nestedWord(c, st.child(a, ex.env), ws[i+1], shell.Bash, "nix-shell "+v, ex.idx)
+			i++
+		}
 	}
 }
 
