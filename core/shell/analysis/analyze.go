@@ -631,6 +631,7 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 				a.callFunc(c, st, f, ex)
 			}
 		}
+		a.runWritten(inner, ist, ex)
 		if h := nestedHandlers[ex.name]; h != nil {
 			h(a, inner, ist, ex)
 		}
@@ -642,6 +643,11 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	if !external && name != "" {
 		a.builtin(c, st, ex)
 	}
+	in := stdin
+	if in == nil {
+		in = stdinText(c)
+	}
+	a.recordWrites(st, name, words, stdin, in, cmd.Redirects, c.dialect)
 	return idx
 }
 

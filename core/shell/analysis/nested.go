@@ -152,12 +152,15 @@ loop:
 		// A script file: analysed only when it is a process substitution
 		// printing literal text (bash <(echo ...)).
 		t, ok := a.procSubstText(st, ws[i])
+		via = ex.name + " <()"
 		if !ok {
-			return
+			if t, ok = writtenText(st, ws[i]); !ok {
+				return
+			}
+			via = ex.name + " " + ws[i].value()
 		}
 		payload = &t
 		child.pos, child.posKnown = slices.Clone(ws[min(i+1, len(ws)):]), true
-		via = ex.name + " <()"
 	}
 	for _, s := range scripts {
 		a.nestedWord(c, child.clone(), s, shell.Bash, ex.name+" -C", ex.idx)

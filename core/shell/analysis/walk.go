@@ -89,6 +89,7 @@ func (a *analyzer) compound(c ctx, st *state, cmd syntax.Command) {
 		sub, traps := st.clone(), len(a.traps)
 		a.stmts(c, sub, cmd.Stmts)
 		a.flushTraps(traps, sub) // its EXIT trap runs when it ends
+		st.keepWritten(sub)      // the files it wrote stay
 	case *syntax.BinaryCmd:
 		switch cmd.Op {
 		case syntax.Pipe, syntax.PipeAll:
@@ -138,11 +139,14 @@ func (a *analyzer) compound(c ctx, st *state, cmd syntax.Command) {
 // the command xargs runs).
 func (a *analyzer) pipeline(c ctx, st *state, bc *syntax.BinaryCmd) {
 	start := len(a.out.Commands)
-	a.stmt(c, st.clone(), bc.X)
+	xs, ys := st.clone(), st.clone()
+	a.stmt(c, xs, bc.X)
 	mid := len(a.out.Commands)
 	yc := c
 	yc.piped = a.pipedInto(c, start, mid, bc.Y)
-	a.stmt(yc, st.clone(), bc.Y)
+	a.stmt(yc, ys, bc.Y)
+	st.keepWritten(xs) // the files either side wrote stay
+	st.keepWritten(ys)
 	end := len(a.out.Commands)
 	if mid == end {
 		return
