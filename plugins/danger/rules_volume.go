@@ -93,7 +93,12 @@ func ruleKill(v *cmdv) {
 		switch a := args[i].Value; {
 		case a == "-l" || a == "-L" || strings.HasPrefix(a, "--list") || a == "--help" || a == "--table":
 			return
+		case a == "-0" || a == "-s0" || a == "-n0":
+			return // signal 0 only checks that the process exists
 		case a == "-s" || a == "-n" || a == "--signal":
+			if i+1 < len(args) && args[i+1].Value == "0" {
+				return
+			}
 			i += 2
 		case a == "--":
 		case strings.HasPrefix(a, "-"):
