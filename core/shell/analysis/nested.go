@@ -21,28 +21,29 @@ var nestedHandlers map[string]nestedHandler
 
 func init() {
 	nestedHandlers = map[string]nestedHandler{
-		"eval":          (*analyzer).evalCmd,
-		"source":        (*analyzer).sourceCmd,
-		".":             (*analyzer).sourceCmd,
-		"trap":          (*analyzer).trapCmd,
-		"xargs":         (*analyzer).xargsCmd,
-		"parallel":      (*analyzer).parallelCmd,
-		"sem":           (*analyzer).parallelCmd,
-		"docker":        (*analyzer).containerCmd,
-		"podman":        (*analyzer).containerCmd,
-		"nerdctl":       (*analyzer).containerCmd,
-		"find":          (*analyzer).findCmd,
-		"gfind":         (*analyzer).findCmd,
-		"fd":            (*analyzer).fdCmd,
-		"fdfind":        (*analyzer).fdCmd,
-		"watch":         (*analyzer).watchCmd,
-		"su":            (*analyzer).suCmd,
-		"runuser":       (*analyzer).suCmd,
-		"flock":         (*analyzer).flockCmd,
-		"script":        (*analyzer).scriptCmd,
-		"nix-shell":     (*analyzer).nixShellCmd,
-		"wsl":           (*analyzer).wslCmd,
-		"powershell":    (*analyzer).powershellCmd,
+		"eval":       (*analyzer).evalCmd,
+		"source":     (*analyzer).sourceCmd,
+		".":          (*analyzer).sourceCmd,
+		"trap":       (*analyzer).trapCmd,
+		"xargs":      (*analyzer).xargsCmd,
+		"parallel":   (*analyzer).parallelCmd,
+		"sem":        (*analyzer).parallelCmd,
+		"docker":     (*analyzer).containerCmd,
+		"podman":     (*analyzer).containerCmd,
+		"nerdctl":    (*analyzer).containerCmd,
+		"find":       (*analyzer).findCmd,
+		"gfind":      (*analyzer).findCmd,
+		"fd":         (*analyzer).fdCmd,
+		"fdfind":     (*analyzer).fdCmd,
+		"watch":      (*analyzer).watchCmd,
+		"su":         (*analyzer).suCmd,
+		"runuser":    (*analyzer).suCmd,
+		"flock":      (*analyzer).flockCmd,
+		"script":     (*analyzer).scriptCmd,
+		"nix-shell":  (*analyzer).nixShellCmd,
+		"wsl":        (*analyzer).wslCmd,
+		"powershell": (*analyzer).powershellCmd,
+		"[system.management.automation.scriptblock]::create": (*analyzer).scriptBlockCreate,
 		"pwsh":          (*analyzer).powershellCmd,
 		"cmd":           (*analyzer).cmdCmd,
 		"start":         (*analyzer).startProcessCmd,
@@ -388,6 +389,16 @@ func (a *analyzer) powershellCmd(c ctx, st *state, ex exec) {
 	case h.Code != "" && a.hasKnownText(h.Code):
 		a.nestedText(c, st.process(), h.Code, shell.PowerShell, via, ex.idx)
 	}
+}
+
+// scriptBlockCreate: [scriptblock]::Create('TEXT') makes TEXT a block
+// that is then run (& $sb, .Invoke(), Invoke-Command): TEXT is analysed
+// as PowerShell in this session.
+func (a *analyzer) scriptBlockCreate(c ctx, st *state, ex exec) {
+	if c.dialect != shell.PowerShell || len(ex.words) < 2 || !a.hasKnownText(ex.words[1].value()) {
+		return
+	}
+	a.nestedWord(c, st.process(), ex.words[1], shell.PowerShell, "[scriptblock]::Create", ex.idx)
 }
 
 // cmdCmd: cmd [/s] [/q] ... /c|/k TEXT: the rest is cmd.exe text (read by

@@ -204,11 +204,7 @@ func shellScript(text string) bool {
 	if prog == "env" && len(f) > 1 {
 		prog = path.Base(f[len(f)-1])
 	}
-	switch prog {
-	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox":
-		return true
-	}
-	return false
+	return cmdfacts.IsShell(prog)
 }
 
 // makefileNames are the files make reads when not given -f, in order.
