@@ -603,6 +603,9 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	idx := len(a.out.Commands)
 	a.out.Commands = append(a.out.Commands, cmd)
 	a.last = lastRun{idx: idx, words: words, stdin: stdin, piped: c.piped}
+	if t, ok := catWritten(st, name, words); ok {
+		a.last.words, a.last.stdin = words[:1], &t // cat x.sh | sh: the file's text
+	}
 
 	a.substitutions(c, st, sc, idx)
 

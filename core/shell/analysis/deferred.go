@@ -256,6 +256,9 @@ func (a *analyzer) procSubstText(st *state, w xword) (xword, bool) {
 	}
 	_, stdin, _ := a.redirects(scratch, inner, s.Redirs)
 	name := nameOf(words[0])
+	if t, ok := catWritten(st, name, words); ok {
+		return t, true
+	}
 	return literalOutput(name, words, stdin, a.maxNested-a.nestedBytes, shell.Bash)
 }
 

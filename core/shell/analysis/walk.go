@@ -577,6 +577,13 @@ func (a *analyzer) redirects(st *state, src string, rs []*syntax.Redirect) (out 
 			if rd.Fd == "" || rd.Fd == "0" {
 				stdin, op = &body, "<<"
 			}
+		case syntax.RdrIn:
+			// < FILE of a file written earlier in the line: its text.
+			w := a.single(st, src, r.Word, modeSingle)
+			rd.Target = w.word()
+			if t, ok := writtenText(st, w); ok && (rd.Fd == "" || rd.Fd == "0") {
+				stdin, op = &t, "<"
+			}
 		case syntax.WordHdoc:
 			w := a.single(st, src, r.Word, modeSingle)
 			rd.Target = w.word()

@@ -246,3 +246,23 @@ func (a *analyzer) runWritten(c ctx, st *state, ex exec) {
 		}
 	}
 }
+
+// catWritten returns what cat prints when every operand is a file written
+// earlier in the line with literal text (cat x.sh | sh, $(cat x.sh)).
+func catWritten(st *state, name string, words []xword) (xword, bool) {
+	if name != "cat" || len(words) < 2 || len(st.written) == 0 {
+		return xword{}, false
+	}
+	var out xword
+	for _, w := range words[1:] {
+		if v, ok := w.lit(); !ok || strings.HasPrefix(v, "-") {
+			return xword{}, false
+		}
+		t, ok := writtenText(st, w)
+		if !ok {
+			return xword{}, false
+		}
+		out.parts = append(out.parts, t.parts...)
+	}
+	return out, true
+}
