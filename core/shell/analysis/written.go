@@ -21,8 +21,18 @@ import (
 // it is simply not recognised). A write whose text is not literal
 // forgets the file.
 
-// maxWrittenFiles bounds the files a state tracks.
-const maxWrittenFiles = 32
+// maxWrittenFiles bounds the files a state tracks; maxWrittenKey the
+// bytes of a file's key (its cd chain and name: longer than a path can be,
+// it is not tracked); maxWrittenParts and maxWrittenBytes the text kept
+// per file (an append past them forgets the text). The bounds keep the
+// tracking linear in the input: a crafted line of hundreds of appends
+// under a long cd chain cannot make it quadratic.
+const (
+	maxWrittenFiles = 32
+	maxWrittenKey   = 4096
+	maxWrittenParts = 1024
+	maxWrittenBytes = 64 << 10
+)
 
 // writtenKey is the key of the file named by the literal path v in st.
 func writtenKey(st *state, v string) (string, bool) {
@@ -32,7 +42,15 @@ func writtenKey(st *state, v string) (string, bool) {
 	if strings.HasPrefix(v, "/") {
 		return path.Clean(v), true
 	}
+	n := len(v)
+	for _, s := range st.cd {
+		n += len(s.Value) + 2
+	}
+	if n > maxWrittenKey {
+		return "", false
+	}
 	var sb strings.Builder
+	sb.Grow(n)
 	for _, s := range st.cd {
 		if s.Unknown {
 			sb.WriteString("\x01")
@@ -53,7 +71,7 @@ func (s *state) setWritten(key string, text xword, ok bool) {
 	if s.written == nil {
 		s.written = make(map[string]*xword)
 	}
-	if !ok {
+	if !ok || len(text.parts) > maxWrittenParts || text.size() > maxWrittenBytes {
 		s.written[key] = nil
 		return
 	}
@@ -83,7 +101,7 @@ func (a *analyzer) recordWrites(st *state, name string, words []xword, stdin, in
 	}
 	if name == "tee" {
 		a.recordTee(st, words, in)
-	} else if len(st.written) > 0 && !keepsWritten[name] && !cmdfacts.IsShell(name) && cmdfacts.InterpreterLang(name) == "" {
+	} else if len(words) > 1 && len(st.written) > 0 && !keepsWritten[name] && !cmdfacts.IsShell(name) && cmdfacts.InterpreterLang(name) == "" {
 		// Any other command naming a written file may change it (cp,
 		// mv, curl -o, sed -i, patch ...): its text is no longer known.
 		for _, w := range words[1:] {
