@@ -136,11 +136,23 @@ func GitCommand(c *shell.Command) (g Git, ok bool) {
 	if sub, dashed := strings.CutPrefix(c.Name, "git-"); dashed && sub != "" {
 		return Git{Sub: sub, Args: c.Args[1:]}, true
 	}
-	if c.Name != "git" {
+	if !IsGitFrontEnd(c.Name) {
 		return Git{}, false
 	}
 	return ParseGit(c.Args[1:], c.Assigns), true
 }
+
+// gitFrontEnds are the commands that take git's command line and run git
+// with it: git itself, hub (GitHub's wrapper: hub push -f is git push -f)
+// and yadm (git on the dotfiles in home: yadm reset --hard resets them).
+var gitFrontEnds = map[string]bool{"git": true, "hub": true, "yadm": true}
+
+// IsGitFrontEnd reports whether the command named name runs git with its
+// arguments (GitFrontEnds lists them).
+func IsGitFrontEnd(name string) bool { return gitFrontEnds[name] }
+
+// GitFrontEnds returns the names IsGitFrontEnd accepts, sorted.
+func GitFrontEnds() []string { return sortedNames(gitFrontEnds) }
 
 // globals reads the global options from args. It returns the index of the
 // first word after them, the subcommand when an option stands for one

@@ -86,6 +86,7 @@ var infraCLIs = map[string]func(name string, args []shell.Word) (InfraOp, bool){
 	"pulumi": pulumiOp, "cdk": cdkOp, "cdktf": cdkOp, "serverless": serverlessOp, "sls": serverlessOp, "sst": serverlessOp,
 	"kubectl": kubectlOp, "oc": kubectlOp, "helm": helmOp,
 	"aws": awsOp, "gcloud": gcloudOp, "gsutil": gsutilOp, "az": azOp,
+	"gh": forgeOp, "glab": forgeOp,
 	"docker": containerOp, "podman": containerOp, "nerdctl": containerOp,
 }
 
@@ -787,6 +788,40 @@ func azOp(_ string, args []shell.Word) (InfraOp, bool) {
 				} else if i+1 < len(rest) {
 					targets = append(targets, rest[i+1])
 				}
+			}
+			return InfraOp{Kind: InfraCloud, Detail: strings.Join(want, " "), Targets: targets}, true
+		}
+	}
+	return InfraOp{}, false
+}
+
+// forgeDestructive are the gh (GitHub) and glab (GitLab) command paths
+// that delete a repository, its releases or its packages for good (a
+// deleted repository takes its issues, pull requests, wiki and CI history
+// with it).
+var forgeDestructive = map[string][][]string{
+	"gh":   {{"repo", "delete"}, {"release", "delete"}},
+	"glab": {{"repo", "delete"}, {"release", "delete"}},
+}
+
+// forgeValued are the gh/glab options that take the next word.
+var forgeValued = []string{"--repo", "-R", "--hostname", "--cleanup-tag"}
+
+func forgeOp(name string, args []shell.Word) (InfraOp, bool) {
+	path, pathWords, rest, ok := cloudPath(args, forgeValued)
+	if !ok {
+		return InfraOp{}, false
+	}
+	for _, w := range rest {
+		if !w.Unknown && (w.Value == "--help" || w.Value == "-h") {
+			return InfraOp{}, false
+		}
+	}
+	for _, want := range forgeDestructive[name] {
+		if hasPathPrefix(path, want) {
+			targets := pathWords[len(want):]
+			if r := Value(rest, "--repo", "-R"); r != nil {
+				targets = append(targets, *r)
 			}
 			return InfraOp{Kind: InfraCloud, Detail: strings.Join(want, " "), Targets: targets}, true
 		}

@@ -16,7 +16,8 @@ const (
 	// Unchanged: not a decoder nor a rewriter (or not in a form that is).
 	Unchanged TextChange = iota
 	// Decoded: base64 -d, base32 -d, basenc -d, xxd -r, uudecode, openssl
-	// enc/base64 -d, and the decompressors (gzip -d, zcat, bzcat, xz -d,
+	// enc/base64 -d, PowerShell's [Convert]::FromBase64String (and
+	// FromBase64CharArray, FromHexString), and the decompressors (gzip -d, zcat, bzcat, xz -d,
 	// zstd -d, lz4 -d, brotli -d, uncompress ...).
 	Decoded
 	// Rewritten: rev, tac, tr, sed, iconv, recode; printf and echo -e
@@ -57,8 +58,9 @@ func TextChangeOf(c *shell.Command) TextChange {
 			return Decoded
 		}
 		return Unchanged
-	case "uudecode":
-		return Decoded
+	case "uudecode", "[system.convert]::frombase64string", "[system.convert]::frombase64chararray",
+		"[system.convert]::fromhexstring":
+		return Decoded // PowerShell's [Convert] decoders too
 	case "openssl":
 		sub := ""
 		for _, a := range args {

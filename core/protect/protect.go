@@ -90,6 +90,8 @@ const (
 	whatSSHZh         = "SSH 密钥与配置"
 	whatGit           = "the user's git configuration: aliases, hooks path, credential helpers"
 	whatGitZh         = "用户的 git 配置：别名、hooks 路径、凭据助手"
+	whatRepoGit       = "the repository's git hooks and config: they run code in later git commands"
+	whatRepoGitZh     = "仓库的 git 钩子与配置：之后的 git 命令会执行其中的代码"
 )
 
 // Table is the list: the guard's own config and data dirs, then the agent
@@ -169,6 +171,11 @@ var otherEntries = []Entry{
 	// Git's user configuration (core.hooksPath, core.fsmonitor, aliases run code in every repository).
 	{Anchor: Home, Rel: ".gitconfig", Shape: File, What: whatGit, WhatZh: whatGitZh},
 	{Anchor: ConfigHome, Rel: "git/config", Shape: File, What: whatGit, WhatZh: whatGitZh},
+	// The project repository's hooks (each runs on a later commit, checkout, merge or push) and
+	// its config (core.fsmonitor, core.pager, core.hooksPath, aliases run code in every later git
+	// command): the file form of what git config core.hooksPath asks about.
+	{Anchor: Project, Rel: ".git/hooks", Shape: Tree, What: whatRepoGit, WhatZh: whatRepoGitZh},
+	{Anchor: Project, Rel: ".git/config", Shape: File, What: whatRepoGit, WhatZh: whatRepoGitZh},
 }
 
 // Hit is a protected path a target reaches.

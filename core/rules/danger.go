@@ -132,6 +132,10 @@ var (
 		Doc: "Format-Volume, Clear-Disk, Remove-Partition, Initialize-Disk, Reset-PhysicalDisk.",
 		Zh:  "{cmd} 会抹除或重建磁盘、分区或卷。",
 		En:  "{cmd} erases or re-creates disks, partitions or volumes."})
+	VolumeDestroy = def(&Rule{ID: "DG-VOLUME-DESTROY", Family: DiskAndSystem,
+		Doc: "A volume manager destroying a pool, dataset, volume or RAID member with its data: zfs destroy, zpool destroy/labelclear, lvremove, vgremove, pvremove, btrfs subvolume delete, mdadm --zero-superblock (not their dry runs).",
+		Zh:  "{cmd} {detail} 会销毁存储池、卷或数据集及其中的全部数据。",
+		En:  "{cmd} {detail} destroys a storage pool, volume or dataset with all the data in it."})
 	RegDelete = def(&Rule{ID: "DG-REG-DELETE", Family: DiskAndSystem,
 		Doc: "reg delete (or Remove-Item, Clear-Item, Move-Item, Rename-Item of HKLM:\\..., Registry::..., a key below a Set-Location into the registry, or Get-ChildItem of one piped in) of a hive or a first-level key.",
 		Zh:  "{cmd} 将删除注册表根键 {targets}。",
@@ -172,6 +176,10 @@ var (
 		Doc: "init/telinit 0 or 6.",
 		Zh:  "{cmd} {detail} 切换运行级以关机或重启。",
 		En:  "{cmd} {detail} switches the runlevel to halt or reboot."})
+	KillAll = def(&Rule{ID: "DG-KILL-ALL", Family: PowerAndBoot,
+		Doc: "kill of process -1 (every process the user can signal: the session, the agent and, as root, the whole system) or of pid 1, and killall5.",
+		Zh:  "{cmd} {detail} 会终止所有进程（会话、代理本身，root 下整个系统）。",
+		En:  "{cmd} {detail} kills every process it can reach: the session, the agent itself and, as root, the whole system."})
 	BcdeditWrite = def(&Rule{ID: "DG-BCDEDIT-WRITE", Family: PowerAndBoot,
 		Doc: "bcdedit /set, /delete, /deletevalue, /import, /create, ...",
 		Zh:  "{cmd} {detail} 会改写启动配置，可能导致无法开机。",

@@ -58,7 +58,7 @@ var FenceHardLinkOutside = def(&Rule{ID: "FN-HARDLINK-OUTSIDE", Family: Fence,
 // use {label}, {verb}, {target} and {root} like the Fence family, and
 // {what} (what the path is, or which protected path the target holds).
 var Protected = family(&Family{Layer: "fence", Name: "protect", Title: "Protected paths",
-	Doc: "Writes in any form to the guard's own state and to what decides whether it runs — its config and data dirs, the installed plugin, the agent hosts' settings, hooks and plugins (user and project), shell start-up files, ~/.ssh, the user's git config — whatever the writable roots and the project root are, and also with enable_fence off or no project root. The list is core/protect.Table. Reads stay silent."})
+	Doc: "Writes in any form to the guard's own state and to what decides whether it runs — its config and data dirs, the installed plugin, the agent hosts' settings, hooks and plugins (user and project), shell start-up files, ~/.ssh, the user's git config, the project repository's .git/hooks/ and .git/config — whatever the writable roots and the project root are, and also with enable_fence off or no project root. The list is core/protect.Table. Reads stay silent."})
 
 const (
 	protectedZh = "[zcode-fence: 受保护路径] {label} {verb} {target}（{what}）。无论项目根 {root} 与可写根如何，此路径都受保护：请让用户亲自操作或确认；不要绕过此检查。"

@@ -65,7 +65,7 @@ func init() {
 	reg(ruleInit, "init", "telinit")
 	reg(ruleBcdedit, "bcdedit")
 	// Git.
-	reg(ruleGit, "git")
+	reg(ruleGit, cmdfacts.GitFrontEnds()...)
 	// Infrastructure and data stores.
 	infraRules(reg)
 	// Persistence and protections.

@@ -46,6 +46,11 @@ func (v *cmdv) runsCode() (stdin, words bool) {
 		// & (...) / . (...) / & $sb: the command is whatever the expression
 		// gives (a block written in place, & { ... }, is not).
 		return false, true
+	case v.name == "" && v.c.Dialect == shell.Bash && len(v.c.Args) > 0 && v.c.Args[0].Unknown &&
+		v.c.Args[0].KnownPrefix == "":
+		// $(...) / `...` as the command word: the command is whatever the
+		// substitution prints, run as argv.
+		return false, true
 	case v.name == "at" || v.name == "batch":
 		return !cmdfacts.HasShort(v.args, "f"), false
 	}

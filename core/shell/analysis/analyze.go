@@ -603,6 +603,9 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	idx := len(a.out.Commands)
 	a.out.Commands = append(a.out.Commands, cmd)
 	a.last = lastRun{idx: idx, words: words, stdin: stdin, piped: c.piped}
+	if t, ok := catWritten(st, name, words); ok {
+		a.last.words, a.last.stdin = words[:1], &t // cat x.sh | sh: the file's text
+	}
 
 	a.substitutions(c, st, sc, idx)
 
@@ -631,6 +634,7 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 				a.callFunc(c, st, f, ex)
 			}
 		}
+		a.runWritten(inner, ist, ex)
 		if h := nestedHandlers[ex.name]; h != nil {
 			h(a, inner, ist, ex)
 		}
@@ -642,6 +646,11 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	if !external && name != "" {
 		a.builtin(c, st, ex)
 	}
+	in := stdin
+	if in == nil {
+		in = stdinText(c)
+	}
+	a.recordWrites(st, name, words, stdin, in, cmd.Redirects, c.dialect)
 	return idx
 }
 

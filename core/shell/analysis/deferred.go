@@ -217,6 +217,9 @@ func (a *analyzer) fileText(c ctx, st *state, w xword) (xword, string, bool) {
 	if t, ok := a.procSubstText(st, w); ok {
 		return t, "<()", true
 	}
+	if t, ok := writtenText(st, w); ok {
+		return t, w.value(), true
+	}
 	return xword{}, "", false
 }
 
@@ -253,6 +256,9 @@ func (a *analyzer) procSubstText(st *state, w xword) (xword, bool) {
 	}
 	_, stdin, _ := a.redirects(scratch, inner, s.Redirs)
 	name := nameOf(words[0])
+	if t, ok := catWritten(st, name, words); ok {
+		return t, true
+	}
 	return literalOutput(name, words, stdin, a.maxNested-a.nestedBytes, shell.Bash)
 }
 
@@ -314,11 +320,17 @@ func (a *analyzer) runPayload(c ctx, st *state, ex exec, p cmdfacts.Payload) {
 			a.nestedWord(c, st.child(a, ex.env), text, shell.Bash, p.Via, ex.idx)
 			return
 		}
-		w := text.word()
-		for _, l := range cmdfacts.MakeCommands(w.Value) {
-			lw := cmdfacts.Piece(w, 0, len(w.Value), l)
-			a.nestedWord(c, st.child(a, ex.env), wordToX(lw), shell.Bash, p.Via, ex.idx)
-		}
+		a.makeText(c, st, ex, text, p.Via)
+	}
+}
+
+// makeText analyses the recipes of a makefile's text, each as a command
+// line run by a child shell.
+func (a *analyzer) makeText(c ctx, st *state, ex exec, text xword, via string) {
+	w := text.word()
+	for _, l := range cmdfacts.MakeCommands(w.Value) {
+		lw := cmdfacts.Piece(w, 0, len(w.Value), l)
+		a.nestedWord(c, st.child(a, ex.env), wordToX(lw), shell.Bash, via, ex.idx)
 	}
 }
 

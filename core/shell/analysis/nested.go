@@ -21,27 +21,29 @@ var nestedHandlers map[string]nestedHandler
 
 func init() {
 	nestedHandlers = map[string]nestedHandler{
-		"eval":          (*analyzer).evalCmd,
-		"source":        (*analyzer).sourceCmd,
-		".":             (*analyzer).sourceCmd,
-		"trap":          (*analyzer).trapCmd,
-		"xargs":         (*analyzer).xargsCmd,
-		"parallel":      (*analyzer).parallelCmd,
-		"sem":           (*analyzer).parallelCmd,
-		"docker":        (*analyzer).containerCmd,
-		"podman":        (*analyzer).containerCmd,
-		"nerdctl":       (*analyzer).containerCmd,
-		"find":          (*analyzer).findCmd,
-		"gfind":         (*analyzer).findCmd,
-		"fd":            (*analyzer).fdCmd,
-		"fdfind":        (*analyzer).fdCmd,
-		"watch":         (*analyzer).watchCmd,
-		"su":            (*analyzer).suCmd,
-		"runuser":       (*analyzer).suCmd,
-		"flock":         (*analyzer).flockCmd,
-		"script":        (*analyzer).scriptCmd,
-		"wsl":           (*analyzer).wslCmd,
-		"powershell":    (*analyzer).powershellCmd,
+		"eval":       (*analyzer).evalCmd,
+		"source":     (*analyzer).sourceCmd,
+		".":          (*analyzer).sourceCmd,
+		"trap":       (*analyzer).trapCmd,
+		"xargs":      (*analyzer).xargsCmd,
+		"parallel":   (*analyzer).parallelCmd,
+		"sem":        (*analyzer).parallelCmd,
+		"docker":     (*analyzer).containerCmd,
+		"podman":     (*analyzer).containerCmd,
+		"nerdctl":    (*analyzer).containerCmd,
+		"find":       (*analyzer).findCmd,
+		"gfind":      (*analyzer).findCmd,
+		"fd":         (*analyzer).fdCmd,
+		"fdfind":     (*analyzer).fdCmd,
+		"watch":      (*analyzer).watchCmd,
+		"su":         (*analyzer).suCmd,
+		"runuser":    (*analyzer).suCmd,
+		"flock":      (*analyzer).flockCmd,
+		"script":     (*analyzer).scriptCmd,
+		"nix-shell":  (*analyzer).nixShellCmd,
+		"wsl":        (*analyzer).wslCmd,
+		"powershell": (*analyzer).powershellCmd,
+		"[system.management.automation.scriptblock]::create": (*analyzer).scriptBlockCreate,
 		"pwsh":          (*analyzer).powershellCmd,
 		"cmd":           (*analyzer).cmdCmd,
 		"start":         (*analyzer).startProcessCmd,
@@ -151,12 +153,15 @@ loop:
 		// A script file: analysed only when it is a process substitution
 		// printing literal text (bash <(echo ...)).
 		t, ok := a.procSubstText(st, ws[i])
+		via = ex.name + " <()"
 		if !ok {
-			return
+			if t, ok = writtenText(st, ws[i]); !ok {
+				return
+			}
+			via = ex.name + " " + ws[i].value()
 		}
 		payload = &t
 		child.pos, child.posKnown = slices.Clone(ws[min(i+1, len(ws)):]), true
-		via = ex.name + " <()"
 	}
 	for _, s := range scripts {
 		a.nestedWord(c, child.clone(), s, shell.Bash, ex.name+" -C", ex.idx)
@@ -322,6 +327,18 @@ func (a *analyzer) scriptCmd(c ctx, st *state, ex exec) {
 	}
 }
 
+// nixShellCmd: nix-shell [opts] --run|--command SCRIPT runs SCRIPT with
+// bash inside the shell's environment.
+func (a *analyzer) nixShellCmd(c ctx, st *state, ex exec) {
+	ws := ex.words
+	for i := 1; i+1 < len(ws); i++ {
+		if v, ok := ws[i].lit(); ok && (v == "--run" || v == "--command") {
+			a.nestedWord(c, st.child(a, ex.env), ws[i+1], shell.Bash, "nix-shell "+v, ex.idx)
+			i++
+		}
+	}
+}
+
 // wslCmd: wsl [opts] [--] COMMAND LINE runs the line in the default Linux
 // shell (wsl -e is a wrapper).
 func (a *analyzer) wslCmd(c ctx, st *state, ex exec) {
@@ -372,6 +389,16 @@ func (a *analyzer) powershellCmd(c ctx, st *state, ex exec) {
 	case h.Code != "" && a.hasKnownText(h.Code):
 		a.nestedText(c, st.process(), h.Code, shell.PowerShell, via, ex.idx)
 	}
+}
+
+// scriptBlockCreate: [scriptblock]::Create('TEXT') makes TEXT a block
+// that is then run (& $sb, .Invoke(), Invoke-Command): TEXT is analysed
+// as PowerShell in this session.
+func (a *analyzer) scriptBlockCreate(c ctx, st *state, ex exec) {
+	if c.dialect != shell.PowerShell || len(ex.words) < 2 || !a.hasKnownText(ex.words[1].value()) {
+		return
+	}
+	a.nestedWord(c, st.process(), ex.words[1], shell.PowerShell, "[scriptblock]::Create", ex.idx)
 }
 
 // cmdCmd: cmd [/s] [/q] ... /c|/k TEXT: the rest is cmd.exe text (read by

@@ -99,7 +99,7 @@ func (a *analyzer) substValue(st *state, src string, cs *syntax.CmdSubst) (strin
 		return "", false
 	}
 	name := shell.CommandName(ce.Args[0].Lit())
-	if name != "echo" && name != "printf" && name != "pwd" {
+	if name != "echo" && name != "printf" && name != "pwd" && name != "cat" {
 		return "", false
 	}
 	scratch := st.clone() // expanding may assign (${x:=y}); the body is a subshell
@@ -117,6 +117,12 @@ func (a *analyzer) substValue(st *state, src string, cs *syntax.CmdSubst) (strin
 	}
 	var out string
 	switch name {
+	case "cat":
+		x, ok := catWritten(st, name, words)
+		if !ok || !x.known() {
+			return "", false
+		}
+		out = x.value()
 	case "pwd":
 		for _, w := range words[1:] {
 			if v := w.value(); v != "-L" && v != "-P" {

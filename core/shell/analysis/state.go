@@ -73,6 +73,10 @@ type state struct {
 	// -> value), which child shells see too. Copy on write (defsShared).
 	aliases    map[string]string
 	gitAliases map[string]string
+	// written are the files written earlier in the line (see written.go):
+	// key -> their literal text, nil when written with unknown text. Child
+	// shells share them, like gitAliases.
+	written    map[string]*xword
 	defsShared bool
 
 	ifs      string
@@ -110,7 +114,7 @@ func newState() *state { return &state{} }
 // maps are copied by the first write on either side.
 func (s *state) clone() *state {
 	s.varsShared, s.funcsShared = s.vars != nil, s.funcs != nil
-	s.defsShared = s.aliases != nil || s.gitAliases != nil
+	s.defsShared = s.aliases != nil || s.gitAliases != nil || s.written != nil
 	c := *s
 	c.cd = slices.Clip(s.cd)
 	c.old = slices.Clip(s.old)
@@ -147,8 +151,9 @@ func (s *state) child(a *analyzer, env map[string]variable) *state {
 	c.cd = slices.Clip(s.cd)
 	c.aliases = nil
 	c.gitAliases = s.gitAliases
-	c.defsShared = s.gitAliases != nil
-	if s.gitAliases != nil {
+	c.written = s.written
+	c.defsShared = s.gitAliases != nil || s.written != nil
+	if c.defsShared {
 		s.defsShared = true
 	}
 	for name, v := range env {
@@ -220,6 +225,7 @@ func (s *state) ownDefs() {
 	if s.defsShared {
 		s.aliases = maps.Clone(s.aliases)
 		s.gitAliases = maps.Clone(s.gitAliases)
+		s.written = maps.Clone(s.written)
 		s.defsShared = false
 	}
 }
@@ -372,6 +378,7 @@ func (s *state) mergeRest(o *state) {
 			s.setGitAlias(name, v)
 		}
 	}
+	s.keepWritten(o)
 	if len(s.dirs) != len(o.dirs) || o.dirsLost {
 		s.dirsLost = true
 	}

@@ -89,6 +89,7 @@ func (a *analyzer) compound(c ctx, st *state, cmd syntax.Command) {
 		sub, traps := st.clone(), len(a.traps)
 		a.stmts(c, sub, cmd.Stmts)
 		a.flushTraps(traps, sub) // its EXIT trap runs when it ends
+		st.keepWritten(sub)      // the files it wrote stay
 	case *syntax.BinaryCmd:
 		switch cmd.Op {
 		case syntax.Pipe, syntax.PipeAll:
@@ -138,11 +139,14 @@ func (a *analyzer) compound(c ctx, st *state, cmd syntax.Command) {
 // the command xargs runs).
 func (a *analyzer) pipeline(c ctx, st *state, bc *syntax.BinaryCmd) {
 	start := len(a.out.Commands)
-	a.stmt(c, st.clone(), bc.X)
+	xs, ys := st.clone(), st.clone()
+	a.stmt(c, xs, bc.X)
 	mid := len(a.out.Commands)
 	yc := c
 	yc.piped = a.pipedInto(c, start, mid, bc.Y)
-	a.stmt(yc, st.clone(), bc.Y)
+	a.stmt(yc, ys, bc.Y)
+	st.keepWritten(xs) // the files either side wrote stay
+	st.keepWritten(ys)
 	end := len(a.out.Commands)
 	if mid == end {
 		return
@@ -572,6 +576,13 @@ func (a *analyzer) redirects(st *state, src string, rs []*syntax.Redirect) (out 
 			rd.Body = body.value()
 			if rd.Fd == "" || rd.Fd == "0" {
 				stdin, op = &body, "<<"
+			}
+		case syntax.RdrIn:
+			// < FILE of a file written earlier in the line: its text.
+			w := a.single(st, src, r.Word, modeSingle)
+			rd.Target = w.word()
+			if t, ok := writtenText(st, w); ok && (rd.Fd == "" || rd.Fd == "0") {
+				stdin, op = &t, "<"
 			}
 		case syntax.WordHdoc:
 			w := a.single(st, src, r.Word, modeSingle)

@@ -50,6 +50,15 @@ func (w xword) value() string {
 	return sb.String()
 }
 
+// size is the length of the word's value in bytes.
+func (w xword) size() int {
+	n := 0
+	for _, p := range w.parts {
+		n += len(p.text)
+	}
+	return n
+}
+
 func (w xword) known() bool {
 	for _, p := range w.parts {
 		if p.unknown {

@@ -330,6 +330,64 @@ func stripTaskset(_ *analyzer, ws []xword) unwrap {
 	return unwrap{rest: ws[i+1:]}
 }
 
+// subRunner strips a tool's run subcommand, which runs its operands as a
+// command inside the tool's environment (poetry run, uv run, bundle exec,
+// conda run -n ENV, direnv exec DIR): ws[1] must be one of subs, then
+// options by spec, then n operands, then the command. A subcommand not in
+// subs (poetry install) runs nothing. The Via label is "NAME SUB".
+func subRunner(subs []string, spec optSpec, n int) func(*analyzer, []xword) unwrap {
+	return func(_ *analyzer, ws []xword) unwrap {
+		if len(ws) < 2 {
+			return unwrap{}
+		}
+		sub, ok := ws[1].lit()
+		if !ok || !slices.Contains(subs, sub) {
+			return unwrap{}
+		}
+		i, _ := skipOpts(ws, 2, spec)
+		if i+n >= len(ws) {
+			return unwrap{}
+		}
+		return unwrap{rest: ws[i+n:], via: nameOf(ws[0]) + " " + sub}
+	}
+}
+
+// afterDashDash strips a runner whose command follows the first "--"
+// after one of subs (mise exec node@20 -- CMD, nix develop -c CMD with
+// marks {"-c", "--command"}, doppler run -- CMD): the words before the
+// mark are the runner's own (tool specs, installables, options). With no
+// mark the call runs no command this layer can name.
+func afterDashDash(subs []string, marks ...string) func(*analyzer, []xword) unwrap {
+	if len(marks) == 0 {
+		marks = []string{"--"}
+	}
+	return func(_ *analyzer, ws []xword) unwrap {
+		if len(ws) < 3 {
+			return unwrap{}
+		}
+		sub, ok := ws[1].lit()
+		if !ok || !slices.Contains(subs, sub) {
+			return unwrap{}
+		}
+		for i := 2; i+1 < len(ws); i++ {
+			if v, ok := ws[i].lit(); ok && slices.Contains(marks, v) {
+				return unwrap{rest: ws[i+1:], via: nameOf(ws[0]) + " " + sub}
+			}
+		}
+		return unwrap{}
+	}
+}
+
+// Options of the run subcommands that take a value (the ones that end the
+// option list are left out: they only cost a missed command, never a
+// false alarm).
+var (
+	uvRunSpec    = optSpec{vals: "pw", longVals: []string{"with", "python", "project", "directory", "package", "extra", "group", "env-file", "index", "index-url", "extra-index-url", "with-requirements", "with-editable", "config-file", "cache-dir", "find-links", "only-group", "no-group"}}
+	poetryRunDir = optSpec{vals: "CP", longVals: []string{"directory", "project"}}
+	condaRunSpec = optSpec{vals: "np", longVals: []string{"name", "prefix", "cwd"}}
+	pdmRunSpec   = optSpec{vals: "p", longVals: []string{"project"}}
+)
+
 var wrappers map[string]wrapper
 
 func init() {
@@ -371,6 +429,39 @@ func init() {
 		"proxychains":  {strip: simpleWrapper(optSpec{vals: "f"})},
 		"proxychains4": {strip: simpleWrapper(optSpec{vals: "f"})},
 		"systemd-run":  {strip: simpleWrapper(optSpec{vals: "pEuMH", longVals: []string{"property", "setenv", "unit", "machine", "host", "uid", "gid", "nice", "working-directory", "description", "slice"}})},
+		// Multi-call binaries and environment wrappers.
+		"toybox":           {strip: stripBusybox},
+		"xvfb-run":         {strip: simpleWrapper(optSpec{vals: "efnpsw", longVals: []string{"error-file", "auth-file", "server-num", "xauth-protocol", "server-args", "wait"}}, "h", "help")},
+		"fakeroot":         {strip: simpleWrapper(optSpec{vals: "lsib", longVals: []string{"lib", "faked"}}, "h", "v", "help", "version")},
+		"proot":            {strip: simpleWrapper(optSpec{vals: "rbmwqk", longVals: []string{"rootfs", "bind", "mount", "cwd", "pwd", "qemu", "kernel-release"}}, "h", "V", "help", "version")},
+		"catchsegv":        {strip: simpleWrapper(optSpec{})},
+		"dbus-run-session": {strip: simpleWrapper(optSpec{}, "h", "help", "version")},
+		"dbus-launch":      {strip: simpleWrapper(optSpec{}, "version")},
+		"entr":             {strip: simpleWrapper(optSpec{}, "s")},
+		// Project and environment runners: CMD runs with the tool's
+		// environment (virtualenv, bundle, nix shell, secrets).
+		"poetry":     {strip: subRunner([]string{"run"}, poetryRunDir, 0)},
+		"uv":         {strip: subRunner([]string{"run"}, uvRunSpec, 0)},
+		"pipenv":     {strip: subRunner([]string{"run"}, optSpec{}, 0)},
+		"pdm":        {strip: subRunner([]string{"run"}, pdmRunSpec, 0)},
+		"rye":        {strip: subRunner([]string{"run"}, optSpec{}, 0)},
+		"hatch":      {strip: subRunner([]string{"run"}, optSpec{}, 0)},
+		"pixi":       {strip: subRunner([]string{"run", "exec"}, optSpec{vals: "e", longVals: []string{"environment", "manifest-path"}}, 0)},
+		"bundle":     {strip: subRunner([]string{"exec"}, optSpec{}, 0)},
+		"devbox":     {strip: subRunner([]string{"run"}, optSpec{vals: "c", longVals: []string{"config", "environment"}}, 0)},
+		"asdf":       {strip: subRunner([]string{"exec"}, optSpec{}, 0)},
+		"conda":      {strip: subRunner([]string{"run"}, condaRunSpec, 0)},
+		"mamba":      {strip: subRunner([]string{"run"}, condaRunSpec, 0)},
+		"micromamba": {strip: subRunner([]string{"run"}, condaRunSpec, 0)},
+		"direnv":     {strip: subRunner([]string{"exec"}, optSpec{}, 1)},
+		"mise":       {strip: afterDashDash([]string{"exec", "x"})},
+		"rtx":        {strip: afterDashDash([]string{"exec", "x"})},
+		"nix":        {strip: afterDashDash([]string{"develop", "shell"}, "-c", "--command")},
+		"doppler":    {strip: afterDashDash([]string{"run"})},
+		"op":         {strip: afterDashDash([]string{"run"})},
+		"infisical":  {strip: afterDashDash([]string{"run"})},
+		"dotenvx":    {strip: afterDashDash([]string{"run"})},
+		"aws-vault":  {strip: afterDashDash([]string{"exec"})},
 	}
 }
 
