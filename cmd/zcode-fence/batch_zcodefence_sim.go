@@ -28,8 +28,9 @@ import (
 //     a hook; stdout and stderr are fresh pipes, and os.Stdin, os.Stdout
 //     and os.Stderr point at them for the call, so a write to the process's
 //     streams from anywhere in the call is captured with it;
-//   - the run dirs a previous call used are forgotten (launch.go's runDirs),
-//     so finishLaunches sweeps only this call's, as in a new process.
+//   - no per-call socket dir of a previous call is left: mainRun removes
+//     them (layerproto.RemoveCallDirs) at the end of every call, so
+//     finishLaunches sweeps only this call's run dirs, as in a new process.
 //
 // Per-process state that survives between calls, and why it cannot change
 // an answer: the parsed tables (sync.OnceValue), the bash parser and danger
@@ -110,7 +111,6 @@ func simCall(req simRequest) (resp simResponse) {
 	if err := os.Chdir(req.Dir); err != nil {
 		return simResponse{Err: err.Error()}
 	}
-	runDirs.Clear()
 
 	inR, inW, err := os.Pipe()
 	if err != nil {
