@@ -64,7 +64,7 @@ func findAgentCLI(t *testing.T, host, version, override, versionVar string) stri
 	defer cancel()
 	start := time.Now()
 	cmd := exec.CommandContext(ctx, "sh", filepath.Join(repoRoot(t), "scripts", "install-agent-cli.sh"), host)
-	cmd.Env = append(os.Environ(), versionVar+"="+version, "ZCODE_FENCE_E2E_CACHE="+cacheDir())
+	cmd.Env = append(os.Environ(), versionVar+"="+version, "ZCODE_FENCE_E2E_CACHE="+cacheDir(t))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -103,8 +103,8 @@ func newClaudeWorld(t *testing.T, claude, apiURL string) *claudeWorld {
 // cleanup kills and reports whatever the CLI's runs left behind.
 func newAgentWorld(t *testing.T, f *fixture, exe string, env []string) *claudeWorld {
 	t.Helper()
-	if real, err := os.UserHomeDir(); err == nil && within(real, f.Home) || !within(f.Home, filepath.Join(cacheDir(), "runs")) {
-		t.Fatalf("e2e: refusing to run: fake home %s is not a throwaway folder under %s", f.Home, filepath.Join(cacheDir(), "runs"))
+	if real, err := os.UserHomeDir(); err == nil && within(real, f.Home) || !within(f.Home, filepath.Join(cacheDir(t), "runs")) {
+		t.Fatalf("e2e: refusing to run: fake home %s is not a throwaway folder under %s", f.Home, filepath.Join(cacheDir(t), "runs"))
 	}
 	w := &claudeWorld{f: f, claude: exe, env: env}
 	t.Cleanup(func() { w.checkNoLeftovers(t) })

@@ -44,8 +44,9 @@
 //     verified itself against SHA256SUMS once, and a changed binary asks on
 //     an everyday call.
 //
-// Knobs: ZCODE_FENCE_E2E_CACHE (cache folder, default ~/.cache/zcode-fence-e2e;
-// the fake homes live there too, because a fake home under /tmp would sit
+// Knobs: ZCODE_FENCE_E2E_CACHE (cache folder, default ~/.cache/zcode-fence-e2e,
+// or another place outside every temp dir, see internal/testdirs; the
+// fake homes live there too, because a fake home under /tmp would sit
 // inside the fence's writable temp roots), ZCODE_FENCE_CLAUDE (use this claude
 // executable instead of installing one; ZCODE_FENCE_CODEX, _GEMINI, _QWEN,
 // _COPILOT likewise), ZCODE_FENCE_E2E_REQUIRE=1 (fail, rather than skip,

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core/integrity"
+	"github.com/zcode-fence/zcode-fence/internal/testdirs"
 )
 
 // pluginName, marketName and pluginID name the plugin as both hosts see it.
@@ -122,31 +123,22 @@ func hostBinary(t testing.TB) string {
 	return filepath.Join(hostTree(t), "bundle", "zcode-fence", "libexec", hostBinaryName())
 }
 
-// cacheDir is the e2e cache folder (the Claude Code install, run dirs).
-func cacheDir() string {
-	if d := os.Getenv("ZCODE_FENCE_E2E_CACHE"); d != "" {
-		return d
-	}
-	base := os.Getenv("XDG_CACHE_HOME")
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			home = "."
+// cacheDir is the e2e cache folder (the Claude Code install, run dirs),
+// from testdirs.Outside: outside every writable temp root, so a fake home
+// there is not writable to the fence and an out-of-project write proves
+// something. When there is no such folder (HOME and the checkout under a
+// temp dir, no ZCODE_FENCE_E2E_CACHE) the test is skipped with the reason,
+// or fails under ZCODE_FENCE_E2E_REQUIRE=1.
+func cacheDir(t testing.TB) string {
+	t.Helper()
+	d, err := testdirs.Outside("zcode-fence-e2e")
+	if err != nil {
+		if os.Getenv("ZCODE_FENCE_E2E_REQUIRE") == "1" {
+			t.Fatalf("e2e: %v (ZCODE_FENCE_E2E_REQUIRE=1)", err)
 		}
-		base = filepath.Join(home, ".cache")
+		t.Skipf("SKIPPED, NOT RUN: %v; set ZCODE_FENCE_E2E_REQUIRE=1 to make this a failure", err)
 	}
-	return filepath.Join(base, "zcode-fence-e2e")
-}
-
-// tempRoots are the directories the fence treats as writable temp dirs.
-func tempRoots() []string {
-	roots := []string{os.TempDir(), "/tmp"}
-	for _, k := range []string{"TMPDIR", "TEMP", "TMP"} {
-		if v := os.Getenv(k); v != "" {
-			roots = append(roots, v)
-		}
-	}
-	return roots
+	return d
 }
 
 // within reports whether path is root or below it (after resolving links).
@@ -167,7 +159,7 @@ func within(path, root string) bool {
 // test ends.
 func runDir(t *testing.T) string {
 	t.Helper()
-	base := filepath.Join(cacheDir(), "runs")
+	base := filepath.Join(cacheDir(t), "runs")
 	if err := os.MkdirAll(base, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -183,15 +175,6 @@ func runDir(t *testing.T) string {
 			t.Logf("e2e: cleaning %s: %v", dir, err)
 		}
 	})
-	for _, r := range tempRoots() {
-		if within(dir, r) {
-			msg := fmt.Sprintf("the run dir %s is inside the temp dir %s, where the fence allows writes, so an out-of-project write would prove nothing (HOME or XDG_CACHE_HOME under a temp dir?); set ZCODE_FENCE_E2E_CACHE to a folder outside every temp dir", dir, r)
-			if os.Getenv("ZCODE_FENCE_E2E_REQUIRE") == "1" {
-				t.Fatalf("e2e: %s (ZCODE_FENCE_E2E_REQUIRE=1)", msg)
-			}
-			t.Skipf("SKIPPED, NOT RUN: %s; set ZCODE_FENCE_E2E_REQUIRE=1 to make this a failure", msg)
-		}
-	}
 	return dir
 }
 

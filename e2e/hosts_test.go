@@ -333,7 +333,7 @@ var qwenCase = askHostCase{
 var copilotCase = askHostCase{
 	host: "copilot", version: copilotVersion, override: "ZCODE_FENCE_COPILOT", versionVar: "COPILOT_CLI_VERSION",
 	setup: func(t *testing.T, f *fixture, apiURL string) []string {
-		return append(baseEnv(f), "XDG_CACHE_HOME="+filepath.Join(cacheDir(), "xdg-cache"),
+		return append(baseEnv(f), "XDG_CACHE_HOME="+filepath.Join(cacheDir(t), "xdg-cache"),
 			"COPILOT_PROVIDER_BASE_URL="+apiURL+"/v1", "COPILOT_PROVIDER_API_KEY=e2e-fake-key",
 			"COPILOT_MODEL=fake-model", "COPILOT_OFFLINE=true")
 	},

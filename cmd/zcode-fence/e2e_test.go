@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/zcode-fence/zcode-fence/internal/testdirs"
 )
 
 // binary is the zcode-fence executable built once for the end-to-end tests.
@@ -45,22 +47,21 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// scratch is a test tree outside the system temp dir (so that a fake home
-// or project is not inside a writable temp root by accident).
+// scratch is a test tree outside every writable temp root (testdirs.Outside),
+// so that a fake project's "outside" writes are outside and an external
+// layer under it is not refused as living in a writable root, whatever HOME
+// and TMPDIR are.
 type scratch struct {
 	root, project, extra, data, configs, home string
 }
 
 func newScratch(t testing.TB) *scratch {
 	t.Helper()
-	base, err := os.UserCacheDir()
+	base, err := testdirs.Outside("zcode-fence-tests")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.MkdirAll(base, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	root, err := os.MkdirTemp(base, "zcode-fence-e2e-")
+	root, err := os.MkdirTemp(base, "scratch-")
 	if err != nil {
 		t.Fatal(err)
 	}
