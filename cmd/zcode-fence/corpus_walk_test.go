@@ -13,7 +13,7 @@ type corpusCall struct {
 
 // renderCorpus fills the placeholders the corpora use.
 func (s *scratch) renderCorpus(v string) string {
-	return strings.NewReplacer("{ROOT}", s.root, "{{HOME}}", s.home, "{{PROJECT}}", s.project, "{HOME}", s.home).Replace(s.render(v))
+	return fillPlaceholders(s.render(v), map[string]string{"ROOT": s.root, "HOME": s.home, "PROJECT": s.project})
 }
 
 // walkJSON collects calls from any JSON shape.

@@ -621,16 +621,16 @@ func readFenceTable(t *testing.T, file string) []goldenItem {
 // goldenRender fills the command-line corpora's placeholders for a world.
 func goldenRender(world, v string) string {
 	w := goldenWorlds[world]
-	return strings.NewReplacer(
-		"{PROJECT_MSYS}", w.project,
-		"{{PROJECT}}", w.project, "{PROJECT}", w.project,
-		"{EXTRA}", w.extraRoot,
-		"{MEM}", w.home+"/.zcode/cli/memories",
-		"{TEMP}", "/tmp",
-		"{LONG}", strings.Repeat("a", 10000),
-		"{ROOT}", filepath.Dir(w.project),
-		"{{HOME}}", w.home, "{HOME}", w.home,
-	).Replace(v)
+	return fillPlaceholders(v, map[string]string{
+		"PROJECT_MSYS": w.project,
+		"PROJECT":      w.project,
+		"EXTRA":        w.extraRoot,
+		"MEM":          w.home + "/.zcode/cli/memories",
+		"TEMP":         "/tmp",
+		"LONG":         strings.Repeat("a", 10000),
+		"ROOT":         filepath.Dir(w.project),
+		"HOME":         w.home,
+	})
 }
 
 // readBypass: the bypass corpus, in the fence world.

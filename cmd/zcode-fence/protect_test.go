@@ -59,7 +59,8 @@ func fakeHome(t testing.TB, s *scratch) string {
 
 // protectRun is the environment, directory and payload of one case.
 func (s *scratch) protectRun(c protectCase, mode, home string) (env []string, dir string, payload []byte) {
-	r := strings.NewReplacer("{HOME}", home, "{PROJECT}", s.project, "{DATA}", s.data)
+	vals := map[string]string{"HOME": home, "PROJECT": s.project, "DATA": s.data}
+	fill := func(v string) string { return fillPlaceholders(v, vals) }
 	project := s.project
 	switch c.Project {
 	case "home":
@@ -74,7 +75,7 @@ func (s *scratch) protectRun(c protectCase, mode, home string) (env []string, di
 		extra = append(extra, "ZCODE_PROJECT_DIR="+project)
 	}
 	for k, v := range c.Env {
-		extra = append(extra, k+"="+r.Replace(v))
+		extra = append(extra, k+"="+fill(v))
 	}
 	env = s.env(c.Config, c.Project == "none", extra...)
 	p := map[string]any{"hook_event_name": "PreToolUse", "session_id": "protect-" + c.ID + "-" + mode}
@@ -84,12 +85,12 @@ func (s *scratch) protectRun(c protectCase, mode, home string) (env []string, di
 	switch c.Tool {
 	case "", "Bash":
 		p["tool_name"] = "Bash"
-		p["tool_input"] = map[string]any{"command": r.Replace(c.Command)}
+		p["tool_input"] = map[string]any{"command": fill(c.Command)}
 	default:
 		p["tool_name"] = c.Tool
-		in := map[string]any{"file_path": r.Replace(c.Path), "content": "{}"}
+		in := map[string]any{"file_path": fill(c.Path), "content": "{}"}
 		if c.Tool == "Edit" {
-			in = map[string]any{"file_path": r.Replace(c.Path), "old_string": "a", "new_string": "b"}
+			in = map[string]any{"file_path": fill(c.Path), "old_string": "a", "new_string": "b"}
 		}
 		p["tool_input"] = in
 	}
