@@ -123,7 +123,8 @@ func (s *scratch) env(config string, noProject bool, extra ...string) []string {
 type runResult struct {
 	stdout, stderr []byte
 	code           int
-	took           time.Duration
+	took           time.Duration // wall time seen from outside: load-dependent, never asserted
+	pid            int           // the hook's process id (its decision-log records carry it)
 	// peakRSS is the child's peak resident set in bytes (-1: unknown).
 	peakRSS int64
 }
@@ -146,6 +147,9 @@ func runExe(t *testing.T, exe string, env []string, dir string, stdin []byte, ar
 	t0 := time.Now()
 	err := cmd.Run()
 	res := runResult{stdout: out.Bytes(), stderr: errb.Bytes(), took: time.Since(t0)}
+	if cmd.Process != nil {
+		res.pid = cmd.Process.Pid
+	}
 	if ee, ok := err.(*exec.ExitError); ok {
 		res.code = ee.ExitCode()
 	} else if err != nil {
@@ -218,14 +222,14 @@ func (s *scratch) render(v string) string {
 	if len(msys) > 1 && msys[1] == ':' {
 		msys = "/" + strings.ToLower(msys[:1]) + msys[2:]
 	}
-	return strings.NewReplacer(
-		"{PROJECT_MSYS}", msys,
-		"{PROJECT}", s.project,
-		"{EXTRA}", s.extra,
-		"{MEM}", filepath.ToSlash(filepath.Join(s.home, ".zcode", "cli", "memories")),
-		"{TEMP}", "/tmp",
-		"{LONG}", strings.Repeat("a", 10000),
-	).Replace(v)
+	return fillPlaceholders(v, map[string]string{
+		"PROJECT_MSYS": msys,
+		"PROJECT":      s.project,
+		"EXTRA":        s.extra,
+		"MEM":          filepath.ToSlash(filepath.Join(s.home, ".zcode", "cli", "memories")),
+		"TEMP":         "/tmp",
+		"LONG":         strings.Repeat("a", 10000),
+	})
 }
 
 // payload builds the hook input for a seed case, as a real host would send

@@ -129,10 +129,12 @@ func (s *scratch) casePayload(c bypassCase) []byte {
 	return hookPayload(c.tool(), s.render(c.Command), cwd, "hardening-corpus", c.isFileTool())
 }
 
-// hookLimit is when the table tests stop waiting for one hook run: past
-// the host's own 5 s kill, so a hang costs seconds, not minutes, and is
-// reported as an error.
-const hookLimit = 6 * time.Second
+// hookLimit is when the table tests stop waiting for one hook run: a hang
+// guard only, generous because wall time on a loaded machine (load 40 seen)
+// says nothing about the hook. The contract (the answer before the host's
+// 5 s kill) is asserted on the hook's own clock: its decision-log record's
+// Ms (checkHookClock).
+const hookLimit = 60 * time.Second
 
 // execHook runs the binary once with stdin and kills it at hookLimit.
 // Unlike runHook it may be called from any goroutine: it returns errors.
@@ -158,6 +160,9 @@ func execHookWithin(exe string, env []string, dir string, stdin []byte, limit ti
 	t0 := time.Now()
 	err := cmd.Run()
 	res := runResult{stdout: out.Bytes(), stderr: errb.Bytes(), took: time.Since(t0), peakRSS: peakRSS(cmd.ProcessState)}
+	if cmd.Process != nil {
+		res.pid = cmd.Process.Pid
+	}
 	if ctx.Err() != nil {
 		return res, fmt.Errorf("no answer within %v (killed)", limit)
 	}
