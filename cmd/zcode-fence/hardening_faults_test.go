@@ -17,7 +17,6 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/decisionlog"
-	"github.com/zcode-fence/zcode-fence/core/host"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/session"
 )
@@ -485,8 +484,9 @@ func TestFaultLayers(t *testing.T) {
 	for _, r := range runs {
 		what := fmt.Sprintf("%s/%s: %s", r.mode, r.chain.name, r.command)
 		expectAnswer(t, what, r.res, r.err, r.want)
-		if r.err == nil && r.res.took >= host.Budget {
-			t.Errorf("%s: answered after %v, past the %v budget", what, r.res.took, host.Budget)
+		// The time contract on the hook's own clock, not this test's wall.
+		if r.err == nil && !checkHookClock(t, what, r.res, recordsByPID(t, r.s.data)) {
+			t.Errorf("%s: no decision-log record for pid %d", what, r.res.pid)
 		}
 		t.Logf("%s -> %s in %v", what, r.want, r.res.took.Round(time.Millisecond))
 		if left, ok := processesLeft(r.layerDir, 2*time.Second); ok && len(left) > 0 {
