@@ -394,6 +394,7 @@ func TestWarmReattachGivesUpOnAStoppedServer(t *testing.T) {
 			_ = syscall.Kill(pid, syscall.SIGCONT)
 		}
 	}()
+	waitStopped(t, pid)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	c, err := Launch(ctx, cfg)
 	cancel()
@@ -412,4 +413,24 @@ func TestWarmReattachGivesUpOnAStoppedServer(t *testing.T) {
 	if how != WarmReattached || pid2 != pid {
 		t.Fatalf("after SIGCONT: %q pid %d, want reattached to %d", how, pid2, pid)
 	}
+}
+
+// waitStopped waits until the process pid is in the stopped state: kill
+// returns once SIGSTOP is queued, and a loaded machine can let the
+// process answer one more handshake before it stops. Where /proc does not
+// exist (not Linux) it returns at once.
+func waitStopped(t *testing.T, pid int) {
+	t.Helper()
+	stat := filepath.Join("/proc", strconv.Itoa(pid), "stat")
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		b, err := os.ReadFile(stat)
+		if err != nil {
+			return
+		}
+		// the state is the field after the parenthesised command name
+		if i := strings.LastIndexByte(string(b), ')'); i >= 0 && i+2 < len(b) && b[i+2] == 'T' {
+			return
+		}
+	}
+	t.Fatalf("process %d did not stop within 30 s of SIGSTOP", pid)
 }
