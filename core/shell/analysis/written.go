@@ -101,7 +101,7 @@ func (a *analyzer) recordWrites(st *state, name string, words []xword, stdin, in
 	}
 	if name == "tee" {
 		a.recordTee(st, words, in)
-	} else if len(words) > 1 && len(st.written) > 0 && !keepsWritten[name] && !cmdfacts.IsShell(name) && cmdfacts.InterpreterLang(name) == "" {
+	} else if len(words) > 1 && len(st.written) > 0 && !cmdfacts.KeepsFileText(name) && !cmdfacts.IsShell(name) && cmdfacts.InterpreterLang(name) == "" {
 		// Any other command naming a written file may change it (cp,
 		// mv, curl -o, sed -i, patch ...): its text is no longer known.
 		for _, w := range words[1:] {
@@ -180,16 +180,6 @@ func (a *analyzer) recordTee(st *state, words []xword, in *xword) {
 	}
 }
 
-// keepsWritten are the commands that read, run or describe a file without
-// changing its text.
-var keepsWritten = map[string]bool{
-	"chmod": true, "chown": true, "chgrp": true, "touch": true, "cat": true, "ls": true, "stat": true,
-	"file": true, "head": true, "tail": true, "wc": true, "less": true, "more": true, "grep": true,
-	"diff": true, "cmp": true, "test": true, "[": true, "echo": true, "printf": true, "source": true,
-	".": true, "xargs": true, "make": true, "gmake": true, "sha256sum": true, "md5sum": true,
-	"shellcheck": true, "bat": true,
-}
-
 // writtenText returns the text of the file w names when a command earlier
 // in the line wrote it with literal text.
 func writtenText(st *state, w xword) (xword, bool) {
@@ -225,9 +215,6 @@ func shellScript(text string) bool {
 	return cmdfacts.IsShell(prog)
 }
 
-// makefileNames are the files make reads when not given -f, in order.
-var makefileNames = []string{"GNUmakefile", "makefile", "Makefile"}
-
 // runWritten analyses a written file the command runs by itself: as its
 // command word (./x.sh, /tmp/x.sh: a shell script), or make's default
 // makefile.
@@ -257,7 +244,7 @@ func (a *analyzer) runWritten(c ctx, st *state, ex exec) {
 			return // the payload reader handles -f FILE; -C moves elsewhere
 		}
 	}
-	for _, n := range makefileNames {
+	for _, n := range cmdfacts.MakefileNames {
 		if t, ok := writtenText(st, knownWord(n, n)); ok {
 			a.makeText(c, st, ex, t, "make "+n)
 			return
