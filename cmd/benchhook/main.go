@@ -7,6 +7,11 @@
 // rotating order, so machine load falls on all of them alike):
 //
 //   - baseline: a Go program that reads and decodes stdin and exits;
+//   - start-up only: the zcode-fence binary itself running `version`:
+//     process start, the runtime and every package's initialisation, and
+//     nothing of the hook's work — the floor any mode of this one binary
+//     (which links go-plugin, gRPC, protobuf, the shell parser and the
+//     model client) starts from;
 //   - inprocess: layer_isolation=inprocess;
 //   - process warm: layer_isolation=process reattaching to running warm
 //     layer servers (the steady state);
@@ -20,7 +25,8 @@
 // each idle warm server, and a concurrency run: C calls started at once
 // (half silent, half asking) per mode, with their p50/p95/max, wrong
 // answers, and the calls whose built-in layers fell back to in-process
-// judging (from the decision log).
+// judging (from the decision log); first of all the same burst of
+// start-up-only runs, the floor no mode of this binary can go below.
 //
 //	go run ./cmd/benchhook [-n 40] [-warmup 5] [-c 100] [-payload file.json]
 //
@@ -74,6 +80,7 @@ func main() {
 type mode struct {
 	name   string
 	bin    string
+	args   []string // command-line arguments (none: hook mode)
 	env    []string
 	data   string
 	before func() // untimed, before each timed run
@@ -130,8 +137,11 @@ func main() {
 	}
 	cold := newMode("process cold", bin, "ZCODE_FENCE_LAYER_ISOLATION=process")
 	cold.before = func() { stopServers(cold.data) }
+	startup := newMode("start-up only", bin)
+	startup.args = []string{"version"}
 	modes := []*mode{
 		newMode("baseline", baseBin),
+		startup,
 		newMode("inprocess", bin, "ZCODE_FENCE_LAYER_ISOLATION=inprocess"),
 		newMode("process warm", bin, "ZCODE_FENCE_LAYER_ISOLATION=process"),
 		cold,
@@ -171,7 +181,9 @@ func main() {
 		sortDur(cpus)
 		p50[m.name] = pct(walls, 50)
 		answer := "silent"
-		if out := ss[len(ss)-1].out; out != "" {
+		if out := ss[len(ss)-1].out; len(m.args) > 0 {
+			answer = "-"
+		} else if out != "" {
 			answer = "ask"
 		}
 		fmt.Printf("%-17s %9.2f %9.2f %9.2f %9.2f %9.2f %6.1f MiB  %s\n", m.name, msOf(pct(walls, 50)), msOf(pct(walls, 95)),
@@ -180,15 +192,20 @@ func main() {
 	ratio := func(a, b string) float64 { return float64(p50[a]) / float64(p50[b]) }
 	fmt.Printf("\nratios of p50: warm/inprocess %.2f (target <= 1.3); inprocess/baseline %.2f (target <= 3); cold/per-call %.2f (target <= 1)\n",
 		ratio("process warm", "inprocess"), ratio("inprocess", "baseline"), ratio("process cold", "process per-call"))
+	fmt.Printf("start-up floor of this binary: start-up only/baseline %.2f; inprocess/start-up only %.2f (the hook's own work: %.2f ms of p50)\n",
+		ratio("start-up only", "baseline"), ratio("inprocess", "start-up only"), msOf(p50["inprocess"]-p50["start-up only"]))
 
 	// Idle servers: the warm mode's, after its last call.
-	for _, pid := range serverPids(modes[2].data) {
+	for _, pid := range serverPids(modes[3].data) {
 		fmt.Printf("idle warm server pid %d: RSS %s\n", pid, rssOf(pid))
 	}
 
 	if *conc > 0 {
 		fmt.Printf("\n%d calls started at once (half silent, half ask), load average %s\n", *conc, loadavg())
 		fmt.Printf("%-28s %9s %9s %9s %7s %9s %8s\n", "mode", "p50 ms", "p95 ms", "max ms", "wrong", "fallback", "servers")
+		floor := newMode("burst start-up only (floor)", bin)
+		floor.args = startup.args
+		burst(floor, project, *conc, false)
 		for _, c := range []struct {
 			name  string
 			extra []string
@@ -233,6 +250,9 @@ func burst(m *mode, project string, c int, warmFirst bool) {
 			if s.out != "" {
 				got = "ask"
 			}
+			if len(m.args) > 0 { // not a hook call: no answer to check
+				got = want
+			}
 			mu.Lock()
 			walls[i] = s.wall
 			if got != want {
@@ -253,7 +273,7 @@ func burst(m *mode, project string, c int, warmFirst bool) {
 			}
 		}
 	}
-	if got := len(recs) - before; got != c {
+	if got := len(recs) - before; got != c && len(m.args) == 0 {
 		fmt.Printf("  (%d log records for %d calls)\n", got, c)
 	}
 	sortDur(walls)
@@ -264,7 +284,7 @@ func burst(m *mode, project string, c int, warmFirst bool) {
 // runOnce runs one hook call in mode m.
 func runOnce(m *mode, project string, payload []byte) sample {
 	var out bytes.Buffer
-	cmd := exec.Command(m.bin)
+	cmd := exec.Command(m.bin, m.args...)
 	cmd.Env, cmd.Dir = m.env, project
 	cmd.Stdin = bytes.NewReader(payload)
 	cmd.Stdout = &out

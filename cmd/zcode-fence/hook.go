@@ -25,6 +25,8 @@ func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
 		}
 		j.done()
 	}()
+	// Warm layer servers: connect while the payload is read and analysed.
+	newHost().PrefetchLayers(j.ctx, j.cfg, j.dataDir)
 	p, raw, err := agenthost.ReadPayload(stdin, stdinWait, j.env.Lookup)
 	if err != nil {
 		j.failInput(fmt.Errorf("stdin: %w", err), raw)

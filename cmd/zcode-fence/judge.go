@@ -62,7 +62,7 @@ func newJudgementIn(env config.Env, source string, start time.Time) *judgement {
 
 // newHost is the chain with this binary as the process-isolation target.
 func newHost() *host.Host {
-	h := &host.Host{Builtins: plugins.Builtins, Launch: launchLayer}
+	h := &host.Host{Builtins: plugins.Builtins, Launch: launchLayer, Prefetch: prefetchLayer}
 	if exe, err := os.Executable(); err == nil {
 		h.Self = exe
 	}

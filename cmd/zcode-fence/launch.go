@@ -35,6 +35,22 @@ var selfExe = sync.OnceValue(func() string {
 // a call that only reattaches writes nothing in the run dir.
 // Without a usable run dir, everything is per call in TMPDIR, as before.
 func launchLayer(ctx context.Context, spec host.LaunchSpec) (host.Remote, error) {
+	c, err := layerproto.Launch(ctx, launchConfig(spec))
+	if err != nil {
+		return nil, err
+	}
+	return remoteLayer{c}, nil
+}
+
+// prefetchLayer begins reattaching to spec's warm server in the
+// background (layerproto.Prefetch); launchLayer for the same spec takes
+// the connection over. finishLaunches closes what no launch took.
+func prefetchLayer(ctx context.Context, spec host.LaunchSpec) {
+	layerproto.Prefetch(ctx, launchConfig(spec))
+}
+
+// launchConfig is how launchLayer and prefetchLayer reach spec's layer.
+func launchConfig(spec host.LaunchSpec) layerproto.LaunchConfig {
 	cfg := layerproto.LaunchConfig{
 		Name:    spec.Name,
 		Path:    spec.Path,
@@ -52,19 +68,17 @@ func launchLayer(ctx context.Context, spec host.LaunchSpec) (host.Remote, error)
 			cfg.TempDir = d
 		}
 	}
-	c, err := layerproto.Launch(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	return remoteLayer{c}, nil
+	return cfg
 }
 
-// finishLaunches removes this process's per-call socket dirs and sweeps
+// finishLaunches closes the prefetched warm-server connections no launch
+// took, removes this process's per-call socket dirs and sweeps
 // what dead processes left in the run dirs where it made them (a call that
 // only reattached to warm servers reads nothing more: a stale record is
 // found by the next reattach, and what killed processes left by the next
 // call that launches one). Call it after the layer processes are closed.
 func finishLaunches() {
+	layerproto.DropPrefetched()
 	for _, runDir := range layerproto.RemoveCallDirs() {
 		layerproto.Sweep(runDir)
 	}

@@ -121,6 +121,10 @@ type Host struct {
 	Builtins []Builtin
 	// Launch starts layer processes (process isolation, external layers).
 	Launch LaunchFunc
+	// Prefetch, when set, begins reconnecting in the background to a
+	// layer's long-lived process ahead of the Launch that will want it
+	// (see PrefetchLayers). It must not block.
+	Prefetch func(ctx context.Context, spec LaunchSpec)
 	// Self is this executable, re-run as `Self layer serve NAME`.
 	Self string
 }
@@ -271,6 +275,24 @@ func (h *Host) run(ctx context.Context, call *core.Call, pre []core.Reason, cfg 
 	}
 	ok = true
 	return out, release
+}
+
+// PrefetchLayers lets the built-in layers that cfg runs as processes
+// begin reconnecting to their warm servers now, through h.Prefetch, so
+// that a hook reading and analysing its payload meanwhile finds the
+// connections made when it runs the chain. The deferred layers (the
+// model) are left alone: most calls never reach them. It returns at once;
+// what no Launch takes is closed by whoever implements Prefetch.
+func (h *Host) PrefetchLayers(ctx context.Context, cfg config.Config, dataDir string) {
+	if h.Prefetch == nil {
+		return
+	}
+	slots, _ := h.slots(cfg, dataDir)
+	for _, s := range slots {
+		if s.builtin != nil && s.mode == ModeProcess && !s.deferred {
+			h.Prefetch(ctx, s.spec)
+		}
+	}
 }
 
 // slots lists this call's layers from the configuration.

@@ -149,44 +149,70 @@ var _ core.Layer = (*Client)(nil)
 // Cost: about 10-12 ms per launch (2-vCPU VM), most of it the child's own
 // start; launches in parallel overlap.
 func Launch(ctx context.Context, cfg LaunchConfig) (*Client, error) {
-	name := cfg.Name
-	if name == "" {
-		name = filepath.Base(cfg.Path)
+	l, err := resolve(cfg)
+	if err != nil {
+		return nil, err
 	}
-	fail := func(op string, err error) (*Client, error) {
-		return nil, &Error{Layer: name, Op: op, Err: err}
+	if ctx.Err() != nil {
+		return nil, &Error{Layer: l.name, Op: "start", Err: context.Cause(ctx)}
+	}
+	if l.warm() {
+		// A pinned layer is checked when its server starts (launch), not
+		// when a call reattaches: the server runs the bytes checked then.
+		return attach(ctx, l)
+	}
+	return launchProcess(ctx, l.cfg, l.name, l.path, l.checksum, l.timeout, nil)
+}
+
+// resolvedLaunch is a LaunchConfig with its defaults filled in and its executable
+// looked up.
+type resolvedLaunch struct {
+	cfg      LaunchConfig
+	name     string
+	path     string // cfg.Path looked up
+	checksum []byte // cfg.SHA256 decoded, or nil
+	timeout  time.Duration
+}
+
+// resolve fills in cfg's defaults, decodes its pin and looks up its
+// executable.
+func resolve(cfg LaunchConfig) (resolvedLaunch, error) {
+	l := resolvedLaunch{cfg: cfg, name: cfg.Name}
+	if l.name == "" {
+		l.name = filepath.Base(cfg.Path)
+	}
+	fail := func(op string, err error) (resolvedLaunch, error) {
+		return l, &Error{Layer: l.name, Op: op, Err: err}
 	}
 	if cfg.Path == "" {
 		return fail("start", errors.New("no executable path"))
 	}
-	var checksum []byte
 	if cfg.SHA256 != "" {
 		sum, err := hex.DecodeString(strings.TrimSpace(cfg.SHA256))
 		if err != nil || len(sum) != sha256.Size {
 			return fail("checksum", fmt.Errorf("%q is not a hex sha256", cfg.SHA256))
 		}
-		checksum = sum
+		l.checksum = sum
 	}
-	timeout := cfg.StartTimeout
-	if timeout <= 0 {
-		timeout = DefaultStartTimeout
-	}
-	if ctx.Err() != nil {
-		return fail("start", context.Cause(ctx))
+	l.timeout = cfg.StartTimeout
+	if l.timeout <= 0 {
+		l.timeout = DefaultStartTimeout
 	}
 	path, err := exec.LookPath(cfg.Path)
 	if err != nil {
 		return fail("start", err)
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = hclog.NewNullLogger()
+	l.path = path
+	if l.cfg.Logger == nil {
+		l.cfg.Logger = hclog.NewNullLogger()
 	}
-	if cfg.Warm != nil && warmSupported && cfg.Warm.RunDir != "" && cfg.Warm.Idle > 0 {
-		// A pinned layer is checked when its server starts (launch), not
-		// when a call reattaches: the server runs the bytes checked then.
-		return attach(ctx, cfg, name, path, checksum, timeout)
-	}
-	return launchProcess(ctx, cfg, name, path, checksum, timeout, nil)
+	return l, nil
+}
+
+// warm reports whether l asks for a warm server this platform can give.
+func (l resolvedLaunch) warm() bool {
+	w := l.cfg.Warm
+	return w != nil && warmSupported && w.RunDir != "" && w.Idle > 0
 }
 
 // launchProcess starts the process at path (already looked up and, with a

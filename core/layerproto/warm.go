@@ -220,38 +220,59 @@ func checkSocket(addr string) error {
 	return nil
 }
 
+// warmTarget is where a layer's warm server is recorded and what its
+// record must hold.
+type warmTarget struct {
+	l       resolvedLaunch
+	key     string
+	recPath string
+	e       expect
+}
+
+func newWarmTarget(l resolvedLaunch) *warmTarget {
+	env := childEnv(os.Environ(), l.cfg.DropEnv, l.cfg.Env)
+	key := warmKey(l.name, l.path, env)
+	t := &warmTarget{l: l, key: key, recPath: filepath.Join(l.cfg.Warm.RunDir, key+recordSuffix),
+		e: expect{path: l.path, runDir: l.cfg.Warm.RunDir}}
+	if l.checksum != nil {
+		t.e.pinned = hex.EncodeToString(l.checksum)
+	}
+	if fi, err := os.Stat(l.path); err == nil {
+		t.e.exeID = fileIdentity(fi)
+	}
+	return t
+}
+
+// try reattaches to the recorded server within the start timeout. It
+// returns nil when there is no usable server; an unusable record is
+// removed (unless another call has replaced it meanwhile) so that the
+// server is started afresh, and its server is stopped if it still runs.
+func (t *warmTarget) try(ctx context.Context) *Client {
+	rctx, cancel := context.WithTimeout(ctx, t.l.timeout)
+	defer cancel()
+	c, seen, err := reattach(rctx, t.l.cfg, t.l.name, t.recPath, t.e)
+	var st *stale
+	if errors.As(err, &st) && seen != nil {
+		if removeRecordIf(t.recPath, func(r *record) bool {
+			return r == nil || r.Pid == seen.Pid && r.Started.Equal(seen.Started)
+		}) {
+			stopServer(seen)
+		}
+	}
+	return c
+}
+
 // attach is Launch for cfg.Warm: reattach to the layer's warm server, or
 // start it (once, under its lock), or wait for another call that is
 // starting it. ctx bounds the wait; each reattach and the launch get
 // timeout of their own.
-func attach(ctx context.Context, cfg LaunchConfig, name, path string, checksum []byte, timeout time.Duration) (*Client, error) {
-	w := cfg.Warm
-	env := childEnv(os.Environ(), cfg.DropEnv, cfg.Env)
-	key := warmKey(name, path, env)
-	recPath := filepath.Join(w.RunDir, key+recordSuffix)
-	e := expect{path: path, runDir: w.RunDir}
-	if checksum != nil {
-		e.pinned = hex.EncodeToString(checksum)
-	}
-	if fi, err := os.Stat(path); err == nil {
-		e.exeID = fileIdentity(fi)
-	}
-	try := func() *Client {
-		rctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		c, seen, err := reattach(rctx, cfg, name, recPath, e)
-		var st *stale
-		if errors.As(err, &st) && seen != nil {
-			// Unusable: remove it (unless another call has replaced it
-			// meanwhile) so that the server is started afresh, and stop
-			// the server if it still runs.
-			if removeRecordIf(recPath, func(r *record) bool {
-				return r == nil || r.Pid == seen.Pid && r.Started.Equal(seen.Started)
-			}) {
-				stopServer(seen)
-			}
-		}
-		return c
+func attach(ctx context.Context, l resolvedLaunch) (*Client, error) {
+	t := newWarmTarget(l)
+	cfg, name, path, checksum, timeout := l.cfg, l.name, l.path, l.checksum, l.timeout
+	w, key, recPath, e := cfg.Warm, t.key, t.recPath, t.e
+	try := func() *Client { return t.try(ctx) }
+	if c, ok := takePrefetched(ctx, recPath); ok {
+		return c, nil
 	}
 	if c := try(); c != nil {
 		return c, nil
