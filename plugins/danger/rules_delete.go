@@ -26,7 +26,7 @@ func rmTargets(v *cmdv, recursive bool) {
 	noPreserve := cmdfacts.HasLong(args, "--no-preserve-root")
 	want := hitCatastrophic | hitCritical
 	if recursive || noPreserve {
-		want |= hitUnknown
+		want |= hitUnknown | hitRepo
 	}
 	ops := cmdfacts.Operands(args)
 	hs := v.targets(ops, want)
@@ -53,6 +53,7 @@ func rmTargets(v *cmdv, recursive bool) {
 	} else {
 		v.report(rules.RmGlob, "", globbed(own))
 	}
+	v.report(rules.GitRepoDelete, "", pick(hs, hitRepo))
 	v.reportCommon(hs)
 }
 
@@ -111,11 +112,12 @@ func ruleWinDelete(v *cmdv) {
 	want := hitCatastrophic | hitCritical
 	for _, s := range switches {
 		if s == "s" {
-			want |= hitUnknown
+			want |= hitUnknown | hitRepo
 		}
 	}
 	hs := v.targets(ops, want)
 	v.report(rules.WinDelete, "", pick(hs, hitCatastrophic))
+	v.report(rules.GitRepoDelete, "", pick(hs, hitRepo))
 	v.reportCommon(hs)
 }
 
@@ -147,7 +149,7 @@ func ruleRemoveItem(v *cmdv) {
 	}
 	want := hitCatastrophic | hitCritical
 	if pc.Switches["recurse"] {
-		want |= hitUnknown
+		want |= hitUnknown | hitRepo
 	}
 	hs := v.targets(words, want)
 	if len(dels) == 0 {
@@ -159,6 +161,7 @@ func ruleRemoveItem(v *cmdv) {
 		})
 	}
 	v.report(rules.PSRemove, "", pick(hs, hitCatastrophic))
+	v.report(rules.GitRepoDelete, "", pick(hs, hitRepo))
 	v.reportCommon(hs)
 }
 
@@ -168,6 +171,7 @@ func ruleRemoveItem(v *cmdv) {
 func ruleFind(v *cmdv) {
 	f := cmdfacts.ParseFind(v.args)
 	deletes := f.Delete
+	ruleFindRepo(v, f)
 	for _, e := range f.Execs {
 		if len(e.Argv) == 0 {
 			continue

@@ -16,6 +16,9 @@ const maxAliasNesting = 2
 // its command line as a nested script.
 func ruleGit(v *cmdv) {
 	g := cmdfacts.ParseGit(v.args, v.c.Assigns)
+	if sub, dashed := strings.CutPrefix(v.name, "git-"); dashed {
+		g = cmdfacts.Git{Sub: sub, Args: v.args} // git-push: no global options
+	}
 	sub, rest := g.Sub, g.Args
 	if script := g.ShellCommand(); script != "" && v.j.nested < maxAliasNesting {
 		v.j.nestedScript(v, script, shell.Bash)
@@ -57,6 +60,16 @@ func ruleGit(v *cmdv) {
 		ruleGitUpdateRef(v, rest)
 	case "config":
 		ruleGitConfig(v, rest)
+	case "tag":
+		ruleGitTag(v, rest)
+	case "filter-branch", "filter-repo":
+		ruleGitFilter(v, sub, rest)
+	case "read-tree":
+		ruleGitReadTree(v, rest)
+	case "checkout-index":
+		ruleGitCheckoutIndex(v, rest)
+	case "submodule":
+		ruleGitSubmodule(v, rest)
 	}
 }
 

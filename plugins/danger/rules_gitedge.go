@@ -1,0 +1,133 @@
+package danger
+
+import (
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/rules"
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
+
+// The irreversible-Git forms beyond the everyday subcommands of
+// rules_gitopts.go: deleting the repository's history from the file
+// system, rewriting all of history, deleting tags, and the plumbing and
+// submodule commands that overwrite the working tree. Each rule's doc in
+// core/rules says which neighbouring forms stay silent and why.
+
+// ruleFindRepo: find that deletes a repository's history
+// (DG-GIT-REPO-DELETE): a start path that is .git or one of its history
+// stores, with nothing filtering what is deleted (find .git -delete); or
+// a name test that picks .git for a recursive rm (find . -name .git
+// -exec rm -rf {} +), or a path test that picks what is inside it for
+// any delete (find . -path '*/.git/*' -delete). Negated tests and
+// expressions with -prune and -o (which keep find out of .git) stay
+// silent, as
+// does -delete with -name .git (find cannot remove a non-empty
+// directory).
+func ruleFindRepo(v *cmdv, f cmdfacts.Find) {
+	deletes, recursive := f.Delete, false
+	for _, e := range f.Execs {
+		if len(e.Argv) == 0 {
+			continue
+		}
+		run := e.Argv[1:]
+		switch shell.CommandName(e.Argv[0].Value) {
+		case "rm":
+			deletes = true
+			recursive = recursive || cmdfacts.HasShort(run, "rR") || cmdfacts.HasLong(run, "--recursive")
+		case "unlink", "shred":
+			deletes = true
+		}
+	}
+	if !deletes {
+		return
+	}
+	if len(f.Names) == 0 {
+		v.report(rules.GitRepoDelete, "", v.targets(f.Roots, hitRepo))
+		return
+	}
+	if f.Prune && f.Or {
+		return
+	}
+	for _, n := range f.Names {
+		if n.Negated || n.Pattern.Unknown || !cmdfacts.GitHistoryPath(n.Pattern.Value) {
+			continue
+		}
+		if cmdfacts.FindBaseNameTest(n.Test) && !recursive {
+			continue
+		}
+		v.flag(rules.GitRepoDelete, n.Test+" "+n.Pattern.Value)
+		return
+	}
+}
+
+// ruleGitTag: tag -d/--delete (DG-GIT-TAG-DELETE), with names or fed
+// them by xargs.
+func ruleGitTag(v *cmdv, args []shell.Word) {
+	p, _ := cmdfacts.ParseGitArgs("tag", args)
+	if p.Exits || !p.On("delete") || p.On("list") || len(p.Operands) == 0 && !v.viaArgs() {
+		return
+	}
+	o, _ := p.Last("delete")
+	v.gitFinding(rules.GitTagDelete, "tag", written(o), operandTexts(p.Operands))
+}
+
+// ruleGitFilter: filter-branch and filter-repo (DG-GIT-REWRITE), unless
+// they only report (filter-repo --analyze, --dry-run) or print help.
+func ruleGitFilter(v *cmdv, sub string, args []shell.Word) {
+	p, _ := cmdfacts.ParseGitArgs(sub, args)
+	if p.Exits || p.On("analyze") || p.On("dry-run") {
+		return
+	}
+	detail := ""
+	if o, found := p.Last("force"); found && !o.Neg {
+		detail = written(o)
+	}
+	v.gitFinding(rules.GitRewrite, sub, detail, nil)
+}
+
+// ruleGitReadTree: read-tree --reset -u (DG-GIT-DISCARD): the index and
+// the working tree are overwritten with the tree, local changes
+// discarded. -m -u refuses to overwrite them; without -u only the index
+// changes.
+func ruleGitReadTree(v *cmdv, args []shell.Word) {
+	p, _ := cmdfacts.ParseGitArgs("read-tree", args)
+	if p.Exits || !p.On("reset") || !p.On("u") || p.On("dry-run") {
+		return
+	}
+	v.gitFinding(rules.GitDiscard, "read-tree", "--reset -u", operandTexts(p.Operands))
+}
+
+// ruleGitCheckoutIndex: checkout-index -f of the index's files into the
+// working tree (DG-GIT-DISCARD): with -f it overwrites modified files.
+// Without -f it skips existing files; --prefix and --temp write copies
+// elsewhere.
+func ruleGitCheckoutIndex(v *cmdv, args []shell.Word) {
+	p, _ := cmdfacts.ParseGitArgs("checkout-index", args)
+	if p.Exits || !p.On("force") || p.On("temp") || p.On("no-create") {
+		return
+	}
+	if _, prefixed := p.Last("prefix"); prefixed {
+		return
+	}
+	if !p.On("all") && !p.On("stdin") && len(p.Operands) == 0 {
+		return
+	}
+	o, _ := p.Last("force")
+	v.gitFinding(rules.GitDiscard, "checkout-index", written(o), operandTexts(p.Operands))
+}
+
+// ruleGitSubmodule: submodule deinit -f (the submodule's working tree
+// goes, local changes included) and submodule update --force (checks out
+// over local changes) (DG-GIT-DISCARD); foreach runs its command as a
+// shell script.
+func ruleGitSubmodule(v *cmdv, args []shell.Word) {
+	key, rest := cmdfacts.GitSubSub("submodule", args)
+	if key != "submodule deinit" && key != "submodule update" {
+		return // foreach: the walker runs its command as a script
+	}
+	p, _ := cmdfacts.ParseGitArgs(key, rest)
+	if p.Exits || !p.On("force") || p.On("merge") || p.On("rebase") {
+		return
+	}
+	o, _ := p.Last("force")
+	v.gitFinding(rules.GitDiscard, key, written(o), operandTexts(p.Operands))
+}
