@@ -189,7 +189,7 @@ var (
 // The Git family.
 var (
 	GitForcePush = def(&Rule{ID: "DG-GIT-FORCE-PUSH", Family: Git,
-		Doc: "push --force/-f, +refspec, --mirror, --delete/-d, :branch, --prune (--force-with-lease stays silent, see ruleGitPushOpts); options read as git reads them (--forc, -uf, --no-force).",
+		Doc: "push --force/-f, +refspec, --mirror, --delete/-d, :branch, --prune (--force-with-lease stays silent, see ruleGitPushOpts); options read as git reads them (--forc, -uf, --no-force); a push without refspecs given remote.NAME.push=+REFSPEC or remote.NAME.mirror=true for the call (-c, GIT_CONFIG_*).",
 		Zh:  "{cmd} {detail}{subject} 会覆盖或删除远端的提交历史。",
 		En:  "{cmd} {detail}{subject} overwrites or deletes history on the remote."})
 	GitResetHard = def(&Rule{ID: "DG-GIT-RESET-HARD", Family: Git,
@@ -197,7 +197,7 @@ var (
 		Zh:  "{cmd} {detail}{subject} 会永久丢弃未提交的改动。",
 		En:  "{cmd} {detail}{subject} throws away uncommitted changes for good."})
 	GitClean = def(&Rule{ID: "DG-GIT-CLEAN", Family: Git,
-		Doc: "clean with any -f spelling, unless -n/--dry-run.",
+		Doc: "clean with any -f spelling, unless -n/--dry-run; also clean without -f given clean.requireForce=false for the call (-c, GIT_CONFIG_*), which lets it delete. (A `git config clean.requireForce false` written earlier is not seen.)",
 		Zh:  "{cmd} {detail}{subject} 会永久删除未跟踪的文件。",
 		En:  "{cmd} {detail}{subject} permanently deletes untracked files."})
 	GitBranchD = def(&Rule{ID: "DG-GIT-BRANCH-D", Family: Git,
@@ -225,7 +225,7 @@ var (
 		Zh:  "{cmd} {detail}{subject} 会删除标签；标签没有 reflog，未推送的附注标签及其说明会永久丢失。",
 		En:  "{cmd} {detail}{subject} deletes a tag; tags have no reflog, so an annotated tag that was never pushed is lost with its message."})
 	GitPrune = def(&Rule{ID: "DG-GIT-PRUNE", Family: Git,
-		Doc: "reflog expire/delete, gc --prune=now (or all, or minutes ago), prune, update-ref -d (also a delete line of update-ref --stdin): what git keeps to recover lost commits is dropped. Dry runs stay silent.",
+		Doc: "reflog expire/delete, gc --prune=now (or all, or minutes ago), prune, update-ref -d (also a delete line of update-ref --stdin), gc given gc.pruneExpire=now for the call (-c, GIT_CONFIG_*): what git keeps to recover lost commits is dropped. Dry runs stay silent.",
 		Zh:  "{cmd} {detail}{subject} 会永久删除 git 用来找回丢失提交的记录（reflog、引用或不可达对象）。",
 		En:  "{cmd} {detail}{subject} permanently drops what git keeps to recover lost commits (reflog entries, refs or unreachable objects)."})
 )

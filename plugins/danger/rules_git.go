@@ -23,6 +23,7 @@ func ruleGit(v *cmdv) {
 	if script := g.ShellCommand(); script != "" && v.j.nested < maxAliasNesting {
 		v.j.nestedScript(v, script, shell.Bash)
 	}
+	ruleGitSettings(v, g)
 	switch sub {
 	case "push":
 		ruleGitPushOpts(v, rest)

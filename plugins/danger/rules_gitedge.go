@@ -1,6 +1,8 @@
 package danger
 
 import (
+	"strings"
+
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
@@ -130,4 +132,40 @@ func ruleGitSubmodule(v *cmdv, args []shell.Word) {
 	}
 	o, _ := p.Last("force")
 	v.gitFinding(rules.GitDiscard, key, written(o), operandTexts(p.Operands))
+}
+
+// ruleGitSettings: the settings given for the call (-c, --config-env,
+// GIT_CONFIG_*) that make an everyday form irreversible:
+// clean.requireForce=false makes clean without -f delete (DG-GIT-CLEAN),
+// a "+" remote.NAME.push refspec or remote.NAME.mirror=true makes a push
+// without refspecs force or mirror (DG-GIT-FORCE-PUSH), gc.pruneExpire=now
+// makes a plain gc prune every unreachable object (DG-GIT-PRUNE). A form
+// the option rules already ask about is not reported twice.
+func ruleGitSettings(v *cmdv, g cmdfacts.Git) {
+	p, ok := cmdfacts.ParseGitArgs(g.Sub, g.Args)
+	if !ok || p.Exits || p.On("dry-run") {
+		return
+	}
+	switch g.Sub {
+	case "clean":
+		s, set := g.Setting("clean.requireforce")
+		if set && !s.Unknown && cmdfacts.GitFalse(s.Value) && p.Count("force") == 0 && !p.On("interactive") {
+			v.gitFinding(rules.GitClean, "clean", "-c clean.requireForce="+s.Value, operandTexts(p.Operands))
+		}
+	case "push":
+		if p.On("force") || p.On("mirror") || p.On("delete") || len(p.Operands) > 1 {
+			return
+		}
+		if forced := g.ForcedPushSettings(); len(forced) > 0 {
+			v.gitFinding(rules.GitForcePush, "push", "-c "+forced[0], operandTexts(p.Operands))
+		}
+	case "gc":
+		if _, given := p.Last("prune"); given {
+			return // --prune=DATE or --no-prune wins over the setting
+		}
+		s, set := g.Setting("gc.pruneexpire")
+		if set && !s.Unknown && pruneNow().MatchString(strings.ToLower(s.Value)) {
+			v.gitFinding(rules.GitPrune, "gc", "-c gc.pruneExpire="+s.Value, nil)
+		}
+	}
 }
