@@ -49,8 +49,8 @@ func ruleGit(v *cmdv) {
 		ruleGitSwitchOpts(v, rest)
 	case "rm":
 		ruleGitRm(v, rest)
-	case "worktree":
-		ruleGitWorktree(v, rest)
+	case "worktree", "submodule":
+		ruleGitForced(v, sub, rest)
 	case "reflog":
 		ruleGitReflog(v, rest)
 	case "gc":
@@ -69,8 +69,6 @@ func ruleGit(v *cmdv) {
 		ruleGitReadTree(v, rest)
 	case "checkout-index":
 		ruleGitCheckoutIndex(v, rest)
-	case "submodule":
-		ruleGitSubmodule(v, rest)
 	}
 }
 

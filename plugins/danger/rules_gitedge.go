@@ -117,17 +117,22 @@ func ruleGitCheckoutIndex(v *cmdv, args []shell.Word) {
 	v.gitFinding(rules.GitDiscard, "checkout-index", written(o), operandTexts(p.Operands))
 }
 
-// ruleGitSubmodule: submodule deinit -f (the submodule's working tree
-// goes, local changes included) and submodule update --force (checks out
-// over local changes) (DG-GIT-DISCARD); foreach runs its command as a
-// shell script.
-func ruleGitSubmodule(v *cmdv, args []shell.Word) {
-	key, rest := cmdfacts.GitSubSub("submodule", args)
-	if key != "submodule deinit" && key != "submodule update" {
-		return // foreach: the walker runs its command as a script
+// ruleGitForced: the subcommands of worktree and submodule that throw
+// away a working tree's local changes when forced (DG-GIT-DISCARD):
+// worktree remove --force (the worktree goes with its changes), submodule
+// deinit -f (the submodule's working tree goes), submodule update --force
+// (checks out over local changes; not with --merge or --rebase, which
+// keep them). submodule foreach needs nothing here: the walker runs its
+// command as a script.
+func ruleGitForced(v *cmdv, sub string, args []shell.Word) {
+	key, rest := cmdfacts.GitSubSub(sub, args)
+	switch key {
+	case "worktree remove", "submodule deinit", "submodule update":
+	default:
+		return
 	}
 	p, _ := cmdfacts.ParseGitArgs(key, rest)
-	if p.Exits || !p.On("force") || p.On("merge") || p.On("rebase") {
+	if p.Exits || p.Count("force") == 0 || p.On("merge") || p.On("rebase") {
 		return
 	}
 	o, _ := p.Last("force")
