@@ -53,7 +53,7 @@ func rmTargets(v *cmdv, recursive bool) {
 	} else {
 		v.report(rules.RmGlob, "", globbed(own))
 	}
-	v.report(rules.GitRepoDelete, "", pick(hs, hitRepo))
+	v.report(rules.GitRepoDelete, "", repoOnly(hs))
 	v.reportCommon(hs)
 }
 
@@ -117,7 +117,7 @@ func ruleWinDelete(v *cmdv) {
 	}
 	hs := v.targets(ops, want)
 	v.report(rules.WinDelete, "", pick(hs, hitCatastrophic))
-	v.report(rules.GitRepoDelete, "", pick(hs, hitRepo))
+	v.report(rules.GitRepoDelete, "", repoOnly(hs))
 	v.reportCommon(hs)
 }
 
@@ -161,7 +161,7 @@ func ruleRemoveItem(v *cmdv) {
 		})
 	}
 	v.report(rules.PSRemove, "", pick(hs, hitCatastrophic))
-	v.report(rules.GitRepoDelete, "", pick(hs, hitRepo))
+	v.report(rules.GitRepoDelete, "", repoOnly(hs))
 	v.reportCommon(hs)
 }
 

@@ -56,7 +56,7 @@ func ruleFindRepo(v *cmdv, f cmdfacts.Find) {
 		if cmdfacts.FindBaseNameTest(n.Test) && !recursive {
 			continue
 		}
-		v.flag(rules.GitRepoDelete, n.Test+" "+n.Pattern.Value)
+		v.report(rules.GitRepoDelete, "", []hit{{kind: hitRepo, shown: findRootsText(f) + " " + n.Test + " " + n.Pattern.Value}})
 		return
 	}
 }
@@ -173,4 +173,25 @@ func ruleGitSettings(v *cmdv, g cmdfacts.Git) {
 			v.gitFinding(rules.GitPrune, "gc", "-c gc.pruneExpire="+s.Value, nil)
 		}
 	}
+}
+
+// findRootsText shows find's start paths as written, for a message.
+func findRootsText(f cmdfacts.Find) string {
+	return strings.Join(operandTexts(f.Roots), " ")
+}
+
+// repoOnly drops the repository hits whose target is also catastrophic:
+// the catastrophic rule already names it (rm -rf ~/.* is about home).
+func repoOnly(hs []hit) []hit {
+	var out []hit
+	for _, h := range pick(hs, hitRepo) {
+		dup := false
+		for _, c := range pick(hs, hitCatastrophic) {
+			dup = dup || c.shown == h.shown
+		}
+		if !dup {
+			out = append(out, h)
+		}
+	}
+	return out
 }

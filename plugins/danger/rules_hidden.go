@@ -55,7 +55,7 @@ func (v *cmdv) judgeEffects(cmd, code string, effects []oneliner.Effect) {
 		case "delete":
 			hs := v.targets(w, hitCatastrophic|hitCritical|hitDisk|hitRepo)
 			dels = append(dels, pick(hs, hitCatastrophic|hitDisk)...)
-			repo = append(repo, pick(hs, hitRepo)...)
+			repo = append(repo, repoOnly(hs)...)
 			crit = append(crit, pick(hs, hitCritical)...)
 		case "write":
 			want := hitCritical | hitDisk
