@@ -214,8 +214,8 @@ var (
 		En:  "{cmd} {detail}{subject} discards uncommitted changes in the working tree."})
 	GitRepoDelete = def(&Rule{ID: "DG-GIT-REPO-DELETE", Family: Git,
 		Doc: "A recursive delete (rm -r, rimraf, find -delete or -exec rm -r, Remove-Item -Recurse, rd /s, an interpreter's rmtree) of a repository's .git (also as a glob that matches it: .*, .g*), or of its history stores: objects, refs, logs, packed-refs, .git/* (cmdfacts.GitHistoryPath). Every commit, branch, stash and reflog goes with it; only what was pushed survives. Silent: .git/index.lock, .git/rebase-merge, .git/modules/X and other working state; moving .git away (mv .git x keeps it); a glob that skips dot files (rm -rf *).",
-		Zh:  "{cmd} 会删除 git 仓库的历史记录 {targets}：所有提交、分支、储藏和 reflog 都会丢失，只有已推送的内容能找回。",
-		En:  "{cmd} deletes a git repository's history {targets}: every commit, branch, stash and reflog goes with it; only what was pushed survives."})
+		Zh:  "{cmd} 会删除 git 仓库历史 {targets}：提交、分支、储藏和 reflog 全部丢失，只有已推送的能找回。",
+		En:  "{cmd} deletes git history {targets}: commits, branches, stashes and reflogs; only what was pushed survives."})
 	GitRewrite = def(&Rule{ID: "DG-GIT-REWRITE", Family: Git,
 		Doc: "filter-branch, filter-repo (also git-filter-repo): every branch and tag is rewritten; filter-repo then expires the reflogs and prunes the old objects, and filter-branch -f overwrites the refs/original backup. --analyze, --dry-run and --help stay silent. (rebase -i and commit --amend stay silent: the old commits stay in the reflog.)",
 		Zh:  "{cmd} {detail}{subject} 会改写整个仓库的历史，旧的提交可能无法找回。",

@@ -159,6 +159,9 @@ func ruleRemoveItem(v *cmdv) {
 			}
 			return true
 		})
+		if pc.Switches["recurse"] {
+			hs = append(hs, v.listedRepoHits()...)
+		}
 	}
 	v.report(rules.PSRemove, "", pick(hs, hitCatastrophic))
 	v.report(rules.GitRepoDelete, "", repoOnly(hs))
@@ -196,10 +199,11 @@ func ruleFind(v *cmdv) {
 // (DG-SHRED).
 func ruleShred(v *cmdv) {
 	ops := cmdfacts.Operands(v.args, "-n", "--iterations", "-s", "--size", "--random-source")
-	hs := v.targets(ops, hitCatastrophic|hitCritical|hitDisk|hitUnknown)
+	hs := v.targets(ops, hitCatastrophic|hitCritical|hitDisk|hitUnknown|hitRepo)
 	fed, own := splitInput(pick(hs, hitCatastrophic|hitCritical|hitDisk), v.viaArgs())
 	v.report(rules.XargsDelete, "", fed)
 	v.report(rules.Shred, "", own)
+	v.report(rules.GitRepoDelete, "", repoOnly(hs))
 	v.report(rules.UnresolvedTarget, "", pick(hs, hitUnknown))
 }
 
@@ -247,8 +251,9 @@ func ruleDotNet(v *cmdv) {
 			dels = append(dels, v.args[op.Index])
 		}
 	}
-	hs := v.targets(dels, hitCatastrophic|hitCritical)
+	hs := v.targets(dels, hitCatastrophic|hitCritical|hitRepo)
 	v.report(rules.PSRemove, "", pick(hs, hitCatastrophic))
+	v.report(rules.GitRepoDelete, "", repoOnly(hs))
 	v.report(rules.CriticalFile, "", pick(hs, hitCritical))
 	v.writes(writes)
 }
@@ -283,7 +288,9 @@ func ruleRsync(v *cmdv) {
 	if len(ops) < 2 {
 		return
 	}
-	v.report(rules.RsyncDelete, detail, v.targets(ops[len(ops)-1:], hitCatastrophic))
+	hs := v.targets(ops[len(ops)-1:], hitCatastrophic|hitRepo)
+	v.report(rules.RsyncDelete, detail, pick(hs, hitCatastrophic))
+	v.report(rules.GitRepoDelete, detail, repoOnly(hs))
 }
 
 // ruleRobocopy: robocopy /MIR or /PURGE into a catastrophic destination

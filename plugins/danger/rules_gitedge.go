@@ -6,6 +6,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
 // The irreversible-Git forms beyond the everyday subcommands of
@@ -193,5 +194,31 @@ func repoOnly(hs []hit) []hit {
 			out = append(out, h)
 		}
 	}
+	return out
+}
+
+// listedRepoHits are the repository histories a recursive Remove-Item
+// (or rm -r under xargs) is piped from a listing: Get-ChildItem .git
+// lists its stores, Get-ChildItem -Recurse -Filter .git (or -Include
+// .git) lists every .git below.
+func (v *cmdv) listedRepoHits() []hit {
+	var out []hit
+	v.j.upstream(v.i, func(k int, kind shell.FeedKind) bool {
+		if kind != shell.FeedPipe {
+			return true
+		}
+		out = append(out, v.j.listedHits(k, hitRepo, "")...)
+		lv := v.j.view(k)
+		if lv.name != "get-childitem" {
+			return true
+		}
+		pc := winshell.ParsePowerShellCommand(lv.c.Args)
+		for _, w := range append(append([]shell.Word(nil), pc.Named["filter"]...), pc.Named["include"]...) {
+			if !w.Unknown && cmdfacts.GitHistoryPath(w.Value) {
+				out = append(out, hit{kind: hitRepo, shown: "Get-ChildItem " + w.Value})
+			}
+		}
+		return true
+	})
 	return out
 }

@@ -588,6 +588,9 @@ func (v *cmdv) childHits(roots []shell.Word, want hitKind) []hit {
 		if ok, label := v.j.plat.IsCatastrophic(p); ok && want&hitCatastrophic != 0 {
 			out = append(out, hit{kind: hitCatastrophic, shown: p.Norm, label: label})
 		}
+		if want&hitRepo != 0 && cmdfacts.GitHistoryPath(p.Norm) {
+			out = append(out, hit{kind: hitRepo, shown: p.Norm})
+		}
 	}
 	return out
 }
