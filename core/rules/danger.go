@@ -197,7 +197,7 @@ var (
 		Zh:  "{cmd} {detail}{subject} 会永久丢弃未提交的改动。",
 		En:  "{cmd} {detail}{subject} throws away uncommitted changes for good."})
 	GitClean = def(&Rule{ID: "DG-GIT-CLEAN", Family: Git,
-		Doc: "clean with any -f spelling, unless -n/--dry-run; also clean without -f given clean.requireForce=false for the call (-c, GIT_CONFIG_*), which lets it delete. (A `git config clean.requireForce false` written earlier is not seen.)",
+		Doc: "clean with any -f spelling, unless -n/--dry-run; also clean without -f given clean.requireForce=false for the call (-c, GIT_CONFIG_*), which lets it delete. A `git config clean.requireForce false` earlier in the same command line counts; one run in an earlier call is not seen.",
 		Zh:  "{cmd} {detail}{subject} 会永久删除未跟踪的文件。",
 		En:  "{cmd} {detail}{subject} permanently deletes untracked files."})
 	GitBranchD = def(&Rule{ID: "DG-GIT-BRANCH-D", Family: Git,

@@ -146,8 +146,12 @@ func ruleGitForced(v *cmdv, sub string, args []shell.Word) {
 // a "+" remote.NAME.push refspec or remote.NAME.mirror=true makes a push
 // without refspecs force or mirror (DG-GIT-FORCE-PUSH), gc.pruneExpire=now
 // makes a plain gc prune every unreachable object (DG-GIT-PRUNE). A form
-// the option rules already ask about is not reported twice.
+// the option rules already ask about is not reported twice. Settings a
+// `git config` earlier in the same command line wrote count too (git
+// config clean.requireForce false && git clean -d): files are read
+// first, the call's own settings win.
 func ruleGitSettings(v *cmdv, g cmdfacts.Git) {
+	g.Config = append(v.scriptGitConfig(), g.Config...)
 	p, ok := cmdfacts.ParseGitArgs(g.Sub, g.Args)
 	if !ok || p.Exits || p.On("dry-run") {
 		return
@@ -220,5 +224,27 @@ func (v *cmdv) listedRepoHits() []hit {
 		}
 		return true
 	})
+	return out
+}
+
+// scriptGitConfig is what the `git config` commands before this one in
+// the command line write (an unset clears the setting), in order.
+func (v *cmdv) scriptGitConfig() []cmdfacts.GitConfig {
+	var out []cmdfacts.GitConfig
+	for k := 0; k < v.i; k++ {
+		g, ok := cmdfacts.GitCommand(&v.j.s.Commands[k])
+		if !ok || g.Sub != "config" {
+			continue
+		}
+		w, ok := cmdfacts.ParseGitConfigWrite(g.Args)
+		if !ok {
+			continue
+		}
+		c := cmdfacts.GitConfig{Name: w.Name, Value: w.Value.Value, Unknown: w.Value.Unknown}
+		if w.Unset {
+			c.Value, c.Unknown = "", true // no longer set: read as unknown, never as a value
+		}
+		out = append(out, c)
+	}
 	return out
 }
