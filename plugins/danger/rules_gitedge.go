@@ -160,14 +160,14 @@ func ruleGitSettings(v *cmdv, g cmdfacts.Git) {
 	case "clean":
 		s, set := g.Setting("clean.requireforce")
 		if set && !s.Unknown && cmdfacts.GitFalse(s.Value) && p.Count("force") == 0 && !p.On("interactive") {
-			v.gitFinding(rules.GitClean, "clean", "-c clean.requireForce="+s.Value, operandTexts(p.Operands))
+			v.gitFinding(rules.GitClean, "clean", "[clean.requireForce="+s.Value+"]", operandTexts(p.Operands))
 		}
 	case "push":
 		if p.On("force") || p.On("mirror") || p.On("delete") || len(p.Operands) > 1 {
 			return
 		}
 		if forced := g.ForcedPushSettings(); len(forced) > 0 {
-			v.gitFinding(rules.GitForcePush, "push", "-c "+forced[0], operandTexts(p.Operands))
+			v.gitFinding(rules.GitForcePush, "push", "["+forced[0]+"]", operandTexts(p.Operands))
 		}
 	case "gc":
 		if _, given := p.Last("prune"); given {
@@ -175,7 +175,7 @@ func ruleGitSettings(v *cmdv, g cmdfacts.Git) {
 		}
 		s, set := g.Setting("gc.pruneexpire")
 		if set && !s.Unknown && pruneNow().MatchString(strings.ToLower(s.Value)) {
-			v.gitFinding(rules.GitPrune, "gc", "-c gc.pruneExpire="+s.Value, nil)
+			v.gitFinding(rules.GitPrune, "gc", "[gc.pruneExpire="+s.Value+"]", nil)
 		}
 	}
 }
