@@ -19,7 +19,34 @@ type Find struct {
 	Execs []FindExec
 	// Outputs are the files -fprint, -fprint0, -fls and -fprintf write.
 	Outputs []shell.Word
+	// Names are the patterns of the name tests (FindNameTests) outside
+	// the command of an -exec, in order.
+	Names []FindName
+	// Prune is set when the expression holds -prune, and Or when it holds
+	// -o/-or: with both, what the pruned branch's tests match is usually
+	// skipped, not acted on (find . -name .git -prune -o ... -delete).
+	Prune, Or bool
 }
+
+// FindName is one name test of a find expression.
+type FindName struct {
+	// Test is the test as written ("-name", "-ipath").
+	Test string
+	// Pattern is its pattern.
+	Pattern shell.Word
+	// Negated is set when "!" or -not stands right before the test.
+	Negated bool
+}
+
+// findNameTests are find's tests that match a pattern against the base
+// name (-name, -iname) or the whole path (the others) of what it finds.
+var findNameTests = map[string]bool{"-name": true, "-iname": true, "-path": true, "-ipath": true,
+	"-wholename": true, "-iwholename": true}
+
+// FindBaseNameTest reports whether the find test named test matches the
+// base name of what find finds (-name, -iname) rather than its whole path
+// (-path, -ipath, -wholename, -iwholename).
+func FindBaseNameTest(test string) bool { return test == "-name" || test == "-iname" }
 
 // FindExec is one command the expression runs on what it finds.
 type FindExec struct {
@@ -99,6 +126,18 @@ func ParseFind(args []shell.Word) Find {
 		switch {
 		case v == "-delete":
 			f.Delete = true
+		case v == "-prune":
+			f.Prune = true
+		case v == "-o" || v == "-or":
+			f.Or = true
+		case findNameTests[v] && i+1 < len(args):
+			neg := false
+			if i > to {
+				prev, known := lit(i - 1)
+				neg = known && (prev == "!" || prev == "-not")
+			}
+			f.Names = append(f.Names, FindName{Test: v, Pattern: args[i+1], Negated: neg})
+			i++
 		case v == "-fprint" || v == "-fprint0" || v == "-fls" || v == "-fprintf":
 			if i+1 < len(args) {
 				f.Outputs = append(f.Outputs, args[i+1])

@@ -1,6 +1,7 @@
 package cmdfacts
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -48,6 +49,24 @@ var gitOptSpecs = map[string]string{
 	"reflog expire": "n,dry-run rewrite updateref stale-fix verbose expire=? expire-unreachable=? all " +
 		"single-worktree",
 	"reflog delete": "n,dry-run rewrite updateref verbose",
+	"tag": "a,annotate s,sign u,local-user= f,force d,delete v,verify l,list n=? sort= contains=? " +
+		"no-contains=? merged=? no-merged=? points-at=? m,message= F,file= e,edit cleanup= create-reflog " +
+		"column=? format= color=? i,ignore-case trailer= omit-empty",
+	"read-tree": "m reset u i trivial aggressive prefix= index-output= v n,dry-run q,quiet empty " +
+		"recurse-submodules=? sparse-checkout exclude-per-directory=",
+	"checkout-index":   "u,index q,quiet f,force a,all n,no-create prefix= stage= temp ignore-skip-worktree-bits z stdin",
+	"submodule deinit": "f,force all q,quiet",
+	"submodule update": "init remote N,no-fetch f,force checkout merge rebase recommend-shallow reference= recursive j,jobs= depth= single-branch filter= q,quiet progress dissociate require-init",
+	// filter-branch is a shell script: no abbreviations, no --no- forms;
+	// listed for its valued options and -f.
+	"filter-branch": "setup=! subdirectory-filter=! env-filter=! tree-filter=! index-filter=! parent-filter=! " +
+		"msg-filter=! commit-filter=! tag-name-filter=! prune-empty! original=! d=! f,force! state-branch=!",
+	// filter-repo (a separate Python program run as git filter-repo):
+	// --analyze and --dry-run leave the repository as it is.
+	"filter-repo": "analyze! dry-run! f,force! invert-paths! path=! path-glob=! path-regex=! path-rename=! " +
+		"paths-from-file=! replace-text=! replace-message=! refs=! source=! target=! subdirectory-filter=! " +
+		"to-subdirectory-filter=! strip-blobs-bigger-than=! strip-blobs-with-ids=! mailmap=! use-mailmap! " +
+		"replace-refs=! partial! sensitive-data-removal! no-fetch! state-branch=! quiet! debug!",
 }
 
 type gitOpt struct {
@@ -306,4 +325,19 @@ func GitSubSub(sub string, args []shell.Word) (string, []shell.Word) {
 		return sub + " " + a.Value, args[i+1:]
 	}
 	return sub, nil
+}
+
+// GitDashedNames are the dashed program names (git-push, git-filter-repo)
+// of the subcommands that have an option table: git installs them as
+// programs of their own in its exec path, and git-filter-repo is usually
+// installed only so. Sorted.
+func GitDashedNames() []string {
+	var out []string
+	for sub := range gitOptSpecs {
+		if !strings.Contains(sub, " ") {
+			out = append(out, "git-"+sub)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

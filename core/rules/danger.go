@@ -189,7 +189,7 @@ var (
 // The Git family.
 var (
 	GitForcePush = def(&Rule{ID: "DG-GIT-FORCE-PUSH", Family: Git,
-		Doc: "push --force/-f, +refspec, --mirror, --delete/-d, :branch, --prune (--force-with-lease stays silent, see ruleGitPushOpts); options read as git reads them (--forc, -uf, --no-force).",
+		Doc: "push --force/-f, +refspec, --mirror, --delete/-d, :branch, --prune (--force-with-lease stays silent, see ruleGitPushOpts); options read as git reads them (--forc, -uf, --no-force); a push without refspecs given remote.NAME.push=+REFSPEC or remote.NAME.mirror=true for the call (-c, GIT_CONFIG_*).",
 		Zh:  "{cmd} {detail}{subject} 会覆盖或删除远端的提交历史。",
 		En:  "{cmd} {detail}{subject} overwrites or deletes history on the remote."})
 	GitResetHard = def(&Rule{ID: "DG-GIT-RESET-HARD", Family: Git,
@@ -197,7 +197,7 @@ var (
 		Zh:  "{cmd} {detail}{subject} 会永久丢弃未提交的改动。",
 		En:  "{cmd} {detail}{subject} throws away uncommitted changes for good."})
 	GitClean = def(&Rule{ID: "DG-GIT-CLEAN", Family: Git,
-		Doc: "clean with any -f spelling, unless -n/--dry-run.",
+		Doc: "clean with any -f spelling, unless -n/--dry-run; also clean without -f given clean.requireForce=false for the call (-c, GIT_CONFIG_*), which lets it delete. A `git config clean.requireForce false` earlier in the same command line counts; one run in an earlier call is not seen.",
 		Zh:  "{cmd} {detail}{subject} 会永久删除未跟踪的文件。",
 		En:  "{cmd} {detail}{subject} permanently deletes untracked files."})
 	GitBranchD = def(&Rule{ID: "DG-GIT-BRANCH-D", Family: Git,
@@ -209,11 +209,23 @@ var (
 		Zh:  "{cmd} {detail}{subject} 会永久丢弃储藏的改动。",
 		En:  "{cmd} {detail}{subject} discards stashed changes for good."})
 	GitDiscard = def(&Rule{ID: "DG-GIT-DISCARD", Family: Git,
-		Doc: "checkout -- PATH, checkout ., checkout -f, checkout --pathspec-from-file, checkout TREE-ISH PATH... (and a single operand that reads as a path: ./x, a/b.go, a glob), restore touching the working tree, switch --discard-changes/-f, rm -f without --cached, worktree remove --force. Options are read as git reads them: abbreviated (--har, --forc), bundled (-qf), negated (--no-force); -h/--help and options given a value they do not take (--force=true) make git exit.",
+		Doc: "checkout -- PATH, checkout ., checkout -f, checkout --pathspec-from-file, checkout TREE-ISH PATH... (and a single operand that reads as a path: ./x, a/b.go, a glob), restore touching the working tree, switch --discard-changes/-f, rm -f without --cached, worktree remove --force, read-tree --reset -u, checkout-index -f of the index's files (-a, paths or --stdin; not with --prefix or --temp, which write elsewhere), submodule deinit -f, submodule update --force (without --merge/--rebase). Silent: merge/rebase/cherry-pick/revert/am --abort (they return to the state before the operation git started; what goes is that operation's own half-done conflict resolution, and git merge refuses to start over conflicting local changes), branch -f/-M/-C, checkout -B, switch -C (the moved branch's reflog keeps its old tip, as after reset --soft). Options are read as git reads them: abbreviated (--har, --forc), bundled (-qf), negated (--no-force); -h/--help and options given a value they do not take (--force=true) make git exit.",
 		Zh:  "{cmd} {detail}{subject} 会丢弃工作区中未提交的改动。",
 		En:  "{cmd} {detail}{subject} discards uncommitted changes in the working tree."})
+	GitRepoDelete = def(&Rule{ID: "DG-GIT-REPO-DELETE", Family: Git,
+		Doc: "A recursive delete (rm -r, rimraf, find -delete or -exec rm -r, Remove-Item -Recurse, rd /s, an interpreter's rmtree) of a repository's .git (also as a glob that matches it: .*, .g*), or of its history stores: objects, refs, logs, packed-refs, .git/* (cmdfacts.GitHistoryPath). Every commit, branch, stash and reflog goes with it; only what was pushed survives. Silent: .git/index.lock, .git/rebase-merge, .git/modules/X and other working state; moving .git away (mv .git x keeps it); a glob that skips dot files (rm -rf *).",
+		Zh:  "{cmd} 会删除 git 仓库历史 {targets}：提交、分支、储藏和 reflog 全部丢失，只有已推送的能找回。",
+		En:  "{cmd} deletes git history {targets}: commits, branches, stashes and reflogs; only what was pushed survives."})
+	GitRewrite = def(&Rule{ID: "DG-GIT-REWRITE", Family: Git,
+		Doc: "filter-branch, filter-repo (also git-filter-repo): every branch and tag is rewritten; filter-repo then expires the reflogs and prunes the old objects, and filter-branch -f overwrites the refs/original backup. --analyze, --dry-run and --help stay silent. (rebase -i and commit --amend stay silent: the old commits stay in the reflog.)",
+		Zh:  "{cmd} {detail}{subject} 会改写整个仓库的历史，旧的提交可能无法找回。",
+		En:  "{cmd} {detail}{subject} rewrites the whole repository's history; the old commits may not be recoverable."})
+	GitTagDelete = def(&Rule{ID: "DG-GIT-TAG-DELETE", Family: Git,
+		Doc: "tag -d/--delete NAME (also fed by xargs). Tags have no reflog: the name and, for an annotated or signed tag, the tag object with its message and signature are gone once gc runs, unless the tag was pushed. Silent: creating and listing tags, and tag -f, which moves a tag and prints the old id (like branch -f, which the branch's reflog makes recoverable, it stays silent).",
+		Zh:  "{cmd} {detail}{subject} 会删除标签；标签没有 reflog，未推送的附注标签及其说明会永久丢失。",
+		En:  "{cmd} {detail}{subject} deletes a tag; tags have no reflog, so an annotated tag that was never pushed is lost with its message."})
 	GitPrune = def(&Rule{ID: "DG-GIT-PRUNE", Family: Git,
-		Doc: "reflog expire/delete, gc --prune=now (or all, or minutes ago), prune, update-ref -d (also a delete line of update-ref --stdin): what git keeps to recover lost commits is dropped. Dry runs stay silent.",
+		Doc: "reflog expire/delete, gc --prune=now (or all, or minutes ago), prune, update-ref -d (also a delete line of update-ref --stdin), gc given gc.pruneExpire=now for the call (-c, GIT_CONFIG_*): what git keeps to recover lost commits is dropped. Dry runs stay silent.",
 		Zh:  "{cmd} {detail}{subject} 会永久删除 git 用来找回丢失提交的记录（reflog、引用或不可达对象）。",
 		En:  "{cmd} {detail}{subject} permanently drops what git keeps to recover lost commits (reflog entries, refs or unreachable objects)."})
 )

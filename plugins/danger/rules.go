@@ -66,6 +66,7 @@ func init() {
 	reg(ruleBcdedit, "bcdedit")
 	// Git.
 	reg(ruleGit, cmdfacts.GitFrontEnds()...)
+	reg(ruleGit, cmdfacts.GitDashedNames()...)
 	// Infrastructure and data stores.
 	infraRules(reg)
 	// Persistence and protections.

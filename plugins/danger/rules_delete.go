@@ -26,7 +26,7 @@ func rmTargets(v *cmdv, recursive bool) {
 	noPreserve := cmdfacts.HasLong(args, "--no-preserve-root")
 	want := hitCatastrophic | hitCritical
 	if recursive || noPreserve {
-		want |= hitUnknown
+		want |= hitUnknown | hitRepo
 	}
 	ops := cmdfacts.Operands(args)
 	hs := v.targets(ops, want)
@@ -53,6 +53,7 @@ func rmTargets(v *cmdv, recursive bool) {
 	} else {
 		v.report(rules.RmGlob, "", globbed(own))
 	}
+	v.report(rules.GitRepoDelete, "", repoOnly(hs))
 	v.reportCommon(hs)
 }
 
@@ -111,11 +112,12 @@ func ruleWinDelete(v *cmdv) {
 	want := hitCatastrophic | hitCritical
 	for _, s := range switches {
 		if s == "s" {
-			want |= hitUnknown
+			want |= hitUnknown | hitRepo
 		}
 	}
 	hs := v.targets(ops, want)
 	v.report(rules.WinDelete, "", pick(hs, hitCatastrophic))
+	v.report(rules.GitRepoDelete, "", repoOnly(hs))
 	v.reportCommon(hs)
 }
 
@@ -147,7 +149,7 @@ func ruleRemoveItem(v *cmdv) {
 	}
 	want := hitCatastrophic | hitCritical
 	if pc.Switches["recurse"] {
-		want |= hitUnknown
+		want |= hitUnknown | hitRepo
 	}
 	hs := v.targets(words, want)
 	if len(dels) == 0 {
@@ -157,8 +159,12 @@ func ruleRemoveItem(v *cmdv) {
 			}
 			return true
 		})
+		if pc.Switches["recurse"] {
+			hs = append(hs, v.listedRepoHits()...)
+		}
 	}
 	v.report(rules.PSRemove, "", pick(hs, hitCatastrophic))
+	v.report(rules.GitRepoDelete, "", repoOnly(hs))
 	v.reportCommon(hs)
 }
 
@@ -168,6 +174,7 @@ func ruleRemoveItem(v *cmdv) {
 func ruleFind(v *cmdv) {
 	f := cmdfacts.ParseFind(v.args)
 	deletes := f.Delete
+	ruleFindRepo(v, f)
 	for _, e := range f.Execs {
 		if len(e.Argv) == 0 {
 			continue
@@ -192,10 +199,11 @@ func ruleFind(v *cmdv) {
 // (DG-SHRED).
 func ruleShred(v *cmdv) {
 	ops := cmdfacts.Operands(v.args, "-n", "--iterations", "-s", "--size", "--random-source")
-	hs := v.targets(ops, hitCatastrophic|hitCritical|hitDisk|hitUnknown)
+	hs := v.targets(ops, hitCatastrophic|hitCritical|hitDisk|hitUnknown|hitRepo)
 	fed, own := splitInput(pick(hs, hitCatastrophic|hitCritical|hitDisk), v.viaArgs())
 	v.report(rules.XargsDelete, "", fed)
 	v.report(rules.Shred, "", own)
+	v.report(rules.GitRepoDelete, "", repoOnly(hs))
 	v.report(rules.UnresolvedTarget, "", pick(hs, hitUnknown))
 }
 
@@ -243,8 +251,9 @@ func ruleDotNet(v *cmdv) {
 			dels = append(dels, v.args[op.Index])
 		}
 	}
-	hs := v.targets(dels, hitCatastrophic|hitCritical)
+	hs := v.targets(dels, hitCatastrophic|hitCritical|hitRepo)
 	v.report(rules.PSRemove, "", pick(hs, hitCatastrophic))
+	v.report(rules.GitRepoDelete, "", repoOnly(hs))
 	v.report(rules.CriticalFile, "", pick(hs, hitCritical))
 	v.writes(writes)
 }
@@ -279,7 +288,9 @@ func ruleRsync(v *cmdv) {
 	if len(ops) < 2 {
 		return
 	}
-	v.report(rules.RsyncDelete, detail, v.targets(ops[len(ops)-1:], hitCatastrophic))
+	hs := v.targets(ops[len(ops)-1:], hitCatastrophic|hitRepo)
+	v.report(rules.RsyncDelete, detail, pick(hs, hitCatastrophic))
+	v.report(rules.GitRepoDelete, detail, repoOnly(hs))
 }
 
 // ruleRobocopy: robocopy /MIR or /PURGE into a catastrophic destination

@@ -16,10 +16,14 @@ const maxAliasNesting = 2
 // its command line as a nested script.
 func ruleGit(v *cmdv) {
 	g := cmdfacts.ParseGit(v.args, v.c.Assigns)
+	if sub, dashed := strings.CutPrefix(v.name, "git-"); dashed {
+		g = cmdfacts.Git{Sub: sub, Args: v.args} // git-push: no global options
+	}
 	sub, rest := g.Sub, g.Args
 	if script := g.ShellCommand(); script != "" && v.j.nested < maxAliasNesting {
 		v.j.nestedScript(v, script, shell.Bash)
 	}
+	ruleGitSettings(v, g)
 	switch sub {
 	case "push":
 		ruleGitPushOpts(v, rest)
@@ -45,8 +49,8 @@ func ruleGit(v *cmdv) {
 		ruleGitSwitchOpts(v, rest)
 	case "rm":
 		ruleGitRm(v, rest)
-	case "worktree":
-		ruleGitWorktree(v, rest)
+	case "worktree", "submodule":
+		ruleGitForced(v, sub, rest)
 	case "reflog":
 		ruleGitReflog(v, rest)
 	case "gc":
@@ -57,6 +61,14 @@ func ruleGit(v *cmdv) {
 		ruleGitUpdateRef(v, rest)
 	case "config":
 		ruleGitConfig(v, rest)
+	case "tag":
+		ruleGitTag(v, rest)
+	case "filter-branch", "filter-repo":
+		ruleGitFilter(v, sub, rest)
+	case "read-tree":
+		ruleGitReadTree(v, rest)
+	case "checkout-index":
+		ruleGitCheckoutIndex(v, rest)
 	}
 }
 

@@ -256,21 +256,6 @@ func ruleGitRm(v *cmdv, args []shell.Word) {
 	v.gitFinding(rules.GitDiscard, "rm", written(o), operandTexts(p.Operands))
 }
 
-// ruleGitWorktree: worktree remove --force (DG-GIT-DISCARD): the
-// worktree goes with its uncommitted changes.
-func ruleGitWorktree(v *cmdv, args []shell.Word) {
-	key, rest := cmdfacts.GitSubSub("worktree", args)
-	if key != "worktree remove" {
-		return
-	}
-	p, _ := cmdfacts.ParseGitArgs(key, rest)
-	if p.Exits || p.Count("force") == 0 {
-		return
-	}
-	o, _ := p.Last("force")
-	v.gitFinding(rules.GitDiscard, "worktree remove", written(o), operandTexts(p.Operands))
-}
-
 // ruleGitReflog: reflog expire / reflog delete, not as a dry run
 // (DG-GIT-PRUNE).
 func ruleGitReflog(v *cmdv, args []shell.Word) {

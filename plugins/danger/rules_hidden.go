@@ -37,7 +37,7 @@ func (v *cmdv) inlineScripts() {
 // "/etc", f)) for f in os.listdir("/etc")): the write API and the absolute
 // literal appear together.
 func (v *cmdv) judgeEffects(cmd, code string, effects []oneliner.Effect) {
-	var dels, writes, crit []hit
+	var dels, writes, crit, repo []hit
 	computed := false
 	for _, e := range effects {
 		if e.Op == "exec" {
@@ -53,8 +53,9 @@ func (v *cmdv) judgeEffects(cmd, code string, effects []oneliner.Effect) {
 		w := []shell.Word{cmdfacts.Literal(e.Path)}
 		switch e.Op {
 		case "delete":
-			hs := v.targets(w, hitCatastrophic|hitCritical|hitDisk)
+			hs := v.targets(w, hitCatastrophic|hitCritical|hitDisk|hitRepo)
 			dels = append(dels, pick(hs, hitCatastrophic|hitDisk)...)
+			repo = append(repo, repoOnly(hs)...)
 			crit = append(crit, pick(hs, hitCritical)...)
 		case "write":
 			want := hitCritical | hitDisk
@@ -76,6 +77,9 @@ func (v *cmdv) judgeEffects(cmd, code string, effects []oneliner.Effect) {
 	}
 	if len(dels) > 0 {
 		v.j.add(finding{rule: rules.ScriptDelete, cmd: cmd, targets: dels})
+	}
+	if len(repo) > 0 {
+		v.j.add(finding{rule: rules.GitRepoDelete, cmd: cmd, targets: repo})
 	}
 	if len(writes) > 0 {
 		v.j.add(finding{rule: rules.ScriptWrite, cmd: cmd, targets: writes})

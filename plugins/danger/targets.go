@@ -20,6 +20,7 @@ const (
 	hitDevice                           // any device but the harmless ones (dd of=)
 	hitUnknown                          // starts with an unknown variable (see unknownHit)
 	hitSysrq                            // /proc/sysrq-trigger
+	hitRepo                             // a git repository's history (cmdfacts.GitHistoryPath)
 )
 
 // hit is one target that matters.
@@ -192,6 +193,9 @@ func (v *cmdv) pathHits(p paths.Path, want hitKind) []hit {
 	}
 	if want&hitSysrq != 0 && p.Kind == paths.Unix && p.Norm == "/proc/sysrq-trigger" {
 		out = append(out, hit{kind: hitSysrq, shown: p.Norm, label: labelSysrq})
+	}
+	if want&hitRepo != 0 && cmdfacts.GitHistoryPath(p.Norm) {
+		out = append(out, hit{kind: hitRepo, shown: p.Norm})
 	}
 	return out
 }
@@ -583,6 +587,9 @@ func (v *cmdv) childHits(roots []shell.Word, want hitKind) []hit {
 		}
 		if ok, label := v.j.plat.IsCatastrophic(p); ok && want&hitCatastrophic != 0 {
 			out = append(out, hit{kind: hitCatastrophic, shown: p.Norm, label: label})
+		}
+		if want&hitRepo != 0 && cmdfacts.GitHistoryPath(p.Norm) {
+			out = append(out, hit{kind: hitRepo, shown: p.Norm})
 		}
 	}
 	return out
