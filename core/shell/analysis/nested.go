@@ -38,6 +38,7 @@ func init() {
 		"watch":      (*analyzer).watchCmd,
 		"su":         (*analyzer).suCmd,
 		"runuser":    (*analyzer).suCmd,
+		"sg":         (*analyzer).sgCmd,
 		"flock":      (*analyzer).flockCmd,
 		"script":     (*analyzer).scriptCmd,
 		"nix-shell":  (*analyzer).nixShellCmd,
