@@ -93,6 +93,8 @@ func scan(c *shell.Command) *runner {
 		r.codeOptions(args, "-e", "", "l", "-")
 	case "r":
 		r.codeOptions(args, "-e", "f", "", "--args")
+	case "julia":
+		r.julia(args)
 	case "tcl":
 		if r.c.Name == "expect" {
 			r.codeOptions(args, "-c", "f", "", "--")
@@ -569,6 +571,57 @@ func (r *runner) codeOptions(args []shell.Word, codeOpt, fileOpt, valued, stop s
 	}
 	if len(codes) > 0 {
 		r.out = append(r.out, Inline{Lang: r.lang, Code: strings.Join(codes, "\n"), Via: r.c.Name + " " + codeOpt, Unknown: unknown})
+		return
+	}
+	if !script {
+		r.stdinCode()
+	}
+}
+
+// juliaValued are julia's short options that take the next word.
+const juliaValued = "LpJCOgtM"
+
+// julia: -e/-E CODE (also --eval=, --print=, -eCODE), the first operand
+// is the script file, "-" or none reads stdin. Every -e runs, in order.
+func (r *runner) julia(args []shell.Word) {
+	var codes []string
+	unknown := false
+	code := func(w shell.Word) {
+		codes = append(codes, w.Value)
+		unknown = unknown || w.Unknown
+	}
+	script := false
+loop:
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		switch {
+		case a.Unknown && !strings.HasPrefix(a.KnownPrefix, "-"):
+			script = true
+			break loop
+		case v == "--" || v == "-":
+			script = v == "--" && i+1 < len(args)
+			break loop
+		case v == "-e" || v == "-E" || v == "--eval" || v == "--print":
+			if i+1 < len(args) {
+				i++
+				code(args[i])
+			}
+		case strings.HasPrefix(v, "--eval=") || strings.HasPrefix(v, "--print="):
+			_, c, _ := strings.Cut(v, "=")
+			code(attachedCode(a, c))
+		case len(v) > 2 && (v[:2] == "-e" || v[:2] == "-E"):
+			code(attachedCode(a, v[2:]))
+		case len(v) == 2 && v[0] == '-' && strings.IndexByte(juliaValued, v[1]) >= 0:
+			i++
+		case strings.HasPrefix(v, "-"):
+		default:
+			script = true
+			break loop
+		}
+	}
+	if len(codes) > 0 {
+		r.out = append(r.out, Inline{Lang: r.lang, Code: strings.Join(codes, "\n"), Via: r.c.Name + " -e", Unknown: unknown})
 		return
 	}
 	if !script {

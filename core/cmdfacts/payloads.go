@@ -659,6 +659,7 @@ func (p *payloads) emacs() {
 				p.line(Piece(*expr, 0, len(expr.Value), s), "emacs "+fn)
 			}
 		}
+		p.lispForms(*expr, "elisp") // deletes and programs run (payloads_more.go)
 	}
 }
 
