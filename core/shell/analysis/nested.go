@@ -39,6 +39,7 @@ func init() {
 		"su":         (*analyzer).suCmd,
 		"runuser":    (*analyzer).suCmd,
 		"sg":         (*analyzer).sgCmd,
+		"forfiles":   (*analyzer).forfilesCmd,
 		"flock":      (*analyzer).flockCmd,
 		"script":     (*analyzer).scriptCmd,
 		"nix-shell":  (*analyzer).nixShellCmd,

@@ -1,6 +1,9 @@
 package analysis
 
-import "github.com/zcode-fence/zcode-fence/core/shell"
+import (
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/shell"
+)
 
 // More "run this program" wrappers: tool runners (uvx, uv tool run, pipx
 // run, bun x), profilers and tracers (perf, heaptrack, rr, dtruss),
@@ -163,5 +166,18 @@ func (a *analyzer) sgCmd(c ctx, st *state, ex exec) {
 	}
 	if i < len(ws) {
 		a.nestedWords(c, st.child(a, ex.env), ws[i:], shell.Bash, "sg", ex.idx)
+	}
+}
+
+// forfilesCmd: forfiles /P DIR /M MASK /C COMMAND runs COMMAND (a program
+// and its arguments, cmd.exe-style) once per file found, the @path-like
+// placeholders standing for DIR\MASK (cmdfacts.Forfiles).
+func (a *analyzer) forfilesCmd(c ctx, st *state, ex exec) {
+	args := make([]shell.Word, 0, len(ex.words))
+	for _, w := range ex.words[1:] {
+		args = append(args, w.word())
+	}
+	if text, ok := cmdfacts.Forfiles(args); ok {
+		a.nestedText(c, st.child(a, ex.env), text, shell.Cmd, "forfiles", ex.idx)
 	}
 }
