@@ -1,6 +1,8 @@
 package danger
 
 import (
+	"strings"
+
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
@@ -13,8 +15,14 @@ var _ = addRules(ruleRemoteShell, "ssh", "autossh", "mosh")
 // maxRemoteNesting bounds ssh inside ssh (ssh a ssh b 'CMD').
 const maxRemoteNesting = 3
 
+// remoteStdinMark ends the heredoc that gives the remote command the text
+// the client reads on its stdin.
+const remoteStdinMark = "ZCODE_FENCE_REMOTE_STDIN"
+
 // ruleRemoteShell: ssh host CMD ARGS, ssh -t host 'CMD', mosh host -- CMD
-// run CMD on another machine (cmdfacts.RemoteCommand). Its commands are
+// run CMD on another machine (cmdfacts.RemoteCommand); ssh host <<EOF
+// runs the heredoc in the remote login shell, and ssh host bash -s <<EOF
+// gives it to the remote command's stdin. Its commands are
 // judged by this layer's rules, in the remote user's home (ssh's working
 // directory there): rm -rf / or mkfs on the remote disk is still a
 // catastrophe; findings of the families in remoteEveryday are dropped. Only this layer judges it: the command's paths are the
@@ -22,8 +30,19 @@ const maxRemoteNesting = 3
 // writes) never see them. Cost: one analysis of the command text.
 func ruleRemoteShell(v *cmdv) {
 	j := v.j
-	text, ok := cmdfacts.RemoteCommand(v.name, v.args)
+	r, ok := cmdfacts.RemoteCommand(v.name, v.args)
 	if !ok || j.nested >= maxRemoteNesting {
+		return
+	}
+	text := r.Command
+	switch {
+	case r.Login:
+		text = v.c.Stdin // the login shell reads its commands from stdin
+	case v.c.Stdin != "":
+		// What the remote command reads (ssh host bash -s <<EOF).
+		text += " <<'" + remoteStdinMark + "'\n" + v.c.Stdin + "\n" + remoteStdinMark + "\n"
+	}
+	if strings.TrimSpace(text) == "" {
 		return
 	}
 	j.spend(4 * steps.Path(len(text)))
