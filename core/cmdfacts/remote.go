@@ -11,7 +11,8 @@ import (
 // and read by the remote user's shell, or the -o RemoteCommand= option's
 // value; with neither it starts the user's login shell, which reads its
 // commands from stdin when stdin is no terminal (ssh host <<EOF). mosh
-// runs the words after "--". The command runs on another machine, in the
+// runs the words after "--", vagrant ssh the value of -c / --command in
+// the VM. The command runs on another machine, in the
 // remote user's home: a catastrophic command there (rm -rf /, mkfs on its
 // disk) is as catastrophic as here, while its paths are not this
 // machine's.
@@ -59,6 +60,18 @@ func RemoteCommand(name string, args []shell.Word) (r Remote, ok bool) {
 			}
 		}
 		return Remote{Login: true}, true
+	case "vagrant":
+		if len(args) > 0 && !args[0].Unknown && args[0].Value == "ssh" {
+			for i, a := range args[1:] {
+				switch {
+				case a.Unknown:
+				case (a.Value == "-c" || a.Value == "--command") && i+2 < len(args):
+					return Remote{Command: args[i+2].Value}, true
+				case strings.HasPrefix(a.Value, "--command="):
+					return Remote{Command: strings.TrimPrefix(a.Value, "--command=")}, true
+				}
+			}
+		}
 	}
 	return Remote{}, false
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/steps"
 )
 
-var _ = addRules(ruleRemoteShell, "ssh", "autossh", "mosh")
+var _ = addRules(ruleRemoteShell, "ssh", "autossh", "mosh", "vagrant")
 
 // maxRemoteNesting bounds ssh inside ssh (ssh a ssh b 'CMD').
 const maxRemoteNesting = 3

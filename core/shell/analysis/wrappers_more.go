@@ -8,7 +8,7 @@ import (
 // More "run this program" wrappers: tool runners (uvx, uv tool run, pipx
 // run, bun x), profilers and tracers (perf, heaptrack, rr, dtruss),
 // resource and placement controls (numactl, prlimit, cpulimit, trickle,
-// setarch, run0, setpriv, chpst, s6-setuidgid, faketime, daemonize, nq),
+// setarch, macOS's arch, run0, setpriv, chpst, s6-setuidgid, faketime, daemonize, nq),
 // network redirectors (torsocks, sshpass) and sandboxes (bwrap, nsjail,
 // sandbox-exec, eatmydata). Each runs its operands as a command: the
 // analysis strips it like sudo or nice, records it in Via, and every
@@ -62,6 +62,7 @@ func moreWrappers() map[string]wrapper {
 		"watchexec":    {strip: stripAfterMark},
 		"sandbox-exec": {strip: simpleWrapper(optSpec{vals: "fpD"})},
 		"eatmydata":    {strip: simpleWrapper(optSpec{})},
+		"arch":         {strip: stripArch},
 	}
 }
 
@@ -89,6 +90,26 @@ func stripSetarch(_ *analyzer, ws []xword) unwrap {
 	}
 	i, _ := skipOpts(ws, 2, optSpec{})
 	return unwrap{rest: ws[i:]}
+}
+
+// stripArch handles macOS's arch [-x86_64 | -arm64 | -arch NAME ...]
+// [-e VAR=VALUE] [-d VAR] PROG ARGS (plain arch prints the architecture).
+func stripArch(_ *analyzer, ws []xword) unwrap {
+	for i := 1; i < len(ws); i++ {
+		v, ok := ws[i].lit()
+		switch {
+		case !ok:
+			return unwrap{rest: ws[i:]}
+		case v == "-arch" || v == "-e" || v == "-d":
+			i++
+		case v == "-h":
+			return unwrap{}
+		case len(v) > 1 && v[0] == '-':
+		default:
+			return unwrap{rest: ws[i:]}
+		}
+	}
+	return unwrap{}
 }
 
 // bwrapValues are bubblewrap's options and how many words each takes.
