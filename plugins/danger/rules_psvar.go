@@ -8,7 +8,7 @@ import (
 )
 
 // decodedVariable: a PowerShell command that runs code from its words
-// (iex $s, Invoke-Expression $s, [scriptblock]::Create($s), & $s) given a
+// (iex $s, Invoke-Expression $s, [scriptblock]::Create($s)) given a
 // variable, in a script where a decoder ran earlier (not deeper) and
 // its output went nowhere the analysis sees — into a variable:
 // $s = [Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('…'));
@@ -31,15 +31,14 @@ func (v *cmdv) decodedVariable(words bool) {
 	}
 }
 
-// codeFromVariable reports whether the code argument of the command is a
-// variable reference ($s, ${s}, $script:s) or the command word is one
-// (& $s).
+// codeFromVariable reports whether an argument of the command is a
+// variable reference ($s, ${s}, $script:s). & $s is not one: it runs the
+// command the string names, not the string as a script.
 func (v *cmdv) codeFromVariable() bool {
-	ws := v.args
 	if v.name == "" {
-		ws = v.c.Args
+		return false
 	}
-	for _, w := range ws {
+	for _, w := range v.args {
 		if !w.Unknown {
 			continue
 		}
