@@ -78,13 +78,14 @@ func isGitBool(v string) bool {
 }
 
 // commandVars are the environment variables whose value a program runs
-// as a shell command: git's (GIT_SSH_COMMAND, GIT_PAGER, GIT_EDITOR ...)
-// and the general pager and editor variables.
+// as a shell command: git's (GIT_SSH_COMMAND, GIT_PAGER, GIT_EDITOR ...),
+// the general pager and editor variables, and bash's PROMPT_COMMAND.
 var commandVars = map[string]bool{
 	"GIT_SSH_COMMAND": true, "GIT_PAGER": true, "GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true,
 	"GIT_EXTERNAL_DIFF": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "GIT_PROXY_COMMAND": true,
 	"PAGER": true, "EDITOR": true, "VISUAL": true, "MANPAGER": true, "SYSTEMD_PAGER": true,
 	"SUDO_ASKPASS": true, "RSYNC_RSH": true, "CVS_RSH": true,
+	"PROMPT_COMMAND": true, // bash runs it before each prompt
 }
 
 // CommandVar reports whether programs run the value of environment

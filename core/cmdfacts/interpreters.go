@@ -8,7 +8,8 @@ import "strings"
 // free-threaded python3.13t, pythonw, py, pypy, pypy3), "perl", "ruby",
 // "php" (with versions: perl5.36, ruby3.3, php8.2), "deno", "bun", "awk"
 // (awk, gawk, mawk, nawk, goawk), "osascript", "lua" (lua, luajit,
-// lua5.4), "r" (R, Rscript) and "tcl" (tclsh, tclsh8.6, wish, expect). It
+// lua5.4), "r" (R, Rscript), "tcl" (tclsh, tclsh8.6, wish, expect) and
+// "julia". It
 // is the language the one-liner scan takes.
 func InterpreterLang(name string) string {
 	switch name {
@@ -22,7 +23,7 @@ func InterpreterLang(name string) string {
 		return "tcl"
 	case "py", "pypy", "pypy3":
 		return "python"
-	case "deno", "bun", "osascript":
+	case "deno", "bun", "osascript", "julia":
 		return name
 	case "awk", "gawk", "mawk", "nawk", "goawk":
 		return "awk"

@@ -93,6 +93,8 @@ func scan(c *shell.Command) *runner {
 		r.codeOptions(args, "-e", "", "l", "-")
 	case "r":
 		r.codeOptions(args, "-e", "f", "", "--args")
+	case "julia":
+		r.codeOptions(args, "-e -E --eval --print", "", "LpJCOgtM", "--")
 	case "tcl":
 		if r.c.Name == "expect" {
 			r.codeOptions(args, "-c", "f", "", "--")
@@ -523,11 +525,12 @@ loop:
 }
 
 // codeOptions reads interpreters whose code comes with a repeated option
-// (lua -e, Rscript -e, expect -c: codeOpt, the pieces joined by newlines),
-// a script file (the first operand, or fileOpt's value), or stdin when
-// there is neither. valued lists the other options taking a value (lua
-// -l); stop ends the options ("--args" for R). Cost: linear in the
-// arguments.
+// (lua -e, Rscript -e, expect -c, julia -e/-E/--eval/--print: codeOpt,
+// the options separated by spaces, the first naming the Via; the pieces
+// joined by newlines; a long one also as --eval=CODE), a script file (the
+// first operand, or fileOpt's value), or stdin when there is neither.
+// valued lists the other options taking a value (lua -l); stop ends the
+// options ("--args" for R). Cost: linear in the arguments.
 func (r *runner) codeOptions(args []shell.Word, codeOpt, fileOpt, valued, stop string) {
 	var codes []string
 	unknown, script := false, false
@@ -541,15 +544,15 @@ func (r *runner) codeOptions(args []shell.Word, codeOpt, fileOpt, valued, stop s
 			i = len(args)
 		case v == "-":
 			i = len(args)
-		case codeOpt != "" && v == codeOpt:
+		case codeOpt != "" && oneOf(v, codeOpt):
 			if i+1 < len(args) {
 				i++
 				codes = append(codes, args[i].Value)
 				unknown = unknown || args[i].Unknown
 			}
 			continue
-		case codeOpt != "" && strings.HasPrefix(v, codeOpt) && len(v) > len(codeOpt) && !strings.HasPrefix(v, "--"):
-			codes = append(codes, v[len(codeOpt):])
+		case codeOpt != "" && attachedOpt(v, codeOpt) != "":
+			codes = append(codes, v[len(attachedOpt(v, codeOpt)):])
 			unknown = unknown || a.Unknown
 			continue
 		case fileOpt != "" && (v == "-"+fileOpt || v == "--file") && i+1 < len(args):
@@ -568,10 +571,26 @@ func (r *runner) codeOptions(args []shell.Word, codeOpt, fileOpt, valued, stop s
 		}
 	}
 	if len(codes) > 0 {
-		r.out = append(r.out, Inline{Lang: r.lang, Code: strings.Join(codes, "\n"), Via: r.c.Name + " " + codeOpt, Unknown: unknown})
+		via, _, _ := strings.Cut(codeOpt, " ")
+		r.out = append(r.out, Inline{Lang: r.lang, Code: strings.Join(codes, "\n"), Via: r.c.Name + " " + via, Unknown: unknown})
 		return
 	}
 	if !script {
 		r.stdinCode()
 	}
+}
+
+// attachedOpt returns the option of opts (separated by spaces) that v
+// starts with and carries a value glued to: "-eCODE" for -e,
+// "--eval=CODE" for --eval (the "=" included in the result); "" if none.
+func attachedOpt(v, opts string) string {
+	for _, o := range strings.Fields(opts) {
+		switch {
+		case strings.HasPrefix(o, "--") && strings.HasPrefix(v, o+"="):
+			return o + "="
+		case !strings.HasPrefix(o, "--") && strings.HasPrefix(v, o) && len(v) > len(o) && !strings.HasPrefix(v, "--"):
+			return o
+		}
+	}
+	return ""
 }

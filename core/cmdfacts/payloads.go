@@ -97,7 +97,7 @@ func init() {
 		"sqlite3": (*payloads).sqlite, "sqlite": (*payloads).sqlite,
 		"psql":  (*payloads).psql,
 		"mysql": (*payloads).mysql, "mariadb": (*payloads).mysql,
-		"gdb": (*payloads).gdb,
+		"gdb": (*payloads).gdb, "ddd": (*payloads).gdb, "cgdb": (*payloads).gdb,
 		"vim": (*payloads).vim, "vi": (*payloads).vim, "nvim": (*payloads).vim, "view": (*payloads).vim,
 		"vimdiff": (*payloads).vim, "gvim": (*payloads).vim, "ex": (*payloads).vim, "nvi": (*payloads).vim,
 		"emacs": (*payloads).emacs,
@@ -115,6 +115,7 @@ func init() {
 		"gnome-terminal": (*payloads).termExec, "xfce4-terminal": (*payloads).termExec,
 		"terminator": (*payloads).termExec, "tilix": (*payloads).termExec, "mate-terminal": (*payloads).termExec,
 	}
+	addMorePayloadReaders()
 }
 
 // Lines splits w's value at newlines into words, each as known as the
@@ -445,6 +446,9 @@ func (p *payloads) gdb() {
 		}
 		isCmd := name == "ex" || name == "eval-command" || name == "iex" || name == "init-eval-command"
 		switch {
+		case name == "args" && !eq:
+			p.argv(p.args[i+1:], p.name+" --args") // the program gdb runs, with its arguments
+			i = len(p.args)
 		case eq && isCmd:
 			cmds = append(cmds, SubWord(a, len(a.Value)-len(val)))
 		case isCmd && i+1 < len(p.args):
@@ -655,6 +659,7 @@ func (p *payloads) emacs() {
 				p.line(Piece(*expr, 0, len(expr.Value), s), "emacs "+fn)
 			}
 		}
+		p.lispForms(*expr, "elisp") // deletes and programs run (payloads_more.go)
 	}
 }
 

@@ -5,6 +5,9 @@ package cmdfacts
 var shellNames = map[string]bool{
 	"bash": true, "sh": true, "zsh": true, "dash": true, "ksh": true, "ash": true, "mksh": true, "fish": true,
 	"rbash": true, "yash": true, "csh": true, "tcsh": true, "ksh93": true, "pdksh": true, "lksh": true, "oksh": true,
+	// Newer shells whose -c takes a command line rm, dd, mkfs ... read
+	// the same way (their own syntax beyond that is not followed).
+	"nu": true, "elvish": true, "xonsh": true, "osh": true, "ysh": true,
 }
 
 // IsShell reports whether name (a normalised Command.Name, or a path as

@@ -97,6 +97,7 @@ func (v *cmdv) codeConsumer() {
 	if !stdin && !words {
 		return
 	}
+	v.decodedVariable(words) // rules_psvar.go
 	if t, kind := v.j.feedTarget(v.i); v.name == "[system.management.automation.scriptblock]::create" && t >= 0 &&
 		kind == shell.FeedSubst {
 		if _, w := v.j.view(t).runsCode(); w {

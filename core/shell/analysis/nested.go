@@ -38,6 +38,8 @@ func init() {
 		"watch":      (*analyzer).watchCmd,
 		"su":         (*analyzer).suCmd,
 		"runuser":    (*analyzer).suCmd,
+		"sg":         (*analyzer).sgCmd,
+		"forfiles":   (*analyzer).forfilesCmd,
 		"flock":      (*analyzer).flockCmd,
 		"script":     (*analyzer).scriptCmd,
 		"nix-shell":  (*analyzer).nixShellCmd,

@@ -441,7 +441,6 @@ func init() {
 		// Project and environment runners: CMD runs with the tool's
 		// environment (virtualenv, bundle, nix shell, secrets).
 		"poetry":     {strip: subRunner([]string{"run"}, poetryRunDir, 0)},
-		"uv":         {strip: subRunner([]string{"run"}, uvRunSpec, 0)},
 		"pipenv":     {strip: subRunner([]string{"run"}, optSpec{}, 0)},
 		"pdm":        {strip: subRunner([]string{"run"}, pdmRunSpec, 0)},
 		"rye":        {strip: subRunner([]string{"run"}, optSpec{}, 0)},
@@ -463,6 +462,7 @@ func init() {
 		"dotenvx":    {strip: afterDashDash([]string{"run"})},
 		"aws-vault":  {strip: afterDashDash([]string{"exec"})},
 	}
+	addMoreWrappers()
 }
 
 // splitWords splits a string into argv the way env -S does: blanks

@@ -216,10 +216,13 @@ func shellScript(text string) bool {
 }
 
 // runWritten analyses a written file the command runs by itself: as its
-// command word (./x.sh, /tmp/x.sh: a shell script), or make's default
-// makefile.
+// command word (./x.sh, /tmp/x.sh: a shell script), as an interpreter's
+// script (runWrittenScript), or make's default makefile.
 func (a *analyzer) runWritten(c ctx, st *state, ex exec) {
 	if c.dialect != shell.Bash || len(st.written) == 0 || len(ex.words) == 0 {
+		return
+	}
+	if a.runWrittenScript(c, st, ex) {
 		return
 	}
 	if v, ok := ex.words[0].lit(); ok && strings.Contains(v, "/") {
@@ -270,4 +273,48 @@ func catWritten(st *state, name string, words []xword) (xword, bool) {
 		out.parts = append(out.parts, t.parts...)
 	}
 	return out, true
+}
+
+// runWrittenScript: an interpreter (python3 x.py, node x.js, ruby x.rb,
+// julia x.jl, awk -f x.awk ...) given as its script a file written
+// earlier in the line with literal text, and no code option. The
+// interpreter is analysed again one level deeper (Via "NAME FILE") with
+// the file's text as the program it reads from stdin (awk: as its program
+// operand), so the one-liner judgement of every layer reads the script.
+// It reports whether the command ran such a file.
+func (a *analyzer) runWrittenScript(c ctx, st *state, ex exec) bool {
+	lang := cmdfacts.InterpreterLang(ex.name)
+	if lang == "" || cmdfacts.IsShell(ex.name) {
+		return false
+	}
+	cmd := a.out.Commands[ex.idx]
+	if len(cmdfacts.InlineScripts(&cmd)) > 0 || cmdfacts.ProgramFromStdin(&cmd) {
+		return false
+	}
+	for i := 1; i < len(ex.words); i++ {
+		t, ok := writtenText(st, ex.words[i])
+		if !ok {
+			continue
+		}
+		if c.depth+1 > shell.MaxDepth {
+			a.out.Truncated = true
+			return true
+		}
+		file, _ := ex.words[i].lit()
+		words := append([]xword(nil), ex.words[:i]...)
+		n := ctx{depth: c.depth + 1, via: appendVia(c.via, ex.name+" "+file), parent: ex.idx, dialect: c.dialect,
+			src: c.src, bg: c.bg, container: c.container}
+		if lang == "awk" {
+			if v, _ := ex.words[i-1].lit(); v != "-f" {
+				return false
+			}
+			words = append(words[:i-1], t)
+			words = append(words, ex.words[i+1:]...)
+		} else {
+			n.stdin, n.stdinOp = &t, "<"
+		}
+		a.run(n, st.child(a, ex.env), &simple{words: words})
+		return true
+	}
+	return false
 }

@@ -578,6 +578,14 @@ var apiTables = map[byte]apiTable{
 		{at(roleExec, 0), "os.execute io.popen"},
 		{only(roleCode), "load loadstring"},
 	},
+	famJulia: apiTable{
+		{at(roleDelete, 0), "rm Base.rm Filesystem.rm Base.Filesystem.rm"},
+		{at(roleWrite, 0), "mkdir mkpath touch chmod chown Base.mkdir Base.mkpath"},
+		{at(roleWrite, 1), "cp cptree symlink hardlink Base.cp"},
+		{only(roleMove), "mv Base.mv"},
+		{at(roleOpen, 1), "open"},
+		{only(roleCode), "include_string"},
+	},
 	famR: apiTable{
 		{only(roleDeleteAll), "unlink file.remove"},
 		{at(roleWrite, 0), "dir.create file.create Sys.chmod Sys.setFileTime"},

@@ -87,6 +87,9 @@ func Supported(lang string) bool { return family(lang) != 0 }
 //     load; .. concatenation, long strings.
 //   - R: system, shell, system2, unlink, file.remove, file.rename,
 //     file.copy, dir.create, writeLines; paste, paste0, file.path, c().
+//   - Julia: rm, mv, cp, cptree, mkdir, mkpath, touch, chmod, chown,
+//     symlink, open for writing, command literals `...` (run, read,
+//     pipeline); homedir(), pwd(), joinpath.
 //   - Tcl and expect: exec, spawn, send into a spawned shell, file delete/
 //     rename/copy/mkdir, open for writing or of a |pipe (tcl.go).
 //   - Every family: the working directory (os.getcwd(), process.cwd(),
@@ -359,7 +362,8 @@ func shellQuote(s string) string {
 }
 
 // splitArgs splits the tokens [a,b) of an argument list at top-level
-// commas (and Perl's =>), noting Python name= and Ruby name: keywords.
+// commas (and Perl's =>, Julia's ; before keywords), noting Python and
+// Julia name= and Ruby name: keywords.
 func (p *parser) splitArgs(a, b int) []callArg {
 	var out []callArg
 	b = min(b, len(p.toks))
@@ -376,13 +380,13 @@ func (p *parser) splitArgs(a, b int) []callArg {
 			return
 		}
 		arg := callArg{a: x, b: y}
-		if y-x >= 3 && p.toks[x].kind == tkIdent && ((p.fam == famPython || p.fam == famR) && p.is(x+1, "=") || p.fam == famRuby && p.is(x+1, ":")) {
+		if y-x >= 3 && p.toks[x].kind == tkIdent && ((p.fam == famPython || p.fam == famR || p.fam == famJulia) && p.is(x+1, "=") || p.fam == famRuby && p.is(x+1, ":")) {
 			arg.kw, arg.a = p.toks[x].text, x+2
 		}
 		out = append(out, arg)
 	}
 	for k := a; k < b; {
-		if p.is(k, ",") || p.is(k, "=>") && p.fam == famPerl {
+		if p.is(k, ",") || p.is(k, "=>") && p.fam == famPerl || p.is(k, ";") && p.fam == famJulia {
 			add(k)
 			start = k + 1
 			k++

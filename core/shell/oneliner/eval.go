@@ -603,6 +603,15 @@ func (p *parser) pure(key string, self value, args []callArg, depth int) value {
 		if key == "os.getenv" {
 			return envValue(first())
 		}
+	case famJulia:
+		switch key {
+		case "homedir":
+			return literalValue("~")
+		case "joinpath":
+			return p.joinArgs(args, "/", depth)
+		case "string":
+			return p.joinArgs(args, "", depth)
+		}
 	case famR:
 		switch key {
 		case "paste0", "file.path":
@@ -767,6 +776,7 @@ var cwdCalls = map[byte]map[string]bool{
 	famPHP:    {"getcwd": true},
 	famR:      {"getwd": true},
 	famLua:    {"lfs.currentdir": true},
+	famJulia:  {"pwd": true},
 }
 
 // dirnameCalls are the calls that return a path's directory.
@@ -777,6 +787,7 @@ var dirnameCalls = map[byte]map[string]bool{
 	famPerl:   {"dirname": true, "File.Basename.dirname": true},
 	famPHP:    {"dirname": true},
 	famR:      {"dirname": true},
+	famJulia:  {"dirname": true},
 }
 
 // pureDir evaluates the working directory (".", resolved by the layers

@@ -20,6 +20,7 @@ const (
 	famLua    = 'u'
 	famR      = 'R'
 	famTcl    = 't' // Tcl and expect: scanned by tcl.go, not lexed
+	famJulia  = 'J'
 )
 
 // family maps an Inline.Lang to its family, 0 when unknown.
@@ -45,6 +46,8 @@ func family(lang string) byte {
 		return famR
 	case "tcl":
 		return famTcl
+	case "julia":
+		return famJulia
 	}
 	return 0
 }
@@ -393,6 +396,10 @@ func (l *lexer) quote() {
 		if c != '`' {
 			mode = 'e'
 		}
+	case famJulia:
+		// "..." strings; `...` command literals (run(`make`)); '
+		// is a character literal or the adjoint operator.
+		mode = map[byte]byte{'"': 'e', '`': 'n'}[c]
 	}
 	if mode == 0 {
 		l.punct()

@@ -6,13 +6,15 @@ import (
 
 // ---- AppleScript
 
-// osa judges do shell script, Finder delete and empty trash, and shut
+// osa judges do shell script, do script told to Terminal and write text
+// told to iTerm (the terminal's shell runs the text), Finder delete and
+// empty trash, and shut
 // down / restart told to System Events, the Finder or loginwindow (also
 // as raw events «event aevtshut», «event aevtrsdn», «event aevtrest»),
 // reported as the shutdown command they amount to.
 func (p *parser) osa() {
 	n := len(p.toks)
-	finder, power := false, false
+	finder, power, terminal := false, false, false
 	for i := 0; i+1 < n; i++ {
 		if (strings.EqualFold(p.toks[i].text, "application") || strings.EqualFold(p.toks[i].text, "app")) &&
 			p.toks[i+1].kind == tkString {
@@ -21,6 +23,8 @@ func (p *parser) osa() {
 				finder, power = true, true
 			case "system events", "loginwindow":
 				power = true
+			case "terminal", "iterm", "iterm2":
+				terminal = true
 			}
 		}
 	}
@@ -33,6 +37,12 @@ func (p *parser) osa() {
 		case word(i, "do") && word(i+1, "shell") && word(i+2, "script"):
 			end := p.osaEnd(i + 3)
 			p.exec(p.eval(i+3, end, 0), "do shell script")
+		case terminal && word(i, "do") && word(i+1, "script"):
+			end := p.osaEnd(i + 2)
+			p.exec(p.eval(i+2, end, 0), "Terminal do script")
+		case terminal && word(i, "write") && word(i+1, "text"):
+			end := p.osaEnd(i + 2)
+			p.exec(p.eval(i+2, end, 0), "iTerm write text")
 		case word(i, "delete") && (finder || p.osaHasPOSIX(i+1, p.osaEnd(i+1))):
 			end := p.osaEnd(i + 1)
 			p.path("delete", p.osaObject(i+1, end), "Finder delete")

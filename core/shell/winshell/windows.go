@@ -1983,6 +1983,7 @@ var psAliasSpec = map[string]string{
 	"Invoke-Item":            "ii",
 	"Start-Process":          "start saps",
 	"Stop-Process":           "kill spps",
+	"Get-Process":            "gps ps",
 	"Set-Location":           "cd chdir sl",
 	"Push-Location":          "pushd",
 	"Pop-Location":           "popd",
@@ -2056,6 +2057,8 @@ var psParamSpec = map[string]string{
 	"Get-Item":            "path=0 literalpath|pspath|lp= filter= include= exclude= force credential= stream=",
 	"Invoke-Item":         "path=0 literalpath|pspath|lp= filter= include= exclude= credential=",
 	"Join-Path":           "path=0 childpath=1 additionalchildpath= resolve credential=",
+	"Stop-Process":        "id=0 name|processname= inputobject= force passthru",
+	"Get-Process":         "name|processname=0 id= inputobject= computername|cn= module fileversioninfo|fv includeusername",
 }
 
 // psCommonSpec lists the common parameters every cmdlet takes.
