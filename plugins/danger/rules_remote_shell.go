@@ -58,9 +58,12 @@ func ruleRemoteShell(v *cmdv) {
 
 // remoteEveryday are the families whose findings on another machine are
 // everyday administration, not a hard line: its git working trees (a
-// deploy's git reset --hard), its power (sudo reboot), its services and
-// schedules, and installers it downloads. Deletes, overwrites, disks,
-// data stores and hidden commands there are judged as here.
+// deploy's git reset --hard there is not this project's work, which is
+// what the Git line guards) and its services and schedules. Everything
+// else is judged as here: deletes, overwrites, disks, data stores and
+// hidden commands, and also power (a reboot takes the machine and what
+// runs on it down, as here) and downloaded code run there (code nobody
+// has read, on a machine the user is responsible for).
 var remoteEveryday = map[*rules.Family]bool{
-	rules.Git: true, rules.PowerAndBoot: true, rules.Persistence: true, rules.RemoteCode: true,
+	rules.Git: true, rules.Persistence: true,
 }
