@@ -34,6 +34,7 @@ type decodeCase struct {
 // ambiguity and wrong types ask with their own rule id, and fields the guard
 // does not read never break decoding.
 func TestExactDecoding(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	inside := filepath.Join(s.project, "src", "a.txt")
 	deep := strings.Repeat(`{"a":[`, 10001) + strings.Repeat(`]}`, 10001)
@@ -108,6 +109,7 @@ func rulesOf(recs []decisionlog.Record) [][]string {
 // TestOverCapLoggedAsSuch: a payload past the 64 MiB cap fails open and the
 // log says it was over the cap (not "unexpected EOF").
 func TestOverCapLoggedAsSuch(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION=inprocess")
 	stdin := hugeWrite(s.project, "/etc/zcode-fence-huge.txt", agenthost.MaxInput+(1<<20))
@@ -127,6 +129,7 @@ func TestOverCapLoggedAsSuch(t *testing.T) {
 // memory of the process that forked and exec'd the hook, so the test
 // process itself, holding the payload, must not be that process.
 func TestHugeWritePeakRSS(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	const size = 50 << 20
 	for _, c := range []struct {

@@ -235,6 +235,7 @@ func writeText(t *testing.T, path, text string) {
 // TestDoctor: on a sound install doctor finds no problem and exits 0;
 // each thing broken in turn is reported with its fix and exit 1.
 func TestDoctor(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		break_ func(t *testing.T, w doctorWorld) []string // returns extra env

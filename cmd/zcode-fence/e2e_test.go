@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -19,9 +20,29 @@ import (
 // binary is the zcode-fence executable built once for the end-to-end tests.
 var binary string
 
+// testParallel is how many of this package's parallel tests run at once
+// unless -test.parallel is given. Every top-level test here is parallel
+// (TestEveryTestIsParallel): each has its own scratch tree, data dir,
+// TMPDIR and, where it counts processes, its own copy of the binary, and
+// none changes the process's environment or working directory. The tests
+// spend much of their time waiting on child processes (budgets, hung
+// layers, stdin waits), so go test's default of GOMAXPROCS (2 on the
+// project's test machine) would leave those waits in series; each test
+// already runs its own hooks hookWorkers at a time.
+const testParallel = 4
+
 func TestMain(m *testing.M) {
 	if exe := os.Getenv(rssLauncherEnv); exe != "" {
 		os.Exit(rssLauncher(exe))
+	}
+	flag.Parse()
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit {
+		if err := flag.Set("test.parallel", fmt.Sprint(testParallel)); err != nil {
+			fmt.Fprintln(os.Stderr, "setting -test.parallel:", err)
+			os.Exit(1)
+		}
 	}
 	dir, err := os.MkdirTemp("", "zcode-fence-bin")
 	if err != nil {
@@ -278,9 +299,11 @@ func (s *scratch) payload(c seedCase) []byte {
 // TestSeedCases runs every acceptance case of the original release through
 // the built binary, in both isolation modes.
 func TestSeedCases(t *testing.T) {
+	t.Parallel()
 	cases := loadSeedCases(t)
 	for _, mode := range []string{"process", "inprocess"} {
 		t.Run(mode, func(t *testing.T) {
+			t.Parallel() // each mode has its own scratch and data dir
 			s := newScratch(t)
 			ran := 0
 			for _, c := range cases {

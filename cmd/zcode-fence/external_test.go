@@ -256,6 +256,7 @@ func processesLeft(dir string, wait time.Duration) (pids []int, ok bool) {
 // hand (hang-handshake, which starts a grandchild and waits) is seen with
 // its grandchild, and gone once both are killed.
 func TestProcessesUnder(t *testing.T) {
+	t.Parallel()
 	if _, ok := processesUnder(os.TempDir()); !ok {
 		t.Skipf("no process table reader for %s: the leak checks log that they did not run", runtime.GOOS)
 	}
@@ -341,6 +342,7 @@ func (s *scratch) hookEnv(config, mode, tmp string, extra ...string) []string {
 // on protected pushes with its own reason, stays silent on other pushes,
 // honours its options, and is logged under its name.
 func TestExternalProtectBranch(t *testing.T) {
+	t.Parallel()
 	layers := builtLayers(t)
 	for _, mode := range isolationModes {
 		t.Run(mode, func(t *testing.T) {
@@ -403,6 +405,7 @@ func TestExternalProtectBranch(t *testing.T) {
 // HK-LAYER-INTEGRITY and the layer does not run (`zcode-fence log` shows
 // it); a malformed pin or a relative path skips the layer with a note.
 func TestExternalPins(t *testing.T) {
+	t.Parallel()
 	layers := builtLayers(t)
 	data, err := os.ReadFile(layers.protectBranch)
 	if err != nil {
@@ -513,6 +516,7 @@ func builtinAsked(r decisionlog.Record) bool {
 // isolation modes. The hanging and crashing layers are also run under a
 // command the built-ins ask on: their ask must come through unharmed.
 func TestExternalBrokenLayers(t *testing.T) {
+	t.Parallel()
 	layers := builtLayers(t)
 	cases := brokenLayers
 	if runtime.GOOS == "windows" {
@@ -522,6 +526,7 @@ func TestExternalBrokenLayers(t *testing.T) {
 	}
 	for _, mode := range isolationModes {
 		t.Run(mode, func(t *testing.T) {
+			t.Parallel() // each mode has its own scratch; the hung layers wait out their timeouts
 			s := newScratch(t)
 			for _, b := range cases {
 				t.Run(b.name, func(t *testing.T) {
@@ -594,6 +599,7 @@ func TestExternalBrokenLayers(t *testing.T) {
 // TestExternalChattyLayer: a layer writing to its stdout and stderr after
 // the handshake cannot disturb the hook's output; its ask arrives intact.
 func TestExternalChattyLayer(t *testing.T) {
+	t.Parallel()
 	layers := builtLayers(t)
 	for _, mode := range isolationModes {
 		t.Run(mode, func(t *testing.T) {
@@ -614,6 +620,7 @@ func TestExternalChattyLayer(t *testing.T) {
 // TestExternalRawGRPC: a layer that follows docs/layers.md's steps for other
 // languages (no go-plugin, no layerproto.Serve) works under the host.
 func TestExternalRawGRPC(t *testing.T) {
+	t.Parallel()
 	layers := builtLayers(t)
 	for _, mode := range isolationModes {
 		t.Run(mode, func(t *testing.T) {
@@ -667,6 +674,7 @@ func explainLine(name, state string) *regexp.Regexp {
 // host.AskGrace: it is then abandoned, correctly, and there is nothing to
 // show).
 func TestExternalExplain(t *testing.T) {
+	t.Parallel()
 	layers := builtLayers(t)
 	for _, mode := range isolationModes {
 		t.Run(mode, func(t *testing.T) {
@@ -706,6 +714,7 @@ func TestExternalExplain(t *testing.T) {
 // TestExternalLayerLogEnv: ZCODE_FENCE_LAYER_LOG reaches the layer through
 // the host and receives the layer's own log (here: a panic in Decide).
 func TestExternalLayerLogEnv(t *testing.T) {
+	t.Parallel()
 	layers := builtLayers(t)
 	s := newScratch(t)
 	exe := placeLayer(t, layers.misbehave, filepath.Join(s.root, "layers"), "panic-decide")
@@ -771,6 +780,7 @@ func goEnv(t testing.TB, keys ...string) []string {
 // binary on PATH, then installs the guide's config-file example (with the
 // real path and checksum) and runs the guide's pin command.
 func TestExternalDocsQuickstart(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("the quick start is a POSIX shell block")
 	}
@@ -876,6 +886,7 @@ func TestExternalDocsQuickstart(t *testing.T) {
 // runs it under the host: it must ask on a forced push and stay silent on
 // a plain one.
 func TestExternalDocsGoLayer(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "layers.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -73,6 +73,7 @@ func installBinary(t *testing.T, s *scratch, kind string) string {
 // asks on every guarded call with the fix, and the check hashes only on the
 // first call of an install.
 func TestIntegrityInHookMode(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("testdata", "integrity-cases.json"))
 	if err != nil {
 		t.Fatal(err)

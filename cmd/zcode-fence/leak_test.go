@@ -14,6 +14,7 @@ import (
 // the layers' directory and the hooks' TMPDIR (where every plugin socket
 // directory is made) is empty.
 func TestNoLeftoversAfter200Calls(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	binDir, self := binaryCopy(t, s)
 	layerDir := filepath.Join(s.root, "layers")

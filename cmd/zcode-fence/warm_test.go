@@ -36,6 +36,7 @@ const warmBurst = 100
 // served by the same servers. Stopping them leaves no process and no
 // socket dir.
 func TestWarmConcurrentCallsOneServerPerLayer(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	// A private copy of the binary: every process running from its
 	// directory belongs to this test. A copy, not a hard link: a link
@@ -204,6 +205,7 @@ func layerNames(m map[string]bool) []string {
 // copy in the data dir (layers/<sha256>/), never the file the config
 // names; its record holds the pin, and the next call reattaches to it.
 func TestExternalWarmServerRunsTheVerifiedCopy(t *testing.T) {
+	t.Parallel()
 	layers := builtLayers(t)
 	data, err := os.ReadFile(layers.protectBranch)
 	if err != nil {
