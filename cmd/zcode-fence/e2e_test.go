@@ -5,15 +5,18 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/zcode-fence/zcode-fence/core/integrity"
 	"github.com/zcode-fence/zcode-fence/internal/testdirs"
 )
 
@@ -67,6 +70,42 @@ func TestMain(m *testing.M) {
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
+
+// copyExecutable copies the file src to dst (created with mode perm) in
+// the kernel (io.Copy between files: copy_file_range or sendfile), never
+// through this process's memory: under -race every buffer a read or write
+// passes through is checked byte by byte, which made copying the 26 MB
+// binary cost the race-built test process about 0.1 s of CPU a copy. The
+// copy is a new inode, unlike a hard link, whose ctime change would tell
+// the warm servers of other tests running src that their executable
+// changed.
+func copyExecutable(t testing.TB, src, dst string, perm os.FileMode) {
+	t.Helper()
+	in, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, perm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		t.Fatalf("copying %s to %s: %v", src, dst, err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// binarySum is the SHA-256 of binary, hashed once: the tests that install
+// copies of it write this sum into their SHA256SUMS (a copy has the same
+// bytes; a test that alters its copy does so after the sum is written).
+var binarySum = sync.OnceValues(func() (string, error) {
+	sum, _, err := integrity.HashFile(binary)
+	return sum, err
+})
 
 // scratch is a test tree outside every writable temp root (testdirs.Outside),
 // so that a fake project's "outside" writes are outside and an external

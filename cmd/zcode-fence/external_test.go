@@ -120,13 +120,7 @@ func placeLayer(t testing.TB, exe, dir, name string) string {
 	if err := os.Link(exe, dst); err == nil {
 		return dst
 	}
-	data, err := os.ReadFile(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	copyExecutable(t, exe, dst, 0o755)
 	return dst
 }
 

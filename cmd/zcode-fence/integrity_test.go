@@ -37,14 +37,8 @@ func installBinary(t *testing.T, s *scratch, kind string) string {
 		name += ".exe"
 	}
 	exe := filepath.Join(dir, name)
-	data, err := os.ReadFile(binary)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(exe, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	sum, _, err := integrity.HashFile(exe)
+	copyExecutable(t, binary, exe, 0o755)
+	sum, err := binarySum()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -124,13 +124,7 @@ func binaryCopy(t *testing.T, s *scratch) (binDir, self string) {
 	if err := os.MkdirAll(binDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(binary)
-	if err != nil {
-		t.Fatal(err)
-	}
 	self = filepath.Join(binDir, filepath.Base(binary))
-	if err := os.WriteFile(self, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	copyExecutable(t, binary, self, 0o755)
 	return binDir, self
 }

@@ -44,16 +44,10 @@ func TestWarmConcurrentCallsOneServerPerLayer(t *testing.T) {
 	// the binary that its executable changed.
 	binDir := filepath.Join(s.root, "warm-bin")
 	exe := filepath.Join(binDir, "zcode-fence")
-	b, err := os.ReadFile(binary)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := os.MkdirAll(binDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(exe, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	copyExecutable(t, binary, exe, 0o755)
 	env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION=process", "ZCODE_FENCE_ENABLE_LOG=true", "ZCODE_FENCE_LANGUAGE=en")
 
 	var first []int
