@@ -343,6 +343,12 @@ func TestExternalProtectBranch(t *testing.T) {
 			s := newScratch(t)
 			exe := placeLayer(t, layers.protectBranch, filepath.Join(s.root, "layers"), "protect-branch")
 			plain := writeConfig(t, s.configs, "pb-plain", map[string]any{"language": "en", "external_layers": exe})
+			// The danger gate asks about every push --delete, and once a
+			// layer asked the chain waits only host.AskGrace more for
+			// external layers: on a loaded machine protect-branch may be
+			// abandoned before it answers. With the gate off the chain
+			// always waits for it, so its own verdict is what is checked.
+			noGate := writeConfig(t, s.configs, "pb-nogate", map[string]any{"language": "en", "external_layers": exe, "enable_danger_gate": false})
 			releases := writeConfig(t, s.configs, "pb-release", map[string]any{"language": "en", "external_layers": exe,
 				"layer_options": layerOptions(t, map[string]map[string]any{"protect-branch": {"branches": "release/*;prod"}})})
 			anyPush := writeConfig(t, s.configs, "pb-any", map[string]any{"language": "en", "external_layers": exe,
@@ -356,7 +362,7 @@ func TestExternalProtectBranch(t *testing.T) {
 				{plain, "git push origin main", "ask", "PB-PUSH-PROTECTED",
 					[]string{"[zcode-fence: protect-branch] `git push origin main` pushes to the protected branch main."}},
 				{plain, "cd sub && git -C . push origin HEAD:master", "ask", "PB-PUSH-PROTECTED", []string{"protected branch master"}},
-				{plain, "git push --delete origin main", "ask", "PB-PUSH-DELETE", []string{"deletes the protected branch main on the remote"}},
+				{noGate, "git push --delete origin main", "ask", "PB-PUSH-DELETE", []string{"deletes the protected branch main on the remote"}},
 				{plain, "git push origin feature/x", "silent", "", nil},
 				{plain, "git push", "silent", "", nil},
 				{releases, "git push origin release/1.2", "ask", "PB-PUSH-PROTECTED", []string{"protected branch release/1.2"}},
