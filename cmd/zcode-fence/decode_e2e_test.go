@@ -138,9 +138,9 @@ func TestHugeWritePeakRSS(t *testing.T) {
 		{"outside the project", "/etc/zcode-fence-huge.txt", "ask"},
 		{"in the project", filepath.Join(s.project, "src", "huge.txt"), "silent"},
 	} {
+		stdin := hugeWrite(s.project, c.path, size) // the same payload in both modes
 		for _, mode := range []string{"inprocess", "process"} {
 			env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION="+mode)
-			stdin := hugeWrite(s.project, c.path, size)
 			r, err := execHookMeasured(t, env, s.project, stdin)
 			expectAnswer(t, c.name, r, err, c.want)
 			if r.peakRSS < 0 {

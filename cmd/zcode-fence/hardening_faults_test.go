@@ -345,17 +345,7 @@ func BenchmarkHookHugeWrite(b *testing.B) {
 // hugeWriteCases are two 50 MB Write payloads (outside the project: ask;
 // inside: silent) and one past hookio.MaxInput.
 func hugeWriteCases(s *scratch) []hookCase {
-	write := func(path string, size int) []byte {
-		var b bytes.Buffer
-		b.Grow(size + 200)
-		b.WriteString(`{"tool_name":"Write","cwd":` + quoteJSON(s.project) + `,"tool_input":{"file_path":` + quoteJSON(path) + `,"content":"`)
-		line := strings.Repeat("x", 98) + `\n`
-		for b.Len() < size {
-			b.WriteString(line)
-		}
-		b.WriteString(`"}}`)
-		return b.Bytes()
-	}
+	write := func(path string, size int) []byte { return hugeWrite(s.project, path, size) }
 	const fifty = 50 << 20
 	return []hookCase{
 		{"50 MB Write outside", write("/etc/zcode-fence-huge.txt", fifty), "ask"},
