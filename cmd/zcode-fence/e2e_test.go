@@ -26,7 +26,7 @@ var binary string
 
 // testParallel is how many of this package's parallel tests run at once
 // unless -test.parallel is given. Every top-level test here is parallel
-// (TestEveryTestIsParallel): each has its own scratch tree, data dir,
+// but the few of runsAlone (TestEveryTestIsParallel): each has its own scratch tree, data dir,
 // TMPDIR and, where it counts processes, its own copy of the binary, and
 // none changes the process's environment or working directory. The tests
 // spend much of their time waiting on child processes (budgets, hung

@@ -18,10 +18,19 @@ var processWide = map[string]bool{
 	"t.Setenv": true, "t.Chdir": true, "syscall.Setenv": true, "syscall.Chdir": true,
 }
 
+// runsAlone are the top-level tests that do not call t.Parallel, and why:
+// go test runs them one at a time before any parallel test starts.
+var runsAlone = map[string]string{
+	// 100 hooks at once from cold must bring the warm servers up: on 2
+	// cores already busy with the other tests' hooks every launch missed
+	// its budget and no server was left to count (seen at load 17).
+	"TestWarmConcurrentCallsOneServerPerLayer": "its burst measures the warm servers' start under its own load",
+}
+
 // TestEveryTestIsParallel keeps the promise testParallel's comment makes:
-// every top-level test of this package starts with t.Parallel(), and no
-// test or helper outside a fuzz target changes the environment or the
-// working directory of the test process.
+// every top-level test of this package but those of runsAlone starts with
+// t.Parallel(), and no test or helper outside a fuzz target changes the
+// environment or the working directory of the test process.
 func TestEveryTestIsParallel(t *testing.T) {
 	t.Parallel()
 	files, err := filepath.Glob("*_test.go")
@@ -55,7 +64,11 @@ func TestEveryTestIsParallel(t *testing.T) {
 				continue
 			}
 			tests++
-			if !startsWithParallel(fn) {
+			_, alone := runsAlone[fn.Name.Name]
+			switch parallel := startsWithParallel(fn); {
+			case alone && parallel:
+				t.Errorf("%s: %s is in runsAlone but calls t.Parallel()", fset.Position(fn.Pos()), fn.Name.Name)
+			case !alone && !parallel:
 				t.Errorf("%s: %s does not start with t.Parallel()", fset.Position(fn.Pos()), fn.Name.Name)
 			}
 		}

@@ -36,7 +36,7 @@ const warmBurst = 100
 // served by the same servers. Stopping them leaves no process and no
 // socket dir.
 func TestWarmConcurrentCallsOneServerPerLayer(t *testing.T) {
-	t.Parallel()
+	// Not parallel (runsAlone): it runs before the parallel tests start.
 	s := newScratch(t)
 	// A private copy of the binary: every process running from its
 	// directory belongs to this test. A copy, not a hard link: a link
