@@ -81,14 +81,15 @@ func TestMain(m *testing.M) {
 // the warm servers of other tests running src that their executable
 // changed.
 //
-// The copy holds syscall.ForkLock for writing while dst is open for
-// writing: tests run in parallel, and a child another test forks in that
-// window would hold the write descriptor until its exec, so that running
-// dst at once could fail with "text file busy" (ETXTBSY).
+// The copy holds syscall.ForkLock for reading while dst is open for
+// writing (a fork holds it for writing): tests run in parallel, and a
+// child another test forked in that window would hold the write
+// descriptor until its exec, so that running dst at once could fail with
+// "text file busy" (ETXTBSY).
 func copyExecutable(t testing.TB, src, dst string, perm os.FileMode) {
 	t.Helper()
-	syscall.ForkLock.Lock()
-	defer syscall.ForkLock.Unlock()
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
 	in, err := os.Open(src)
 	if err != nil {
 		t.Fatal(err)

@@ -109,17 +109,18 @@ func exeSuffix() string {
 	return ""
 }
 
-// placeLayer makes exe available as dir/name (a hard link, else a copy),
-// so that the layer gets its own name and path.
+// placeLayer copies exe to dir/name, so that the layer gets its own name,
+// path and file. A copy, not a hard link: linking changes the shared
+// file's ctime, part of the identity the host keeps for a pinned layer's
+// verified copy, so a test linking the same layer in parallel made
+// another test's reattach to its warm server re-verify the layer and
+// start a new server (TestExternalWarmServerRunsTheVerifiedCopy failed so).
 func placeLayer(t testing.TB, exe, dir, name string) string {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	dst := filepath.Join(dir, name+exeSuffix())
-	if err := os.Link(exe, dst); err == nil {
-		return dst
-	}
 	copyExecutable(t, exe, dst, 0o755)
 	return dst
 }
