@@ -45,6 +45,7 @@ func loadCLICases(t *testing.T) []cliCase {
 // not know is a usage error (exit 2, usage on stderr, nothing on stdout),
 // never hook mode; the judging modes exit 0 for silent and 3 for ask.
 func TestCommandLine(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	env := s.env("default", false, "ZCODE_FENCE_LANGUAGE=en")
 	cases := loadCLICases(t)

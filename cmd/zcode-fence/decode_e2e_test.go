@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -34,6 +35,7 @@ type decodeCase struct {
 // ambiguity and wrong types ask with their own rule id, and fields the guard
 // does not read never break decoding.
 func TestExactDecoding(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	inside := filepath.Join(s.project, "src", "a.txt")
 	deep := strings.Repeat(`{"a":[`, 10001) + strings.Repeat(`]}`, 10001)
@@ -106,12 +108,25 @@ func rulesOf(recs []decisionlog.Record) [][]string {
 }
 
 // TestOverCapLoggedAsSuch: a payload past the 64 MiB cap fails open and the
-// log says it was over the cap (not "unexpected EOF").
+// log says it was over the cap (not "unexpected EOF"). The payload comes
+// from a file, as from a host that has it all ready: through a pipe from
+// this race-instrumented test process, busy with the other tests, the
+// hook's reads blocked for its whole stdin wait (3 s) before the cap was
+// reached, and it rightly logged an incomplete payload instead.
 func TestOverCapLoggedAsSuch(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION=inprocess")
-	stdin := hugeWrite(s.project, "/etc/zcode-fence-huge.txt", agenthost.MaxInput+(1<<20))
-	r, err := execHook(env, s.project, stdin)
+	payload := filepath.Join(s.root, "over-cap.json")
+	if err := os.WriteFile(payload, hugeWrite(s.project, "/etc/zcode-fence-huge.txt", agenthost.MaxInput+(1<<20)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stdin, err := os.Open(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	r, err := execHookFrom(hookBinary(), env, s.project, stdin, hookLimit)
 	expectAnswer(t, "payload past the cap", r, err, "silent")
 	recs := logRecords(t, s.data)
 	if len(recs) != 1 || len(recs[0].Errors) != 1 || !strings.Contains(recs[0].Errors[0], "over the 64 MiB cap") {
@@ -127,6 +142,7 @@ func TestOverCapLoggedAsSuch(t *testing.T) {
 // memory of the process that forked and exec'd the hook, so the test
 // process itself, holding the payload, must not be that process.
 func TestHugeWritePeakRSS(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	const size = 50 << 20
 	for _, c := range []struct {
@@ -135,9 +151,9 @@ func TestHugeWritePeakRSS(t *testing.T) {
 		{"outside the project", "/etc/zcode-fence-huge.txt", "ask"},
 		{"in the project", filepath.Join(s.project, "src", "huge.txt"), "silent"},
 	} {
+		stdin := hugeWrite(s.project, c.path, size) // the same payload in both modes
 		for _, mode := range []string{"inprocess", "process"} {
 			env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION="+mode)
-			stdin := hugeWrite(s.project, c.path, size)
 			r, err := execHookMeasured(t, env, s.project, stdin)
 			expectAnswer(t, c.name, r, err, c.want)
 			if r.peakRSS < 0 {

@@ -26,6 +26,7 @@ type designExample struct {
 // run once, hookWorkers at a time: TestGolden runs every example in both
 // modes and requires the same answer from each.
 func TestDesignExamples(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/design-examples.json")
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 // switched off. The commands are data, sent as JSON on stdin; the reasons
 // are checked by the commands they name.
 func TestDisabledRulesEndToEnd(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	cases := []struct {
 		command, off, want string
@@ -54,6 +55,7 @@ func TestDisabledRulesEndToEnd(t *testing.T) {
 // TestDisabledRulesAreLogged: a call whose ask was switched off is logged
 // with the rules that would have asked.
 func TestDisabledRulesAreLogged(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	env := s.env("", false, "ZCODE_FENCE_LAYER_ISOLATION=inprocess", "ZCODE_FENCE_DISABLED_RULES=infra")
 	r := runHook(t, env, s.project, hookPayload("Bash", "kubectl drain worker-1", s.project, "disabled-log", false))
@@ -72,6 +74,7 @@ func TestDisabledRulesAreLogged(t *testing.T) {
 // TestExplainShowsDisabledRules: explain lists the rules switched off,
 // the reasons they removed, and the items that switch nothing off.
 func TestExplainShowsDisabledRules(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	env := s.env("", false, "ZCODE_FENCE_LAYER_ISOLATION=inprocess", "ZCODE_FENCE_DISABLED_RULES=infra;DG-NOPE;DG-MKFS")
 	r := runHook(t, env, s.project, nil, "explain", "kubectl delete namespace production")

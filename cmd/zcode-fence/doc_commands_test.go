@@ -31,6 +31,7 @@ type docCommand struct {
 // and the table move together. The README's quick start (a payload piped
 // into the hook) is run too, with its payload on stdin.
 func TestDocumentedCommands(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("testdata", "doc-commands.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -76,20 +76,11 @@ func installPlugin(t *testing.T, root, form string) {
 			t.Fatal(err)
 		}
 	}
-	copyExe := func(from, to string) {
-		data, err := os.ReadFile(from)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(to, data, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	copyExe(filepath.Join(bundle, "zcode-fence", "libexec", core.PluginName), filepath.Join(libexec, core.PluginName))
-	copyExe(hooks, filepath.Join(root, "hooks", "hooks.json"))
+	copyExecutable(t, filepath.Join(bundle, "zcode-fence", "libexec", core.PluginName), filepath.Join(libexec, core.PluginName), 0o755)
+	copyExecutable(t, hooks, filepath.Join(root, "hooks", "hooks.json"), 0o755)
 	binName := core.PluginName + "-" + runtime.GOOS + "-" + runtime.GOARCH
-	copyExe(binary, filepath.Join(libexec, binName))
-	sum, _, err := integrity.HashFile(filepath.Join(libexec, binName))
+	copyExecutable(t, binary, filepath.Join(libexec, binName), 0o755)
+	sum, err := binarySum()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,13 +137,7 @@ func testDoctorHosts(t *testing.T) {
 			if err := os.MkdirAll(filepath.Dir(bin), 0o700); err != nil {
 				t.Fatal(err)
 			}
-			exe, err := os.ReadFile(binary)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(bin, exe, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			copyExecutable(t, binary, bin, 0o755)
 			for _, p := range c.Plugins {
 				installPlugin(t, at(p.Root), p.Form)
 			}
@@ -235,6 +220,7 @@ func writeText(t *testing.T, path, text string) {
 // TestDoctor: on a sound install doctor finds no problem and exits 0;
 // each thing broken in turn is reported with its fix and exit 1.
 func TestDoctor(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		break_ func(t *testing.T, w doctorWorld) []string // returns extra env

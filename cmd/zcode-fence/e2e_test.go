@@ -3,25 +3,50 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/zcode-fence/zcode-fence/core/integrity"
 	"github.com/zcode-fence/zcode-fence/internal/testdirs"
 )
 
 // binary is the zcode-fence executable built once for the end-to-end tests.
 var binary string
 
+// testParallel is how many of this package's parallel tests run at once
+// unless -test.parallel is given. Every top-level test here is parallel
+// but the few of runsAlone (TestEveryTestIsParallel): each has its own scratch tree, data dir,
+// TMPDIR and, where it counts processes, its own copy of the binary, and
+// none changes the process's environment or working directory. The tests
+// spend much of their time waiting on child processes (budgets, hung
+// layers, stdin waits), so go test's default of GOMAXPROCS (2 on the
+// project's test machine) would leave those waits in series; each test
+// already runs its own hooks hookWorkers at a time.
+const testParallel = 4
+
 func TestMain(m *testing.M) {
 	if exe := os.Getenv(rssLauncherEnv); exe != "" {
 		os.Exit(rssLauncher(exe))
+	}
+	flag.Parse()
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit {
+		if err := flag.Set("test.parallel", fmt.Sprint(testParallel)); err != nil {
+			fmt.Fprintln(os.Stderr, "setting -test.parallel:", err)
+			os.Exit(1)
+		}
 	}
 	dir, err := os.MkdirTemp("", "zcode-fence-bin")
 	if err != nil {
@@ -46,6 +71,50 @@ func TestMain(m *testing.M) {
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
+
+// copyExecutable copies the file src to dst (created with mode perm) in
+// the kernel (io.Copy between files: copy_file_range or sendfile), never
+// through this process's memory: under -race every buffer a read or write
+// passes through is checked byte by byte, which made copying the 26 MB
+// binary cost the race-built test process about 0.1 s of CPU a copy. The
+// copy is a new inode, unlike a hard link, whose ctime change would tell
+// the warm servers of other tests running src that their executable
+// changed.
+//
+// The copy holds syscall.ForkLock for reading while dst is open for
+// writing (a fork holds it for writing): tests run in parallel, and a
+// child another test forked in that window would hold the write
+// descriptor until its exec, so that running dst at once could fail with
+// "text file busy" (ETXTBSY).
+func copyExecutable(t testing.TB, src, dst string, perm os.FileMode) {
+	t.Helper()
+	syscall.ForkLock.RLock()
+	defer syscall.ForkLock.RUnlock()
+	in, err := os.Open(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, perm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		t.Fatalf("copying %s to %s: %v", src, dst, err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// binarySum is the SHA-256 of binary, hashed once: the tests that install
+// copies of it write this sum into their SHA256SUMS (a copy has the same
+// bytes; a test that alters its copy does so after the sum is written).
+var binarySum = sync.OnceValues(func() (string, error) {
+	sum, _, err := integrity.HashFile(binary)
+	return sum, err
+})
 
 // scratch is a test tree outside every writable temp root (testdirs.Outside),
 // so that a fake project's "outside" writes are outside and an external
@@ -278,9 +347,11 @@ func (s *scratch) payload(c seedCase) []byte {
 // TestSeedCases runs every acceptance case of the original release through
 // the built binary, in both isolation modes.
 func TestSeedCases(t *testing.T) {
+	t.Parallel()
 	cases := loadSeedCases(t)
 	for _, mode := range []string{"process", "inprocess"} {
 		t.Run(mode, func(t *testing.T) {
+			t.Parallel() // each mode has its own scratch and data dir
 			s := newScratch(t)
 			ran := 0
 			for _, c := range cases {

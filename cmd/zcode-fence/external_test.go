@@ -109,24 +109,19 @@ func exeSuffix() string {
 	return ""
 }
 
-// placeLayer makes exe available as dir/name (a hard link, else a copy),
-// so that the layer gets its own name and path.
+// placeLayer copies exe to dir/name, so that the layer gets its own name,
+// path and file. A copy, not a hard link: linking changes the shared
+// file's ctime, part of the identity the host keeps for a pinned layer's
+// verified copy, so a test linking the same layer in parallel made
+// another test's reattach to its warm server re-verify the layer and
+// start a new server (TestExternalWarmServerRunsTheVerifiedCopy failed so).
 func placeLayer(t testing.TB, exe, dir, name string) string {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	dst := filepath.Join(dir, name+exeSuffix())
-	if err := os.Link(exe, dst); err == nil {
-		return dst
-	}
-	data, err := os.ReadFile(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	copyExecutable(t, exe, dst, 0o755)
 	return dst
 }
 
@@ -256,6 +251,7 @@ func processesLeft(dir string, wait time.Duration) (pids []int, ok bool) {
 // hand (hang-handshake, which starts a grandchild and waits) is seen with
 // its grandchild, and gone once both are killed.
 func TestProcessesUnder(t *testing.T) {
+	t.Parallel()
 	if _, ok := processesUnder(os.TempDir()); !ok {
 		t.Skipf("no process table reader for %s: the leak checks log that they did not run", runtime.GOOS)
 	}
@@ -341,12 +337,19 @@ func (s *scratch) hookEnv(config, mode, tmp string, extra ...string) []string {
 // on protected pushes with its own reason, stays silent on other pushes,
 // honours its options, and is logged under its name.
 func TestExternalProtectBranch(t *testing.T) {
+	t.Parallel()
 	layers := builtLayers(t)
 	for _, mode := range isolationModes {
 		t.Run(mode, func(t *testing.T) {
 			s := newScratch(t)
 			exe := placeLayer(t, layers.protectBranch, filepath.Join(s.root, "layers"), "protect-branch")
 			plain := writeConfig(t, s.configs, "pb-plain", map[string]any{"language": "en", "external_layers": exe})
+			// The danger gate asks about every push --delete, and once a
+			// layer asked the chain waits only host.AskGrace more for
+			// external layers: on a loaded machine protect-branch may be
+			// abandoned before it answers. With the gate off the chain
+			// always waits for it, so its own verdict is what is checked.
+			noGate := writeConfig(t, s.configs, "pb-nogate", map[string]any{"language": "en", "external_layers": exe, "enable_danger_gate": false})
 			releases := writeConfig(t, s.configs, "pb-release", map[string]any{"language": "en", "external_layers": exe,
 				"layer_options": layerOptions(t, map[string]map[string]any{"protect-branch": {"branches": "release/*;prod"}})})
 			anyPush := writeConfig(t, s.configs, "pb-any", map[string]any{"language": "en", "external_layers": exe,
@@ -360,7 +363,7 @@ func TestExternalProtectBranch(t *testing.T) {
 				{plain, "git push origin main", "ask", "PB-PUSH-PROTECTED",
 					[]string{"[zcode-fence: protect-branch] `git push origin main` pushes to the protected branch main."}},
 				{plain, "cd sub && git -C . push origin HEAD:master", "ask", "PB-PUSH-PROTECTED", []string{"protected branch master"}},
-				{plain, "git push --delete origin main", "ask", "PB-PUSH-DELETE", []string{"deletes the protected branch main on the remote"}},
+				{noGate, "git push --delete origin main", "ask", "PB-PUSH-DELETE", []string{"deletes the protected branch main on the remote"}},
 				{plain, "git push origin feature/x", "silent", "", nil},
 				{plain, "git push", "silent", "", nil},
 				{releases, "git push origin release/1.2", "ask", "PB-PUSH-PROTECTED", []string{"protected branch release/1.2"}},
@@ -403,6 +406,7 @@ func TestExternalProtectBranch(t *testing.T) {
 // HK-LAYER-INTEGRITY and the layer does not run (`zcode-fence log` shows
 // it); a malformed pin or a relative path skips the layer with a note.
 func TestExternalPins(t *testing.T) {
+	t.Parallel()
 	layers := builtLayers(t)
 	data, err := os.ReadFile(layers.protectBranch)
 	if err != nil {
@@ -513,6 +517,7 @@ func builtinAsked(r decisionlog.Record) bool {
 // isolation modes. The hanging and crashing layers are also run under a
 // command the built-ins ask on: their ask must come through unharmed.
 func TestExternalBrokenLayers(t *testing.T) {
+	t.Parallel()
 	layers := builtLayers(t)
 	cases := brokenLayers
 	if runtime.GOOS == "windows" {
@@ -522,6 +527,7 @@ func TestExternalBrokenLayers(t *testing.T) {
 	}
 	for _, mode := range isolationModes {
 		t.Run(mode, func(t *testing.T) {
+			t.Parallel() // each mode has its own scratch; the hung layers wait out their timeouts
 			s := newScratch(t)
 			for _, b := range cases {
 				t.Run(b.name, func(t *testing.T) {
@@ -594,6 +600,7 @@ func TestExternalBrokenLayers(t *testing.T) {
 // TestExternalChattyLayer: a layer writing to its stdout and stderr after
 // the handshake cannot disturb the hook's output; its ask arrives intact.
 func TestExternalChattyLayer(t *testing.T) {
+	t.Parallel()
 	layers := builtLayers(t)
 	for _, mode := range isolationModes {
 		t.Run(mode, func(t *testing.T) {
@@ -614,6 +621,7 @@ func TestExternalChattyLayer(t *testing.T) {
 // TestExternalRawGRPC: a layer that follows docs/layers.md's steps for other
 // languages (no go-plugin, no layerproto.Serve) works under the host.
 func TestExternalRawGRPC(t *testing.T) {
+	t.Parallel()
 	layers := builtLayers(t)
 	for _, mode := range isolationModes {
 		t.Run(mode, func(t *testing.T) {
@@ -667,6 +675,7 @@ func explainLine(name, state string) *regexp.Regexp {
 // host.AskGrace: it is then abandoned, correctly, and there is nothing to
 // show).
 func TestExternalExplain(t *testing.T) {
+	t.Parallel()
 	layers := builtLayers(t)
 	for _, mode := range isolationModes {
 		t.Run(mode, func(t *testing.T) {
@@ -706,6 +715,7 @@ func TestExternalExplain(t *testing.T) {
 // TestExternalLayerLogEnv: ZCODE_FENCE_LAYER_LOG reaches the layer through
 // the host and receives the layer's own log (here: a panic in Decide).
 func TestExternalLayerLogEnv(t *testing.T) {
+	t.Parallel()
 	layers := builtLayers(t)
 	s := newScratch(t)
 	exe := placeLayer(t, layers.misbehave, filepath.Join(s.root, "layers"), "panic-decide")
@@ -771,6 +781,7 @@ func goEnv(t testing.TB, keys ...string) []string {
 // binary on PATH, then installs the guide's config-file example (with the
 // real path and checksum) and runs the guide's pin command.
 func TestExternalDocsQuickstart(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("the quick start is a POSIX shell block")
 	}
@@ -876,6 +887,7 @@ func TestExternalDocsQuickstart(t *testing.T) {
 // runs it under the host: it must ask on a forced push and stay silent on
 // a plain one.
 func TestExternalDocsGoLayer(t *testing.T) {
+	t.Parallel()
 	doc, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "layers.md"))
 	if err != nil {
 		t.Fatal(err)

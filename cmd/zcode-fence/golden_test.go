@@ -151,6 +151,7 @@ var goldenCorpora = []goldenCorpus{
 // tables). Cost: about 5 000 calls per mode in tens of seconds, where a
 // process per call took minutes.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	var items []goldenItem
 	for _, c := range goldenCorpora {
 		files, err := filepath.Glob(c.pattern)

@@ -69,6 +69,7 @@ func craftedSession(mode string, i int) string { return fmt.Sprintf("crafted-%s-
 // command gets alone: the finding is not lost in the noise. The answers'
 // times are logged (BenchmarkCraftedHook measures them).
 func TestCraftedShapesAsk(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	shapes := crafted.Issue13Cases()
 	var bare []crafted.Case
@@ -122,6 +123,7 @@ func checkAnswerVerdict(r runResult) string {
 // time of each answer is only logged (BenchmarkCraftedHook reports the
 // time per KiB).
 func TestCraftedFamilyAsks(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	var cases []crafted.Case
 	for _, d := range crafted.Dangers {
@@ -197,8 +199,8 @@ func faultsBinary(t *testing.T) string { return taggedBinary(t, "zcodefence_faul
 // builds cannot fail this way: the faults are compiled in only with a test
 // tag.
 func TestBuiltinFailureAsks(t *testing.T) {
+	t.Parallel()
 	bin := faultsBinary(t)
-	s := newScratch(t)
 	type faultCase struct {
 		name, command string
 		layer         string
@@ -223,6 +225,8 @@ func TestBuiltinFailureAsks(t *testing.T) {
 	incompleteRule := map[string]string{"danger": rules.Incomplete.ID, "fence": rules.FenceIncomplete.ID}
 	for _, mode := range []string{"inprocess", "process"} {
 		t.Run(mode, func(t *testing.T) {
+			t.Parallel() // the hang and slow faults wait out the budget: the modes overlap, each with its own data dir
+			s := newScratch(t)
 			env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION="+mode, "ZCODE_FENCE_LANGUAGE=en")
 			results := make([]runResult, len(cases))
 			errs := make([]error, len(cases))
@@ -281,6 +285,7 @@ func TestBuiltinFailureAsks(t *testing.T) {
 // modes share one run: the log path is the same in both, and one crowd of
 // 200 contends as much as two crowds in turn, for half the processes.
 func TestConcurrentHooksLoseNoRecord(t *testing.T) {
+	t.Parallel()
 	const hooks = 200
 	modes := [2]string{"inprocess", "process"}
 	s := newScratch(t)
@@ -341,6 +346,7 @@ func TestConcurrentHooksLoseNoRecord(t *testing.T) {
 // record stays under decisionlog.MaxRecord, the note is cut with a marker,
 // and the ask is still in the log.
 func TestLogRecordsAreCapped(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	env := s.env("default", false)
 	r := runHook(t, env, s.project, hookPayload("Bash", "rm -rf / # the-ask", s.project, "capped-ask", false))

@@ -98,6 +98,7 @@ func prefillLog(t *testing.T, dir string, room int) int {
 // all, exactly once), and session-roots.log holds every session once,
 // each line intact.
 func TestConcurrentHooks(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	// About a third of the run's records fit before the rotation.
 	prefilled := prefillLog(t, s.data, 12<<10)
@@ -198,6 +199,7 @@ func readSessionFile(t *testing.T, dir string) map[string][]string {
 // session-roots.log ends with exactly one line for the session, and every
 // hook judged with that same root (its decision-log record names it).
 func TestConcurrentSessionFirstRoot(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	envs := make([][]string, concurrentHooks)
 	payloads := make([][]byte, concurrentHooks)

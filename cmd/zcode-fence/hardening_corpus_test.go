@@ -25,6 +25,7 @@ const (
 // runs every case of this corpus in both modes and requires the same
 // answer from each.
 func TestBypassCorpus(t *testing.T) {
+	t.Parallel()
 	cases, err := readBypassCorpus()
 	if err != nil {
 		t.Fatal(err)

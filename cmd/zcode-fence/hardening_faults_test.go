@@ -278,6 +278,7 @@ func runWithOpenStdin(env []string, dir, input string) (runResult, error) {
 // measure: a loaded machine can take longer than the host's 5 s (the
 // host then proceeds without an answer), so this test does not time it.
 func TestFaultHugeWrite(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION=inprocess")
 	cases := hugeWriteCases(s)
@@ -344,17 +345,7 @@ func BenchmarkHookHugeWrite(b *testing.B) {
 // hugeWriteCases are two 50 MB Write payloads (outside the project: ask;
 // inside: silent) and one past hookio.MaxInput.
 func hugeWriteCases(s *scratch) []hookCase {
-	write := func(path string, size int) []byte {
-		var b bytes.Buffer
-		b.Grow(size + 200)
-		b.WriteString(`{"tool_name":"Write","cwd":` + quoteJSON(s.project) + `,"tool_input":{"file_path":` + quoteJSON(path) + `,"content":"`)
-		line := strings.Repeat("x", 98) + `\n`
-		for b.Len() < size {
-			b.WriteString(line)
-		}
-		b.WriteString(`"}}`)
-		return b.Bytes()
-	}
+	write := func(path string, size int) []byte { return hugeWrite(s.project, path, size) }
 	const fifty = 50 << 20
 	return []hookCase{
 		{"50 MB Write outside", write("/etc/zcode-fence-huge.txt", fifty), "ask"},
@@ -367,6 +358,7 @@ func hugeWriteCases(s *scratch) []hookCase {
 // (the JSON decoder turns them into U+FFFD) never break the answer, which
 // stays valid UTF-8 JSON, nor the log.
 func TestFaultInvalidUTF8(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION=inprocess")
 	cases := []hookCase{
@@ -412,6 +404,7 @@ func nestBashC(command string, depth int) string {
 // catastrophic command is never waved through as silence (too deep to see
 // is a reason to ask, not a reason to be quiet).
 func TestFaultDeepNesting(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION=inprocess")
 	subst := func(n int) string { return strings.Repeat("$(", n) + "rm -rf /" + strings.Repeat(")", n) }
@@ -559,6 +552,7 @@ func TestFaultLayers(t *testing.T) {
 // exit code stays 0, and a session id (whose root lock cannot be recorded)
 // changes nothing either.
 func TestFaultStorage(t *testing.T) {
+	t.Parallel()
 	type fault struct {
 		name string
 		// setup breaks a data dir of s and returns the data dir to use.
@@ -603,6 +597,7 @@ func TestFaultStorage(t *testing.T) {
 	}
 	for _, f := range faults {
 		t.Run(f.name, func(t *testing.T) {
+			t.Parallel() // each fault has its own scratch and data dir
 			if f.onlyLinux && runtime.GOOS != "linux" {
 				t.Skipf("needs Linux (/dev/full, /proc); this is %s", runtime.GOOS)
 			}
@@ -626,6 +621,7 @@ func TestFaultStorage(t *testing.T) {
 // wrongly typed, deeply nested, huge, BOM-prefixed or a directory means
 // the defaults: the gate and the fence stay on.
 func TestFaultCorruptConfig(t *testing.T) {
+	t.Parallel()
 	configs := map[string][]byte{
 		"garbage":        []byte("\x00\xff not json at all"),
 		"truncated":      []byte(`{"plugins":{"options":{"zcode-fence":{"enable_fence":"false"`),
@@ -680,6 +676,7 @@ func TestFaultCorruptConfig(t *testing.T) {
 // session too). A session-roots.log that is a directory only turns the
 // lock off.
 func TestFaultCorruptSessionFile(t *testing.T) {
+	t.Parallel()
 	corruptions := []struct{ name, before string }{
 		{"clean file", ""},
 		{"garbage lines", "not\ta\tvalid line\n\x00\xff\xfe\n\t\t\n#comment\n"},

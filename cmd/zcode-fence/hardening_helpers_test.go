@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -150,11 +151,18 @@ func execHookWith(exe string, env []string, dir string, stdin []byte) (runResult
 // execHookWithin is execHookWith killing the hook at limit (a hang guard,
 // for runs whose duration depends on the machine's load).
 func execHookWithin(exe string, env []string, dir string, stdin []byte, limit time.Duration) (runResult, error) {
+	return execHookFrom(exe, env, dir, bytes.NewReader(stdin), limit)
+}
+
+// execHookFrom is execHookWithin reading the hook's stdin from stdin (an
+// *os.File is handed to the hook as its stdin itself, with no copying
+// through this process).
+func execHookFrom(exe string, env []string, dir string, stdin io.Reader, limit time.Duration) (runResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe)
 	cmd.Env, cmd.Dir = env, dir
-	cmd.Stdin = bytes.NewReader(stdin)
+	cmd.Stdin = stdin
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	t0 := time.Now()

@@ -24,6 +24,7 @@ import (
 // clock (runCases: each run's decision-log record). Wall figures are logged
 // only.
 func TestTimeBoundEveryPath(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	if err := s.addFenceFixtures(); err != nil {
 		t.Fatal(err)

@@ -28,6 +28,7 @@ type hostCapture struct {
 // no_ask_fallback=silent), with zcode-fence's reason; and that the same
 // call made harmless stays silent on every host.
 func TestHostAnswers(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	files, err := filepath.Glob("../../core/agenthost/testdata/hosts/*.json")
 	if err != nil || len(files) == 0 {

@@ -37,14 +37,8 @@ func installBinary(t *testing.T, s *scratch, kind string) string {
 		name += ".exe"
 	}
 	exe := filepath.Join(dir, name)
-	data, err := os.ReadFile(binary)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(exe, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	sum, _, err := integrity.HashFile(exe)
+	copyExecutable(t, binary, exe, 0o755)
+	sum, err := binarySum()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,6 +67,7 @@ func installBinary(t *testing.T, s *scratch, kind string) string {
 // asks on every guarded call with the fix, and the check hashes only on the
 // first call of an install.
 func TestIntegrityInHookMode(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("testdata", "integrity-cases.json"))
 	if err != nil {
 		t.Fatal(err)

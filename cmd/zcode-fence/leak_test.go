@@ -14,6 +14,7 @@ import (
 // the layers' directory and the hooks' TMPDIR (where every plugin socket
 // directory is made) is empty.
 func TestNoLeftoversAfter200Calls(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	binDir, self := binaryCopy(t, s)
 	layerDir := filepath.Join(s.root, "layers")
@@ -123,13 +124,7 @@ func binaryCopy(t *testing.T, s *scratch) (binDir, self string) {
 	if err := os.MkdirAll(binDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile(binary)
-	if err != nil {
-		t.Fatal(err)
-	}
 	self = filepath.Join(binDir, filepath.Base(binary))
-	if err := os.WriteFile(self, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	copyExecutable(t, binary, self, 0o755)
 	return binDir, self
 }

@@ -61,6 +61,7 @@ func newLogWorld(t *testing.T) logWorld {
 // data dirs, shows each record's source, verdict, tool, rules and reasons
 // in aligned columns, and filters by time, decision, rule and source.
 func TestLogCommand(t *testing.T) {
+	t.Parallel()
 	w := newLogWorld(t)
 	for _, c := range []struct {
 		name string

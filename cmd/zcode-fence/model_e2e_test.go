@@ -83,6 +83,7 @@ func (m *fakeModel) serve(w http.ResponseWriter, r *http.Request) {
 // request, a failing model is silence plus an error record, the API key
 // reaches the endpoint but never the log, and file contents never leave.
 func TestDecisionModelThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"process", "inprocess"} {
 		t.Run(mode, func(t *testing.T) {
 			s := newScratch(t)

@@ -33,6 +33,7 @@ func fillPlaceholders(v string, vals map[string]string) string {
 
 // TestFillPlaceholders pins the rendering rules the corpora rely on.
 func TestFillPlaceholders(t *testing.T) {
+	t.Parallel()
 	vals := map[string]string{"HOME": "/home/alice", "PROJECT": "/work/p"}
 	for _, c := range []struct{ in, want string }{
 		{`rm -rf {HOME}/x`, `rm -rf /home/alice/x`},

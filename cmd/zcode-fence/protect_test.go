@@ -108,6 +108,7 @@ func (s *scratch) protectRun(c protectCase, mode, home string) (env []string, di
 // inputs, enable_fence off, no project root; every ask names its rule in
 // the decision log, every twin stays silent.
 func TestProtectCases(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/protect-cases.json")
 	if err != nil {
 		t.Fatal(err)
@@ -156,6 +157,7 @@ func TestProtectCases(t *testing.T) {
 // modes: its calls alternate between them, and the real session's calls
 // after it are made in each.
 func TestSessionFloodThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	home := fakeHome(t, s)
 	call := func(mode, sessionID, project, command string) string {
@@ -252,6 +254,7 @@ func readSessionRoots(t testing.TB, dataDir string) map[string]string {
 // TestWideProjectRootIsFlagged: a project root that is home or / is
 // flagged by explain and noted in the decision log.
 func TestWideProjectRootIsFlagged(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	home := fakeHome(t, s)
 	for _, c := range []struct{ root, label string }{{home, "home directory"}, {"/", "filesystem root"}} {
@@ -304,6 +307,7 @@ func localPrivateIP() string {
 // the real call made without that proxy is not answered from the cache:
 // it goes to the model, which asks.
 func TestModelCacheNotPoisonedThroughAProxy(t *testing.T) {
+	t.Parallel()
 	ip := localPrivateIP()
 	if ip == "" {
 		t.Skip("no private non-loopback IPv4 address to serve the model on")
@@ -353,6 +357,7 @@ func TestModelCacheNotPoisonedThroughAProxy(t *testing.T) {
 // writable root) is refused with a note that the log and explain show; it
 // never runs, so overwriting it gains nothing.
 func TestExternalLayerInTheProject(t *testing.T) {
+	t.Parallel()
 	layers := builtLayers(t)
 	for _, mode := range isolationModes {
 		t.Run(mode, func(t *testing.T) {
@@ -389,9 +394,11 @@ func TestExternalLayerInTheProject(t *testing.T) {
 // either asks (HK-LAYER-INTEGRITY) or runs the pinned program: the bytes
 // that were hashed are the bytes that run.
 func TestExternalLayerSwapRace(t *testing.T) {
+	t.Parallel()
 	layers := builtLayers(t)
 	for _, mode := range isolationModes {
 		t.Run(mode, func(t *testing.T) {
+			t.Parallel() // each mode has its own scratch, layer dir and data dir
 			s := newScratch(t)
 			dir := filepath.Join(s.root, "layers")
 			good := placeLayer(t, layers.protectBranch, filepath.Join(s.root, "good"), "protect-branch")
@@ -461,6 +468,7 @@ func TestExternalLayerSwapRace(t *testing.T) {
 // TestRedactionThroughTheBinary: the six secrets issue 14 found in the
 // model request and the decision log reach neither.
 func TestRedactionThroughTheBinary(t *testing.T) {
+	t.Parallel()
 	secrets := []struct{ command, secret string }{
 		{"sudo -S apt-get install -y nginx <<< 'Tr0ub4dor&3x'", "Tr0ub4dor&3x"},
 		{"export DB_PASSWORD=$'S3cr3t\\x21pass'; make migrate", `S3cr3t\x21pass`},

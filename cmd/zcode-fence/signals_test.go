@@ -22,6 +22,7 @@ import (
 // runs from the binary's directory, the hooks' TMPDIR is empty and the
 // run dir holds no per-process dir (c<PID>, s<PID>).
 func TestSignalsLeaveNothing(t *testing.T) {
+	t.Parallel()
 	s := newScratch(t)
 	binDir, self := binaryCopy(t, s)
 	testRoots.Store(binDir, struct{}{})

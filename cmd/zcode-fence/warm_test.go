@@ -36,6 +36,7 @@ const warmBurst = 100
 // served by the same servers. Stopping them leaves no process and no
 // socket dir.
 func TestWarmConcurrentCallsOneServerPerLayer(t *testing.T) {
+	// Not parallel (runsAlone): it runs before the parallel tests start.
 	s := newScratch(t)
 	// A private copy of the binary: every process running from its
 	// directory belongs to this test. A copy, not a hard link: a link
@@ -43,16 +44,10 @@ func TestWarmConcurrentCallsOneServerPerLayer(t *testing.T) {
 	// the binary that its executable changed.
 	binDir := filepath.Join(s.root, "warm-bin")
 	exe := filepath.Join(binDir, "zcode-fence")
-	b, err := os.ReadFile(binary)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := os.MkdirAll(binDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(exe, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	copyExecutable(t, binary, exe, 0o755)
 	env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION=process", "ZCODE_FENCE_ENABLE_LOG=true", "ZCODE_FENCE_LANGUAGE=en")
 
 	var first []int
@@ -204,6 +199,7 @@ func layerNames(m map[string]bool) []string {
 // copy in the data dir (layers/<sha256>/), never the file the config
 // names; its record holds the pin, and the next call reattaches to it.
 func TestExternalWarmServerRunsTheVerifiedCopy(t *testing.T) {
+	t.Parallel()
 	layers := builtLayers(t)
 	data, err := os.ReadFile(layers.protectBranch)
 	if err != nil {
