@@ -36,6 +36,10 @@ var (
 		Doc: "rm -r/-R/--recursive (or rimraf, also run by npx, pnpm dlx, npm exec) of a catastrophic target, named or listed by a $(...) (rm -rf $(ls /), rm -rf \"$(dirname \"$PWD\")\").",
 		Zh:  "{cmd} 将递归删除 {targets}，无法恢复。",
 		En:  "{cmd} would recursively delete {targets}; this cannot be undone."})
+	ProjectDelete = def(&Rule{ID: "DG-PROJECT-DELETE", Family: Deletes, PathAdvice: true,
+		Doc: "A recursive delete (rm -r, rimraf, find -delete or -exec rm -r, Remove-Item -Recurse, rd /s, rsync --delete, an interpreter's rmtree) of the project root itself, or of a directory holding it that no other rule names (rm -rf . at the root, cd .. && rm -rf proj, rm -rf \"$PWD\", a temp dir the project lives in). Every file of the project goes, with its git history if it has one. Silent: anything below the root (rm -rf build node_modules .next), and a glob of the root's entries (rm -rf *), which keeps .git.",
+		Zh:  "{cmd} 将递归删除项目 {targets} 及其 git 历史，无法恢复。",
+		En:  "{cmd} would recursively delete the project at {targets} and its git history; this cannot be undone."})
 	RmNoPreserveRoot = def(&Rule{ID: "DG-RM-NO-PRESERVE-ROOT", Family: Deletes, PathAdvice: true,
 		Doc: "rm --no-preserve-root with an absolute or unknown target.",
 		Zh:  "{cmd} 带 --no-preserve-root，关闭了根目录保护（目标 {targets}）。",

@@ -165,6 +165,9 @@ func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err e
 	j = newJudge(ctx, plat, c.Language() == core.English, script, c.Cwd, budget)
 	j.custom = custom
 	j.roots = c.WritableRoots
+	if c.ProjectRoot != "" {
+		j.project = plat.Clean(c.ProjectRoot)
+	}
 	err = j.run()
 	reasons := j.reasons
 	j.release()

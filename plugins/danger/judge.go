@@ -17,13 +17,14 @@ import (
 // judge holds the judging of one call: the platform, the analysis, the
 // call's cwd and the reasons found so far.
 type judge struct {
-	plat   paths.Platform
-	en     bool
-	s      *shell.Script
-	cwdRaw string     // the call's cwd as given
-	cwd    paths.Path // cwdRaw cleaned, once needed (see callCwd)
-	custom *customSet
-	roots  []string // the call's writable roots (core.Call.WritableRoots)
+	plat    paths.Platform
+	en      bool
+	s       *shell.Script
+	cwdRaw  string     // the call's cwd as given
+	cwd     paths.Path // cwdRaw cleaned, once needed (see callCwd)
+	custom  *customSet
+	roots   []string   // the call's writable roots (core.Call.WritableRoots)
+	project paths.Path // the call's project root, cleaned (zero when unknown)
 
 	cwdDone bool
 	cur     cmdv // the command being judged (one at a time per judge)

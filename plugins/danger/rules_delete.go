@@ -53,7 +53,7 @@ func rmTargets(v *cmdv, recursive bool) {
 	} else {
 		v.report(rules.RmGlob, "", globbed(own))
 	}
-	v.report(rules.GitRepoDelete, "", repoOnly(hs))
+	v.reportRepo("", hs)
 	v.reportCommon(hs)
 }
 
@@ -117,7 +117,7 @@ func ruleWinDelete(v *cmdv) {
 	}
 	hs := v.targets(ops, want)
 	v.report(rules.WinDelete, "", pick(hs, hitCatastrophic))
-	v.report(rules.GitRepoDelete, "", repoOnly(hs))
+	v.reportRepo("", hs)
 	v.reportCommon(hs)
 }
 
@@ -164,7 +164,7 @@ func ruleRemoveItem(v *cmdv) {
 		}
 	}
 	v.report(rules.PSRemove, "", pick(hs, hitCatastrophic))
-	v.report(rules.GitRepoDelete, "", repoOnly(hs))
+	v.reportRepo("", hs)
 	v.reportCommon(hs)
 }
 
@@ -203,7 +203,7 @@ func ruleShred(v *cmdv) {
 	fed, own := splitInput(pick(hs, hitCatastrophic|hitCritical|hitDisk), v.viaArgs())
 	v.report(rules.XargsDelete, "", fed)
 	v.report(rules.Shred, "", own)
-	v.report(rules.GitRepoDelete, "", repoOnly(hs))
+	v.report(rules.GitRepoDelete, "", repoOnly(hs, hitRepo)) // shred never recurses: a directory is no project delete
 	v.report(rules.UnresolvedTarget, "", pick(hs, hitUnknown))
 }
 
@@ -253,7 +253,7 @@ func ruleDotNet(v *cmdv) {
 	}
 	hs := v.targets(dels, hitCatastrophic|hitCritical|hitRepo)
 	v.report(rules.PSRemove, "", pick(hs, hitCatastrophic))
-	v.report(rules.GitRepoDelete, "", repoOnly(hs))
+	v.reportRepo("", hs)
 	v.report(rules.CriticalFile, "", pick(hs, hitCritical))
 	v.writes(writes)
 }
@@ -290,7 +290,7 @@ func ruleRsync(v *cmdv) {
 	}
 	hs := v.targets(ops[len(ops)-1:], hitCatastrophic|hitRepo)
 	v.report(rules.RsyncDelete, detail, pick(hs, hitCatastrophic))
-	v.report(rules.GitRepoDelete, detail, repoOnly(hs))
+	v.reportRepo(detail, hs)
 }
 
 // ruleRobocopy: robocopy /MIR or /PURGE into a catastrophic destination

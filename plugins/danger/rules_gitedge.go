@@ -44,7 +44,9 @@ func ruleFindRepo(v *cmdv, f cmdfacts.Find) {
 		return
 	}
 	if len(f.Names) == 0 {
-		v.report(rules.GitRepoDelete, "", v.targets(f.Roots, hitRepo))
+		// Only the repository: a find from the project root deletes what
+		// its tests pick (find . -type d -empty -delete), seldom all of it.
+		v.report(rules.GitRepoDelete, "", pick(v.targets(f.Roots, hitRepo), hitRepo))
 		return
 	}
 	if f.Prune && f.Or {
@@ -185,11 +187,19 @@ func findRootsText(f cmdfacts.Find) string {
 	return strings.Join(operandTexts(f.Roots), " ")
 }
 
-// repoOnly drops the repository hits whose target is also catastrophic:
+// reportRepo reports a delete's repository hits (DG-GIT-REPO-DELETE) and
+// project hits (DG-PROJECT-DELETE), leaving out what a catastrophic hit
+// already names.
+func (v *cmdv) reportRepo(detail string, hs []hit) {
+	v.report(rules.GitRepoDelete, detail, repoOnly(hs, hitRepo))
+	v.report(rules.ProjectDelete, detail, repoOnly(hs, hitProject))
+}
+
+// repoOnly picks the hits of kind whose target is not also catastrophic:
 // the catastrophic rule already names it (rm -rf ~/.* is about home).
-func repoOnly(hs []hit) []hit {
+func repoOnly(hs []hit, kind hitKind) []hit {
 	var out []hit
-	for _, h := range pick(hs, hitRepo) {
+	for _, h := range pick(hs, kind) {
 		dup := false
 		for _, c := range pick(hs, hitCatastrophic) {
 			dup = dup || c.shown == h.shown

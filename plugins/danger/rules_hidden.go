@@ -37,7 +37,7 @@ func (v *cmdv) inlineScripts() {
 // "/etc", f)) for f in os.listdir("/etc")): the write API and the absolute
 // literal appear together.
 func (v *cmdv) judgeEffects(cmd, code string, effects []oneliner.Effect) {
-	var dels, writes, crit, repo []hit
+	var dels, writes, crit, repo, project []hit
 	computed := false
 	for _, e := range effects {
 		if e.Op == "exec" {
@@ -55,7 +55,8 @@ func (v *cmdv) judgeEffects(cmd, code string, effects []oneliner.Effect) {
 		case "delete":
 			hs := v.targets(w, hitCatastrophic|hitCritical|hitDisk|hitRepo)
 			dels = append(dels, pick(hs, hitCatastrophic|hitDisk)...)
-			repo = append(repo, repoOnly(hs)...)
+			repo = append(repo, repoOnly(hs, hitRepo)...)
+			project = append(project, repoOnly(hs, hitProject)...)
 			crit = append(crit, pick(hs, hitCritical)...)
 		case "write":
 			want := hitCritical | hitDisk
@@ -80,6 +81,9 @@ func (v *cmdv) judgeEffects(cmd, code string, effects []oneliner.Effect) {
 	}
 	if len(repo) > 0 {
 		v.j.add(finding{rule: rules.GitRepoDelete, cmd: cmd, targets: repo})
+	}
+	if len(project) > 0 {
+		v.j.add(finding{rule: rules.ProjectDelete, cmd: cmd, targets: project})
 	}
 	if len(writes) > 0 {
 		v.j.add(finding{rule: rules.ScriptWrite, cmd: cmd, targets: writes})

@@ -21,6 +21,7 @@ const (
 	hitUnknown                          // starts with an unknown variable (see unknownHit)
 	hitSysrq                            // /proc/sysrq-trigger
 	hitRepo                             // a git repository's history (cmdfacts.GitHistoryPath)
+	hitProject                          // the project root or a directory holding it (asked with hitRepo)
 )
 
 // hit is one target that matters.
@@ -40,6 +41,8 @@ const (
 	// labelLiteralTilde: rm -rf "~" (see literalTildeHits). Messages keep
 	// it whatever their length: without it the target reads as home.
 	labelLiteralTilde = "a directory named ~ here, not home"
+	labelProject      = "the project root"
+	labelHoldsProject = "holds the project root"
 )
 
 // targets judges words as targets of the command: which of the kinds in
@@ -87,6 +90,25 @@ func (v *cmdv) targets(words []shell.Word, want hitKind) []hit {
 
 // wordHits judges one word.
 func (v *cmdv) wordHits(w shell.Word, want hitKind) []hit {
+	if want&hitRepo != 0 && strings.Contains(w.Raw, "{}") {
+		// find -exec's {} stands for what find's tests pick below its
+		// start paths, judged as the start paths themselves: the project
+		// root there is no delete of the whole project (find . -name
+		// node_modules -prune -exec rm -rf {} +).
+		hs := v.wordHitsAll(w, want)
+		out := hs[:0]
+		for _, h := range hs {
+			if h.kind != hitProject {
+				out = append(out, h)
+			}
+		}
+		return out
+	}
+	return v.wordHitsAll(w, want)
+}
+
+// wordHitsAll is wordHits without its find -exec exception.
+func (v *cmdv) wordHitsAll(w shell.Word, want hitKind) []hit {
 	if isInputWord(w) || v.isReplaceWord(w) {
 		hs := v.inputHits(w, want)
 		// $(...)/* with unknown output: empty, it is /*. A bare $(...)
@@ -196,6 +218,13 @@ func (v *cmdv) pathHits(p paths.Path, want hitKind) []hit {
 	}
 	if want&hitRepo != 0 && cmdfacts.GitHistoryPath(p.Norm) {
 		out = append(out, hit{kind: hitRepo, shown: p.Norm})
+	}
+	if want&hitRepo != 0 && v.j.project.IsAbs() && v.j.plat.Contains(p, v.j.project) {
+		label := labelProject
+		if !v.j.plat.Contains(v.j.project, p) {
+			label = labelHoldsProject
+		}
+		out = append(out, hit{kind: hitProject, shown: p.Norm, label: label})
 	}
 	return out
 }
