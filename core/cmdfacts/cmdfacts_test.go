@@ -124,6 +124,9 @@ type findCase struct {
 	Execs   [][]string `json:"execs"` // action first, then argv
 	Outputs []string   `json:"outputs"`
 	Fd      bool       `json:"fd"` // an fd command: only Roots are checked (FdRoots)
+	// Filtered and MaxDepth are checked when given.
+	Filtered *bool `json:"filtered"`
+	MaxDepth *bool `json:"maxdepth"`
 }
 
 // TestFind runs testdata/find.json: start paths, -delete, the commands of
@@ -154,6 +157,12 @@ func TestFind(t *testing.T) {
 			}
 			if got := shown(f.Outputs); len(got)+len(tc.Outputs) > 0 && !slices.Equal(got, tc.Outputs) {
 				t.Errorf("outputs %q, want %q", got, tc.Outputs)
+			}
+			if tc.Filtered != nil && f.Filtered != *tc.Filtered {
+				t.Errorf("filtered %v, want %v", f.Filtered, *tc.Filtered)
+			}
+			if tc.MaxDepth != nil && f.MaxDepth != *tc.MaxDepth {
+				t.Errorf("maxdepth %v, want %v", f.MaxDepth, *tc.MaxDepth)
 			}
 		})
 	}

@@ -26,6 +26,26 @@ type Find struct {
 	// -o/-or: with both, what the pruned branch's tests match is usually
 	// skipped, not acted on (find . -name .git -prune -o ... -delete).
 	Prune, Or bool
+	// Filtered is set when the expression holds anything that can leave
+	// some of what is below the start paths out: a test (-name, -type,
+	// -mtime, -empty, -newer, …), a negation, -o, -prune, or a word it
+	// cannot read. Depth limits, the global options and the actions do
+	// not filter (find . -mindepth 1 -delete picks everything).
+	Filtered bool
+	// MaxDepth is set when the expression limits the depth (-maxdepth).
+	MaxDepth bool
+}
+
+// findUnfiltering are the expression words that pick nothing out: the
+// global and positional options and the actions, with how many values
+// each takes. -exec and its kin are read separately; everything else
+// starting with "-" (and !, -not, -o) filters.
+var findUnfiltering = map[string]int{
+	"-depth": 0, "-d": 0, "-mindepth": 1, "-maxdepth": 1, "-xdev": 0, "-mount": 0, "-noleaf": 0,
+	"-follow": 0, "-ignore_readdir_race": 0, "-noignore_readdir_race": 0, "-daystart": 0,
+	"-warn": 0, "-nowarn": 0, "-regextype": 1, "-true": 0, "-a": 0, "-and": 0,
+	"-delete": 0, "-print": 0, "-print0": 0, "-ls": 0, "-printf": 1,
+	"-fprint": 1, "-fprint0": 1, "-fls": 1, "-fprintf": 2, "(": 0, ")": 0, ",": 0,
 }
 
 // FindName is one name test of a find expression.
@@ -121,7 +141,17 @@ func ParseFind(args []shell.Word) Find {
 	for i := to; i < len(args); i++ {
 		v, ok := lit(i)
 		if !ok {
+			f.Filtered = true
 			continue
+		}
+		if v == "-maxdepth" {
+			f.MaxDepth = true
+		}
+		if n, known := findUnfiltering[v]; known && v != "-delete" && !strings.HasPrefix(v, "-fprint") && v != "-fls" {
+			i += n
+			continue
+		} else if !known && !IsFindExec(v) {
+			f.Filtered = true
 		}
 		switch {
 		case v == "-delete":

@@ -43,6 +43,13 @@ func ruleFindRepo(v *cmdv, f cmdfacts.Find) {
 	if !deletes {
 		return
 	}
+	if !f.Filtered && (f.Delete && !f.MaxDepth || recursive) {
+		// Nothing picks what goes: every entry below the start paths is
+		// deleted (-delete works bottom-up; rm -r takes each entry whole,
+		// and only refuses "." itself). From the project root, that is
+		// the whole project with its history.
+		v.report(rules.ProjectDelete, "", repoOnly(v.targets(f.Roots, hitCatastrophic|hitRepo), hitProject))
+	}
 	if len(f.Names) == 0 {
 		// Only the repository: a find from the project root deletes what
 		// its tests pick (find . -type d -empty -delete), seldom all of it.
