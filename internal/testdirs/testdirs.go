@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/paths"
+	"github.com/zcode-fence/zcode-fence/internal/modroot"
 )
 
 // EnvVar names the folder to use instead of the default choice. It must be
@@ -39,7 +40,7 @@ const EnvVar = "ZCODE_FENCE_E2E_CACHE"
 // and how to fix it; callers fail or skip with it, never fall back to a
 // place inside a root. Cost: a few stat and readlink calls.
 func Outside(name string) (string, error) {
-	module, modErr := moduleRoot()
+	module, modErr := modroot.FromWorkingDir()
 	if d := os.Getenv(EnvVar); d != "" {
 		if err := check(d, module); err != nil {
 			return "", fmt.Errorf("testdirs: %s=%s: %w", EnvVar, d, err)
@@ -93,23 +94,4 @@ func check(d, module string) error {
 		return errors.New("inside a writable temp root (HOME, XDG_CACHE_HOME or the folder itself under a temp dir?)")
 	}
 	return nil
-}
-
-// moduleRoot is the nearest directory at or above the working directory
-// (a test's package directory) that holds go.mod.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return "", errors.New("no go.mod at or above the working directory")
-		}
-		dir = up
-	}
 }

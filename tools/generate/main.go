@@ -34,6 +34,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/rules"
+	"github.com/zcode-fence/zcode-fence/internal/modroot"
 	"github.com/zcode-fence/zcode-fence/plugins"
 )
 
@@ -75,7 +76,7 @@ func main() {
 	if len(names) == 0 {
 		names = []string{"manifests", "rules", "hooks"}
 	}
-	root, err := moduleRoot()
+	root, err := modroot.FromWorkingDir()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "generate:", err)
 		os.Exit(1)
@@ -90,24 +91,6 @@ func main() {
 			fmt.Fprintf(os.Stderr, "generate %s: %v\n", name, err)
 			os.Exit(1)
 		}
-	}
-}
-
-// moduleRoot walks up from the working directory to the one holding go.mod.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory; run it inside the checkout")
-		}
-		dir = parent
 	}
 }
 
