@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/e2e/fakeapi"
+	"github.com/zcode-fence/zcode-fence/e2e/internal/kit"
 )
 
 // claudeVersion is the Claude Code release the test pins (the one
@@ -63,7 +64,7 @@ func findAgentCLI(t *testing.T, host, version, override, versionVar string) stri
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	start := time.Now()
-	cmd := exec.CommandContext(ctx, "sh", filepath.Join(repoRoot(t), "scripts", "install-agent-cli.sh"), host)
+	cmd := exec.CommandContext(ctx, "sh", filepath.Join(kit.RepoRoot(t), "scripts", "install-agent-cli.sh"), host)
 	cmd.Env = append(os.Environ(), versionVar+"="+version, "ZCODE_FENCE_E2E_CACHE="+cacheDir(t))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -451,7 +452,7 @@ func TestClaudeCodePlugin(t *testing.T) {
 		}
 		// The plugin and the tree a release publishes, and the default
 		// branch's marketplace, whose source is the release ref.
-		for _, target := range []string{w.f.Plugin, w.f.Market, repoRoot(t)} {
+		for _, target := range []string{w.f.Plugin, w.f.Market, kit.RepoRoot(t)} {
 			r := w.must(t, nil, "plugin", "validate", target)
 			out := string(r.stdout) + string(r.stderr)
 			if !strings.Contains(out, "Validation passed") || strings.Contains(out, "✘") {
@@ -461,7 +462,7 @@ func TestClaudeCodePlugin(t *testing.T) {
 	})
 
 	var scenarios []claudeScenario
-	readJSON(t, filepath.Join("testdata", "claude-runs.json"), &scenarios)
+	kit.ReadJSON(t, filepath.Join("testdata", "claude-runs.json"), &scenarios)
 	if len(scenarios) == 0 {
 		t.Fatal("testdata/claude-runs.json has no scenarios")
 	}

@@ -1,7 +1,8 @@
 // Package e2e holds zcode-fence's end-to-end tests of the installable plugin
 // bundle (bundle/zcode-fence) and of the two marketplaces at the repository
 // root. It has no non-test code of its own; fakeapi, beside it, is the fake
-// Anthropic Messages API the Claude Code test drives the real CLI against.
+// Anthropic Messages API the Claude Code test drives the real CLI against,
+// and internal/kit holds the helpers it shares with e2e/reproduce.
 //
 // The tests, all against real files and processes:
 //
@@ -34,9 +35,10 @@
 //     zcode-fence's whole reason on screen, the test answers no as a person
 //     would, and the fake home survives.
 //   - release_test.go: a GoReleaser snapshot of the checkout
-//     (.goreleaser.yaml, this machine's target) built twice, once with an
-//     empty build cache, and by tools/bundle: the same bytes; the tree
-//     tools/bundle assembles from its dist/, published by
+//     (.goreleaser.yaml, this machine's target; that it is the same bytes
+//     as tools/bundle's build, with an empty build cache, is checked by
+//     e2e/reproduce, a package of its own for its own time limit); the
+//     tree tools/bundle assembles from its dist/, published by
 //     scripts/publish-tree.sh at the release ref of a local bare repository
 //     that git's url.insteadOf puts in GitHub's place, added and installed by
 //     the real Claude Code CLI exactly as README.md says, with no Go on PATH

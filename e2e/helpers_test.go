@@ -4,23 +4,18 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core/integrity"
+	"github.com/zcode-fence/zcode-fence/e2e/internal/kit"
 	"github.com/zcode-fence/zcode-fence/internal/testdirs"
 )
 
@@ -46,39 +41,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// repoRoot is the checkout root (the directory above e2e/ holding go.mod).
-func repoRoot(t testing.TB) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := filepath.Dir(wd)
-	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		t.Fatalf("e2e: no go.mod above %s: %v", wd, err)
-	}
-	return root
-}
-
 // bundleDir is the plugin bundle in the checkout.
-func bundleDir(t testing.TB) string { return filepath.Join(repoRoot(t), "bundle", "zcode-fence") }
-
-// goTool finds the go command: PATH, else GOROOT/bin.
-func goTool() string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	return filepath.Join(runtime.GOROOT(), "bin", "go")
-}
-
-// hostBinaryName is the launcher's name for this platform's binary.
-func hostBinaryName() string {
-	name := "zcode-fence-" + runtime.GOOS + "-" + runtime.GOARCH
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	return name
-}
+func bundleDir(t testing.TB) string { return filepath.Join(kit.RepoRoot(t), "bundle", "zcode-fence") }
 
 var built struct {
 	once    sync.Once
@@ -96,8 +60,8 @@ func hostTree(t testing.TB) string {
 	built.once.Do(func() {
 		out := filepath.Join(scratch, "tree")
 		start := time.Now()
-		cmd := exec.Command(goTool(), "run", "./tools/bundle", "-tree", out, "-targets", "host")
-		cmd.Dir = repoRoot(t)
+		cmd := exec.Command(kit.GoTool(), "run", "./tools/bundle", "-tree", out, "-targets", "host")
+		cmd.Dir = kit.RepoRoot(t)
 		msg, err := cmd.CombinedOutput()
 		built.elapsed = time.Since(start)
 		if err != nil {
@@ -120,7 +84,7 @@ func hostBinary(t testing.TB) string {
 	if p := os.Getenv("ZCODE_FENCE_E2E_BINARY"); p != "" {
 		return p
 	}
-	return filepath.Join(hostTree(t), "bundle", "zcode-fence", "libexec", hostBinaryName())
+	return filepath.Join(hostTree(t), "bundle", "zcode-fence", "libexec", kit.HostBinaryName())
 }
 
 // cacheDir is the e2e cache folder (the Claude Code install, run dirs),
@@ -260,32 +224,6 @@ func writeFile(t testing.TB, path, content string) {
 	}
 }
 
-func copyFile(t testing.TB, src, dst string) {
-	t.Helper()
-	in, err := os.Open(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	st, err := in.Stat()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, st.Mode().Perm())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // copyTree copies the directory src to dst, keeping executable bits.
 func copyTree(t testing.TB, src, dst string) {
 	t.Helper()
@@ -298,7 +236,7 @@ func copyTree(t testing.TB, src, dst string) {
 		if d.IsDir() {
 			return os.MkdirAll(target, 0o755)
 		}
-		copyFile(t, path, target)
+		kit.CopyFile(t, path, target)
 		return nil
 	})
 	if err != nil {
@@ -310,32 +248,16 @@ func copyTree(t testing.TB, src, dst string) {
 // platform's binary and rewrites SHA256SUMS for it.
 func useBinary(t testing.TB, path, libexec string) {
 	t.Helper()
-	dst := filepath.Join(libexec, hostBinaryName())
+	dst := filepath.Join(libexec, kit.HostBinaryName())
 	os.Remove(dst)
-	copyFile(t, path, dst)
+	kit.CopyFile(t, path, dst)
 	sum, _, err := integrity.HashFile(dst)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sums := integrity.FormatSums([]integrity.Sum{{File: hostBinaryName(), SHA256: sum}})
+	sums := integrity.FormatSums([]integrity.Sum{{File: kit.HostBinaryName(), SHA256: sum}})
 	if err := os.WriteFile(filepath.Join(libexec, integrity.SumsFile), sums, 0o644); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// readJSON decodes a file into v.
-func readJSON(t testing.TB, path string, v any) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(v); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	if dec.More() {
-		t.Fatalf("%s: more than one JSON value", path)
 	}
 }
 
@@ -394,39 +316,4 @@ func keysOf[V any](m map[string]V) []string {
 	}
 	sort.Strings(ks)
 	return ks
-}
-
-// coreVersion reads the default of core.Version from core/version.go (a
-// variable, so builds can stamp it with -X). Parsing the file, rather than
-// importing package core, keeps these checks independent of the rest of the
-// module compiling.
-func coreVersion(t testing.TB) string {
-	t.Helper()
-	path := filepath.Join(repoRoot(t), "core", "version.go")
-	file, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
-	if err != nil {
-		t.Fatalf("e2e: %v", err)
-	}
-	for _, decl := range file.Decls {
-		gen, ok := decl.(*ast.GenDecl)
-		if !ok || (gen.Tok != token.CONST && gen.Tok != token.VAR) {
-			continue
-		}
-		for _, spec := range gen.Specs {
-			vs := spec.(*ast.ValueSpec)
-			for i, name := range vs.Names {
-				if name.Name != "Version" || i >= len(vs.Values) {
-					continue
-				}
-				if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
-					v, err := strconv.Unquote(lit.Value)
-					if err == nil {
-						return v
-					}
-				}
-			}
-		}
-	}
-	t.Fatalf("e2e: no Version = \"...\" in %s", path)
-	return ""
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/integrity"
 	"github.com/zcode-fence/zcode-fence/e2e/fakeapi"
+	"github.com/zcode-fence/zcode-fence/e2e/internal/kit"
 )
 
 // Pinned versions of the other agent hosts (shared/spec/hosts.md measured
@@ -367,7 +368,7 @@ func installGeminiExtension(t *testing.T, w *claudeWorld) {
 	installed := filepath.Join(w.f.Home, ".gemini", "extensions", pluginName)
 	plugin := filepath.Join(installed, filepath.Base(filepath.FromSlash(agenthost.PluginDir)))
 	for _, f := range []string{"gemini-extension.json", filepath.Join("hooks", "hooks.json"),
-		filepath.Join(plugin, "libexec", "zcode-fence"), filepath.Join(plugin, "libexec", hostBinaryName()), filepath.Join(plugin, "libexec", integrity.SumsFile)} {
+		filepath.Join(plugin, "libexec", "zcode-fence"), filepath.Join(plugin, "libexec", kit.HostBinaryName()), filepath.Join(plugin, "libexec", integrity.SumsFile)} {
 		if !filepath.IsAbs(f) {
 			f = filepath.Join(installed, f)
 		}

@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/zcode-fence/zcode-fence/e2e/internal/kit"
 )
 
 type launcherPlatform struct {
@@ -77,7 +79,7 @@ func newLauncherWorld(t *testing.T) launcherWorld {
 		fakeBin: filepath.Join(dir, "fake bin"),
 	}
 	w.libexec = filepath.Join(w.root, "libexec")
-	copyFile(t, filepath.Join(bundleDir(t), "libexec", "zcode-fence"), filepath.Join(w.libexec, "zcode-fence"))
+	kit.CopyFile(t, filepath.Join(bundleDir(t), "libexec", "zcode-fence"), filepath.Join(w.libexec, "zcode-fence"))
 	writeExec(t, filepath.Join(w.fakeBin, "uname"), fakeUname)
 	return w
 }
@@ -135,7 +137,7 @@ func shells(t *testing.T) [][]string {
 
 func loadPlatforms(t *testing.T) []launcherPlatform {
 	var ps []launcherPlatform
-	readJSON(t, filepath.Join("testdata", "launcher-platforms.json"), &ps)
+	kit.ReadJSON(t, filepath.Join("testdata", "launcher-platforms.json"), &ps)
 	if len(ps) == 0 {
 		t.Fatal("no platforms in testdata")
 	}
@@ -248,17 +250,17 @@ func TestHookCommandRunsTheLauncher(t *testing.T) {
 			Hooks []struct{ Command string } `json:"hooks"`
 		} `json:"hooks"`
 	}
-	readJSON(t, filepath.Join(bundleDir(t), "hooks", "hooks.json"), &doc)
+	kit.ReadJSON(t, filepath.Join(bundleDir(t), "hooks", "hooks.json"), &doc)
 	command := doc.Hooks["PreToolUse"][0].Hooks[0].Command
 	w := newLauncherWorld(t)
-	copyFile(t, hostBinary(t), filepath.Join(w.libexec, hostBinaryName()))
+	kit.CopyFile(t, hostBinary(t), filepath.Join(w.libexec, kit.HostBinaryName()))
 	line := strings.ReplaceAll(command, "${CLAUDE_PLUGIN_ROOT}", w.root)
 	cmd := exec.Command("sh", "-c", line+" version")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s version: %v: %s", line, err, out)
 	}
-	if want := fmt.Sprintf("zcode-fence %s (%s/%s", coreVersion(t), runtime.GOOS, runtime.GOARCH); !strings.HasPrefix(string(out), want) {
+	if want := fmt.Sprintf("zcode-fence %s (%s/%s", kit.CoreVersion(t), runtime.GOOS, runtime.GOARCH); !strings.HasPrefix(string(out), want) {
 		t.Errorf("version output %q, want prefix %q", out, want)
 	}
 }
@@ -305,7 +307,7 @@ func TestCmdLauncher(t *testing.T) {
 	}
 	// On Windows: run it for real, without a binary next to it.
 	dir := t.TempDir()
-	copyFile(t, filepath.Join(bundleDir(t), "libexec", "zcode-fence.cmd"), filepath.Join(dir, "zcode-fence.cmd"))
+	kit.CopyFile(t, filepath.Join(bundleDir(t), "libexec", "zcode-fence.cmd"), filepath.Join(dir, "zcode-fence.cmd"))
 	out, err := exec.Command("cmd.exe", "/c", filepath.Join(dir, "zcode-fence.cmd")).Output()
 	if err != nil {
 		t.Fatalf("zcode-fence.cmd: %v", err)

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core/agenthost"
+	"github.com/zcode-fence/zcode-fence/e2e/internal/kit"
 	"github.com/zcode-fence/zcode-fence/plugins"
 	"github.com/zcode-fence/zcode-fence/plugins/decisionmodel"
 )
@@ -96,7 +97,7 @@ type pluginManifest struct {
 }
 
 func manifestPaths(t *testing.T) (zMarket, cMarket, zPlugin, cPlugin string) {
-	root := repoRoot(t)
+	root := kit.RepoRoot(t)
 	b := bundleDir(t)
 	return filepath.Join(root, "marketplace.json"),
 		filepath.Join(root, ".claude-plugin", "marketplace.json"),
@@ -109,10 +110,10 @@ func TestVersionsMatchCoreVersion(t *testing.T) {
 	var zMarket zcodeMarket
 	var cMarket claudeMarket
 	var zPlugin, cPlugin pluginManifest
-	readJSON(t, zm, &zMarket)
-	readJSON(t, cm, &cMarket)
-	readJSON(t, zp, &zPlugin)
-	readJSON(t, cp, &cPlugin)
+	kit.ReadJSON(t, zm, &zMarket)
+	kit.ReadJSON(t, cm, &cMarket)
+	kit.ReadJSON(t, zp, &zPlugin)
+	kit.ReadJSON(t, cp, &cPlugin)
 	if len(zMarket.Plugins) != 1 || len(cMarket.Plugins) != 1 {
 		t.Fatalf("marketplaces list %d and %d plugins, want 1 each", len(zMarket.Plugins), len(cMarket.Plugins))
 	}
@@ -125,18 +126,18 @@ func TestVersionsMatchCoreVersion(t *testing.T) {
 	var gemini struct {
 		Name, Version string
 	}
-	readJSON(t, filepath.Join(repoRoot(t), filepath.FromSlash(agenthost.GeminiManifest)), &gemini)
+	kit.ReadJSON(t, filepath.Join(kit.RepoRoot(t), filepath.FromSlash(agenthost.GeminiManifest)), &gemini)
 	versions[agenthost.GeminiManifest+" version"] = gemini.Version
 	if gemini.Name != pluginName {
 		t.Errorf("gemini-extension.json name %q, want %q", gemini.Name, pluginName)
 	}
 	for where, v := range versions {
-		if v != coreVersion(t) {
-			t.Errorf("%s = %q, core.Version = %q", where, v, coreVersion(t))
+		if v != kit.CoreVersion(t) {
+			t.Errorf("%s = %q, core.Version = %q", where, v, kit.CoreVersion(t))
 		}
 	}
-	if !regexp.MustCompile(`^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`).MatchString(coreVersion(t)) {
-		t.Errorf("core.Version %q is not semver", coreVersion(t))
+	if !regexp.MustCompile(`^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`).MatchString(kit.CoreVersion(t)) {
+		t.Errorf("core.Version %q is not semver", kit.CoreVersion(t))
 	}
 }
 
@@ -153,9 +154,9 @@ func checkI18n(t *testing.T, where string, d i18n, description string) {
 func TestZCodeMarketplace(t *testing.T) {
 	zm, _, zp, _ := manifestPaths(t)
 	var m zcodeMarket
-	readJSON(t, zm, &m)
+	kit.ReadJSON(t, zm, &m)
 	var plugin pluginManifest
-	readJSON(t, zp, &plugin)
+	kit.ReadJSON(t, zp, &plugin)
 
 	if !nameRE.MatchString(m.Name) {
 		t.Errorf("marketplace name %q does not match %s", m.Name, nameRE)
@@ -193,9 +194,9 @@ func TestZCodeMarketplace(t *testing.T) {
 func TestClaudeCodeMarketplace(t *testing.T) {
 	_, cm, _, cp := manifestPaths(t)
 	var m claudeMarket
-	readJSON(t, cm, &m)
+	kit.ReadJSON(t, cm, &m)
 	var plugin pluginManifest
-	readJSON(t, cp, &plugin)
+	kit.ReadJSON(t, cp, &plugin)
 	if !nameRE.MatchString(m.Name) || m.Name != marketName {
 		t.Errorf("marketplace name %q, want %q", m.Name, marketName)
 	}
@@ -237,7 +238,7 @@ func checkReleaseSource(t *testing.T, where string, raw json.RawMessage, manifes
 	if !reflect.DeepEqual(src, releaseSource) {
 		t.Errorf("%s plugins[0].source = %v, want %v", where, src, releaseSource)
 	}
-	gomod, err := os.ReadFile(filepath.Join(repoRoot(t), "go.mod"))
+	gomod, err := os.ReadFile(filepath.Join(kit.RepoRoot(t), "go.mod"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +246,7 @@ func checkReleaseSource(t *testing.T, where string, raw json.RawMessage, manifes
 	if module == nil || "https://"+string(module[1])+".git" != src["url"] {
 		t.Errorf("%s plugins[0].source.url %q is not the repository of module %s", where, src["url"], module)
 	}
-	if _, err := os.Stat(filepath.Join(repoRoot(t), filepath.FromSlash(src["path"]), manifestDir, "plugin.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(kit.RepoRoot(t), filepath.FromSlash(src["path"]), manifestDir, "plugin.json")); err != nil {
 		t.Errorf("%s plugins[0].source.path has no %s/plugin.json: %v", where, manifestDir, err)
 	}
 }
@@ -272,7 +273,7 @@ func TestPluginManifests(t *testing.T) {
 	}
 
 	var m pluginManifest
-	readJSON(t, zp, &m)
+	kit.ReadJSON(t, zp, &m)
 	if m.Name != pluginName || !nameRE.MatchString(m.Name) {
 		t.Errorf("name %q", m.Name)
 	}
@@ -363,7 +364,7 @@ func userConfigOrder(t *testing.T, data []byte) []string {
 func TestHooksFileCommonForm(t *testing.T) {
 	path := filepath.Join(bundleDir(t), "hooks", "hooks.json")
 	var doc map[string]json.RawMessage
-	readJSON(t, path, &doc)
+	kit.ReadJSON(t, path, &doc)
 	if keys := keysOf(doc); !slices.Equal(keys, []string{"hooks"}) {
 		t.Fatalf("top-level keys %v, want [hooks]", keys)
 	}
@@ -486,7 +487,7 @@ func TestBuiltBinariesAreIgnored(t *testing.T) {
 	if err != nil {
 		t.Skip("git is not installed; cannot ask it what .gitignore ignores")
 	}
-	root := repoRoot(t)
+	root := kit.RepoRoot(t)
 	if _, err := os.Stat(filepath.Join(root, ".git")); err != nil {
 		t.Skip("not a git checkout")
 	}
@@ -523,7 +524,7 @@ func TestHooksFilesGenerated(t *testing.T) {
 		t.Fatalf("%d hooks files, want the Claude form and Gemini's", len(files))
 	}
 	for _, f := range files {
-		got, err := os.ReadFile(filepath.Join(repoRoot(t), filepath.FromSlash(f.Path)))
+		got, err := os.ReadFile(filepath.Join(kit.RepoRoot(t), filepath.FromSlash(f.Path)))
 		if err != nil {
 			t.Errorf("%s (read by %v): %v", f.Path, f.Hosts, err)
 			continue

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/zcode-fence/zcode-fence/e2e/internal/kit"
 )
 
 // zcodeCase is one tool call as ZCode would hand it to the hook.
@@ -44,7 +46,7 @@ var zcodeAliases = []string{"hook_event_name", "session_id", "permission_mode", 
 func loadZCodeShapes(t *testing.T) []zcodeShape {
 	t.Helper()
 	var shapes []zcodeShape
-	readJSON(t, filepath.Join("testdata", "zcode-payloads.json"), &shapes)
+	kit.ReadJSON(t, filepath.Join("testdata", "zcode-payloads.json"), &shapes)
 	names := map[string]bool{}
 	for _, sh := range shapes {
 		names[sh.Name] = true
@@ -112,7 +114,7 @@ func zcodeHookCommand(t *testing.T, pluginRoot string) string {
 			Hooks []struct{ Command string } `json:"hooks"`
 		} `json:"hooks"`
 	}
-	readJSON(t, filepath.Join(pluginRoot, "hooks", "hooks.json"), &doc)
+	kit.ReadJSON(t, filepath.Join(pluginRoot, "hooks", "hooks.json"), &doc)
 	return strings.NewReplacer("${CLAUDE_PLUGIN_ROOT}", pluginRoot, "${ZCODE_PLUGIN_ROOT}", pluginRoot).
 		Replace(doc.Hooks["PreToolUse"][0].Hooks[0].Command)
 }
@@ -172,7 +174,7 @@ func TestZCodePayloads(t *testing.T) {
 	f := newFixture(t)
 	command := zcodeHookCommand(t, f.Plugin)
 	var cases []zcodeCase
-	readJSON(t, filepath.Join("testdata", "zcode-cases.json"), &cases)
+	kit.ReadJSON(t, filepath.Join("testdata", "zcode-cases.json"), &cases)
 	if len(cases) == 0 {
 		t.Fatal("testdata/zcode-cases.json has no cases")
 	}

@@ -110,7 +110,7 @@ func CheckVersion(v string) error {
 // stripped, no file paths, no VCS stamp and an empty build ID, so the bytes
 // depend only on the source, the Go version and the target. They are the
 // flags of .goreleaser.yaml's build (TestGoreleaserConfigMatches checks the
-// file; e2e/release_test.go checks the two produce the same bytes).
+// file; e2e/reproduce checks the two produce the same bytes).
 func BuildArgs(version, out string) []string {
 	return []string{"build", "-trimpath", "-buildvcs=false",
 		"-ldflags=-s -w -buildid= -X " + versionVar + "=" + version,

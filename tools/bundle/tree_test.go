@@ -390,7 +390,7 @@ func TestPublishRef(t *testing.T) {
 }
 
 // TestGoreleaserConfigMatches keeps .goreleaser.yaml's build equal to
-// BuildArgs, BuildEnv and AllTargets (e2e/release_test.go compares the
+// BuildArgs, BuildEnv and AllTargets (e2e/reproduce compares the
 // bytes the two produce).
 func TestGoreleaserConfigMatches(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(repoRoot(t), ".goreleaser.yaml"))
