@@ -57,19 +57,21 @@ func AgentCLI(name string, args []shell.Word) (AgentChange, bool) {
 	return AgentChange{}, false
 }
 
-// agentCLIs are the agent host CLIs AgentCLI reads, by command name. The
-// names are the hosts' ids in core/agenthost (a test there checks that
-// every adapter has its CLI here and every CLI its adapter).
+// agentCLIs are the agent host CLIs AgentCLI reads, by command name, with
+// the npm package each is published as (what npx and its kin run; "" when
+// it is not on npm). The names are the hosts' ids in core/agenthost (a test
+// there checks that every adapter has its CLI here and every CLI its
+// adapter).
 var agentCLIs = []struct {
-	name string
-	read func(name string, args []shell.Word) (AgentChange, bool)
+	name, npmPackage string
+	read             func(name string, args []shell.Word) (AgentChange, bool)
 }{
-	{"claude", func(_ string, a []shell.Word) (AgentChange, bool) { return claudeCLI(a) }},
-	{"zcode", func(_ string, a []shell.Word) (AgentChange, bool) { return zcodeCLI(a) }},
-	{"codex", func(_ string, a []shell.Word) (AgentChange, bool) { return codexCLI(a) }},
-	{"gemini", geminiCLI},
-	{"qwen", geminiCLI},
-	{"copilot", func(_ string, a []shell.Word) (AgentChange, bool) { return copilotCLI(a) }},
+	{"claude", "@anthropic-ai/claude-code", func(_ string, a []shell.Word) (AgentChange, bool) { return claudeCLI(a) }},
+	{"zcode", "", func(_ string, a []shell.Word) (AgentChange, bool) { return zcodeCLI(a) }},
+	{"codex", "@openai/codex", func(_ string, a []shell.Word) (AgentChange, bool) { return codexCLI(a) }},
+	{"gemini", "@google/gemini-cli", geminiCLI},
+	{"qwen", "@qwen-code/qwen-code", geminiCLI},
+	{"copilot", "@github/copilot", func(_ string, a []shell.Word) (AgentChange, bool) { return copilotCLI(a) }},
 }
 
 // AgentCLINames lists the command names AgentCLI reads, in table order.
@@ -79,6 +81,34 @@ func AgentCLINames() []string {
 		out[i] = c.name
 	}
 	return out
+}
+
+// IsAgentCLI reports whether name (Command.Name) is an agent host's CLI:
+// its sessions run the hooks, zcode-fence's included, with the
+// environment they were started with.
+func IsAgentCLI(name string) bool {
+	for _, c := range agentCLIs {
+		if c.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// AgentCLIPackage maps a package a package runner starts (npx
+// @anthropic-ai/claude-code, bunx @google/gemini-cli@latest) to the agent
+// CLI it is; ok is false for any other package.
+func AgentCLIPackage(pkg string) (name string, ok bool) {
+	if at := strings.LastIndexByte(pkg, '@'); at > 0 {
+		pkg = pkg[:at] // a version or tag
+	}
+	pkg = strings.ToLower(pkg)
+	for _, c := range agentCLIs {
+		if c.npmPackage != "" && c.npmPackage == pkg {
+			return c.name, true
+		}
+	}
+	return "", false
 }
 
 // claudeSpec lists Claude Code's options that take a value (those an

@@ -151,6 +151,18 @@ func (j *judge) command(i int) {
 	}
 	j.judgeCustomCommand(c)
 	v.redirects()
+	v.rules()
+	if fetchers[v.name] {
+		v.recordDownload()
+	}
+}
+
+// rules runs every rule that looks at the command word and its arguments:
+// the one keyed on its name, and those that look at any command (inline
+// programs, fork bombs, switching the guard off, archivers, code
+// consumers, downloads run). A package runner's command (npx rimraf ~) is
+// judged by it too, as that command.
+func (v *cmdv) rules() {
 	if v.name == "" {
 		v.unknownCommand()
 	} else if r := dispatch[v.name]; r != nil {
@@ -164,9 +176,6 @@ func (j *judge) command(i int) {
 	v.archiveDelete()
 	v.codeConsumer()
 	v.runsDownload()
-	if fetchers[v.name] {
-		v.recordDownload()
-	}
 }
 
 // cmdv is one command as the rules see it.

@@ -180,14 +180,15 @@ func (v *cmdv) judgeInner(argv []shell.Word) {
 	if at := strings.LastIndexByte(inner.Name, '@'); at > 0 {
 		inner.Name = inner.Name[:at] // npx rimraf@5
 	}
+	if agent, ok := cmdfacts.AgentCLIPackage(argv[0].Value); ok {
+		inner.Name = agent // npx @anthropic-ai/claude-code is claude
+	}
 	inner.NameIfEmpty = inner.Name
 	w := &cmdv{j: v.j, i: v.i, c: &inner, name: dispatchName(&inner)}
 	if len(argv) > 1 {
 		w.args = argv[1:]
 	}
-	if r := dispatch[w.name]; r != nil {
-		r(w)
-	}
+	w.rules()
 }
 
 // runnerValued are the package runners' options that take a value.

@@ -22,7 +22,28 @@ func (v *cmdv) tamper() {
 	if ch, ok := cmdfacts.AgentCLI(v.name, v.args); ok {
 		v.agentChange(ch)
 	}
+	v.agentRun()
 	v.guardRun()
+}
+
+// agentRun reports an agent host started with the guard's settings
+// changed (ZCODE_FENCE_ENABLE_DANGER_GATE=false claude -p ...): its hooks
+// inherit the environment, so the guard would judge that session with
+// them (config.GuardSettingsEnv; a proxy for the agent is not one).
+func (v *cmdv) agentRun() {
+	if !cmdfacts.IsAgentCLI(v.name) {
+		return
+	}
+	var env []string
+	for _, name := range v.guardEnv() {
+		if config.GuardSettingsEnv(name) {
+			env = append(env, name)
+		}
+	}
+	if len(env) > 0 {
+		v.j.add(finding{rule: rules.TamperGuard, cmd: v.display(),
+			detail: v.j.text("hooks", "的钩子"), subject: strings.Join(env, " ")})
+	}
 }
 
 // agentChange reports an agent CLI change that can reach zcode-fence.
