@@ -17,10 +17,12 @@ import (
 //     tpu-vm ssh --command CMD; az vm|vmss run-command invoke|create
 //     --scripts LINE... / --script TEXT (--command-id RunPowerShellScript:
 //     PowerShell); aws ssm send-command --parameters commands=[...] or the
-//     same as JSON (--document-name AWS-RunPowerShellScript: PowerShell).
+//     same as JSON (--document-name AWS-RunPowerShellScript: PowerShell);
+//     fly ssh console -C CMD on a Fly.io machine.
 //   - containers and pods: docker, podman, nerdctl exec (also container
 //     exec, compose exec, docker-compose exec), kubectl and oc exec POD --
-//     CMD (ContainerExec reads them), lxc and incus exec INSTANCE [--] CMD,
+//     CMD (ContainerExec reads them), aws ecs execute-command --command
+//     CMD, lxc and incus exec INSTANCE [--] CMD,
 //     machinectl shell [USER@]NAME PATH ARGS for a machine other than the
 //     host itself (.host: a plain wrapper, see MachineShell).
 //
@@ -33,7 +35,7 @@ import (
 // wrapper table).
 
 // remoteClients are the command names RemoteCommand reads.
-var remoteClients = []string{"ssh", "autossh", "mosh", "vagrant", "gcloud", "az", "aws",
+var remoteClients = []string{"ssh", "autossh", "mosh", "vagrant", "gcloud", "az", "aws", "fly", "flyctl",
 	"kubectl", "oc", "docker", "podman", "nerdctl", "docker-compose", "podman-compose",
 	"lxc", "incus", "machinectl"}
 
@@ -48,7 +50,12 @@ func moreRemote(name string, args []shell.Word) (Remote, bool) {
 	case "az":
 		return azRunCommand(args)
 	case "aws":
-		return awsSendCommand(args)
+		if r, ok := awsSendCommand(args); ok {
+			return r, true
+		}
+		return awsECSExec(args)
+	case "fly", "flyctl":
+		return flySSH(args)
 	case "lxc", "incus":
 		if argv, ok := instanceExec(args); ok {
 			return execRemote(argv)
@@ -235,6 +242,58 @@ func awsSendCommand(args []shell.Word) (Remote, bool) {
 	}
 	r.Command = strings.Join(cmds, "\n")
 	return r, true
+}
+
+// awsECSValued are the aws global options and ecs execute-command's that
+// take a value.
+var awsECSValued = append(slices.Clip(awsGlobalValued), "--cluster", "--container", "--command", "--task",
+	"--cli-input-json", "--cli-input-yaml")
+
+// awsECSExec reads aws ecs execute-command --command CMD: CMD runs in a
+// container of the task (ECS Exec, through an SSM session).
+func awsECSExec(args []shell.Word) (Remote, bool) {
+	path, _, _, ok := cloudPath(args, awsECSValued)
+	if !ok || !hasPathPrefix(path, []string{"ecs", "execute-command"}) {
+		return Remote{}, false
+	}
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if !awsOption(w, "--command", "--cluster", "--container", "--color", "--cli-input-json", "--cli-input-yaml",
+			"--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format", "--ca-bundle") {
+			continue
+		}
+		_, val, eq := strings.Cut(w.Value, "=")
+		if !eq {
+			if i+1 >= len(args) {
+				break
+			}
+			val = args[i+1].Value
+		}
+		if strings.TrimSpace(val) == "" {
+			break
+		}
+		return Remote{Command: val, Container: true}, true
+	}
+	return Remote{}, false
+}
+
+// flyValued are fly ssh console's options (and fly's global -t) that take
+// a value.
+var flyValued = []string{"-A", "--address", "-a", "--app", "-C", "--command", "-c", "--config", "--machine",
+	"--container", "-o", "--org", "-g", "--process-group", "-r", "--region", "-u", "--user", "-t",
+	"--access-token"}
+
+// flySSH reads fly ssh console -C CMD (also flyctl): CMD runs on a
+// machine of the app; without -C an interactive shell starts.
+func flySSH(args []shell.Word) (Remote, bool) {
+	path, _, rest, ok := cloudPath(args, flyValued)
+	if !ok || !hasPathPrefix(path, []string{"ssh", "console"}) {
+		return Remote{}, false
+	}
+	if c := Value(rest, "-C", "--command"); c != nil {
+		return Remote{Command: c.Value}, true
+	}
+	return Remote{Login: true}, true
 }
 
 // SSMCommands returns the "commands" parameter of an aws ssm
