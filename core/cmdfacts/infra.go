@@ -971,7 +971,10 @@ func ContainerExec(name string, args []shell.Word) ([]shell.Word, bool) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.Unknown {
-			return nil, false
+			if !seenExec || strings.HasPrefix(a.KnownPrefix, "-") || i+1 == len(args) {
+				return nil, false
+			}
+			return args[i+1:], true // a container named by "$C" or $(docker ps -q)
 		}
 		v := a.Value
 		if strings.HasPrefix(v, "-") && v != "-" {

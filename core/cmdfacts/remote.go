@@ -39,12 +39,22 @@ type Remote struct {
 	// reading its commands from the client's stdin when that is no
 	// terminal.
 	Login bool
+	// Container: the command runs in a container, a pod or a local
+	// machine's guest (docker exec, kubectl exec, lxc exec, machinectl
+	// shell NAME), not on a remote host.
+	Container bool
+	// PowerShell: Command is PowerShell text (az run-command
+	// RunPowerShellScript, aws ssm AWS-RunPowerShellScript), not a POSIX
+	// shell's.
+	PowerShell bool
 }
 
 // RemoteCommand reads a remote shell client's command line (ssh host CMD
 // ARGS..., ssh -t host 'CMD', ssh -o RemoteCommand=CMD host, ssh host
-// with no command, mosh host -- CMD); ok is false when it runs no shell
-// command there (ssh -N, -s, -G ..., or not a client). name is the
+// with no command, mosh host -- CMD; the cloud shells, container execs
+// and machinectl shell of remote_more.go, RemoteClients lists them all);
+// ok is false when it runs no shell command there (ssh -N, -s, -G ...,
+// or not a client). name is the
 // client's command name (after wrappers); args its arguments (argv[1:]).
 // Each word contributes its Value, whose unknown parts are their source
 // text ($X): the remote analysis then sees them as unknown too. Cost:
@@ -52,7 +62,7 @@ type Remote struct {
 func RemoteCommand(name string, args []shell.Word) (r Remote, ok bool) {
 	switch name {
 	case "ssh", "autossh":
-		return sshCommand(args)
+		return sshCommand(args, false)
 	case "mosh":
 		for i, a := range args {
 			if !a.Unknown && a.Value == "--" {
@@ -72,15 +82,17 @@ func RemoteCommand(name string, args []shell.Word) (r Remote, ok bool) {
 				}
 			}
 		}
+	default:
+		return moreRemote(name, args)
 	}
 	return Remote{}, false
 }
 
 // sshCommand reads ssh's arguments: options, the destination, options
 // again (OpenSSH reads options after the destination too), then the
-// command words.
-func sshCommand(args []shell.Word) (Remote, bool) {
-	host := false
+// command words. host is set when the destination is already given
+// (gcloud compute ssh VM -- SSH_ARGS puts SSH_ARGS after it).
+func sshCommand(args []shell.Word, host bool) (Remote, bool) {
 	var option string // -o RemoteCommand=
 	for i := 0; i < len(args); i++ {
 		a := args[i]

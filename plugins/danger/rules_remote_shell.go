@@ -1,16 +1,40 @@
 package danger
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 	"github.com/zcode-fence/zcode-fence/core/steps"
 )
 
-var _ = addRules(ruleRemoteShell, "ssh", "autossh", "mosh", "vagrant")
+var _ = addRemoteRules()
+
+// addRemoteRules registers ruleRemoteShell for every remote runner; the
+// infrastructure clients among them (gcloud, az, aws, kubectl, docker
+// ...) keep ruleInfraCLI too, which runs first.
+func addRemoteRules() bool {
+	infra := cmdfacts.InfraCLIs()
+	for _, n := range cmdfacts.RemoteClients() {
+		if slices.Contains(infra, n) {
+			addRules(ruleInfraThenRemote, n)
+		} else {
+			addRules(ruleRemoteShell, n)
+		}
+	}
+	return true
+}
+
+// ruleInfraThenRemote judges an infrastructure client that may also run a
+// command elsewhere (kubectl exec, gcloud compute ssh).
+func ruleInfraThenRemote(v *cmdv) {
+	ruleInfraCLI(v)
+	ruleRemoteShell(v)
+}
 
 // maxRemoteNesting bounds ssh inside ssh (ssh a ssh b 'CMD').
 const maxRemoteNesting = 3
@@ -20,7 +44,10 @@ const maxRemoteNesting = 3
 const remoteStdinMark = "ZCODE_FENCE_REMOTE_STDIN"
 
 // ruleRemoteShell: ssh host CMD ARGS, ssh -t host 'CMD', mosh host -- CMD
-// run CMD on another machine (cmdfacts.RemoteCommand); ssh host <<EOF
+// run CMD on another machine, and so do gcloud compute ssh --command,
+// az vm run-command, aws ssm send-command; docker / kubectl / lxc exec
+// and machinectl shell NAME run it in a container or pod
+// (cmdfacts.RemoteCommand); ssh host <<EOF
 // runs the heredoc in the remote login shell, and ssh host bash -s <<EOF
 // gives it to the remote command's stdin. Its commands are
 // judged by this layer's rules, in the remote user's home (ssh's working
@@ -46,11 +73,26 @@ func ruleRemoteShell(v *cmdv) {
 		return
 	}
 	j.spend(4 * steps.Path(len(text)))
-	s := analysis.Analyze(text, analysis.Options{Dialect: shell.Bash, Cwd: j.plat.Home, Home: j.plat.Home})
+	dialect := shell.Bash
+	if r.PowerShell {
+		dialect = shell.PowerShell
+	}
+	// ruleInfraCLI judges the data stores a docker / kubectl exec reaches
+	// (execInner): their findings are not repeated here.
+	_, infraJudged := cmdfacts.ContainerExec(v.name, v.args)
+	s := analysis.Analyze(text, analysis.Options{Dialect: dialect, Cwd: j.plat.Home, Home: j.plat.Home})
 	sub := &judge{plat: j.plat, en: j.en, s: s, cwdRaw: j.plat.Home, custom: j.custom, nested: j.nested + 1, steps: j.steps, ctx: j.ctx}
 	_ = sub.run() // a deadline error shows again in the caller's next check
+	for k := range s.Commands {
+		c := &s.Commands[k]
+		w := &cmdv{j: sub, i: k, c: c, name: dispatchName(c)}
+		if len(c.Args) > 1 {
+			w.args = c.Args[1:]
+		}
+		remoteDataDelete(w)
+	}
 	for _, r := range sub.reasons {
-		if rule, ok := rules.Lookup(r.Rule); ok && !remoteEveryday[rule.Family] {
+		if rule, ok := rules.Lookup(r.Rule); ok && !remoteEveryday[rule.Family] && !(infraJudged && rule.Family == rules.Infra) {
 			j.addReason(rule, r.Message)
 		}
 	}
@@ -66,4 +108,52 @@ func ruleRemoteShell(v *cmdv) {
 // has read, on a machine the user is responsible for).
 var remoteEveryday = map[*rules.Family]bool{
 	rules.Git: true, rules.Persistence: true,
+}
+
+// Labels of the remote deletes (remoteDataDelete).
+const (
+	labelTopLevel = "top-level directory there"
+	labelDataDir  = "service data directory there"
+)
+
+// remoteDataDelete: a recursive rm, on another machine or in a container,
+// of a top-level directory (/data, /app; not /tmp) or of a service's data
+// directory, anything in it or below it (/var/lib/postgresql/data,
+// /var/lib/mysql/*: cmdfacts.ServiceDataDir) asks DG-RM-RECURSIVE. Here
+// the project fence guards such paths; there, nothing else does. Cost:
+// linear in the operands.
+func remoteDataDelete(v *cmdv) {
+	if v.name != "rm" || !cmdfacts.HasShort(v.args, "rR") && !cmdfacts.HasLong(v.args, "--recursive") {
+		return
+	}
+	var hs []hit
+	for _, w := range cmdfacts.Operands(v.args) {
+		if w.Unknown {
+			continue
+		}
+		p := v.j.plat.Normalize(w.Value)
+		if p.Kind != paths.Unix || !p.IsAbs() {
+			continue
+		}
+		if yes, _ := v.j.plat.IsCatastrophic(p); yes {
+			continue // the delete rules name it already
+		}
+		var segs []string
+		for _, s := range strings.Split(p.Norm, "/") {
+			if s == "" {
+				continue
+			}
+			if strings.ContainsAny(s, "*?[") {
+				break // a glob: everything in the directory before it
+			}
+			segs = append(segs, s)
+		}
+		switch {
+		case len(segs) == 1 && segs[0] != "tmp":
+			hs = append(hs, hit{kind: hitCatastrophic, shown: p.Norm, label: labelTopLevel})
+		case cmdfacts.ServiceDataDir(segs):
+			hs = append(hs, hit{kind: hitCatastrophic, shown: p.Norm, label: labelDataDir})
+		}
+	}
+	v.report(rules.RmRecursive, "", hs)
 }

@@ -455,7 +455,7 @@ func init() {
 		"direnv":     {strip: subRunner([]string{"exec"}, optSpec{}, 1)},
 		"mise":       {strip: afterDashDash([]string{"exec", "x"})},
 		"rtx":        {strip: afterDashDash([]string{"exec", "x"})},
-		"nix":        {strip: afterDashDash([]string{"develop", "shell"}, "-c", "--command")},
+		"nix":        {strip: stripNix},
 		"doppler":    {strip: afterDashDash([]string{"run"})},
 		"op":         {strip: afterDashDash([]string{"run"})},
 		"infisical":  {strip: afterDashDash([]string{"run"})},

@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"strings"
+
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/shell"
 )
@@ -73,7 +75,84 @@ func moreWrappers() map[string]wrapper {
 		"ifne":            {strip: simpleWrapper(optSpec{})},
 		"lckdo":           {strip: thenOperands(optSpec{}, 1)},
 		"ssh-agent":       {strip: simpleWrapper(optSpec{vals: "aEPtO"}, "k")},
+		// Job launchers (cmdfacts/executors_more.go): the program runs here
+		// or on nodes sharing this file system.
+		"mpirun":  {strip: stripMPI},
+		"mpiexec": {strip: stripMPI},
+		"orterun": {strip: stripMPI},
+		"srun":    {strip: simpleWrapper(slurmSpec, "h", "help", "usage", "V", "version", "test-only")},
+		"salloc":  {strip: simpleWrapper(slurmSpec, "h", "help", "usage", "V", "version", "test-only")},
+		// machinectl shell .host PATH ARGS runs PATH here (another machine
+		// is a container: the danger layer's remote runners).
+		"machinectl": {strip: stripMachinectl},
+		// Multi-call coreutils (uutils: coreutils rm ...; GNU's single
+		// binary: coreutils --coreutils-prog=rm ...).
+		"coreutils": {strip: stripCoreutils},
 	}
+}
+
+// slurmSpec: srun's and salloc's options that take a value.
+var slurmSpec = optSpec{vals: cmdfacts.SlurmShortValued, longVals: cmdfacts.SlurmLongValued}
+
+// argWords returns the shell.Words of ws (for the cmdfacts parsers).
+func argWords(ws []xword) []shell.Word {
+	out := make([]shell.Word, len(ws))
+	for i, w := range ws {
+		out[i] = w.word()
+	}
+	return out
+}
+
+// stripNix handles nix develop / shell INSTALLABLES -c CMD and nix run
+// INSTALLABLE [--] ARGS, which runs the installable's program
+// (cmdfacts.ParseNixCommand): the program name is put before ARGS.
+func stripNix(_ *analyzer, ws []xword) unwrap {
+	n, ok := cmdfacts.ParseNixCommand(argWords(ws[1:]))
+	if !ok {
+		return unwrap{}
+	}
+	rest := ws[1+n.From:]
+	if n.Program != "" {
+		rest = append([]xword{knownWord(n.Program, n.Program)}, rest...)
+	} else if len(rest) == 0 {
+		return unwrap{}
+	}
+	return unwrap{rest: rest, via: "nix " + n.Sub}
+}
+
+// stripMPI handles mpirun / mpiexec [OPTIONS] PROGRAM ARGS
+// (cmdfacts.MPIProgram); only the first application context is named.
+func stripMPI(_ *analyzer, ws []xword) unwrap {
+	i, ok := cmdfacts.MPIProgram(argWords(ws[1:]))
+	if !ok {
+		return unwrap{}
+	}
+	return unwrap{rest: ws[1+i:]}
+}
+
+// stripMachinectl handles machinectl shell [USER@].host PATH ARGS (or no
+// machine name): PATH runs on this host (cmdfacts.MachineShell).
+func stripMachinectl(_ *analyzer, ws []xword) unwrap {
+	m, ok := cmdfacts.MachineShell(argWords(ws[1:]))
+	if !ok || !m.Host || 1+m.Cmd >= len(ws) {
+		return unwrap{}
+	}
+	return unwrap{rest: ws[1+m.Cmd:], via: "machinectl shell"}
+}
+
+// stripCoreutils handles a multi-call coreutils binary: coreutils NAME
+// ARGS (uutils) and coreutils --coreutils-prog=NAME ARGS (GNU).
+func stripCoreutils(a *analyzer, ws []xword) unwrap {
+	if len(ws) > 1 {
+		if v, ok := ws[1].lit(); ok && strings.HasPrefix(v, "--coreutils-prog=") {
+			name := strings.TrimPrefix(v, "--coreutils-prog=")
+			if name == "" {
+				return unwrap{}
+			}
+			return unwrap{rest: append([]xword{knownWord(name, name)}, ws[2:]...)}
+		}
+	}
+	return stripBusybox(a, ws)
 }
 
 // stripUv handles uv run (see uvRunSpec) and uv tool run (uvx).
