@@ -171,7 +171,27 @@ func ParseFd(args []shell.Word) Fd {
 	if len(f.Roots) == 0 {
 		f.Roots = []shell.Word{Literal(".")}
 	}
+	if bases := p.Values("base-directory"); len(bases) > 0 {
+		base := bases[len(bases)-1]
+		for i, r := range f.Roots {
+			switch {
+			case r.Unknown || isAbsText(r.Value):
+			case base.Unknown:
+				f.Roots[i] = base
+			case r.Value == ".":
+				f.Roots[i] = Literal(base.Value)
+			default:
+				f.Roots[i] = Literal(strings.TrimRight(base.Value, `/\`) + "/" + r.Value)
+			}
+		}
+	}
 	return f
+}
+
+// isAbsText reports a path written absolute: /x, \x, C:\x, C:/x, ~, ~/x.
+func isAbsText(s string) bool {
+	return strings.HasPrefix(s, "/") || strings.HasPrefix(s, `\`) || strings.HasPrefix(s, "~") ||
+		len(s) >= 3 && s[1] == ':' && (s[2] == '/' || s[2] == '\\')
 }
 
 // FdRoots returns fd's search paths: the operands after the pattern and

@@ -320,6 +320,9 @@ func ruleFd(v *cmdv) {
 		if len(v.targets([]shell.Word{r}, hitCatastrophic)) > 0 {
 			continue // rm's own rule names the catastrophic directory
 		}
+		if ok && f.PicksAll(dir) && !(v.j.project.IsAbs() && v.j.plat.Contains(v.j.plat.Clean(dir), v.j.project)) {
+			continue // everything in a directory that is not the project's: as rm -rf dist/* dist/.* (strayDotGlob)
+		}
 		if f.PicksGitDir(dir) {
 			shown := strings.Join(operandTexts(f.Roots), " ")
 			if f.Pattern != nil {
