@@ -449,8 +449,12 @@ type Loss struct {
 	// Target is the object named, as written ("" when none is: FLUSHALL,
 	// db.dropDatabase()).
 	Target string
-	// Database: Target names a database (DROP DATABASE, getSiblingDB).
+	// Database: Target names a database (DROP DATABASE, getSiblingDB, or
+	// the database a mongosh "use NAME" switched to before dropDatabase()).
 	Database bool
+	// In is the database a mongosh "use NAME" before the call switched
+	// to, for a loss inside one ("" when none did).
+	In string
 }
 
 // sqlToken is one token of SQL text.
@@ -777,16 +781,48 @@ func MongoLosses(text string) []Loss {
 		emptyFilter := strings.HasPrefix(inner, ")") || strings.HasPrefix(strings.ReplaceAll(inner, " ", ""), "{})")
 		switch method {
 		case "dropDatabase":
-			out = append(out, Loss{Op: "dropDatabase()", Target: mongoSiblingDB(text[:at]), Database: true})
+			target := mongoSiblingDB(text[:at])
+			if target == "" {
+				target = mongoUse(text[:at])
+			}
+			out = append(out, Loss{Op: "dropDatabase()", Target: target, Database: true})
 		case "drop":
-			out = append(out, Loss{Op: "drop()", Target: mongoReceiver(text[:at])})
+			out = append(out, Loss{Op: "drop()", Target: mongoReceiver(text[:at]), In: mongoUse(text[:at])})
 		case "deleteMany", "remove":
 			if emptyFilter {
-				out = append(out, Loss{Op: method + "({})", Target: mongoReceiver(text[:at])})
+				out = append(out, Loss{Op: method + "({})", Target: mongoReceiver(text[:at]), In: mongoUse(text[:at])})
 			}
 		}
 	}
 	return out
+}
+
+// maxMongoUse bounds how far back a "use NAME" statement is looked for.
+const maxMongoUse = 4096
+
+// mongoUse returns NAME of the last mongosh "use NAME" statement in text
+// (at its start or after a ";" or a line break), or "".
+func mongoUse(text string) string {
+	text = text[max(0, len(text)-maxMongoUse):]
+	for end := len(text); end > 0; {
+		i := strings.LastIndex(text[:end], "use ")
+		if i < 0 {
+			return ""
+		}
+		end = i
+		if before := strings.TrimRight(text[:i], " \t"); before != "" && !strings.HasSuffix(before, ";") && !strings.HasSuffix(before, "\n") {
+			continue
+		}
+		rest := strings.TrimLeft(text[i+len("use "):], " \t")
+		k := 0
+		for k < len(rest) && (isNameByte(rest[k]) || rest[k] == '-') {
+			k++
+		}
+		if k > 0 {
+			return rest[:k]
+		}
+	}
+	return ""
 }
 
 // maxMongoReceiver bounds how far back a receiver is looked for.

@@ -181,36 +181,3 @@ func ParseFind(args []shell.Word) Find {
 	}
 	return f
 }
-
-// fdSpec are fd's options that take a value (-x/-X/--exec/--exec-batch
-// end the options: what follows is the command).
-var fdSpec = Spec{Short: "edtEScjo", Long: []string{"extension", "type", "max-depth", "min-depth", "exact-depth",
-	"exclude", "threads", "size", "changed-within", "changed-before", "owner", "base-directory", "search-path",
-	"color", "ignore-file", "max-results", "path-separator"}}
-
-// IsFdExec reports whether v is an fd option that runs a command on the
-// matches.
-func IsFdExec(v string) bool {
-	return v == "-x" || v == "--exec" || v == "-X" || v == "--exec-batch"
-}
-
-// FdRoots returns fd's search paths: the operands after the pattern and
-// the --search-path values, before -x/-X; "." when none.
-func FdRoots(args []shell.Word) []shell.Word {
-	for i, a := range args {
-		if !a.Unknown && IsFdExec(a.Value) {
-			args = args[:i]
-			break
-		}
-	}
-	p := ParseArgs(args, fdSpec)
-	var roots []shell.Word
-	if len(p.Operands) > 1 {
-		roots = p.Operands[1:] // the first is the pattern
-	}
-	roots = append(roots, p.Values("search-path")...)
-	if len(roots) == 0 {
-		roots = []shell.Word{Literal(".")}
-	}
-	return roots
-}

@@ -58,6 +58,6 @@ func matchesFold(seg, name string) bool {
 	if !strings.ContainsAny(seg, "*?[") || strings.HasPrefix(name, ".") && !strings.HasPrefix(seg, ".") {
 		return false
 	}
-	ok, err := path.Match(strings.ToLower(seg), name)
+	ok, err := path.Match(bangClass(strings.ToLower(seg)), name)
 	return err == nil && ok
 }

@@ -1,11 +1,14 @@
 package danger
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
@@ -30,6 +33,9 @@ func rmTargets(v *cmdv, recursive bool) {
 	}
 	ops := cmdfacts.Operands(args)
 	hs := v.targets(ops, want)
+	if recursive {
+		hs = v.wholeDirHits(ops, hs)
+	}
 	cat := pick(hs, hitCatastrophic)
 	if noPreserve {
 		shown := append(cat, pick(hs, hitUnknown)...)
@@ -55,6 +61,88 @@ func rmTargets(v *cmdv, recursive bool) {
 	}
 	v.reportRepo("", hs)
 	v.reportCommon(hs)
+}
+
+// wholeDirHits adds to hs the directories the operands empty of every
+// entry, dot entries included, judged as the directory itself: a glob
+// over every plain entry with the shell's dotglob on (shopt -s dotglob,
+// GLOBIGNORE, setopt globdots) or a zsh D qualifier, or beside a glob
+// over every dot entry of the same directory (* .*, ./* ./.[!.]*,
+// {*,.*}). At the project root that is the project (DG-PROJECT-DELETE,
+// which then stands for the .git the dot glob hits too); home and / are
+// already catastrophic through their globs.
+func (v *cmdv) wholeDirHits(ops []shell.Word, hs []hit) []hit {
+	type cover struct{ plain, dots bool }
+	var dirs map[string]*cover
+	var order []string
+	dotglob := -1 // unknown until a glob needs it
+	for _, w := range ops {
+		if w.Unknown || !strings.ContainsAny(w.Value, "*?[") {
+			continue
+		}
+		abs, ok := v.absDir(w)
+		if !ok {
+			continue
+		}
+		dir, last := splitLast(abs)
+		if dir == "" {
+			continue
+		}
+		if dotglob < 0 {
+			dotglob = 0
+			if v.dotglob() {
+				dotglob = 1
+			}
+		}
+		plain, dots := cmdfacts.GlobCovers(last, dotglob == 1)
+		if !plain && !dots {
+			continue
+		}
+		if dirs == nil {
+			dirs = map[string]*cover{}
+		}
+		c := dirs[dir]
+		if c == nil {
+			c = &cover{}
+			dirs[dir] = c
+			order = append(order, dir)
+		}
+		c.plain, c.dots = c.plain || plain, c.dots || dots
+	}
+	for _, dir := range order {
+		if c := dirs[dir]; !c.plain || !c.dots {
+			continue
+		}
+		p := v.j.plat.Clean(dir)
+		if cat, _ := v.j.catastrophic(p); cat {
+			continue
+		}
+		whole := pick(v.pathHits(p, hitRepo), hitProject)
+		if len(whole) == 0 {
+			continue
+		}
+		kept := hs[:0:0]
+		for _, h := range hs {
+			if d, _ := splitLast(h.shown); h.kind != hitRepo || d != dir {
+				kept = append(kept, h)
+			}
+		}
+		hs = append(kept, whole...)
+	}
+	return hs
+}
+
+// dotglob reports whether the shell's dotglob is on when the command
+// runs: the last command before it in the line that sets or clears it
+// (cmdfacts.DotGlobSetting) decides.
+func (v *cmdv) dotglob() bool {
+	on := false
+	for k := 0; k < v.i && k < len(v.j.s.Commands); k++ {
+		if set, o := cmdfacts.DotGlobSetting(&v.j.s.Commands[k]); set {
+			on = o
+		}
+	}
+	return on
 }
 
 // splitInput separates the hits derived from xargs input (when the command
@@ -193,6 +281,97 @@ func ruleFind(v *cmdv) {
 	hs := v.targets(f.Roots, hitCatastrophic|hitUnknown)
 	v.report(rules.FindDelete, "", pick(hs, hitCatastrophic))
 	v.report(rules.UnresolvedTarget, "", pick(hs, hitUnknown))
+}
+
+var _ = addRules(ruleFd, "fd", "fdfind")
+
+// ruleFd: fd (fdfind) whose -x/-X command recursively deletes what fd
+// finds (rm -r with a placeholder, or none). From the project root (or a
+// directory holding it) with hidden entries searched and nothing leaving
+// any out, it is the whole project with its history (DG-PROJECT-DELETE,
+// as find . -mindepth 1 -exec rm -rf {} +); without -H the dot entries
+// stay, as with rm -rf *. Otherwise a pattern that picks .git, hidden
+// entries searched and directories let through, deletes every
+// repository's history below (DG-GIT-REPO-DELETE, as find . -name .git
+// -exec rm -rf {} +). Catastrophic search paths (fd . / -x rm -rf) are
+// the rm's own business: its placeholder is judged as what fd lists.
+func ruleFd(v *cmdv) {
+	if !v.fdRemovesResults() {
+		return
+	}
+	f := cmdfacts.ParseFd(v.args)
+	if f.Hidden && !f.Filtered {
+		var roots []shell.Word
+		for _, r := range f.Roots {
+			if dir, ok := v.absDir(r); ok && f.PicksAll(dir) {
+				roots = append(roots, r)
+			}
+		}
+		if hs := repoOnly(v.targets(roots, hitCatastrophic|hitRepo), hitProject); len(hs) > 0 {
+			v.report(rules.ProjectDelete, "", hs)
+			return
+		}
+	}
+	for _, r := range f.Roots {
+		dir, ok := v.absDir(r)
+		if !ok {
+			dir = shownRaw(r)
+		}
+		if len(v.targets([]shell.Word{r}, hitCatastrophic)) > 0 {
+			continue // rm's own rule names the catastrophic directory
+		}
+		if ok && f.PicksAll(dir) && !(v.j.project.IsAbs() && v.j.plat.Contains(v.j.plat.Clean(dir), v.j.project)) {
+			continue // everything in a directory that is not the project's: as rm -rf dist/* dist/.* (strayDotGlob)
+		}
+		if f.PicksGitDir(dir) {
+			shown := strings.Join(operandTexts(f.Roots), " ")
+			if f.Pattern != nil {
+				shown += " " + shownRaw(*f.Pattern)
+			}
+			v.report(rules.GitRepoDelete, "", []hit{{kind: hitRepo, shown: shown}})
+			return
+		}
+	}
+}
+
+// fdRemovesResults reports whether a command fd -x/-X runs (as the shell
+// analysis gives it, wrappers such as sudo stripped) is a recursive rm of
+// each result: an argument that is a placeholder, or the appended path.
+func (v *cmdv) fdRemovesResults() bool {
+	cmds := v.j.s.Commands
+	for k := v.i + 1; k < len(cmds); k++ {
+		c := &cmds[k]
+		if c.Parent != v.i || c.Name != "rm" || !slices.ContainsFunc(c.Via, func(s shell.Via) bool { return s.Kind == shell.ViaFdExec }) {
+			continue
+		}
+		run := c.Args[1:]
+		if !cmdfacts.HasShort(run, "rR") && !cmdfacts.HasLong(run, "--recursive") {
+			continue
+		}
+		for _, w := range run {
+			if w.Unknown && (w.Raw == analysis.InputPlaceholder || cmdfacts.IsFdPlaceholder(w.Raw)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// absDir resolves a directory operand against the command's directory;
+// ok is false when it cannot be (unknown word or directory).
+func (v *cmdv) absDir(w shell.Word) (string, bool) {
+	if w.Unknown {
+		return "", false
+	}
+	p := v.j.plat.Normalize(w.Value)
+	if p.Kind == paths.Relative {
+		base, _ := v.baseDir()
+		if !base.IsAbs() {
+			return "", false
+		}
+		p = v.j.plat.Join(base, p)
+	}
+	return p.Norm, p.IsAbs()
 }
 
 // ruleShred: shred of a disk, a critical file or a catastrophic target

@@ -133,10 +133,12 @@ func ruleGitBranchOpts(v *cmdv, args []shell.Word) {
 }
 
 // ruleGitCheckoutOpts: checkout that overwrites files in the working tree
-// (DG-GIT-DISCARD): -f/--force, --pathspec-from-file, paths after --, a
-// tree-ish followed by paths, or a single operand that is a path (".",
-// ":/", a glob, ./x, a/b.go). Creating or switching a branch is silent;
-// so is --patch (it asks hunk by hunk).
+// (DG-GIT-DISCARD): -f/--force, --pathspec-from-file, -p/--patch (with or
+// without paths: like restore --patch, it discards the hunks its prompt
+// is answered yes to, and an agent answers it from piped input or not at
+// all), paths after --, a tree-ish followed by paths, or a single operand
+// that is a path (".", ":/", a glob, ./x, a/b.go). Creating or switching
+// a branch is silent.
 func ruleGitCheckoutOpts(v *cmdv, args []shell.Word) {
 	p, _ := cmdfacts.ParseGitArgs("checkout", args)
 	if p.Exits {
@@ -154,7 +156,12 @@ func ruleGitCheckoutOpts(v *cmdv, args []shell.Word) {
 		v.gitFlag(rules.GitDiscard, "checkout", o.Arg)
 		return
 	}
-	if p.On("patch") {
+	if o, found := p.Last("patch"); found && !o.Neg {
+		detail := written(o)
+		if len(p.Operands) > 0 {
+			detail += " " + strings.Join(operandTexts(p.Operands), " ")
+		}
+		v.gitFlag(rules.GitDiscard, "checkout", detail)
 		return
 	}
 	if p.DashDash >= 0 && p.DashDash < len(p.Operands) {
@@ -211,7 +218,8 @@ func looksLikePath(w shell.Word) bool {
 // ruleGitRestoreOpts: restore that writes the working tree
 // (DG-GIT-DISCARD). As git decides: naming --staged or --worktree (either
 // sense) switches the other off unless it is named too; neither named
-// means the working tree only; no path makes git refuse.
+// means the working tree only; no path makes git refuse, except with
+// -p/--patch, which then goes through the whole working tree.
 func ruleGitRestoreOpts(v *cmdv, args []shell.Word) {
 	p, _ := cmdfacts.ParseGitArgs("restore", args)
 	if p.Exits {
@@ -224,7 +232,13 @@ func ruleGitRestoreOpts(v *cmdv, args []shell.Word) {
 	if o, found := p.Last("pathspec-from-file"); found && o.Value != nil {
 		paths = append(paths, cmdfacts.Literal(written(o)))
 	}
-	if !worktree || len(paths) == 0 {
+	if !worktree {
+		return
+	}
+	if len(paths) == 0 {
+		if o, found := p.Last("patch"); found && !o.Neg {
+			v.gitFlag(rules.GitDiscard, "restore", written(o))
+		}
 		return
 	}
 	v.gitFlag(rules.GitDiscard, "restore", wordText(paths[0]))

@@ -64,6 +64,20 @@ func ruleInfraCLI(v *cmdv) {
 	v.j.add(finding{rule: rule, cmd: v.display(), detail: op.Detail, subject: v.infraSubject(op)})
 }
 
+var _ = addRules(ruleRclone, "rclone")
+
+// ruleRclone: rclone purge of a remote path, or delete of one with no
+// filter (DG-CLOUD-DELETE), as gsutil rm -r and aws s3 rm --recursive of
+// any cloud path ask (cmdfacts.ParseRcloneDelete).
+func ruleRclone(v *cmdv) {
+	d, ok := cmdfacts.ParseRcloneDelete(v.args)
+	if !ok {
+		return
+	}
+	v.j.add(finding{rule: rules.CloudDelete, cmd: v.display(), detail: d.Verb,
+		subject: v.infraSubject(cmdfacts.InfraOp{Targets: d.Targets})})
+}
+
 // productionLike reports a known name that reads as production (an
 // unknown one, $NS, is not assumed to).
 func productionLike(w *shell.Word) bool {
@@ -165,6 +179,8 @@ func (v *cmdv) disposableDB(c cmdfacts.DBClient, host *shell.Word, l cmdfacts.Lo
 	switch {
 	case l.Database && l.Target != "":
 		name = l.Target
+	case l.In != "":
+		name = l.In // mongosh: use NAME before the call
 	case c.Database != nil && !c.Database.Unknown:
 		name = c.Database.Value
 	case c.Engine == cmdfacts.EngineMongo:
@@ -227,6 +243,8 @@ func (v *cmdv) dbSubject(c cmdfacts.DBClient, l cmdfacts.Loss) string {
 	switch {
 	case c.File != nil:
 		parts = append(parts, "@"+shownRaw(*c.File))
+	case l.In != "":
+		parts = append(parts, "@"+l.In)
 	case c.Database != nil && (!l.Database || l.Target == ""):
 		parts = append(parts, "@"+shownRaw(*c.Database))
 	}

@@ -216,7 +216,7 @@ func (v *cmdv) pathHits(p paths.Path, want hitKind) []hit {
 	if want&hitSysrq != 0 && p.Kind == paths.Unix && p.Norm == "/proc/sysrq-trigger" {
 		out = append(out, hit{kind: hitSysrq, shown: p.Norm, label: labelSysrq})
 	}
-	if want&hitRepo != 0 && cmdfacts.GitHistoryPath(p.Norm) {
+	if want&hitRepo != 0 && cmdfacts.GitHistoryPath(p.Norm) && !v.j.strayDotGlob(p) {
 		out = append(out, hit{kind: hitRepo, shown: p.Norm})
 	}
 	if want&hitRepo != 0 && v.j.project.IsAbs() && v.j.plat.Contains(p, v.j.project) {
@@ -227,6 +227,24 @@ func (v *cmdv) pathHits(p paths.Path, want hitKind) []hit {
 		out = append(out, hit{kind: hitProject, shown: p.Norm, label: label})
 	}
 	return out
+}
+
+// strayDotGlob reports a path whose last segment is a glob over every dot
+// entry (.*, .[!.]*, .??*) in a directory that neither is nor holds the
+// project root: emptying the dot files of dist/ or build/ deletes a
+// repository's history only if that directory is one, which nothing says
+// (deleting the directory itself is silent too). A glob aimed at .git
+// (.g*, .gi?) still counts anywhere, and so does any glob when the
+// project root is unknown.
+func (j *judge) strayDotGlob(p paths.Path) bool {
+	dir, last := splitLast(p.Norm)
+	if dir == "" || !j.project.IsAbs() {
+		return false
+	}
+	if _, dots := cmdfacts.GlobCovers(last, false); !dots {
+		return false
+	}
+	return !j.plat.Contains(j.plat.Clean(dir), j.project)
 }
 
 // catastrophic is paths.IsCatastrophic, plus a hidden-file or all-glob
