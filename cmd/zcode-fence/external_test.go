@@ -185,6 +185,40 @@ func lastRecord(t testing.TB, dataDir string) decisionlog.Record {
 	return recs[len(recs)-1]
 }
 
+// missedStart reports whether record r shows the external layer name
+// failing its start timeout (layerproto.DefaultStartTimeout, 1 s). On a
+// machine loaded far past its cores, a healthy layer's process can take
+// that long to start, and the host then fails open for it, as it must; a
+// test that needs the layer's own answer runs the call again when the log
+// says this happened (runHookLayerUp), never on a wall-clock guess.
+func missedStart(r decisionlog.Record, name string) bool {
+	for _, l := range r.Layers {
+		if l.Name == name && l.Verdict == "error" && strings.Contains(l.Error, "start timeout") {
+			return true
+		}
+	}
+	return false
+}
+
+// startAttempts bounds how often a call is run for an external layer
+// that missed its start timeout under load (missedStart).
+const startAttempts = 3
+
+// runHookLayerUp is runHook for a call whose answer needs the external
+// layer named layer to start: when the newest record in dataDir says it
+// missed its start timeout, the call runs again, up to startAttempts
+// times in all.
+func runHookLayerUp(t *testing.T, dataDir, layer string, env []string, dir string, stdin []byte) runResult {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		r := runHook(t, env, dir, stdin)
+		if attempt == startAttempts || !missedStart(lastRecord(t, dataDir), layer) {
+			return r
+		}
+		t.Logf("external layer %s missed its start timeout (attempt %d of %d, a loaded machine); running the call again", layer, attempt, startAttempts)
+	}
+}
+
 // layerRecord finds the named layer in a record.
 func layerRecord(t testing.TB, r decisionlog.Record, name string) decisionlog.LayerRecord {
 	t.Helper()
@@ -434,7 +468,7 @@ func TestExternalPins(t *testing.T) {
 				}
 				cfg := writeConfig(t, s.configs, "pin-"+c.name, map[string]any{"language": "en", "external_layers": path + c.pin})
 				tmp := freshTempDir(t)
-				r := runHook(t, s.hookEnv(cfg, mode, tmp), s.project, s.bashCall("git push origin main"))
+				r := runHookLayerUp(t, s.data, "protect-branch", s.hookEnv(cfg, mode, tmp), s.project, s.bashCall("git push origin main"))
 				if got, reason := checkAnswer(r); got != c.want {
 					t.Errorf("%s: got %q (%s), want %s", c.name, got, reason, c.want)
 				}

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -492,6 +493,19 @@ func TestFaultLayers(t *testing.T) {
 		r := runs[i]
 		r.res, r.err = execHook(r.env, r.s.project, bashStdin(r.command, r.s.project))
 	})
+	// The healthy slow layer may miss its start timeout on a machine
+	// loaded far past its cores (the log says so: missedStart); that run
+	// is made again, alone. What is under test is how the host treats the
+	// broken layers, not how fast this machine starts a process.
+	for _, r := range runs {
+		if !slices.Contains(r.chain.layers, "slow-ask") {
+			continue
+		}
+		for attempt := 1; attempt < startAttempts && r.err == nil && missedStart(recordsByPID(t, r.s.data)[r.res.pid], "slow-ask"); attempt++ {
+			t.Logf("%s/%s: %s: the healthy layer missed its start timeout (attempt %d of %d); running it again", r.mode, r.chain.name, r.command, attempt, startAttempts)
+			r.res, r.err = execHook(r.env, r.s.project, bashStdin(r.command, r.s.project))
+		}
+	}
 	for _, r := range runs {
 		what := fmt.Sprintf("%s/%s: %s", r.mode, r.chain.name, r.command)
 		expectAnswer(t, what, r.res, r.err, r.want)
@@ -505,16 +519,16 @@ func TestFaultLayers(t *testing.T) {
 		}
 	}
 	for _, r := range runs {
-		if r.command != "ls -la" {
-			continue
-		}
-		what := fmt.Sprintf("%s/%s", r.mode, r.chain.name)
-		recs := logRecords(t, r.s.data)
-		if len(recs) != 2 {
-			t.Errorf("%s: %d decision log records, want 2", what, len(recs))
-			continue
-		}
-		for _, rec := range recs {
+		what := fmt.Sprintf("%s/%s: %s", r.mode, r.chain.name, r.command)
+		// Each run's own record (a run made again has a newer one).
+		if rec, ok := recordsByPID(t, r.s.data)[r.res.pid]; ok {
+			// A layer that never finishes its handshake, waited for (no
+			// other layer asked), is what a start timeout looks like in
+			// the log: missedStart must see it, or the retries above could
+			// never happen.
+			if r.chain.name == "hang-handshake" && r.command == "ls -la" && !missedStart(rec, "hang-handshake") {
+				t.Errorf("%s: missedStart does not recognise the start timeout in %+v", what, rec.Layers)
+			}
 			seen := map[string]string{}
 			for _, l := range rec.Layers {
 				seen[l.Name] = l.Verdict

@@ -216,7 +216,7 @@ func TestExternalWarmServerRunsTheVerifiedCopy(t *testing.T) {
 
 	var pid int
 	for call := 0; call < 2; call++ {
-		r := runHook(t, env, s.project, s.bashCall("git push origin main"))
+		r := runHookLayerUp(t, s.data, "protect-branch", env, s.project, s.bashCall("git push origin main"))
 		if got, reason := checkAnswer(r); got != "ask" || !strings.Contains(reason, "protect-branch") {
 			t.Fatalf("call %d: got %q (%s), want the layer's ask", call, got, reason)
 		}
