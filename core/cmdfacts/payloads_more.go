@@ -276,16 +276,26 @@ func (p *payloads) lispForms(expr shell.Word, dialect string) {
 			}
 			p.argv(ws, via)
 		case (call.argv || call.words) && dialect == "clojure" && call.prog < len(args) && args[call.prog].str:
+			// An argv; as a shell line (quoted words, ~ left to the
+			// shell) when a word is the home directory.
 			var line []string
+			var ws []shell.Word
+			home := false
 			for _, x := range args[call.prog:] {
 				if !x.str {
 					line = nil // a value computed at run time
 					break
 				}
+				home = home || x.home
 				line = append(line, shellPath(x.text, x.home))
+				ws = append(ws, Piece(expr, 0, len(s), x.text))
 			}
-			if line != nil {
+			switch {
+			case line == nil:
+			case home:
 				p.line(Piece(expr, 0, len(s), strings.Join(line, " ")), via)
+			default:
+				p.argv(ws, via)
 			}
 		case call.argv && call.prog < len(args) && args[call.prog].str:
 			var ws []shell.Word

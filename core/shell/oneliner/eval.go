@@ -551,6 +551,10 @@ var canonNames = map[byte][][2]string{
 		{"PurePosixPath", "Path"}, {"builtins", ""}},
 	famRuby: {{"Pathname.new", "Pathname"}, {"Kernel", ""}, {"::FileUtils", "FileUtils"}, {"::File", "File"}},
 	famPerl: {{"CORE", ""}, {"CORE.GLOBAL", ""}, {"Path.Tiny.path", "path"}},
+	famGroovy: {{"java.nio.file.Files", "Files"}, {"java.nio.file.Paths", "Paths"}, {"java.nio.file.Path", "Path"},
+		{"java.io.File", "File"}, {"java.lang.Runtime", "Runtime"}, {"java.lang.ProcessBuilder", "ProcessBuilder"},
+		{"java.lang.System", "System"}, {"org.apache.commons.io.FileUtils", "FileUtils"}},
+	famElixir: {{"Elixir.File", "File"}, {"Elixir.System", "System"}, {"Elixir.Path", "Path"}},
 }
 
 // canonModule canonicalises a module name given to require/import.
