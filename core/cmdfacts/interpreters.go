@@ -9,8 +9,8 @@ import "strings"
 // "php" (with versions: perl5.36, ruby3.3, php8.2), "deno", "bun", "awk"
 // (awk, gawk, mawk, nawk, goawk), "osascript", "lua" (lua, luajit,
 // lua5.4), "r" (R, Rscript), "tcl" (tclsh, tclsh8.6, wish, expect),
-// "julia", "elixir" (elixir, iex, mix), "erlang" (erl), "groovy" and
-// "haskell" (ghc, runghc, runhaskell). It is the language the one-liner
+// "julia", "elixir" (elixir, iex, mix), "erlang" (erl), "groovy",
+// "haskell" (ghc, runghc, runhaskell) and "crystal". It is the language the one-liner
 // scan takes.
 func InterpreterLang(name string) string {
 	switch name {
@@ -24,7 +24,7 @@ func InterpreterLang(name string) string {
 		return "tcl"
 	case "py", "pypy", "pypy3":
 		return "python"
-	case "deno", "bun", "osascript", "julia", "elixir", "groovy":
+	case "deno", "bun", "osascript", "julia", "elixir", "groovy", "crystal":
 		return name
 	case "iex", "mix":
 		return "elixir"

@@ -103,6 +103,8 @@ func scan(c *shell.Command) *runner {
 		r.groovy(args)
 	case "haskell":
 		r.ghc(args)
+	case "crystal":
+		r.crystal(args)
 	case "tcl":
 		if r.c.Name == "expect" {
 			r.codeOptions(args, "-c", "f", "", "--")
@@ -742,4 +744,42 @@ func (r *runner) ghc(args []shell.Word) {
 		}
 	}
 	r.addCodes(codes, "-e")
+}
+
+// crystal reads `crystal eval [options] [source...]`: the source is the
+// operands joined by blanks, or stdin when there are none (-D FLAG and
+// -O LEVEL take values). Other subcommands (build, run, spec, a file)
+// carry no one-liner.
+func (r *runner) crystal(args []shell.Word) {
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i].Value, "-") {
+		i++
+	}
+	if i == len(args) || args[i].Value != "eval" {
+		return
+	}
+	var codes []shell.Word
+	rest := args[i+1:]
+	for j := 0; j < len(rest); j++ {
+		v := rest[j].Value
+		switch {
+		case len(codes) == 0 && oneOf(v, "-D --define -O"):
+			j++
+		case len(codes) == 0 && strings.HasPrefix(v, "-") && len(v) > 1:
+		default:
+			codes = append(codes, rest[j])
+		}
+	}
+	if len(codes) == 0 {
+		r.stdinCode()
+		return
+	}
+	in := Inline{Lang: r.lang, Via: r.c.Name + " eval"}
+	var parts []string
+	for _, w := range codes {
+		parts = append(parts, w.Value)
+		in.Unknown = in.Unknown || w.Unknown
+	}
+	in.Code = strings.Join(parts, " ")
+	r.out = append(r.out, in)
 }

@@ -43,6 +43,9 @@ func (p *parser) scan() {
 func (p *parser) chainAt(i int) {
 	n := len(p.toks)
 	links, end := p.chain(i, n)
+	if p.fam == famElixir && p.is(i-1, "|>") {
+		p.pipeInto(i-1, links)
+	}
 	for k := range links {
 		if links[k].call {
 			key, self := p.key(links, k, 0)
@@ -75,6 +78,55 @@ func (p *parser) chainAt(i int) {
 			p.call(key, self, p.splitArgs(end, p.stmtEnd(end)))
 		}
 	}
+}
+
+// pipeInto makes the value piped by the Elixir |> at pipe the first
+// argument of the first call of links ("/" |> File.rm_rf!(), a call
+// without parentheses too). The piped value is the expression between
+// the previous boundary (a line, ";", ",", "=", an opening bracket, do,
+// ->) and the pipe; an earlier stage of a longer pipeline is not
+// evaluated (its value stays unknown).
+func (p *parser) pipeInto(pipe int, links []link) {
+	start := pipe
+	for k := pipe - 1; k >= 0; k-- {
+		t := p.toks[k]
+		if t.kind == tkPunct && (t.text == ")" || t.text == "]" || t.text == "}") && p.match[k] >= 0 && p.match[k] < k {
+			k = p.match[k]
+			start = k
+			continue
+		}
+		if t.kind == tkLine || t.kind == tkPunct && (oneOf(t.text, "; , = ( [ { |> ->")) || t.kind == tkIdent && t.text == "do" {
+			break
+		}
+		start = k
+	}
+	if start >= pipe {
+		return
+	}
+	arg := callArg{a: start, b: pipe}
+	if start > 0 && p.is(start-1, "|>") {
+		arg = callArg{a: pipe, b: pipe} // an earlier stage: unknown
+	}
+	for k := range links {
+		if links[k].call {
+			links[k].args = append([]callArg{arg}, links[k].args...)
+			return
+		}
+	}
+	last := &links[len(links)-1]
+	if !last.index {
+		last.call, last.args = true, []callArg{arg}
+	}
+}
+
+// oneOf reports whether s is one of the space-separated words of list.
+func oneOf(s, list string) bool {
+	for _, w := range strings.Fields(list) {
+		if s == w {
+			return true
+		}
+	}
+	return false
 }
 
 // receiverCall judges a method called on a literal receiver (Groovy's
@@ -593,6 +645,7 @@ var apiTables = map[byte]apiTable{
 		{only(roleRubyOpen), "open"},
 		{only(roleExecAll), "system exec spawn Process.spawn Process.exec IO.popen Open3.capture2 Open3.capture2e " +
 			"Open3.capture3 Open3.popen2 Open3.popen2e Open3.popen3 Open3.pipeline"},
+		{only(roleExecProg), "Process.run Process.new"}, // Crystal: a program, then its argument array
 		{only(roleSelfDelete), "Pathname().delete Pathname().unlink Pathname().rmtree Pathname().rmdir"},
 		{only(roleSelfWrite), "Pathname().write Pathname().binwrite Pathname().mkpath Pathname().mkdir"},
 		{only(roleSelfMove), "Pathname().rename"},

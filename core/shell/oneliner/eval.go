@@ -763,7 +763,7 @@ func (p *parser) pure(key string, self value, args []callArg, depth int) value {
 			return all("/")
 		case "File.expand_path", "File.absolute_path", "File.realpath", "Dir.glob", "String":
 			return first()
-		case "Dir.home":
+		case "Dir.home", "Path.home": // Path.home: Crystal
 			return literalValue("~")
 		case "ENV.fetch":
 			return envValue(first())
@@ -844,7 +844,7 @@ func (p *parser) member(key string) value {
 var cwdCalls = map[byte]map[string]bool{
 	famPython:  {"os.getcwd": true, "os.getcwdb": true, "Path.cwd": true},
 	famJS:      {"process.cwd": true, "Deno.cwd": true},
-	famRuby:    {"Dir.pwd": true, "Dir.getwd": true, "FileUtils.pwd": true},
+	famRuby:    {"Dir.pwd": true, "Dir.getwd": true, "FileUtils.pwd": true, "Dir.current": true}, // Dir.current: Crystal
 	famPerl:    {"getcwd": true, "cwd": true, "Cwd.getcwd": true, "Cwd.cwd": true, "Cwd.abs_path": true},
 	famPHP:     {"getcwd": true},
 	famR:       {"getwd": true},

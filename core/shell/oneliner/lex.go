@@ -36,7 +36,7 @@ func family(lang string) byte {
 		return famPython
 	case "perl":
 		return famPerl
-	case "ruby":
+	case "ruby", "crystal":
 		return famRuby
 	case "php":
 		return famPHP
