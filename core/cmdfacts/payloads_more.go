@@ -260,11 +260,12 @@ func (p *payloads) lispForms(expr shell.Word, dialect string) {
 		if s[k] != '(' {
 			continue
 		}
-		name, args := lispForm(s[k+1:], dialect)
+		name := lispName(s[k+1:], dialect)
 		call, ok := lispLookup(dialect, name)
 		if !ok {
-			continue
+			continue // only known calls are read: the scan stays linear for other code
 		}
+		_, args := lispForm(s[k+1:], dialect)
 		via := p.name + " " + name
 		switch {
 		case call.shell && len(args) > 0 && args[0].str:
@@ -341,7 +342,7 @@ type lispArg struct {
 // argument computed at run time.
 func lispForm(s, dialect string) (string, []lispArg) {
 	if dialect == "clojure" {
-		return clojureForm(s)
+		return clojureForm(s, 0)
 	}
 	i := 0
 	word := func() string {
@@ -423,37 +424,56 @@ func shellPath(name string, tilde bool) string {
 	return quote(name)
 }
 
-// clojureForm is lispForm for Clojure.
-func clojureForm(s string) (string, []lispArg) {
+// clojureStops end a Clojure symbol.
+const clojureStops = " \t\n,()[]{}\"'"
+
+// maxClojureNest bounds how deep clojureForm evaluates nested forms
+// (deeper ones are values computed at run time), so that the work stays
+// linear in the text times this bound.
+const maxClojureNest = 4
+
+// lispName returns the function name of the form whose text follows its
+// "(".
+func lispName(s, dialect string) string {
+	stops := " \t\n()\"'"
+	if dialect == "clojure" {
+		stops = clojureStops
+	}
+	i := 0
+	for i < len(s) && !strings.ContainsRune(stops, rune(s[i])) {
+		i++
+	}
+	return s[:i]
+}
+
+// clojureForm is lispForm for Clojure, evaluating nested forms up to
+// depth maxClojureNest.
+func clojureForm(s string, depth int) (string, []lispArg) {
 	i := 0
 	word := func() string {
 		j := i
-		for i < len(s) && !strings.ContainsRune(" \t\n,()[]{}\"'", rune(s[i])) {
+		for i < len(s) && !strings.ContainsRune(clojureStops, rune(s[i])) {
 			i++
 		}
 		return s[j:i]
 	}
 	name := word()
 	var args []lispArg
-	vec := 0
 	for i < len(s) {
 		switch c := s[i]; {
-		case c == ' ' || c == '\t' || c == '\n' || c == ',' || c == '\'' || c == '`' || c == '#':
-			i++
-		case c == '[':
-			vec++
-			i++
-		case c == ']':
-			vec = max(vec-1, 0)
-			i++
+		case c == ' ' || c == '\t' || c == '\n' || c == ',' || c == '\'' || c == '`' || c == '#' || c == '[' || c == ']':
+			i++ // a vector's strings are flattened into the arguments
 		case c == ')':
 			return name, args
 		case c == '{':
 			i = lispFormEnd(s, i)
 		case c == '(':
 			end := lispFormEnd(s, i)
-			inner, innerArgs := clojureForm(s[i+1 : max(end-1, i+1)])
-			v, ok := clojureValue(inner, innerArgs)
+			v, ok := lispArg{}, false
+			if depth < maxClojureNest {
+				inner, innerArgs := clojureForm(s[i+1:max(end-1, i+1)], depth+1)
+				v, ok = clojureValue(inner, innerArgs)
+			}
 			if !ok {
 				v = lispArg{text: s[i:end]}
 			}
