@@ -688,6 +688,12 @@ func (r *runner) addCodes(codes []shell.Word, via string) {
 // take any number of values (-pa DIR...), so every -eval is taken. erl
 // does not read its program from stdin here (its shell reads
 // expressions; not followed).
+//
+// erl -run MOD FUNC ARG... calls MOD:FUNC([ARG...]) with the arguments as
+// strings; a call to a function taking a string or a file name reads that
+// list as their concatenation (erl -run os cmd "make" runs make), so it
+// is written as the code MOD:FUNC("ARG..."), Via "erl -run". (-s passes
+// atoms, which those functions refuse.)
 func (r *runner) erl(args []shell.Word) {
 	var codes []shell.Word
 	for i := 0; i < len(args); i++ {
@@ -695,12 +701,36 @@ func (r *runner) erl(args []shell.Word) {
 		if v == "-extra" {
 			break
 		}
-		if v == "-eval" && i+1 < len(args) {
+		switch {
+		case v == "-eval" && i+1 < len(args):
 			i++
 			codes = append(codes, args[i])
+		case v == "-run":
+			j := i + 1
+			for j < len(args) && !strings.HasPrefix(args[j].Value, "-") && !strings.HasPrefix(args[j].Value, "+") {
+				j++
+			}
+			if j-i-1 >= 3 {
+				r.erlRun(args[i+1 : j])
+			}
+			i = j - 1
 		}
 	}
 	r.addCodes(codes, "-eval")
+}
+
+// erlRun adds erl -run MOD FUNC ARG... as the code MOD:FUNC("ARG...").
+func (r *runner) erlRun(ws []shell.Word) {
+	in := Inline{Lang: r.lang, Via: r.c.Name + " -run"}
+	var b strings.Builder
+	for _, w := range ws[2:] {
+		in.Unknown = in.Unknown || w.Unknown
+		b.WriteString(w.Value)
+	}
+	quoted := strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(b.String())
+	in.Unknown = in.Unknown || ws[0].Unknown || ws[1].Unknown
+	in.Code = ws[0].Value + ":" + ws[1].Value + `("` + quoted + `")`
+	r.out = append(r.out, in)
 }
 
 // groovy reads groovy -e SCRIPT; options taking a value are skipped and
