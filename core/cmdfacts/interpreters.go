@@ -10,7 +10,8 @@ import "strings"
 // (awk, gawk, mawk, nawk, goawk), "osascript", "lua" (lua, luajit,
 // lua5.4), "r" (R, Rscript), "tcl" (tclsh, tclsh8.6, wish, expect),
 // "julia", "elixir" (elixir, iex, mix), "erlang" (erl), "groovy",
-// "haskell" (ghc, runghc, runhaskell) and "crystal". It is the language the one-liner
+// "haskell" (ghc, runghc, runhaskell), "crystal" and "scala" (scala,
+// scala-cli). It is the language the one-liner
 // scan takes.
 func InterpreterLang(name string) string {
 	switch name {
@@ -30,6 +31,8 @@ func InterpreterLang(name string) string {
 		return "elixir"
 	case "erl":
 		return "erlang"
+	case "scala", "scala-cli":
+		return "scala"
 	case "ghc", "runghc", "runhaskell":
 		return "haskell"
 	case "awk", "gawk", "mawk", "nawk", "goawk":

@@ -105,6 +105,8 @@ func scan(c *shell.Command) *runner {
 		r.ghc(args)
 	case "crystal":
 		r.crystal(args)
+	case "scala":
+		r.scala(args)
 	case "tcl":
 		if r.c.Name == "expect" {
 			r.codeOptions(args, "-c", "f", "", "--")
@@ -812,4 +814,24 @@ func (r *runner) crystal(args []shell.Word) {
 	}
 	in.Code = strings.Join(parts, " ")
 	r.out = append(r.out, in)
+}
+
+// scala reads the snippets of scala and scala-cli: -e/--execute-script,
+// --execute-scala and --execute-java CODE (a Java snippet, read by the
+// same JVM family), anywhere before "--" (the program's arguments):
+// scala-cli takes inputs and snippets together. Neither reads its program
+// from stdin here.
+func (r *runner) scala(args []shell.Word) {
+	var codes []shell.Word
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case v == "--":
+			i = len(args)
+		case oneOf(v, "-e --execute-script --execute-scala --execute-java") && i+1 < len(args):
+			i++
+			codes = append(codes, args[i])
+		}
+	}
+	r.addCodes(codes, "-e")
 }

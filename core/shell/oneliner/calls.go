@@ -53,6 +53,9 @@ func (p *parser) chainAt(i int) {
 		}
 	}
 	last := len(links) - 1
+	if p.fam == famGroovy && !links[last].index && p.memberOp(end) && p.is(end+1, "!") {
+		p.call("str.!", p.chainValue(links, 0), nil) // Scala: Seq("ls").!, Process(cmd).!!, cmd.!
+	}
 	if p.fam == famRuby && last > 0 && !links[last].call && !links[last].index &&
 		(end >= n || !p.toks[end].space || !p.argStart(end)) {
 		key, self := p.key(links, last, 0)
@@ -133,6 +136,10 @@ func oneOf(s, list string) bool {
 // "cmd".execute(), ["rm", "x"].execute()): dot is the index after the
 // receiver, recv its value; the call's key is "str.NAME".
 func (p *parser) receiverCall(dot int, recv value) {
+	if p.memberOp(dot) && p.is(dot+1, "!") {
+		p.call("str.!", recv, nil) // Scala: "cmd".!, "cmd".!!
+		return
+	}
 	if !p.memberOp(dot) || dot+2 >= len(p.toks) || p.toks[dot+1].kind != tkIdent || !p.is(dot+2, "(") {
 		return
 	}
@@ -699,7 +706,7 @@ var apiTables = map[byte]apiTable{
 		{at(roleExec, 0), "os.cmd"},
 	},
 	famGroovy: apiTable{
-		{only(roleSelfExecWords), "str.execute"},
+		{only(roleSelfExecWords), "str.execute str.!"}, // str.!: Scala's sys.process ("cmd".!, Seq(...).!!)
 		{at(roleExecWords, 0), "Runtime.getRuntime().exec"},
 		{only(roleExecAll), "ProcessBuilder"},
 		{only(roleSelfDelete), "File().deleteDir File().delete"},
@@ -712,6 +719,10 @@ var apiTables = map[byte]apiTable{
 		{at(roleWrite, 1), "Files.copy"},
 		{only(roleMove), "Files.move"},
 		{only(roleCode), "Eval.me GroovyShell().evaluate"},
+		// Scala: os-lib, scala.reflect.io.Directory.
+		{at(roleDelete, 0), "os.remove.all os.remove"},
+		{only(roleExecAll), "os.proc"},
+		{only(roleSelfDelete), "Directory().deleteRecursively"},
 	},
 	famHaskell: apiTable{
 		// Keys are the unqualified names (System.Process.callCommand,

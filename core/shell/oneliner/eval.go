@@ -553,7 +553,9 @@ var canonNames = map[byte][][2]string{
 	famPerl: {{"CORE", ""}, {"CORE.GLOBAL", ""}, {"Path.Tiny.path", "path"}},
 	famGroovy: {{"java.nio.file.Files", "Files"}, {"java.nio.file.Paths", "Paths"}, {"java.nio.file.Path", "Path"},
 		{"java.io.File", "File"}, {"java.lang.Runtime", "Runtime"}, {"java.lang.ProcessBuilder", "ProcessBuilder"},
-		{"java.lang.System", "System"}, {"org.apache.commons.io.FileUtils", "FileUtils"}},
+		{"java.lang.System", "System"}, {"org.apache.commons.io.FileUtils", "FileUtils"},
+		{"scala.sys.process.Process", "Process"}, {"sys.process.Process", "Process"}, {"scala.sys.env", "sys.env"},
+		{"scala.sys.props", "sys.props"}, {"scala.reflect.io.Directory", "Directory"}},
 	famElixir: {{"Elixir.File", "File"}, {"Elixir.System", "System"}, {"Elixir.Path", "Path"}},
 }
 
@@ -682,8 +684,22 @@ func (p *parser) pure(key string, self value, args []callArg, depth int) value {
 			case v.known() && v.s == "user.dir":
 				return literalValue(".")
 			}
-		case "System.getenv":
+		case "System.getenv", "sys.env":
 			return envValue(first())
+		case "sys.props":
+			return p.pure("System.getProperty", self, args, depth)
+		case "Seq", "List", "Array", "Vector":
+			v := value{isList: true}
+			for _, a := range positional(args) {
+				v.list = append(v.list, p.eval(a.a, a.b, depth+1))
+			}
+			return v
+		case "Process":
+			return first()
+		case "Directory":
+			v := first()
+			v.ctor = "Directory()"
+			return v
 		}
 	case famR:
 		switch key {
@@ -836,6 +852,14 @@ func (p *parser) member(key string) value {
 	}
 	if p.fam == famPython && key == "Path().parent" {
 		return value{ctor: "Path()"}
+	}
+	if p.fam == famGroovy {
+		switch key {
+		case "os.home": // Scala's os-lib
+			return literalValue("~")
+		case "os.pwd":
+			return literalValue(".")
+		}
 	}
 	return value{}
 }

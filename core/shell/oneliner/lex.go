@@ -23,7 +23,7 @@ const (
 	famJulia   = 'J'
 	famElixir  = 'E'
 	famErlang  = 'e'
-	famGroovy  = 'g' // Groovy (Java library calls)
+	famGroovy  = 'g' // Groovy and Scala: the JVM scripting languages (Java library calls)
 	famHaskell = 'H'
 )
 
@@ -56,7 +56,7 @@ func family(lang string) byte {
 		return famElixir
 	case "erlang":
 		return famErlang
-	case "groovy":
+	case "groovy", "scala":
 		return famGroovy
 	case "haskell":
 		return famHaskell
