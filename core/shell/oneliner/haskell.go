@@ -34,7 +34,7 @@ func (p *parser) haskell() {
 		if len(args) == 0 {
 			switch {
 			case p.is(i-1, ">>=") && i >= 2:
-				args = []callArg{{a: p.hsNameStart(i - 2), b: i - 1}}
+				args = []callArg{{a: p.hsStart(i - 2), b: i - 1}}
 			case p.is(end, "=<<"):
 				args = []callArg{{a: end + 1, b: p.hsEnd(end + 1)}}
 			}
@@ -59,12 +59,25 @@ func (p *parser) hsName(i int) int {
 	return j
 }
 
-// hsNameStart returns the first token of the qualified name ending at k.
-func (p *parser) hsNameStart(k int) int {
-	for k >= 2 && p.memberOp(k-1) && p.toks[k-2].kind == tkIdent {
-		k -= 2
+// hsStart returns the first token of the expression ending at k (the
+// left operand of >>=): back to a line break, ";", an opening bracket, a
+// bind or sequence operator, $, =, <- or a keyword, groups skipped.
+func (p *parser) hsStart(k int) int {
+	start := k + 1
+	for ; k >= 0; k-- {
+		t := p.toks[k]
+		if t.kind == tkPunct && (t.text == ")" || t.text == "]" || t.text == "}") && p.match[k] >= 0 && p.match[k] < k {
+			k = p.match[k]
+			start = k
+			continue
+		}
+		if t.kind == tkLine || t.kind == tkPunct && oneOf(t.text, "; ( [ { >>= =<< >> $ = <- ,") ||
+			t.kind == tkIdent && hsKeywords[t.text] {
+			break
+		}
+		start = k
 	}
-	return k
+	return start
 }
 
 // hsArgs returns the atoms applied to the function whose name ends
