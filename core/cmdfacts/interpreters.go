@@ -8,9 +8,11 @@ import "strings"
 // free-threaded python3.13t, pythonw, py, pypy, pypy3), "perl", "ruby",
 // "php" (with versions: perl5.36, ruby3.3, php8.2), "deno", "bun", "awk"
 // (awk, gawk, mawk, nawk, goawk), "osascript", "lua" (lua, luajit,
-// lua5.4), "r" (R, Rscript), "tcl" (tclsh, tclsh8.6, wish, expect) and
-// "julia". It
-// is the language the one-liner scan takes.
+// lua5.4), "r" (R, Rscript), "tcl" (tclsh, tclsh8.6, wish, expect),
+// "julia", "elixir" (elixir, iex, mix), "erlang" (erl), "groovy",
+// "haskell" (ghc, runghc, runhaskell), "crystal" and "scala" (scala,
+// scala-cli). It is the language the one-liner
+// scan takes.
 func InterpreterLang(name string) string {
 	switch name {
 	case "nodejs":
@@ -23,8 +25,16 @@ func InterpreterLang(name string) string {
 		return "tcl"
 	case "py", "pypy", "pypy3":
 		return "python"
-	case "deno", "bun", "osascript", "julia":
+	case "deno", "bun", "osascript", "julia", "elixir", "groovy", "crystal":
 		return name
+	case "iex", "mix":
+		return "elixir"
+	case "erl":
+		return "erlang"
+	case "scala", "scala-cli":
+		return "scala"
+	case "ghc", "runghc", "runhaskell":
+		return "haskell"
 	case "awk", "gawk", "mawk", "nawk", "goawk":
 		return "awk"
 	}

@@ -95,6 +95,18 @@ func scan(c *shell.Command) *runner {
 		r.codeOptions(args, "-e", "f", "", "--args")
 	case "julia":
 		r.codeOptions(args, "-e -E --eval --print", "", "LpJCOgtM", "--")
+	case "elixir":
+		r.elixir(args)
+	case "erlang":
+		r.erl(args)
+	case "groovy":
+		r.groovy(args)
+	case "haskell":
+		r.ghc(args)
+	case "crystal":
+		r.crystal(args)
+	case "scala":
+		r.scala(args)
 	case "tcl":
 		if r.c.Name == "expect" {
 			r.codeOptions(args, "-c", "f", "", "--")
@@ -593,4 +605,233 @@ func attachedOpt(v, opts string) string {
 		}
 	}
 	return ""
+}
+
+// elixirValued are the options of elixir and iex taking a value, and how
+// many (--rpc-eval NODE CODE evaluates CODE on another node: it is read
+// as code).
+var elixirValued = map[string]int{
+	"-r": 1, "-pr": 1, "-pa": 1, "-pz": 1, "--app": 1, "--erl": 1, "--logger-otp-reports": 1,
+	"--logger-sasl-reports": 1, "--cookie": 1, "--name": 1, "--sname": 1, "--boot": 1, "--erl-config": 1,
+	"--vm-args": 1, "--dot-iex": 1, "--remsh": 1, "--boot-var": 2, "--pipe-to": 2,
+}
+
+// elixir reads elixir and iex (-e/--eval CODE, repeatable; --rpc-eval
+// NODE CODE; options stop at the script file, -S SCRIPT or --) and mix
+// (only `mix run`, whose -e/--eval CODE or --eval=CODE come before the
+// file). None reads its program from stdin here.
+func (r *runner) elixir(args []shell.Word) {
+	var codes []shell.Word
+	via := "-e"
+	if r.c.Name == "mix" {
+		i := 0
+		for i < len(args) && strings.HasPrefix(args[i].Value, "-") {
+			i++
+		}
+		if i == len(args) || args[i].Value != "run" {
+			return
+		}
+		via = "run -e"
+		rest := args[i+1:]
+		for j := 0; j < len(rest); j++ {
+			v := rest[j].Value
+			switch {
+			case (v == "-e" || v == "--eval") && j+1 < len(rest):
+				j++
+				codes = append(codes, rest[j])
+			case strings.HasPrefix(v, "--eval="):
+				codes = append(codes, attachedCode(rest[j], v[len("--eval="):]))
+			case oneOf(v, "-r --require -p --parallel -c --config --preload-modules"):
+				j++
+			case strings.HasPrefix(v, "-") && len(v) > 1:
+			default:
+				j = len(rest) // the script file
+			}
+		}
+	} else {
+	loop:
+		for i := 0; i < len(args); i++ {
+			v := args[i].Value
+			switch {
+			case (v == "-e" || v == "--eval") && i+1 < len(args):
+				i++
+				codes = append(codes, args[i])
+			case v == "--rpc-eval" && i+2 < len(args):
+				i += 2
+				codes = append(codes, args[i])
+			case elixirValued[v] > 0:
+				i += elixirValued[v]
+			case v == "-S" || v == "--" || !strings.HasPrefix(v, "-") || v == "-":
+				break loop
+			}
+		}
+	}
+	r.addCodes(codes, via)
+}
+
+// addCodes adds the code pieces of one command as one Inline, joined by
+// newlines; Via is the command name and via.
+func (r *runner) addCodes(codes []shell.Word, via string) {
+	if len(codes) == 0 {
+		return
+	}
+	in := Inline{Lang: r.lang, Via: r.c.Name + " " + via}
+	var parts []string
+	for _, w := range codes {
+		parts = append(parts, w.Value)
+		in.Unknown = in.Unknown || w.Unknown
+	}
+	in.Code = strings.Join(parts, "\n")
+	r.out = append(r.out, in)
+}
+
+// erl reads erl's -eval EXPR flags (repeatable, anywhere before -extra,
+// which ends the flags: what follows are plain arguments). Other flags
+// take any number of values (-pa DIR...), so every -eval is taken. erl
+// does not read its program from stdin here (its shell reads
+// expressions; not followed).
+//
+// erl -run MOD FUNC ARG... calls MOD:FUNC([ARG...]) with the arguments as
+// strings; a call to a function taking a string or a file name reads that
+// list as their concatenation (erl -run os cmd "make" runs make), so it
+// is written as the code MOD:FUNC("ARG..."), Via "erl -run". (-s passes
+// atoms, which those functions refuse.)
+func (r *runner) erl(args []shell.Word) {
+	var codes []shell.Word
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		if v == "-extra" {
+			break
+		}
+		switch {
+		case v == "-eval" && i+1 < len(args):
+			i++
+			codes = append(codes, args[i])
+		case v == "-run":
+			j := i + 1
+			for j < len(args) && !strings.HasPrefix(args[j].Value, "-") && !strings.HasPrefix(args[j].Value, "+") {
+				j++
+			}
+			if j-i-1 >= 3 {
+				r.erlRun(args[i+1 : j])
+			}
+			i = j - 1
+		}
+	}
+	r.addCodes(codes, "-eval")
+}
+
+// erlRun adds erl -run MOD FUNC ARG... as the code MOD:FUNC("ARG...").
+func (r *runner) erlRun(ws []shell.Word) {
+	in := Inline{Lang: r.lang, Via: r.c.Name + " -run"}
+	var b strings.Builder
+	for _, w := range ws[2:] {
+		in.Unknown = in.Unknown || w.Unknown
+		b.WriteString(w.Value)
+	}
+	quoted := strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(b.String())
+	in.Unknown = in.Unknown || ws[0].Unknown || ws[1].Unknown
+	in.Code = ws[0].Value + ":" + ws[1].Value + `("` + quoted + `")`
+	r.out = append(r.out, in)
+}
+
+// groovy reads groovy -e SCRIPT; options taking a value are skipped and
+// the first operand (the script file) ends the options. Groovy given no
+// script does not read one from stdin.
+func (r *runner) groovy(args []shell.Word) {
+	var codes []shell.Word
+loop:
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case v == "-e" && i+1 < len(args):
+			i++
+			codes = append(codes, args[i])
+		case oneOf(v, "-c --encoding -cp -classpath --classpath -i -l -b --basescript --configscript --disableopt -D --define"):
+			i++
+		case v == "--" || !strings.HasPrefix(v, "-") || v == "-":
+			break loop
+		}
+	}
+	r.addCodes(codes, "-e")
+}
+
+// ghc reads ghc -e EXPR (repeatable; ghc takes files and options in any
+// order) and runghc/runhaskell, which pass -e to ghc and end their
+// options at the module to run (-f GHC takes a value). ghc does not read
+// its program from stdin.
+func (r *runner) ghc(args []shell.Word) {
+	var codes []shell.Word
+	run := r.c.Name != "ghc"
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case v == "-e" && i+1 < len(args):
+			i++
+			codes = append(codes, args[i])
+		case run && v == "-f":
+			i++
+		case run && !strings.HasPrefix(v, "-"):
+			i = len(args)
+		}
+	}
+	r.addCodes(codes, "-e")
+}
+
+// crystal reads `crystal eval [options] [source...]`: the source is the
+// operands joined by blanks, or stdin when there are none (-D FLAG and
+// -O LEVEL take values). Other subcommands (build, run, spec, a file)
+// carry no one-liner.
+func (r *runner) crystal(args []shell.Word) {
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i].Value, "-") {
+		i++
+	}
+	if i == len(args) || args[i].Value != "eval" {
+		return
+	}
+	var codes []shell.Word
+	rest := args[i+1:]
+	for j := 0; j < len(rest); j++ {
+		v := rest[j].Value
+		switch {
+		case len(codes) == 0 && oneOf(v, "-D --define -O"):
+			j++
+		case len(codes) == 0 && strings.HasPrefix(v, "-") && len(v) > 1:
+		default:
+			codes = append(codes, rest[j])
+		}
+	}
+	if len(codes) == 0 {
+		r.stdinCode()
+		return
+	}
+	in := Inline{Lang: r.lang, Via: r.c.Name + " eval"}
+	var parts []string
+	for _, w := range codes {
+		parts = append(parts, w.Value)
+		in.Unknown = in.Unknown || w.Unknown
+	}
+	in.Code = strings.Join(parts, " ")
+	r.out = append(r.out, in)
+}
+
+// scala reads the snippets of scala and scala-cli: -e/--execute-script,
+// --execute-scala and --execute-java CODE (a Java snippet, read by the
+// same JVM family), anywhere before "--" (the program's arguments):
+// scala-cli takes inputs and snippets together. Neither reads its program
+// from stdin here.
+func (r *runner) scala(args []shell.Word) {
+	var codes []shell.Word
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case v == "--":
+			i = len(args)
+		case oneOf(v, "-e --execute-script --execute-scala --execute-java") && i+1 < len(args):
+			i++
+			codes = append(codes, args[i])
+		}
+	}
+	r.addCodes(codes, "-e")
 }

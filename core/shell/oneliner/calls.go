@@ -15,6 +15,10 @@ func (p *parser) scan() {
 		switch t.kind {
 		case tkExec:
 			p.exec(p.strValue(t, 0), "backticks")
+		case tkString:
+			if p.fam == famGroovy {
+				p.receiverCall(i+1, p.strValue(t, 0))
+			}
 		case tkIdent:
 			if p.memberOp(i - 1) {
 				continue
@@ -28,6 +32,9 @@ func (p *parser) scan() {
 			if t.text == ")" && p.match[i] >= 0 && p.grouping(p.match[i]) && p.is(i+1, "(") {
 				p.stringCall(p.match[i], i)
 			}
+			if t.text == "]" && p.fam == famGroovy && p.match[i] >= 0 && p.match[i] < i {
+				p.receiverCall(i+1, p.eval(p.match[i], i+1, 0))
+			}
 		}
 	}
 }
@@ -36,6 +43,9 @@ func (p *parser) scan() {
 func (p *parser) chainAt(i int) {
 	n := len(p.toks)
 	links, end := p.chain(i, n)
+	if p.fam == famElixir && p.is(i-1, "|>") {
+		p.pipeInto(i-1, links)
+	}
 	for k := range links {
 		if links[k].call {
 			key, self := p.key(links, k, 0)
@@ -43,6 +53,9 @@ func (p *parser) chainAt(i int) {
 		}
 	}
 	last := len(links) - 1
+	if p.fam == famGroovy && !links[last].index && p.memberOp(end) && p.is(end+1, "!") {
+		p.call("str.!", p.chainValue(links, 0), nil) // Scala: Seq("ls").!, Process(cmd).!!, cmd.!
+	}
 	if p.fam == famRuby && last > 0 && !links[last].call && !links[last].index &&
 		(end >= n || !p.toks[end].space || !p.argStart(end)) {
 		key, self := p.key(links, last, 0)
@@ -62,12 +75,75 @@ func (p *parser) chainAt(i int) {
 		}
 		return
 	}
-	if (p.fam == famPerl || p.fam == famRuby) && next.space && p.argStart(end) {
+	if (p.fam == famPerl || p.fam == famRuby || p.fam == famElixir) && next.space && p.argStart(end) {
 		key, self := p.key(links, last, 0)
 		if r, _ := p.spec(key, 0); r.kind != roleNone {
 			p.call(key, self, p.splitArgs(end, p.stmtEnd(end)))
 		}
 	}
+}
+
+// pipeInto makes the value piped by the Elixir |> at pipe the first
+// argument of the first call of links ("/" |> File.rm_rf!(), a call
+// without parentheses too). The piped value is the expression between
+// the previous boundary (a line, ";", ",", "=", an opening bracket, do,
+// ->) and the pipe; an earlier stage of a longer pipeline is not
+// evaluated (its value stays unknown).
+func (p *parser) pipeInto(pipe int, links []link) {
+	start := pipe
+	for k := pipe - 1; k >= 0; k-- {
+		t := p.toks[k]
+		if t.kind == tkPunct && (t.text == ")" || t.text == "]" || t.text == "}") && p.match[k] >= 0 && p.match[k] < k {
+			k = p.match[k]
+			start = k
+			continue
+		}
+		if t.kind == tkLine || t.kind == tkPunct && (oneOf(t.text, "; , = ( [ { |> ->")) || t.kind == tkIdent && t.text == "do" {
+			break
+		}
+		start = k
+	}
+	if start >= pipe {
+		return
+	}
+	arg := callArg{a: start, b: pipe}
+	if start > 0 && p.is(start-1, "|>") {
+		arg = callArg{a: pipe, b: pipe} // an earlier stage: unknown
+	}
+	for k := range links {
+		if links[k].call {
+			links[k].args = append([]callArg{arg}, links[k].args...)
+			return
+		}
+	}
+	last := &links[len(links)-1]
+	if !last.index {
+		last.call, last.args = true, []callArg{arg}
+	}
+}
+
+// oneOf reports whether s is one of the space-separated words of list.
+func oneOf(s, list string) bool {
+	for _, w := range strings.Fields(list) {
+		if s == w {
+			return true
+		}
+	}
+	return false
+}
+
+// receiverCall judges a method called on a literal receiver (Groovy's
+// "cmd".execute(), ["rm", "x"].execute()): dot is the index after the
+// receiver, recv its value; the call's key is "str.NAME".
+func (p *parser) receiverCall(dot int, recv value) {
+	if p.memberOp(dot) && p.is(dot+1, "!") {
+		p.call("str.!", recv, nil) // Scala: "cmd".!, "cmd".!!
+		return
+	}
+	if !p.memberOp(dot) || dot+2 >= len(p.toks) || p.toks[dot+1].kind != tkIdent || !p.is(dot+2, "(") {
+		return
+	}
+	p.call(p.canon("str."+p.toks[dot+1].text), recv, p.splitArgs(dot+3, p.match[dot+2]))
 }
 
 // grouping reports whether the ( at open groups an expression rather
@@ -129,7 +205,7 @@ func (p *parser) stmtEnd(j int) int {
 			return k
 		case t.kind == tkPunct:
 			switch t.text {
-			case ";", ")", "]", "}", "||", "&&", "//", "or", "and":
+			case ";", ")", "]", "}", "||", "&&", "//", "or", "and", "|>":
 				return k
 			case "{":
 				if p.fam == famRuby {
@@ -365,6 +441,11 @@ func (p *parser) call(key string, self value, args []callArg) {
 		if present && !(mode.known() && !p.writeMode(mode.s)) {
 			p.path("write", self, api)
 		}
+	case roleExecWords:
+		v, _ := p.arg(args, n, "command", "cmd")
+		p.execWords(v, api)
+	case roleSelfExecWords:
+		p.execWords(self, api)
 	case rolePerlOpen:
 		p.perlOpen(pos, api)
 	case roleRubyOpen:
@@ -378,6 +459,25 @@ func (p *parser) call(key string, self value, args []callArg) {
 			p.path("write", v, api)
 		}
 	}
+}
+
+// execWords records a command run without a shell: a list is the argv, a
+// string is split at blanks into one (Java's Runtime.exec(String) and
+// Groovy's String.execute() tokenise so; quotes are not special).
+func (p *parser) execWords(v value, api string) {
+	if !v.str || v.isList {
+		p.exec(v, api)
+		return
+	}
+	var list []value
+	for _, f := range strings.Fields(v.s) {
+		list = append(list, literalValue(f))
+	}
+	if len(list) == 0 {
+		p.exec(value{}, api)
+		return
+	}
+	p.exec(value{isList: true, list: list}, api)
 }
 
 // writeMode reports whether an open mode string writes.
@@ -552,6 +652,7 @@ var apiTables = map[byte]apiTable{
 		{only(roleRubyOpen), "open"},
 		{only(roleExecAll), "system exec spawn Process.spawn Process.exec IO.popen Open3.capture2 Open3.capture2e " +
 			"Open3.capture3 Open3.popen2 Open3.popen2e Open3.popen3 Open3.pipeline"},
+		{only(roleExecProg), "Process.run Process.new"}, // Crystal: a program, then its argument array
 		{only(roleSelfDelete), "Pathname().delete Pathname().unlink Pathname().rmtree Pathname().rmdir"},
 		{only(roleSelfWrite), "Pathname().write Pathname().binwrite Pathname().mkpath Pathname().mkdir"},
 		{only(roleSelfMove), "Pathname().rename"},
@@ -585,6 +686,53 @@ var apiTables = map[byte]apiTable{
 		{only(roleMove), "mv Base.mv"},
 		{at(roleOpen, 1), "open"},
 		{only(roleCode), "include_string"},
+	},
+	famElixir: apiTable{
+		{at(roleDelete, 0), "File.rm File.rm! File.rmdir File.rmdir! File.rm_rf File.rm_rf! " +
+			":file.delete :file.del_dir :file.del_dir_r"},
+		{at(roleWrite, 0), "File.write File.write! File.mkdir File.mkdir! File.mkdir_p File.mkdir_p! File.touch File.touch! " +
+			"File.chmod File.chmod! File.chown File.chown! :file.write_file"},
+		{at(roleWrite, 1), "File.cp File.cp! File.cp_r File.cp_r! File.copy File.copy! File.ln File.ln! File.ln_s File.ln_s!"},
+		{only(roleMove), "File.rename File.rename!"},
+		{at(roleExec, 0), "System.shell :os.cmd"},
+		{only(roleExecProg), "System.cmd"},
+		{only(roleCode), "Code.eval_string"},
+	},
+	famErlang: apiTable{
+		{at(roleDelete, 0), "file.delete file.del_dir file.del_dir_r"},
+		{at(roleWrite, 0), "file.write_file file.make_dir file.change_mode"},
+		{at(roleWrite, 1), "file.copy file.make_symlink file.make_link"},
+		{only(roleMove), "file.rename"},
+		{at(roleExec, 0), "os.cmd"},
+	},
+	famGroovy: apiTable{
+		{only(roleSelfExecWords), "str.execute str.!"}, // str.!: Scala's sys.process ("cmd".!, Seq(...).!!)
+		{at(roleExecWords, 0), "Runtime.getRuntime().exec"},
+		{only(roleExecAll), "ProcessBuilder"},
+		{only(roleSelfDelete), "File().deleteDir File().delete"},
+		{only(roleSelfWrite), "File().write File().append File().mkdirs File().mkdir File().createNewFile File().setText " +
+			"File().setBytes File().setWritable File().setExecutable"},
+		{only(roleSelfMove), "File().renameTo"},
+		{at(roleDelete, 0), "Files.delete Files.deleteIfExists FileUtils.deleteDirectory FileUtils.forceDelete " +
+			"FileUtils.cleanDirectory FileUtils.deleteQuietly"},
+		{at(roleWrite, 0), "Files.write Files.writeString"},
+		{at(roleWrite, 1), "Files.copy"},
+		{only(roleMove), "Files.move"},
+		{only(roleCode), "Eval.me GroovyShell().evaluate"},
+		// Scala: os-lib, scala.reflect.io.Directory.
+		{at(roleDelete, 0), "os.remove.all os.remove"},
+		{only(roleExecAll), "os.proc"},
+		{only(roleSelfDelete), "Directory().deleteRecursively"},
+	},
+	famHaskell: apiTable{
+		// Keys are the unqualified names (System.Process.callCommand,
+		// P.callCommand and callCommand are one call).
+		{at(roleExec, 0), "callCommand system spawnCommand shell runCommand"},
+		{only(roleExecProg), "callProcess rawSystem readProcess readProcessWithExitCode spawnProcess proc runProcess"},
+		{at(roleDelete, 0), "removeDirectoryRecursive removePathForcibly removeDirectory removeFile"},
+		{only(roleMove), "renameDirectory renameFile renamePath"},
+		{at(roleWrite, 0), "writeFile appendFile"},
+		{at(roleWrite, 1), "copyFile copyFileWithMetadata createFileLink"},
 	},
 	famR: apiTable{
 		{only(roleDeleteAll), "unlink file.remove"},

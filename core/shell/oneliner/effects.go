@@ -140,6 +140,8 @@ func scanEffects(lang, code string, depth int, work *int) []Effect {
 	case famTcl:
 		p.tcl(code)
 		return p.effects
+	case famHaskell:
+		p.haskell()
 	default:
 		p.scan()
 	}
@@ -266,12 +268,28 @@ func isMemberOp(t token) bool {
 }
 
 // memberOp reports a member-access operator of the family (in Perl and PHP
-// "." concatenates).
+// "." concatenates; Erlang's is the ":" of module:function; Haskell's "."
+// joins a qualified name without blanks, and with them composes; "->"
+// is a closure or clause arrow in Elixir, Erlang, Groovy and Haskell).
 func (p *parser) memberOp(i int) bool {
-	if i < 0 || i >= len(p.toks) || !isMemberOp(p.toks[i]) {
+	if i < 0 || i >= len(p.toks) {
 		return false
 	}
-	return p.toks[i].text != "." || p.fam != famPerl && p.fam != famPHP
+	t := p.toks[i]
+	switch p.fam {
+	case famErlang:
+		return t.kind == tkPunct && t.text == ":"
+	case famHaskell:
+		return t.kind == tkPunct && t.text == "." && !t.space && i+1 < len(p.toks) && !p.toks[i+1].space
+	case famElixir, famGroovy:
+		if t.text == "->" {
+			return false
+		}
+	}
+	if !isMemberOp(t) {
+		return false
+	}
+	return t.text != "." || p.fam != famPerl && p.fam != famPHP
 }
 
 func isAssignOp(t token) bool {
@@ -380,7 +398,7 @@ func (p *parser) splitArgs(a, b int) []callArg {
 			return
 		}
 		arg := callArg{a: x, b: y}
-		if y-x >= 3 && p.toks[x].kind == tkIdent && ((p.fam == famPython || p.fam == famR || p.fam == famJulia) && p.is(x+1, "=") || p.fam == famRuby && p.is(x+1, ":")) {
+		if y-x >= 3 && p.toks[x].kind == tkIdent && ((p.fam == famPython || p.fam == famR || p.fam == famJulia) && p.is(x+1, "=") || (p.fam == famRuby || p.fam == famElixir || p.fam == famGroovy) && p.is(x+1, ":")) {
 			arg.kw, arg.a = p.toks[x].text, x+2
 		}
 		out = append(out, arg)

@@ -22,6 +22,11 @@ func (p *parser) eval(a, b, depth int) value {
 	for p.is(a, "(") && p.match[a] == b-1 && b-a > 2 {
 		a, b = a+1, b-1
 	}
+	if p.fam == famHaskell {
+		if v, ok := p.hsApply(a, b, depth); ok {
+			return v
+		}
+	}
 	if b-a == 1 {
 		return p.evalTok(a, depth)
 	}
@@ -113,8 +118,12 @@ func (p *parser) operands(a, b int) (spans [][2]int, ops []string, ok bool) {
 
 func (p *parser) concatOp(op string) bool {
 	switch p.fam {
-	case famJS, famRuby:
+	case famJS, famRuby, famGroovy:
 		return op == "+"
+	case famElixir:
+		return op == "<>"
+	case famErlang, famHaskell:
+		return op == "++"
 	case famPython:
 		return op == "+" || op == "/" || op == "%"
 	case famPerl, famPHP:
@@ -294,10 +303,13 @@ func (p *parser) evalOperand(a, b, depth int) value {
 		}
 		return value{}
 	}
+	if p.fam == famGroovy && t.kind == tkIdent && t.text == "new" && a+1 < b {
+		return p.evalOperand(a+1, b, depth) // new File(...): the constructor's value
+	}
 	if t.kind == tkIdent {
 		links, end := p.chain(a, b)
 		if end < b {
-			if (p.fam == famPerl || p.fam == famRuby) && !links[len(links)-1].call {
+			if (p.fam == famPerl || p.fam == famRuby || p.fam == famElixir) && !links[len(links)-1].call {
 				links[len(links)-1].call = true
 				links[len(links)-1].args = p.splitArgs(end, b)
 				return p.chainValue(links, depth)
@@ -489,8 +501,8 @@ func (p *parser) fold(links []link, k, depth int) (string, value) {
 		case l.index:
 			self = p.pureIndex(base, l.idx, depth)
 			base += "[]"
-		case j > 0 && p.fam == famRuby:
-			self = p.pure(base, self, nil, depth) // Ruby calls without parentheses
+		case j > 0 && (p.fam == famRuby || p.fam == famElixir):
+			self = p.pure(base, self, nil, depth) // Ruby and Elixir calls without parentheses
 			if self.ctor != "" {
 				base = self.ctor
 			}
@@ -539,6 +551,12 @@ var canonNames = map[byte][][2]string{
 		{"PurePosixPath", "Path"}, {"builtins", ""}},
 	famRuby: {{"Pathname.new", "Pathname"}, {"Kernel", ""}, {"::FileUtils", "FileUtils"}, {"::File", "File"}},
 	famPerl: {{"CORE", ""}, {"CORE.GLOBAL", ""}, {"Path.Tiny.path", "path"}},
+	famGroovy: {{"java.nio.file.Files", "Files"}, {"java.nio.file.Paths", "Paths"}, {"java.nio.file.Path", "Path"},
+		{"java.io.File", "File"}, {"java.lang.Runtime", "Runtime"}, {"java.lang.ProcessBuilder", "ProcessBuilder"},
+		{"java.lang.System", "System"}, {"org.apache.commons.io.FileUtils", "FileUtils"},
+		{"scala.sys.process.Process", "Process"}, {"sys.process.Process", "Process"}, {"scala.sys.env", "sys.env"},
+		{"scala.sys.props", "sys.props"}, {"scala.reflect.io.Directory", "Directory"}},
+	famElixir: {{"Elixir.File", "File"}, {"Elixir.System", "System"}, {"Elixir.Path", "Path"}},
 }
 
 // canonModule canonicalises a module name given to require/import.
@@ -611,6 +629,77 @@ func (p *parser) pure(key string, self value, args []callArg, depth int) value {
 			return p.joinArgs(args, "/", depth)
 		case "string":
 			return p.joinArgs(args, "", depth)
+		}
+	case famHaskell:
+		switch key {
+		case "getHomeDirectory":
+			return literalValue("~")
+		case "getEnv":
+			return envValue(first())
+		case "pure", "return":
+			return first()
+		}
+	case famElixir:
+		switch key {
+		case "System.user_home", "System.user_home!":
+			return literalValue("~")
+		case "System.get_env", "System.fetch_env!":
+			return envValue(first())
+		case "Path.join":
+			if len(positional(args)) == 1 {
+				if v := first(); v.isList {
+					return joinList(v, literalValue("/"))
+				}
+			}
+			return all("/")
+		case "Path.expand", "Path.absname", "String.to_charlist", "to_charlist", "to_string", "List.to_string":
+			return first()
+		}
+	case famErlang:
+		switch key {
+		case "os.getenv":
+			return envValue(first())
+		case "filename.join":
+			if len(positional(args)) == 1 {
+				if v := first(); v.isList {
+					return joinList(v, literalValue("/"))
+				}
+			}
+			return all("/")
+		case "filename.absname", "lists.flatten":
+			return first()
+		}
+	case famGroovy:
+		switch key {
+		case "File":
+			v := all("/")
+			v.ctor = "File()"
+			return v
+		case "Paths.get", "Path.of":
+			return all("/")
+		case "System.getProperty":
+			switch v := first(); {
+			case v.known() && v.s == "user.home":
+				return literalValue("~")
+			case v.known() && v.s == "user.dir":
+				return literalValue(".")
+			}
+		case "System.getenv", "sys.env":
+			return envValue(first())
+		case "sys.props":
+			return p.pure("System.getProperty", self, args, depth)
+		case "Seq", "List", "Array", "Vector":
+			v := value{isList: true}
+			for _, a := range positional(args) {
+				v.list = append(v.list, p.eval(a.a, a.b, depth+1))
+			}
+			return v
+		case "Process":
+			return first()
+		case "Directory":
+			v := first()
+			v.ctor = "Directory()"
+			return v
 		}
 	case famR:
 		switch key {
@@ -690,7 +779,7 @@ func (p *parser) pure(key string, self value, args []callArg, depth int) value {
 			return all("/")
 		case "File.expand_path", "File.absolute_path", "File.realpath", "Dir.glob", "String":
 			return first()
-		case "Dir.home":
+		case "Dir.home", "Path.home": // Path.home: Crystal
 			return literalValue("~")
 		case "ENV.fetch":
 			return envValue(first())
@@ -764,30 +853,43 @@ func (p *parser) member(key string) value {
 	if p.fam == famPython && key == "Path().parent" {
 		return value{ctor: "Path()"}
 	}
+	if p.fam == famGroovy {
+		switch key {
+		case "os.home": // Scala's os-lib
+			return literalValue("~")
+		case "os.pwd":
+			return literalValue(".")
+		}
+	}
 	return value{}
 }
 
 // cwdCalls are the calls that return the working directory, by family.
 var cwdCalls = map[byte]map[string]bool{
-	famPython: {"os.getcwd": true, "os.getcwdb": true, "Path.cwd": true},
-	famJS:     {"process.cwd": true, "Deno.cwd": true},
-	famRuby:   {"Dir.pwd": true, "Dir.getwd": true, "FileUtils.pwd": true},
-	famPerl:   {"getcwd": true, "cwd": true, "Cwd.getcwd": true, "Cwd.cwd": true, "Cwd.abs_path": true},
-	famPHP:    {"getcwd": true},
-	famR:      {"getwd": true},
-	famLua:    {"lfs.currentdir": true},
-	famJulia:  {"pwd": true},
+	famPython:  {"os.getcwd": true, "os.getcwdb": true, "Path.cwd": true},
+	famJS:      {"process.cwd": true, "Deno.cwd": true},
+	famRuby:    {"Dir.pwd": true, "Dir.getwd": true, "FileUtils.pwd": true, "Dir.current": true}, // Dir.current: Crystal
+	famPerl:    {"getcwd": true, "cwd": true, "Cwd.getcwd": true, "Cwd.cwd": true, "Cwd.abs_path": true},
+	famPHP:     {"getcwd": true},
+	famR:       {"getwd": true},
+	famLua:     {"lfs.currentdir": true},
+	famJulia:   {"pwd": true},
+	famElixir:  {"File.cwd!": true},
+	famHaskell: {"getCurrentDirectory": true},
 }
 
 // dirnameCalls are the calls that return a path's directory.
 var dirnameCalls = map[byte]map[string]bool{
-	famPython: {"os.path.dirname": true},
-	famJS:     {"path.dirname": true, "path.posix.dirname": true},
-	famRuby:   {"File.dirname": true},
-	famPerl:   {"dirname": true, "File.Basename.dirname": true},
-	famPHP:    {"dirname": true},
-	famR:      {"dirname": true},
-	famJulia:  {"dirname": true},
+	famPython:  {"os.path.dirname": true},
+	famJS:      {"path.dirname": true, "path.posix.dirname": true},
+	famRuby:    {"File.dirname": true},
+	famPerl:    {"dirname": true, "File.Basename.dirname": true},
+	famPHP:     {"dirname": true},
+	famR:       {"dirname": true},
+	famJulia:   {"dirname": true},
+	famElixir:  {"Path.dirname": true},
+	famErlang:  {"filename.dirname": true},
+	famHaskell: {"takeDirectory": true},
 }
 
 // pureDir evaluates the working directory (".", resolved by the layers

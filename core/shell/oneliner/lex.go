@@ -10,17 +10,21 @@ import (
 
 // Language families of the code scanner.
 const (
-	famJS     = 'j' // node, deno, bun, jxa
-	famPython = 'p'
-	famPerl   = 'l'
-	famRuby   = 'r'
-	famPHP    = 'h'
-	famAwk    = 'a'
-	famOSA    = 'o' // AppleScript
-	famLua    = 'u'
-	famR      = 'R'
-	famTcl    = 't' // Tcl and expect: scanned by tcl.go, not lexed
-	famJulia  = 'J'
+	famJS      = 'j' // node, deno, bun, jxa
+	famPython  = 'p'
+	famPerl    = 'l'
+	famRuby    = 'r'
+	famPHP     = 'h'
+	famAwk     = 'a'
+	famOSA     = 'o' // AppleScript
+	famLua     = 'u'
+	famR       = 'R'
+	famTcl     = 't' // Tcl and expect: scanned by tcl.go, not lexed
+	famJulia   = 'J'
+	famElixir  = 'E'
+	famErlang  = 'e'
+	famGroovy  = 'g' // Groovy and Scala: the JVM scripting languages (Java library calls)
+	famHaskell = 'H'
 )
 
 // family maps an Inline.Lang to its family, 0 when unknown.
@@ -32,7 +36,7 @@ func family(lang string) byte {
 		return famPython
 	case "perl":
 		return famPerl
-	case "ruby":
+	case "ruby", "crystal":
 		return famRuby
 	case "php":
 		return famPHP
@@ -48,6 +52,14 @@ func family(lang string) byte {
 		return famTcl
 	case "julia":
 		return famJulia
+	case "elixir":
+		return famElixir
+	case "erlang":
+		return famErlang
+	case "groovy", "scala":
+		return famGroovy
+	case "haskell":
+		return famHaskell
 	}
 	return 0
 }
@@ -156,6 +168,15 @@ func (l *lexer) next() {
 	case c == '%' && l.fam == famPerl && identStart(l.peek(1)) && l.operand():
 		l.sigil()
 	case c == '[' && l.fam == famLua && l.luaLong():
+	case c == '~' && l.fam == famElixir && l.sigil2():
+	case c == ':' && l.fam == famElixir && identStart(l.peek(1)) && l.peek(-1) != ':':
+		l.elixirAtom()
+	case c == '$' && l.fam == famErlang && l.i+1 < len(s):
+		l.i += 2 // a character literal: $a, $\"
+		if s[l.i-1] == '\\' && l.i < len(s) {
+			l.i++
+		}
+		l.emit(token{kind: tkNumber, text: s[l.i-2 : l.i]})
 	case c == '\'' || c == '"' || c == '`':
 		l.quote()
 	case c >= '0' && c <= '9':
@@ -198,11 +219,18 @@ func (l *lexer) next() {
 func (l *lexer) comment() bool {
 	c, d := l.s[l.i], l.peek(1)
 	switch {
-	case c == '/' && d == '/' && (l.fam == famJS || l.fam == famPHP):
+	case c == '/' && d == '/' && (l.fam == famJS || l.fam == famPHP || l.fam == famGroovy):
 		l.skipLine()
-	case c == '/' && d == '*' && (l.fam == famJS || l.fam == famPHP):
+	case c == '/' && d == '*' && (l.fam == famJS || l.fam == famPHP || l.fam == famGroovy):
 		l.i += 2
 		l.skipTo("*/")
+	case c == '%' && l.fam == famErlang:
+		l.skipLine()
+	case c == '-' && d == '-' && l.fam == famHaskell && l.peek(2) != '>':
+		l.skipLine()
+	case c == '{' && d == '-' && l.fam == famHaskell:
+		l.i += 2
+		l.skipTo("-}")
 	case c == '-' && d == '-' && l.fam == famLua:
 		l.i += 2
 		if eq, ok := luaLongOpen(l.s[l.i:]); ok {
@@ -211,7 +239,8 @@ func (l *lexer) comment() bool {
 		} else {
 			l.skipLine()
 		}
-	case c == '#' && l.fam != famJS && l.fam != famLua && !(l.fam == famPHP && d == '['):
+	case c == '#' && l.fam != famJS && l.fam != famLua && !(l.fam == famPHP && d == '[') && l.fam != famErlang && l.fam != famHaskell &&
+		!(l.fam == famGroovy && (l.i > 0 || d != '!')):
 		l.skipLine()
 	case c == '-' && d == '-' && l.fam == famOSA:
 		l.skipLine()
@@ -266,8 +295,11 @@ func (l *lexer) ident() {
 	for l.i < len(s) && (identChar(s[l.i]) || s[l.i] == '$' && l.fam == famJS) {
 		l.i++
 	}
-	if l.fam == famRuby && l.i < len(s) && (s[l.i] == '?' || s[l.i] == '!') && l.peek(1) != '=' {
+	if (l.fam == famRuby || l.fam == famElixir) && l.i < len(s) && (s[l.i] == '?' || s[l.i] == '!') && l.peek(1) != '=' {
 		l.i++
+	}
+	for l.fam == famHaskell && l.i < len(s) && s[l.i] == '\'' {
+		l.i++ // x', foldl'
 	}
 	name := s[start:l.i]
 	switch l.fam {
@@ -326,8 +358,23 @@ var punctsByByte = func() map[byte][]string {
 	return m
 }()
 
+// familyPuncts are operators of one family that would split wrongly
+// with the shared list: Elixir's <> (concatenation) and |> (pipe),
+// Haskell's =<< and <- (binds) and <$>.
+var familyPuncts = map[byte][]string{
+	famElixir:  {"<>", "|>"},
+	famHaskell: {"=<<", "<-", "<$>"},
+}
+
 func (l *lexer) punct() {
 	rest := l.s[l.i:]
+	for _, p := range familyPuncts[l.fam] {
+		if strings.HasPrefix(rest, p) {
+			l.i += len(p)
+			l.emit(token{kind: tkPunct, text: p})
+			return
+		}
+	}
 	for _, p := range punctsByByte[rest[0]] {
 		if strings.HasPrefix(rest, p) {
 			if p == "//" && l.fam != famPerl && l.fam != famPython {
@@ -400,6 +447,16 @@ func (l *lexer) quote() {
 		// "..." strings; `...` command literals (run(`make`)); '
 		// is a character literal or the adjoint operator.
 		mode = map[byte]byte{'"': 'e', '`': 'n'}[c]
+	case famElixir:
+		// "..." strings and '...' charlists, both with #{...}.
+		mode = map[byte]byte{'\'': 'r', '"': 'r'}[c]
+	case famErlang, famHaskell:
+		// Erlang: "..." strings, '...' quoted atoms; Haskell: "..."
+		// strings, 'c' characters.
+		mode = map[byte]byte{'\'': 'e', '"': 'e'}[c]
+	case famGroovy:
+		// '...' plain strings, "..." GStrings with ${...}.
+		mode = map[byte]byte{'\'': 'q', '"': 't'}[c]
 	}
 	if mode == 0 {
 		l.punct()
@@ -932,4 +989,56 @@ func (l *lexer) luaLong() bool {
 	text = strings.TrimPrefix(text, "\n")
 	l.emit(token{kind: tkString, text: text})
 	return true
+}
+
+// sigil2 lexes an Elixir sigil at l.i: ~c"..." and ~s(...) are strings
+// (charlist or binary) with #{...}, ~C and ~S strings without escapes,
+// ~w(...) and ~W a word list, any other letter (~r regex, ~D date ...)
+// an opaque literal; modifier letters after the closer are skipped. It
+// reports false when no sigil starts here (~ is then an operator).
+func (l *lexer) sigil2() bool {
+	letter, open := l.peek(1), l.peek(2)
+	if !(letter >= 'a' && letter <= 'z' || letter >= 'A' && letter <= 'Z') || strings.IndexByte(`"'([{</|`, open) < 0 || open == 0 {
+		return false
+	}
+	l.i += 3
+	mode := byte('r')
+	if letter >= 'A' && letter <= 'Z' {
+		mode = 'n'
+	}
+	parts := l.body(open, closingDelim(open), mode, false)
+	for l.i < len(l.s) && (l.s[l.i] >= 'a' && l.s[l.i] <= 'z' || l.s[l.i] >= 'A' && l.s[l.i] <= 'Z') {
+		l.i++
+	}
+	switch letter {
+	case 'c', 's', 'C', 'S':
+		l.emitString(tkString, parts, false)
+	case 'w', 'W':
+		var text strings.Builder
+		for _, part := range parts {
+			if !part.expr {
+				text.WriteString(part.text)
+			}
+		}
+		l.emit(token{kind: tkWords, items: strings.Fields(text.String())})
+	default:
+		l.emit(token{kind: tkRegex, text: "~" + string(letter)})
+	}
+	return true
+}
+
+// elixirAtom lexes :name. An atom naming an Erlang module before a call
+// (:os.cmd, :file.del_dir_r) is an identifier ":os"; any other atom is a
+// string holding its name, as a Ruby symbol is.
+func (l *lexer) elixirAtom() {
+	start := l.i + 1
+	l.i++
+	for l.i < len(l.s) && identChar(l.s[l.i]) {
+		l.i++
+	}
+	if l.i+1 < len(l.s) && l.s[l.i] == '.' && identStart(l.s[l.i+1]) {
+		l.emit(token{kind: tkIdent, text: l.s[start-1 : l.i]})
+		return
+	}
+	l.emit(token{kind: tkString, text: l.s[start:l.i]})
 }

@@ -136,7 +136,8 @@ func checkInvariants(t *testing.T, lang, code string, es []Effect) {
 	}
 }
 
-var fuzzLangs = []string{"node", "python", "perl", "ruby", "php", "awk", "osascript", "jxa", "deno", "bun"}
+var fuzzLangs = []string{"node", "python", "perl", "ruby", "php", "awk", "osascript", "jxa", "deno", "bun",
+	"elixir", "erlang", "groovy", "haskell", "crystal", "scala"}
 
 func FuzzEffects(f *testing.F) {
 	var cases []effectCase

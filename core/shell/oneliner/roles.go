@@ -13,41 +13,43 @@ type roleKind uint8
 // The role kinds. "Indexed" kinds read the argument at role.arg; the
 // others ignore it (it is 0).
 const (
-	roleNone         roleKind = iota
-	roleDelete                // indexed: the argument is a path, deleted
-	roleWrite                 // indexed: the argument is a path, written (1 also accepts dst/dest/target keywords)
-	roleDeleteAll             // every argument is a path, deleted
-	roleWriteAll              // every argument is a path, written
-	roleMove                  // argument 0 deleted, argument 1 written
-	roleOpen                  // indexed: the argument is the mode of opening argument 0
-	roleOSOpen                // indexed: path at the argument, flags after it (os.open, sysopen)
-	roleDenoOpen              // Deno.open: path, then an options object
-	roleExec                  // indexed: the argument is a command string or argv list
-	roleExecProg              // a program, then an argument list
-	roleExecShell             // a quoted program, then arguments the shell reads as written (R's system2)
-	roleExecAll               // all arguments form the command
-	roleExecVar               // indexed: the arguments from this one form the argv
-	roleExecList              // indexed: the argument is an argv list
-	roleObjCmd                // {cmd: [...]} (Bun.spawn, Deno.run)
-	roleDenoCmd               // new Deno.Command(prog, {args: [...]})
-	rolePowerOff              // powers the machine off
-	roleReboot                // reboots the machine
-	roleCallback              // indexed: a function name, its arguments after it
-	roleCallbackArr           // indexed: a function name, its arguments in the list after it
-	roleMapCallback           // indexed: a function name applied to each element of the lists after it
-	roleWalkCallback          // indexed: a function name applied to each element of argument 0
-	roleCode                  // the argument is code in the same language
-	roleShellRm               // shelljs.rm: the operands are deleted
-	roleShellWrite            // shelljs.mkdir/touch: the operands are written
-	roleShellMv               // shelljs.mv: all but the last deleted, the last written
-	roleShellCp               // shelljs.cp: the last operand written
-	roleSelfDelete            // the receiver is deleted
-	roleSelfWrite             // the receiver is written
-	roleSelfMove              // the receiver is deleted, argument 0 written
-	roleSelfOpen              // the receiver is opened with the mode at argument 0
-	rolePerlOpen              // Perl's open (two- and three-argument forms)
-	roleRubyOpen              // Ruby's Kernel#open ("|cmd" runs a command)
-	roleKinds                 // number of kinds; not a kind
+	roleNone          roleKind = iota
+	roleDelete                 // indexed: the argument is a path, deleted
+	roleWrite                  // indexed: the argument is a path, written (1 also accepts dst/dest/target keywords)
+	roleDeleteAll              // every argument is a path, deleted
+	roleWriteAll               // every argument is a path, written
+	roleMove                   // argument 0 deleted, argument 1 written
+	roleOpen                   // indexed: the argument is the mode of opening argument 0
+	roleOSOpen                 // indexed: path at the argument, flags after it (os.open, sysopen)
+	roleDenoOpen               // Deno.open: path, then an options object
+	roleExec                   // indexed: the argument is a command string or argv list
+	roleExecProg               // a program, then an argument list
+	roleExecShell              // a quoted program, then arguments the shell reads as written (R's system2)
+	roleExecAll                // all arguments form the command
+	roleExecVar                // indexed: the arguments from this one form the argv
+	roleExecList               // indexed: the argument is an argv list
+	roleObjCmd                 // {cmd: [...]} (Bun.spawn, Deno.run)
+	roleDenoCmd                // new Deno.Command(prog, {args: [...]})
+	rolePowerOff               // powers the machine off
+	roleReboot                 // reboots the machine
+	roleCallback               // indexed: a function name, its arguments after it
+	roleCallbackArr            // indexed: a function name, its arguments in the list after it
+	roleMapCallback            // indexed: a function name applied to each element of the lists after it
+	roleWalkCallback           // indexed: a function name applied to each element of argument 0
+	roleCode                   // the argument is code in the same language
+	roleShellRm                // shelljs.rm: the operands are deleted
+	roleShellWrite             // shelljs.mkdir/touch: the operands are written
+	roleShellMv                // shelljs.mv: all but the last deleted, the last written
+	roleShellCp                // shelljs.cp: the last operand written
+	roleSelfDelete             // the receiver is deleted
+	roleSelfWrite              // the receiver is written
+	roleSelfMove               // the receiver is deleted, argument 0 written
+	roleSelfOpen               // the receiver is opened with the mode at argument 0
+	rolePerlOpen               // Perl's open (two- and three-argument forms)
+	roleRubyOpen               // Ruby's Kernel#open ("|cmd" runs a command)
+	roleExecWords              // indexed: a string split at blanks into an argv without a shell (Java's Runtime.exec), or an argv list
+	roleSelfExecWords          // the receiver run as roleExecWords runs its argument (Groovy's "cmd".execute(), [argv].execute())
+	roleKinds                  // number of kinds; not a kind
 )
 
 // roleKindInfo is the one declaration of each kind's name and whether it
@@ -56,40 +58,42 @@ var roleKindInfo = [roleKinds]struct {
 	name    string
 	indexed bool
 }{
-	roleNone:         {"none", false},
-	roleDelete:       {"delete", true},
-	roleWrite:        {"write", true},
-	roleDeleteAll:    {"deleteall", false},
-	roleWriteAll:     {"writeall", false},
-	roleMove:         {"move", false},
-	roleOpen:         {"open", true},
-	roleOSOpen:       {"osopen", true},
-	roleDenoOpen:     {"denoopen", false},
-	roleExec:         {"exec", true},
-	roleExecProg:     {"execprog", false},
-	roleExecShell:    {"execshell", false},
-	roleExecAll:      {"execall", false},
-	roleExecVar:      {"execvar", true},
-	roleExecList:     {"execlist", true},
-	roleObjCmd:       {"objcmd", false},
-	roleDenoCmd:      {"denocmd", false},
-	rolePowerOff:     {"poweroff", false},
-	roleReboot:       {"reboot", false},
-	roleCallback:     {"callback", true},
-	roleCallbackArr:  {"callbackarr", true},
-	roleMapCallback:  {"mapcb", true},
-	roleWalkCallback: {"walkcb", true},
-	roleCode:         {"code", false},
-	roleShellRm:      {"shrm", false},
-	roleShellWrite:   {"shwrite", false},
-	roleShellMv:      {"shmv", false},
-	roleShellCp:      {"shcp", false},
-	roleSelfDelete:   {"selfdelete", false},
-	roleSelfWrite:    {"selfwrite", false},
-	roleSelfMove:     {"selfmove", false},
-	roleSelfOpen:     {"selfopen", false},
-	rolePerlOpen:     {"perlopen", false},
-	roleRubyOpen:     {"rubyopen", false},
+	roleNone:          {"none", false},
+	roleDelete:        {"delete", true},
+	roleWrite:         {"write", true},
+	roleDeleteAll:     {"deleteall", false},
+	roleWriteAll:      {"writeall", false},
+	roleMove:          {"move", false},
+	roleOpen:          {"open", true},
+	roleOSOpen:        {"osopen", true},
+	roleDenoOpen:      {"denoopen", false},
+	roleExec:          {"exec", true},
+	roleExecProg:      {"execprog", false},
+	roleExecShell:     {"execshell", false},
+	roleExecAll:       {"execall", false},
+	roleExecVar:       {"execvar", true},
+	roleExecList:      {"execlist", true},
+	roleObjCmd:        {"objcmd", false},
+	roleDenoCmd:       {"denocmd", false},
+	rolePowerOff:      {"poweroff", false},
+	roleReboot:        {"reboot", false},
+	roleCallback:      {"callback", true},
+	roleCallbackArr:   {"callbackarr", true},
+	roleMapCallback:   {"mapcb", true},
+	roleWalkCallback:  {"walkcb", true},
+	roleCode:          {"code", false},
+	roleShellRm:       {"shrm", false},
+	roleShellWrite:    {"shwrite", false},
+	roleShellMv:       {"shmv", false},
+	roleShellCp:       {"shcp", false},
+	roleSelfDelete:    {"selfdelete", false},
+	roleSelfWrite:     {"selfwrite", false},
+	roleSelfMove:      {"selfmove", false},
+	roleSelfOpen:      {"selfopen", false},
+	rolePerlOpen:      {"perlopen", false},
+	roleRubyOpen:      {"rubyopen", false},
+	roleExecWords:     {"execwords", true},
+	roleSelfExecWords: {"selfexecwords", false},
 }
 
 // maxRoleArg bounds role.arg: no table entry reads past the third argument.
@@ -134,7 +138,7 @@ func (r role) String() string {
 
 // self reports kinds that act on the call's receiver.
 func (k roleKind) self() bool {
-	return k == roleSelfDelete || k == roleSelfWrite || k == roleSelfMove || k == roleSelfOpen
+	return k == roleSelfDelete || k == roleSelfWrite || k == roleSelfMove || k == roleSelfOpen || k == roleSelfExecWords
 }
 
 // pathOp is the effect op of the path kinds: "delete" or "write".
