@@ -124,9 +124,11 @@ type findCase struct {
 	Execs   [][]string `json:"execs"` // action first, then argv
 	Outputs []string   `json:"outputs"`
 	Fd      bool       `json:"fd"` // an fd command: only Roots are checked (FdRoots)
-	// Filtered and MaxDepth are checked when given.
-	Filtered *bool `json:"filtered"`
-	MaxDepth *bool `json:"maxdepth"`
+	// Filtered, MaxDepth, ByAttributes and Types are checked when given.
+	Filtered     *bool   `json:"filtered"`
+	MaxDepth     *bool   `json:"maxdepth"`
+	ByAttributes *bool   `json:"by_attributes"`
+	Types        *string `json:"types"`
 }
 
 // TestFind runs testdata/find.json: start paths, -delete, the commands of
@@ -163,6 +165,12 @@ func TestFind(t *testing.T) {
 			}
 			if tc.MaxDepth != nil && f.MaxDepth != *tc.MaxDepth {
 				t.Errorf("maxdepth %v, want %v", f.MaxDepth, *tc.MaxDepth)
+			}
+			if tc.ByAttributes != nil && f.ByAttributes != *tc.ByAttributes {
+				t.Errorf("by_attributes %v, want %v", f.ByAttributes, *tc.ByAttributes)
+			}
+			if tc.Types != nil && f.Types != *tc.Types {
+				t.Errorf("types %q, want %q", f.Types, *tc.Types)
 			}
 		})
 	}

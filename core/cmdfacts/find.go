@@ -34,6 +34,36 @@ type Find struct {
 	Filtered bool
 	// MaxDepth is set when the expression limits the depth (-maxdepth).
 	MaxDepth bool
+	// ByAttributes is set when nothing in the expression looks at names
+	// or paths, negates, alternates, prunes or cannot be read: whatever
+	// it picks is picked by type, time, size, permissions, owner or links
+	// alone (findAttributeTests), so it may lie anywhere below the start
+	// paths, inside .git too (find . -type f -mtime +30 -delete).
+	ByAttributes bool
+	// Types are the letters of its -type and -xtype tests, in order ("f",
+	// "fd"); "?" for a value it cannot read.
+	Types string
+}
+
+// findAttributeTests are find's tests that pick by an attribute rather
+// than a name or path, with how many values each takes (-newerXY is read
+// by its prefix).
+var findAttributeTests = map[string]int{
+	"-type": 1, "-xtype": 1, "-mtime": 1, "-mmin": 1, "-atime": 1, "-amin": 1, "-ctime": 1, "-cmin": 1,
+	"-used": 1, "-newer": 1, "-anewer": 1, "-cnewer": 1, "-size": 1, "-perm": 1, "-user": 1, "-group": 1,
+	"-uid": 1, "-gid": 1, "-nouser": 0, "-nogroup": 0, "-links": 1, "-readable": 0, "-writable": 0,
+	"-executable": 0,
+}
+
+// findAttributeTest returns how many values the attribute test v takes.
+func findAttributeTest(v string) (int, bool) {
+	if n, ok := findAttributeTests[v]; ok {
+		return n, true
+	}
+	if strings.HasPrefix(v, "-newer") && len(v) == len("-newerXY") {
+		return 1, true
+	}
+	return 0, false
 }
 
 // findUnfiltering are the expression words that pick nothing out: the
@@ -138,20 +168,33 @@ func ParseFind(args []shell.Word) Find {
 	if from == to {
 		f.Roots = []shell.Word{Literal(".")}
 	}
+	picks := false // something other than an attribute test filters
 	for i := to; i < len(args); i++ {
 		v, ok := lit(i)
 		if !ok {
-			f.Filtered = true
+			f.Filtered, picks = true, true
 			continue
 		}
 		if v == "-maxdepth" {
 			f.MaxDepth = true
 		}
+		if n, attr := findAttributeTest(v); attr {
+			f.Filtered = true
+			if (v == "-type" || v == "-xtype") && i+1 < len(args) {
+				if t, known := lit(i + 1); known {
+					f.Types += strings.ReplaceAll(t, ",", "")
+				} else {
+					f.Types += "?"
+				}
+			}
+			i += n
+			continue
+		}
 		if n, known := findUnfiltering[v]; known && v != "-delete" && !strings.HasPrefix(v, "-fprint") && v != "-fls" {
 			i += n
 			continue
 		} else if !known && !IsFindExec(v) {
-			f.Filtered = true
+			f.Filtered, picks = true, true
 		}
 		switch {
 		case v == "-delete":
@@ -179,5 +222,6 @@ func ParseFind(args []shell.Word) Find {
 			i = end
 		}
 	}
+	f.ByAttributes = !picks
 	return f
 }

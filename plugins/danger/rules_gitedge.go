@@ -50,6 +50,19 @@ func ruleFindRepo(v *cmdv, f cmdfacts.Find) {
 		// the whole project with its history.
 		v.report(rules.ProjectDelete, "", repoOnly(v.targets(f.Roots, hitCatastrophic|hitRepo), hitProject))
 	}
+	if f.Filtered && f.ByAttributes && (recursive || !f.MaxDepth && (f.Types == "" || strings.ContainsAny(f.Types, "f?"))) {
+		// Picked by type, age, size or owner alone, never by name: from
+		// the project root .git's own files are among what goes (find .
+		// -type f -delete, find . -mtime +30 -delete leaves a repository
+		// whose objects and refs are gone; rm -r of what -type d finds
+		// takes .git whole). -delete removes only empty directories, and
+		// under -maxdepth it does not reach .git's files.
+		var hs []hit
+		for _, h := range repoOnly(v.targets(f.Roots, hitCatastrophic|hitRepo), hitProject) {
+			hs = append(hs, hit{kind: hitRepo, shown: strings.TrimSuffix(h.shown, "/") + "/.git", label: h.label})
+		}
+		v.report(rules.GitRepoDelete, "", hs)
+	}
 	if len(f.Names) == 0 {
 		// Only the repository: a find from the project root deletes what
 		// its tests pick (find . -type d -empty -delete), seldom all of it.
