@@ -40,13 +40,16 @@ import (
 //     recreates the database, prompting the same way.
 //   - sequelize-cli db:drop and db:migrate:undo:all, typeorm schema:drop,
 //     knex migrate:rollback --all, alembic downgrade base, mix ecto.drop,
-//     ecto.reset and ecto.rollback --all have no prompt. drizzle-kit push
+//     ecto.reset and ecto.rollback --all (also inside mix do) have no
+//     prompt. drizzle-kit push
 //     prompts before statements that lose data unless --force.
 //   - laravel's migrate:fresh, migrate:refresh, migrate:reset and db:wipe
 //     prompt only in the production environment (--force skips it):
-//     against the local database they run at once.
+//     against the local database they run at once (php artisan, ./artisan,
+//     sail artisan).
 //   - symfony's doctrine:database:drop and doctrine:schema:drop refuse to
-//     run without --force (-f).
+//     run without --force (-f) (bin/console, php bin/console, symfony
+//     console).
 //   - supabase db reset resets the local development stack by default
 //     (silent); with --linked or --db-url it resets a remote database
 //     behind a y/N prompt that does not name the project (--yes, a global
@@ -57,7 +60,8 @@ import (
 //     flyctl apps destroy (delete, remove), destroy, volumes destroy,
 //     storage destroy, redis destroy; vercel remove/rm and project rm;
 //     netlify sites:delete; firebase firestore:delete with
-//     --all-collections or -r/--recursive (one document stays silent),
+//     --all-collections, -r/--recursive, or of a collection path (every
+//     document in it; one document path stays silent),
 //     firestore:databases:delete, database:remove.
 //   - gh api with -X/--method DELETE on a repository (repos/O/R), an
 //     organisation (orgs/O), a release or a package: the API form of gh
@@ -134,7 +138,7 @@ var platformCLIs = map[string]func(name string, args []shell.Word) (PlatformOp, 
 	"typeorm": typeormOp, "typeorm-ts-node-commonjs": typeormOp, "typeorm-ts-node-esm": typeormOp,
 	"knex": knexOp, "alembic": alembicOp, "drizzle-kit": drizzleOp,
 	"mix": mixOp,
-	"php": phpOp, "artisan": laravelOp, "console": symfonyOp,
+	"php": phpOp, "artisan": laravelOp, "console": symfonyOp, "sail": sailOp, "symfony": symfonyCLIOp,
 	"supabase": supabaseOp,
 	"heroku":   herokuOp,
 	"fly":      flyOp, "flyctl": flyOp,
@@ -392,14 +396,25 @@ func mixOp(_ string, args []shell.Word) (PlatformOp, bool) {
 		return PlatformOp{}, false
 	}
 	op := PlatformOp{Kind: PlatformDBReset, EnvVars: []string{"MIX_ENV"}, Targets: p.Values("repo", "r")}
-	switch ops[0] {
-	case "ecto.drop", "ecto.reset":
-		op.Detail = ops[0]
-		return op, true
-	case "ecto.rollback":
-		if _, all := pflagBool(p, "all"); all {
-			op.Detail = "ecto.rollback --all"
+	tasks := ops[:1]
+	if ops[0] == "do" { // mix do TASK1 ARGS, TASK2 (or TASK1 + TASK2)
+		tasks = nil
+		for _, t := range ops[1:] {
+			if t = strings.TrimSuffix(t, ","); t != "" && t != "+" {
+				tasks = append(tasks, t)
+			}
+		}
+	}
+	for _, t := range tasks {
+		switch t {
+		case "ecto.drop", "ecto.reset":
+			op.Detail = t
 			return op, true
+		case "ecto.rollback":
+			if _, all := pflagBool(p, "all"); all {
+				op.Detail = "ecto.rollback --all"
+				return op, true
+			}
 		}
 	}
 	return PlatformOp{}, false
@@ -434,6 +449,31 @@ func phpOp(_ string, args []shell.Word) (PlatformOp, bool) {
 		return PlatformOp{}, false
 	}
 	return PlatformOp{}, false
+}
+
+// sailOp reads Laravel Sail: sail artisan|art|a ... and sail php artisan
+// ..., run in the application's container against its database.
+func sailOp(_ string, args []shell.Word) (PlatformOp, bool) {
+	ops := lowerOps(args)
+	if len(ops) == 0 || IsOption(args[0]) {
+		return PlatformOp{}, false
+	}
+	switch ops[0] {
+	case "artisan", "art", "a":
+		return laravelOp("artisan", args[1:])
+	case "php":
+		return phpOp("php", args[1:])
+	}
+	return PlatformOp{}, false
+}
+
+// symfonyCLIOp reads the Symfony CLI's symfony console ... (bin/console
+// run by the CLI).
+func symfonyCLIOp(_ string, args []shell.Word) (PlatformOp, bool) {
+	if len(args) == 0 || args[0].Unknown || args[0].Value != "console" {
+		return PlatformOp{}, false
+	}
+	return symfonyOp("console", args[1:])
 }
 
 // symfonySpec: the options of artisan and bin/console that take a value.
@@ -511,7 +551,7 @@ func topicVerb(ops []string, words []shell.Word) (cmd string, rest []shell.Word)
 }
 
 // herokuSpec: the heroku options that take a value.
-var herokuSpec = Spec{Short: "ar", Long: []string{"app", "remote", "confirm", "team"}}
+var herokuSpec = Spec{Short: "arc", Long: []string{"app", "remote", "confirm", "team"}}
 
 // herokuDestroys maps the heroku commands (and their aliases) that
 // destroy an app, an add-on (a Postgres or Redis database among them) or
@@ -540,7 +580,7 @@ func herokuOp(_ string, args []shell.Word) (PlatformOp, bool) {
 }
 
 // flySpec: the fly/flyctl options that take a value.
-var flySpec = Spec{Short: "ao", Long: []string{"app", "org", "config", "access-token", "region", "output"}}
+var flySpec = Spec{Short: "aoct", Long: []string{"app", "org", "config", "access-token", "region", "output"}}
 
 func flyOp(_ string, args []shell.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, flySpec)
@@ -610,8 +650,16 @@ func firebaseOp(_ string, args []shell.Word) (PlatformOp, bool) {
 		if p.Has("all-collections") {
 			return PlatformOp{Kind: PlatformHosted, Detail: "firestore:delete --all-collections", Targets: append(p.Values("database"), project...)}, true
 		}
-		if p.Has("r", "recursive") && len(ops) >= 2 {
+		if len(ops) < 2 {
+			return PlatformOp{}, false
+		}
+		if p.Has("r", "recursive") {
 			return PlatformOp{Kind: PlatformHosted, Detail: "firestore:delete --recursive", Targets: append(p.Operands[1:], project...)}, true
+		}
+		// A collection path (an odd number of segments) loses every
+		// document in the collection; a document path only that document.
+		if path := p.Operands[1]; !path.Unknown && len(strings.Split(strings.Trim(path.Value, "/"), "/"))%2 == 1 {
+			return PlatformOp{Kind: PlatformHosted, Detail: "firestore:delete", Targets: append(p.Operands[1:], project...)}, true
 		}
 	case "firestore:databases:delete":
 		return PlatformOp{Kind: PlatformHosted, Detail: ops[0], Targets: append(p.Operands[1:], project...)}, true
