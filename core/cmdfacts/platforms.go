@@ -1,6 +1,7 @@
 package cmdfacts
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/shell"
@@ -49,7 +50,8 @@ import (
 //     sail artisan).
 //   - symfony's doctrine:database:drop and doctrine:schema:drop refuse to
 //     run without --force (-f) (bin/console, php bin/console, symfony
-//     console).
+//     console). Both consoles take command names abbreviated part by part
+//     (d:d:d, migrate:fr).
 //   - supabase db reset resets the local development stack by default
 //     (silent); with --linked or --db-url it resets a remote database
 //     behind a y/N prompt that does not name the project (--yes, a global
@@ -70,7 +72,8 @@ import (
 //   - docker compose down -v/--volumes (docker, podman and nerdctl
 //     compose, docker-compose, podman-compose) removes the project's
 //     named volumes, as docker volume rm does.
-//   - vagrant destroy -f/--force (it prompts without) and multipass
+//   - vagrant destroy -f/--force or --parallel, which implies it (without
+//     a terminal, the prompt fails with DestroyRequiresForce), and multipass
 //     delete -p/--purge, multipass purge (a plain delete can be
 //     recovered) destroy virtual machines with their disks.
 
@@ -202,7 +205,7 @@ func verbIs(word string, verbs ...string) bool {
 // ORMs and web frameworks
 
 // prismaSpec: prisma's options that take a value.
-var prismaSpec = Spec{Long: []string{"schema", "config", "url", "name", "n"}}
+var prismaSpec = Spec{Short: "n", Long: []string{"schema", "config", "url", "name", "from-url", "to-url", "file"}}
 
 func prismaOp(_ string, args []shell.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, prismaSpec)
@@ -231,9 +234,10 @@ func prismaOp(_ string, args []shell.Word) (PlatformOp, bool) {
 var railsDestroys = []string{"db:drop", "db:reset", "db:schema:load", "db:structure:load", "db:setup",
 	"db:migrate:reset", "db:purge", "db:truncate_all", "db:seed:replant"}
 
-// railsSpec: the rails and rake options that take a value.
+// railsSpec: the rails and rake options that take a value (rake's
+// --backtrace and -j/--jobs take theirs only attached, so are left out).
 var railsSpec = Spec{Short: "eCfIRrEp", Long: []string{"environment", "directory", "rakefile", "libdir",
-	"rakelibdir", "require", "execute", "execute-print", "execute-continue", "jobs", "backtrace"}}
+	"rakelibdir", "require", "execute", "execute-print", "execute-continue"}}
 
 func railsOp(name string, args []shell.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, railsSpec)
@@ -387,7 +391,7 @@ func alembicOp(_ string, args []shell.Word) (PlatformOp, bool) {
 }
 
 // mixSpec: the options of mix's ecto tasks that take a value.
-var mixSpec = Spec{Short: "r", Long: []string{"repo", "migrations-path", "to", "step", "n", "log-level"}}
+var mixSpec = Spec{Short: "rn", Long: []string{"repo", "migrations-path", "to", "step", "log-level", "to-exclusive"}}
 
 func mixOp(_ string, args []shell.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, mixSpec)
@@ -490,7 +494,7 @@ func laravelOp(_ string, args []shell.Word) (PlatformOp, bool) {
 		return PlatformOp{}, false
 	}
 	for _, d := range laravelDestroys {
-		if ops[0] == d {
+		if consoleNames(ops[0], d) {
 			return PlatformOp{Kind: PlatformDBReset, Detail: "artisan " + d, EnvVars: []string{"APP_ENV"},
 				Env: lastValue(p, "env"), Targets: p.Values("database")}, true
 		}
@@ -504,14 +508,35 @@ func symfonyOp(_ string, args []shell.Word) (PlatformOp, bool) {
 	if helpAsked(p) || p.Has("dump-sql") || len(ops) == 0 {
 		return PlatformOp{}, false
 	}
-	switch ops[0] {
-	case "doctrine:database:drop", "doctrine:schema:drop":
-		if p.Has("force", "f") {
-			return PlatformOp{Kind: PlatformDBReset, Detail: "console " + ops[0] + " --force", EnvVars: []string{"APP_ENV"},
+	for _, d := range []string{"doctrine:database:drop", "doctrine:schema:drop"} {
+		if consoleNames(ops[0], d) && p.Has("force", "f") {
+			return PlatformOp{Kind: PlatformDBReset, Detail: "console " + d + " --force", EnvVars: []string{"APP_ENV"},
 				Env: lastValue(p, "env", "e"), Targets: p.Values("connection", "c", "em")}, true
 		}
 	}
 	return PlatformOp{}, false
+}
+
+// consoleNames reports whether word names command full the way Symfony
+// Console (artisan and bin/console) finds commands: the whole name, or
+// each colon-separated part abbreviated to a prefix (d:d:d for
+// doctrine:database:drop, migrate:fr for migrate:fresh). An abbreviation
+// the application finds ambiguous is refused there; it is read here as
+// the command, on the safe side.
+func consoleNames(word, full string) bool {
+	if word == full {
+		return true
+	}
+	ws, fs := strings.Split(word, ":"), strings.Split(full, ":")
+	if len(ws) != len(fs) {
+		return false
+	}
+	for i := range ws {
+		if ws[i] == "" || !strings.HasPrefix(fs[i], ws[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // supabaseSpec: the supabase options that take a value.
@@ -576,7 +601,7 @@ func herokuOp(_ string, args []shell.Word) (PlatformOp, bool) {
 	if shown == "" {
 		return PlatformOp{}, false
 	}
-	return PlatformOp{Kind: PlatformHosted, Detail: shown, Targets: append(rest, p.Values("app", "a")...)}, true
+	return PlatformOp{Kind: PlatformHosted, Detail: shown, Targets: slices.Concat(rest, p.Values("app", "a"))}, true
 }
 
 // flySpec: the fly/flyctl options that take a value.
@@ -591,9 +616,9 @@ func flyOp(_ string, args []shell.Word) (PlatformOp, bool) {
 	del := func(v string) bool { return v == "destroy" || v == "delete" || v == "remove" || v == "rm" }
 	switch {
 	case ops[0] == "destroy":
-		return PlatformOp{Kind: PlatformHosted, Detail: "destroy", Targets: append(p.Operands[1:], p.Values("app", "a")...)}, true
+		return PlatformOp{Kind: PlatformHosted, Detail: "destroy", Targets: slices.Concat(p.Operands[1:], p.Values("app", "a"))}, true
 	case len(ops) >= 2 && (ops[0] == "apps" || ops[0] == "app") && del(ops[1]):
-		return PlatformOp{Kind: PlatformHosted, Detail: "apps destroy", Targets: append(p.Operands[2:], p.Values("app", "a")...)}, true
+		return PlatformOp{Kind: PlatformHosted, Detail: "apps destroy", Targets: slices.Concat(p.Operands[2:], p.Values("app", "a"))}, true
 	case len(ops) >= 2 && (ops[0] == "volumes" || ops[0] == "volume" || ops[0] == "vol") && del(ops[1]):
 		return PlatformOp{Kind: PlatformHosted, Detail: "volumes destroy", Targets: p.Operands[2:]}, true
 	case len(ops) >= 2 && (ops[0] == "storage" || ops[0] == "redis") && del(ops[1]):
@@ -648,24 +673,24 @@ func firebaseOp(_ string, args []shell.Word) (PlatformOp, bool) {
 	switch ops[0] {
 	case "firestore:delete":
 		if p.Has("all-collections") {
-			return PlatformOp{Kind: PlatformHosted, Detail: "firestore:delete --all-collections", Targets: append(p.Values("database"), project...)}, true
+			return PlatformOp{Kind: PlatformHosted, Detail: "firestore:delete --all-collections", Targets: slices.Concat(p.Values("database"), project)}, true
 		}
 		if len(ops) < 2 {
 			return PlatformOp{}, false
 		}
 		if p.Has("r", "recursive") {
-			return PlatformOp{Kind: PlatformHosted, Detail: "firestore:delete --recursive", Targets: append(p.Operands[1:], project...)}, true
+			return PlatformOp{Kind: PlatformHosted, Detail: "firestore:delete --recursive", Targets: slices.Concat(p.Operands[1:], project)}, true
 		}
 		// A collection path (an odd number of segments) loses every
 		// document in the collection; a document path only that document.
 		if path := p.Operands[1]; !path.Unknown && len(strings.Split(strings.Trim(path.Value, "/"), "/"))%2 == 1 {
-			return PlatformOp{Kind: PlatformHosted, Detail: "firestore:delete", Targets: append(p.Operands[1:], project...)}, true
+			return PlatformOp{Kind: PlatformHosted, Detail: "firestore:delete", Targets: slices.Concat(p.Operands[1:], project)}, true
 		}
 	case "firestore:databases:delete":
-		return PlatformOp{Kind: PlatformHosted, Detail: ops[0], Targets: append(p.Operands[1:], project...)}, true
+		return PlatformOp{Kind: PlatformHosted, Detail: ops[0], Targets: slices.Concat(p.Operands[1:], project)}, true
 	case "database:remove":
 		if len(ops) >= 2 {
-			return PlatformOp{Kind: PlatformHosted, Detail: ops[0], Targets: append(p.Operands[1:], project...)}, true
+			return PlatformOp{Kind: PlatformHosted, Detail: ops[0], Targets: slices.Concat(p.Operands[1:], project)}, true
 		}
 	}
 	return PlatformOp{}, false
@@ -762,10 +787,13 @@ func vagrantOp(_ string, args []shell.Word) (PlatformOp, bool) {
 	if helpAsked(p) || len(ops) == 0 || ops[0] != "destroy" {
 		return PlatformOp{}, false
 	}
-	if _, force := pflagBool(p, "force", "f"); !force {
-		return PlatformOp{}, false
+	if _, force := pflagBool(p, "force", "f"); force {
+		return PlatformOp{Kind: PlatformVM, Detail: "destroy --force", Targets: p.Operands[1:]}, true
 	}
-	return PlatformOp{Kind: PlatformVM, Detail: "destroy --force", Targets: p.Operands[1:]}, true
+	if _, par := pflagBool(p, "parallel"); par { // --parallel turns --force on
+		return PlatformOp{Kind: PlatformVM, Detail: "destroy --parallel", Targets: p.Operands[1:]}, true
+	}
+	return PlatformOp{}, false
 }
 
 func multipassOp(_ string, args []shell.Word) (PlatformOp, bool) {
