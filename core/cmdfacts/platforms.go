@@ -56,6 +56,11 @@ import (
 //     (silent); with --linked or --db-url it resets a remote database
 //     behind a y/N prompt that does not name the project (--yes, a global
 //     option, answers it), so it asks.
+//   - A reset whose database URL (DATABASE_URL=... before prisma or
+//     rails, --url, --db-url) names a local database with a throwaway
+//     name (LocalDisposableURL) stays silent, as the database clients'
+//     drops of such a database do; so does one in the framework's test
+//     environment (TestEnvName).
 //   - Hosted-platform destroys ask whether or not the CLI prompts, as the
 //     cloud CLIs' deletes do: heroku apps:destroy (destroy, apps:delete),
 //     addons:destroy (addons:remove, addons:delete), pg:reset; fly and
@@ -112,8 +117,13 @@ type PlatformOp struct {
 	// RAILS_ENV=test as a rake argument), nil when none.
 	EnvVars []string
 	Env     *shell.Word
-	// Remote is set for a reset of a database the tool reaches as a remote
-	// one (supabase db reset --linked / --db-url).
+	// URLVars are the environment variables the tool reads the database's
+	// URL from by convention (DATABASE_URL), and URL the URL its command
+	// line gives (--url, --db-url), nil when none.
+	URLVars []string
+	URL     *shell.Word
+	// Remote is set for a reset of a remote database the command line
+	// does not name (supabase db reset --linked: the linked project's).
 	Remote bool
 }
 
@@ -178,6 +188,15 @@ func TestEnvName(env string) bool {
 	return false
 }
 
+// LocalDisposableURL reports whether a database URL (postgresql://,
+// mysql://, or a key=value string) names a database on this machine
+// whose name reads as a throwaway one (DisposableName): the same line the
+// database clients' drops draw.
+func LocalDisposableURL(w shell.Word) bool {
+	host, db, ok := connString(w)
+	return ok && LocalHost(host) && db != nil && DisposableName(db.Value)
+}
+
 // helpAsked reports -h/--help among the parsed options.
 func helpAsked(p Args) bool { return p.Has("h", "help") }
 
@@ -213,17 +232,23 @@ func prismaOp(_ string, args []shell.Word) (PlatformOp, bool) {
 	if helpAsked(p) || len(ops) < 2 {
 		return PlatformOp{}, false
 	}
+	// The schema names its datasource's variable; DATABASE_URL is the
+	// convention prisma init writes.
+	op := PlatformOp{Kind: PlatformDBReset, URLVars: []string{"DATABASE_URL"}, URL: lastValue(p, "url")}
 	switch {
 	case ops[0] == "migrate" && ops[1] == "reset":
 		if _, force := pflagBool(p, "force", "f"); force {
-			return PlatformOp{Kind: PlatformDBReset, Detail: "migrate reset --force"}, true
+			op.Detail = "migrate reset --force"
+			return op, true
 		}
 	case ops[0] == "db" && ops[1] == "push":
 		if _, reset := pflagBool(p, "force-reset"); reset {
-			return PlatformOp{Kind: PlatformDBReset, Detail: "db push --force-reset"}, true
+			op.Detail = "db push --force-reset"
+			return op, true
 		}
 		if _, loss := pflagBool(p, "accept-data-loss"); loss {
-			return PlatformOp{Kind: PlatformDBReset, Detail: "db push --accept-data-loss"}, true
+			op.Detail = "db push --accept-data-loss"
+			return op, true
 		}
 	}
 	return PlatformOp{}, false
@@ -244,7 +269,7 @@ func railsOp(name string, args []shell.Word) (PlatformOp, bool) {
 	if helpAsked(p) || p.Has("n", "dry-run", "T", "tasks", "P", "prereqs", "W", "where", "D", "describe") {
 		return PlatformOp{}, false
 	}
-	op := PlatformOp{Kind: PlatformDBReset, EnvVars: []string{"RAILS_ENV", "RACK_ENV"}}
+	op := PlatformOp{Kind: PlatformDBReset, EnvVars: []string{"RAILS_ENV", "RACK_ENV"}, URLVars: []string{"DATABASE_URL"}}
 	if name == "rails" { // rake's -e is --execute (Ruby code)
 		op.Env = lastValue(p, "environment", "e")
 	}
@@ -337,7 +362,7 @@ func sequelizeOp(_ string, args []shell.Word) (PlatformOp, bool) {
 	}
 	switch ops[0] {
 	case "db:drop", "db:migrate:undo:all", "db:seed:undo:all":
-		return PlatformOp{Kind: PlatformDBReset, Detail: ops[0], EnvVars: []string{"NODE_ENV"}, Env: lastValue(p, "env")}, true
+		return PlatformOp{Kind: PlatformDBReset, Detail: ops[0], EnvVars: []string{"NODE_ENV"}, Env: lastValue(p, "env"), URL: lastValue(p, "url")}, true
 	}
 	return PlatformOp{}, false
 }
@@ -372,7 +397,7 @@ func drizzleOp(_ string, args []shell.Word) (PlatformOp, bool) {
 	if _, force := pflagBool(p, "force"); !force {
 		return PlatformOp{}, false
 	}
-	return PlatformOp{Kind: PlatformDBReset, Detail: "push --force"}, true
+	return PlatformOp{Kind: PlatformDBReset, Detail: "push --force", URL: lastValue(p, "url")}, true
 }
 
 // alembicSpec: alembic's options that take a value.
@@ -552,8 +577,8 @@ func supabaseOp(_ string, args []shell.Word) (PlatformOp, bool) {
 	if _, linked := pflagBool(p, "linked"); linked {
 		return PlatformOp{Kind: PlatformDBReset, Detail: "db reset --linked", Remote: true}, true
 	}
-	if url := p.Values("db-url"); len(url) > 0 {
-		return PlatformOp{Kind: PlatformDBReset, Detail: "db reset --db-url", Targets: url, Remote: true}, true
+	if url := lastValue(p, "db-url"); url != nil {
+		return PlatformOp{Kind: PlatformDBReset, Detail: "db reset --db-url", Targets: []shell.Word{*url}, URL: url}, true
 	}
 	return PlatformOp{}, false
 }

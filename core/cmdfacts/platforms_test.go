@@ -14,6 +14,7 @@ type platformCase struct {
 	Targets []string `json:"targets"`
 	EnvVars []string `json:"env_vars"`
 	Env     string   `json:"env"` // the environment the command line names
+	URL     string   `json:"url"` // the URL the command line gives
 	Remote  bool     `json:"remote"`
 	Why     string   `json:"why"`
 }
@@ -55,6 +56,9 @@ func TestPlatform(t *testing.T) {
 			if got := wordValue(op.Env); got != tc.Env {
 				t.Errorf("env %q, want %q", got, tc.Env)
 			}
+			if got := wordValue(op.URL); got != tc.URL {
+				t.Errorf("url %q, want %q", got, tc.URL)
+			}
 			if op.Remote != tc.Remote {
 				t.Errorf("remote %v, want %v", op.Remote, tc.Remote)
 			}
@@ -73,6 +77,20 @@ func TestForgeAPIDestroys(t *testing.T) {
 	}](t, "forgeapi.json") {
 		if got := cmdfacts.ForgeAPIDestroys(tc.Endpoint); got != tc.Destroys {
 			t.Errorf("%q: %v, want %v (%s)", tc.Endpoint, got, tc.Destroys, tc.Why)
+		}
+	}
+}
+
+// TestLocalDisposableURL: a database URL on this machine with a
+// throwaway name (testdata/dburls.json).
+func TestLocalDisposableURL(t *testing.T) {
+	for _, tc := range load[struct {
+		URL        string `json:"url"`
+		Disposable bool   `json:"disposable"`
+		Why        string `json:"why"`
+	}](t, "dburls.json") {
+		if got := cmdfacts.LocalDisposableURL(cmdfacts.Literal(tc.URL)); got != tc.Disposable {
+			t.Errorf("%q: %v, want %v (%s)", tc.URL, got, tc.Disposable, tc.Why)
 		}
 	}
 }

@@ -42,7 +42,8 @@ func chainPlatformRules(dispatch map[string]func(*cmdv)) {
 // a hosted-platform or virtual-machine destroy (DG-PLATFORM-DESTROY), gh
 // api DELETE of a repository or the like (DG-CLOUD-DELETE) and compose
 // down --volumes (DG-CONTAINER-PRUNE). A reset in the framework's test
-// environment stays silent: that database exists to be reset.
+// environment stays silent: that database exists to be reset; so does one
+// whose database URL names a local throwaway database.
 func rulePlatform(v *cmdv) {
 	op, ok := cmdfacts.Platform(v.name, v.args)
 	if !ok {
@@ -51,7 +52,7 @@ func rulePlatform(v *cmdv) {
 	var rule *rules.Rule
 	switch op.Kind {
 	case cmdfacts.PlatformDBReset:
-		if !op.Remote && v.testEnv(op) {
+		if !op.Remote && (v.testEnv(op) || v.disposableURL(op)) {
 			return
 		}
 		rule = rules.FrameworkDBReset
@@ -89,6 +90,26 @@ func (v *cmdv) testEnv(op cmdfacts.PlatformOp) bool {
 		}
 	}
 	return env != nil && !env.Unknown && cmdfacts.TestEnvName(env.Value)
+}
+
+// disposableURL reports whether a reset's database URL — the one its
+// command line gives, else the last known assignment of one of its URL
+// variables before the command (DATABASE_URL=postgres://localhost/app_test
+// npx prisma migrate reset --force) — names a local database with a
+// throwaway name (cmdfacts.LocalDisposableURL). An unknown URL is not.
+func (v *cmdv) disposableURL(op cmdfacts.PlatformOp) bool {
+	url := op.URL
+	if url == nil {
+		for i := range v.c.Assigns {
+			a := &v.c.Assigns[i]
+			for _, name := range op.URLVars {
+				if a.Name == name {
+					url = &a.Value
+				}
+			}
+		}
+	}
+	return url != nil && !url.Unknown && cmdfacts.LocalDisposableURL(*url)
 }
 
 // rulePackageBin: yarn [run] BIN ARGS and pnpm BIN ARGS run a package's
