@@ -69,7 +69,10 @@ import (
 //     netlify sites:delete; firebase firestore:delete with
 //     --all-collections, -r/--recursive, or of a collection path (every
 //     document in it; one document path stays silent),
-//     firestore:databases:delete, database:remove.
+//     firestore:databases:delete, database:remove; wrangler delete, d1
+//     delete, r2 bucket delete, kv namespace delete; neonctl projects and
+//     databases delete; turso db destroy; pscale database delete (see
+//     hostedPaths).
 //   - gh api with -X/--method DELETE on a repository (repos/O/R), an
 //     organisation (orgs/O), a release or a package: the API form of gh
 //     repo delete / release delete. Other methods and endpoints stay
@@ -162,6 +165,7 @@ var platformCLIs = map[string]func(name string, args []shell.Word) (PlatformOp, 
 	"docker":   composeOp, "podman": composeOp, "nerdctl": composeOp, "docker-compose": composeOp, "podman-compose": composeOp,
 	"vagrant":   vagrantOp,
 	"multipass": multipassOp,
+	"wrangler":  hostedPathOp, "neonctl": hostedPathOp, "neon": hostedPathOp, "turso": hostedPathOp, "pscale": hostedPathOp,
 }
 
 // pythonNames are the python interpreter names the dispatch of command
@@ -716,6 +720,40 @@ func firebaseOp(_ string, args []shell.Word) (PlatformOp, bool) {
 	case "database:remove":
 		if len(ops) >= 2 {
 			return PlatformOp{Kind: PlatformHosted, Detail: ops[0], Targets: slices.Concat(p.Operands[1:], project)}, true
+		}
+	}
+	return PlatformOp{}, false
+}
+
+// hostedPaths are, per CLI, the command paths (leading operands, lower
+// case) that delete a hosted database, bucket, store or deployed app:
+// Cloudflare's wrangler delete (the Worker), d1 delete, r2 bucket delete,
+// kv namespace delete (also the older kv:namespace); Neon's projects and
+// databases delete (branches, often per pull request, stay silent);
+// Turso's db destroy; PlanetScale's database delete.
+var hostedPaths = map[string][][]string{
+	"wrangler": {{"delete"}, {"d1", "delete"}, {"r2", "bucket", "delete"}, {"kv", "namespace", "delete"}, {"kv:namespace", "delete"}},
+	"neonctl":  {{"projects", "delete"}, {"project", "delete"}, {"databases", "delete"}, {"database", "delete"}, {"db", "delete"}},
+	"neon":     {{"projects", "delete"}, {"project", "delete"}, {"databases", "delete"}, {"database", "delete"}, {"db", "delete"}},
+	"turso":    {{"db", "destroy"}},
+	"pscale":   {{"database", "delete"}, {"db", "delete"}},
+}
+
+// hostedPathSpec: the options of wrangler, neonctl, turso and pscale that
+// take a value.
+var hostedPathSpec = Spec{Short: "ceo", Long: []string{"config", "env", "name", "project-id", "api-key", "output",
+	"context-file", "branch", "org", "service-token", "service-token-id", "group", "location", "binding", "namespace-id"}}
+
+func hostedPathOp(name string, args []shell.Word) (PlatformOp, bool) {
+	p := ParseArgs(args, hostedPathSpec)
+	ops := lowerOps(p.Operands)
+	if helpAsked(p) || p.Has("dry-run") {
+		return PlatformOp{}, false
+	}
+	for _, want := range hostedPaths[name] {
+		if len(ops) >= len(want) && slices.Equal(ops[:len(want)], want) {
+			return PlatformOp{Kind: PlatformHosted, Detail: strings.Join(want, " "),
+				Targets: slices.Concat(p.Operands[len(want):], p.Values("name", "binding", "namespace-id"))}, true
 		}
 	}
 	return PlatformOp{}, false
