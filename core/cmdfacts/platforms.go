@@ -38,7 +38,9 @@ import (
 //     task argument, name the environment.
 //   - django's flush empties every table and prompts unless
 //     --noinput/--no-input; django-extensions' reset_db drops and
-//     recreates the database, prompting the same way.
+//     recreates the database, prompting the same way. The prompt is read
+//     with input(), so text piped in (echo yes |) or a here-string
+//     answers it: that form is reported with NeedsInput.
 //   - sequelize-cli db:drop and db:migrate:undo:all, typeorm schema:drop,
 //     knex migrate:rollback --all, alembic downgrade base, mix ecto.drop,
 //     ecto.reset and ecto.rollback --all (also inside mix do) have no
@@ -128,6 +130,11 @@ type PlatformOp struct {
 	// Remote is set for a reset of a remote database the command line
 	// does not name (supabase db reset --linked: the linked project's).
 	Remote bool
+	// NeedsInput is set for a form that runs only once its prompt is
+	// answered on standard input (django's flush without --noinput reads
+	// "yes" with input(), which a pipe or a here-string can supply); it
+	// destroys only when something feeds that input.
+	NeedsInput bool
 }
 
 // Platform reports whether command name (Command.Name), run with args,
@@ -314,11 +321,13 @@ func djangoOp(name string, args []shell.Word) (PlatformOp, bool) {
 	}
 	switch ops[0] {
 	case "flush", "reset_db":
+		op := PlatformOp{Kind: PlatformDBReset, Detail: name + " " + ops[0], Targets: p.Values("database", "dbname", "D")}
 		if p.Has("noinput", "no-input") {
-			op := PlatformOp{Kind: PlatformDBReset, Detail: name + " " + ops[0] + " --noinput"}
-			op.Targets = p.Values("database", "dbname", "D")
-			return op, true
+			op.Detail += " --noinput"
+		} else {
+			op.NeedsInput = true
 		}
+		return op, true
 	}
 	return PlatformOp{}, false
 }

@@ -16,7 +16,9 @@ type platformCase struct {
 	Env     string   `json:"env"` // the environment the command line names
 	URL     string   `json:"url"` // the URL the command line gives
 	Remote  bool     `json:"remote"`
-	Why     string   `json:"why"`
+	// NeedsInput: the form runs only once its prompt is answered.
+	NeedsInput bool   `json:"needs_input"`
+	Why        string `json:"why"`
 }
 
 var platformKinds = map[cmdfacts.PlatformKind]string{
@@ -58,6 +60,9 @@ func TestPlatform(t *testing.T) {
 			}
 			if got := wordValue(op.URL); got != tc.URL {
 				t.Errorf("url %q, want %q", got, tc.URL)
+			}
+			if op.NeedsInput != tc.NeedsInput {
+				t.Errorf("needs input %v, want %v", op.NeedsInput, tc.NeedsInput)
 			}
 			if op.Remote != tc.Remote {
 				t.Errorf("remote %v, want %v", op.Remote, tc.Remote)

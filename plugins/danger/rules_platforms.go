@@ -52,6 +52,9 @@ func rulePlatform(v *cmdv) {
 	var rule *rules.Rule
 	switch op.Kind {
 	case cmdfacts.PlatformDBReset:
+		if op.NeedsInput && !v.stdinFed() {
+			return // its own prompt stands
+		}
 		if !op.Remote && (v.testEnv(op) || v.disposableURL(op)) {
 			return
 		}
@@ -90,6 +93,29 @@ func (v *cmdv) testEnv(op cmdfacts.PlatformOp) bool {
 		}
 	}
 	return env != nil && !env.Unknown && cmdfacts.TestEnvName(env.Value)
+}
+
+// stdinFed reports whether something feeds the command's standard input,
+// which can answer its prompt: a pipe from another command, a heredoc or
+// a here-string, or a file redirected to it (<, <>) other than /dev/null.
+func (v *cmdv) stdinFed() bool {
+	if v.c.Stdin != "" {
+		return true
+	}
+	for _, r := range v.c.Redirects {
+		switch r.Op {
+		case "<", "<<", "<<-", "<<<", "<>":
+			if (r.Fd == "" || r.Fd == "0") && !(r.Op == "<" && !r.Target.Unknown && r.Target.Value == "/dev/null") {
+				return true
+			}
+		}
+	}
+	fed := false
+	v.j.upstream(v.i, func(_ int, kind shell.FeedKind) bool {
+		fed = fed || kind == shell.FeedPipe
+		return !fed
+	})
+	return fed
 }
 
 // disposableURL reports whether a reset's database URL — the one its
