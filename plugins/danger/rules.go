@@ -95,6 +95,9 @@ func init() {
 	for name, f := range moreRules {
 		reg(f, name)
 	}
+	// Framework database resets and platform destroys, after the rules
+	// their names already have.
+	chainPlatformRules(dispatch)
 }
 
 // pick returns the hits of the given kinds.
