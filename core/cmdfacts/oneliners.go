@@ -671,7 +671,11 @@ func (r *runner) elixir(args []shell.Word) {
 
 // addCodes adds the code pieces of one command as one Inline, joined by
 // newlines; Via is the command name and via.
-func (r *runner) addCodes(codes []shell.Word, via string) {
+func (r *runner) addCodes(codes []shell.Word, via string) { r.addJoined(codes, via, "\n") }
+
+// addJoined adds the code pieces of one command as one Inline, joined by
+// sep; Via is the command name and via.
+func (r *runner) addJoined(codes []shell.Word, via, sep string) {
 	if len(codes) == 0 {
 		return
 	}
@@ -681,7 +685,7 @@ func (r *runner) addCodes(codes []shell.Word, via string) {
 		parts = append(parts, w.Value)
 		in.Unknown = in.Unknown || w.Unknown
 	}
-	in.Code = strings.Join(parts, "\n")
+	in.Code = strings.Join(parts, sep)
 	r.out = append(r.out, in)
 }
 
@@ -806,14 +810,7 @@ func (r *runner) crystal(args []shell.Word) {
 		r.stdinCode()
 		return
 	}
-	in := Inline{Lang: r.lang, Via: r.c.Name + " eval"}
-	var parts []string
-	for _, w := range codes {
-		parts = append(parts, w.Value)
-		in.Unknown = in.Unknown || w.Unknown
-	}
-	in.Code = strings.Join(parts, " ")
-	r.out = append(r.out, in)
+	r.addJoined(codes, "eval", " ")
 }
 
 // scala reads the snippets of scala and scala-cli: -e/--execute-script,
