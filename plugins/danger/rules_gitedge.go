@@ -50,19 +50,7 @@ func ruleFindRepo(v *cmdv, f cmdfacts.Find) {
 		// the whole project with its history.
 		v.report(rules.ProjectDelete, "", repoOnly(v.targets(f.Roots, hitCatastrophic|hitRepo), hitProject))
 	}
-	if f.Filtered && f.ByAttributes && (recursive || !f.MaxDepth && (f.Types == "" || strings.ContainsAny(f.Types, "f?"))) {
-		// Picked by type, age, size or owner alone, never by name: from
-		// the project root .git's own files are among what goes (find .
-		// -type f -delete, find . -mtime +30 -delete leaves a repository
-		// whose objects and refs are gone; rm -r of what -type d finds
-		// takes .git whole). -delete removes only empty directories, and
-		// under -maxdepth it does not reach .git's files.
-		var hs []hit
-		for _, h := range repoOnly(v.targets(f.Roots, hitCatastrophic|hitRepo), hitProject) {
-			hs = append(hs, hit{kind: hitRepo, shown: strings.TrimSuffix(h.shown, "/") + "/.git", label: h.label})
-		}
-		v.report(rules.GitRepoDelete, "", hs)
-	}
+	v.report(rules.GitRepoDelete, "", v.attributePicked(f, recursive))
 	if len(f.Names) == 0 {
 		// Only the repository: a find from the project root deletes what
 		// its tests pick (find . -type d -empty -delete), seldom all of it.
@@ -228,6 +216,49 @@ func repoOnly(hs []hit, kind hitKind) []hit {
 			out = append(out, h)
 		}
 	}
+	return out
+}
+
+// attributePicked returns, for find command v deleting (or feeding a
+// delete of) what it picks by type, age, size or owner alone, never by
+// name or path, the .git of each start path that is the project root or
+// holds it: .git's own files are among what goes (find . -type f
+// -delete, find . -mtime +30 -delete, find . -type f | xargs rm), and rm
+// -r of the directories -type d finds takes .git whole. -delete removes
+// only empty directories, and under -maxdepth it does not reach .git's
+// files. Cost: the start paths' targets.
+func (v *cmdv) attributePicked(f cmdfacts.Find, recursive bool) []hit {
+	if !f.Filtered || !f.ByAttributes {
+		return nil
+	}
+	if !recursive && (f.MaxDepth || f.Types != "" && !strings.ContainsAny(f.Types, "f?")) {
+		return nil
+	}
+	var hs []hit
+	for _, h := range repoOnly(v.targets(f.Roots, hitCatastrophic|hitRepo), hitProject) {
+		hs = append(hs, hit{kind: hitRepo, shown: strings.TrimSuffix(h.shown, "/") + "/.git", label: h.label, fromInput: h.fromInput})
+	}
+	return hs
+}
+
+// fedByAttributeFind returns the .git directories whose files a find
+// feeding this command's items (through a pipe, xargs or a $(...)) lists
+// by attributes alone (attributePicked): find . -type f | xargs rm,
+// find . -type f -print0 | xargs -0 shred -u, rm -f $(find . -type f).
+func (v *cmdv) fedByAttributeFind(recursive bool) []hit {
+	var out []hit
+	v.j.upstream(v.i, func(k int, kind shell.FeedKind) bool {
+		if kind != shell.FeedArgs && kind != shell.FeedSubst {
+			return true // stdin alone: rm and shred do not read it
+		}
+		if lv := v.j.view(k); lv.name == "find" || lv.name == "gfind" {
+			for _, h := range lv.attributePicked(cmdfacts.ParseFind(lv.args), recursive) {
+				h.fromInput = true
+				out = append(out, h)
+			}
+		}
+		return true
+	})
 	return out
 }
 
