@@ -90,11 +90,12 @@ func (v *cmdv) targets(words []shell.Word, want hitKind) []hit {
 
 // wordHits judges one word.
 func (v *cmdv) wordHits(w shell.Word, want hitKind) []hit {
-	if want&hitRepo != 0 && strings.Contains(w.Raw, "{}") {
+	if k := v.viaLast().Kind; want&hitRepo != 0 && strings.Contains(w.Raw, "{}") && k != shell.ViaXargs && k != shell.ViaParallel {
 		// find -exec's {} stands for what find's tests pick below its
 		// start paths, judged as the start paths themselves: the project
 		// root there is no delete of the whole project (find . -name
-		// node_modules -prune -exec rm -rf {} +).
+		// node_modules -prune -exec rm -rf {} +). xargs -I{} and parallel
+		// get the items their lister prints (inputHits).
 		hs := v.wordHitsAll(w, want)
 		out := hs[:0]
 		for _, h := range hs {
@@ -608,7 +609,13 @@ func (j *judge) listedHits(k int, want hitKind, tail string) []hit {
 	if strings.Trim(tail, `/\*`) != "" {
 		return nil
 	}
-	return lv.childHits(roots, want)
+	out := lv.childHits(roots, want)
+	if want&hitRepo != 0 && lv.name == "ls" && (cmdfacts.HasShort(lv.args, "aA") || cmdfacts.HasLong(lv.args, "--all", "--almost-all")) {
+		// ls -A lists the dot entries too, .git among them: fed to rm -r,
+		// every entry of the project root goes (as rm -rf * .* does).
+		out = append(out, repoOnly(lv.targets(roots, hitCatastrophic|hitRepo), hitProject)...)
+	}
+	return out
 }
 
 // childHits judges "everything below" each root: ROOT/*.
