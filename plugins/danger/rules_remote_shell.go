@@ -78,7 +78,7 @@ func ruleRemoteShell(v *cmdv) {
 		dialect = shell.PowerShell
 	}
 	// ruleInfraCLI judges the data stores a docker / kubectl exec reaches
-	// (execInner): their findings are not repeated here.
+	// (execInner), before this rule: its findings are not repeated here.
 	_, infraJudged := cmdfacts.ContainerExec(v.name, v.args)
 	s := analysis.Analyze(text, analysis.Options{Dialect: dialect, Cwd: j.plat.Home, Home: j.plat.Home})
 	sub := &judge{plat: j.plat, en: j.en, s: s, cwdRaw: j.plat.Home, custom: j.custom, nested: j.nested + 1, steps: j.steps, ctx: j.ctx}
@@ -91,8 +91,17 @@ func ruleRemoteShell(v *cmdv) {
 		}
 		remoteDataDelete(w)
 	}
+	// What execInner already reported for this exec is not said twice;
+	// the rest of the Infra family (a framework's database reset run in
+	// the container, npx prisma migrate reset --force) is reported here.
+	reported := map[string]bool{}
+	if infraJudged {
+		for _, r := range j.reasons {
+			reported[r.Rule] = true
+		}
+	}
 	for _, r := range sub.reasons {
-		if rule, ok := rules.Lookup(r.Rule); ok && !remoteEveryday[rule.Family] && !(infraJudged && rule.Family == rules.Infra) {
+		if rule, ok := rules.Lookup(r.Rule); ok && !remoteEveryday[rule.Family] && !(rule.Family == rules.Infra && reported[r.Rule]) {
 			j.addReason(rule, r.Message)
 		}
 	}
