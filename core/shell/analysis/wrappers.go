@@ -461,6 +461,19 @@ func init() {
 		"infisical":  {strip: afterDashDash([]string{"run"})},
 		"dotenvx":    {strip: afterDashDash([]string{"run"})},
 		"aws-vault":  {strip: afterDashDash([]string{"exec"})},
+		// Toolchain and version managers: CMD runs with the chosen
+		// toolchain on PATH (stack exec -- CMD, opam exec -- CMD,
+		// rbenv exec CMD, volta run CMD).
+		"stack":  {strip: subRunner([]string{"exec"}, optSpec{longVals: []string{"package", "rts-options", "cwd", "stack-yaml", "resolver", "compiler"}}, 0)},
+		"cabal":  {strip: subRunner([]string{"exec"}, optSpec{longVals: []string{"project-file", "builddir", "with-compiler"}}, 0)},
+		"opam":   {strip: subRunner([]string{"exec"}, optSpec{longVals: []string{"switch", "root"}}, 0)},
+		"rbenv":  {strip: subRunner([]string{"exec"}, optSpec{}, 0)},
+		"pyenv":  {strip: subRunner([]string{"exec"}, optSpec{}, 0)},
+		"nodenv": {strip: subRunner([]string{"exec"}, optSpec{}, 0)},
+		"goenv":  {strip: subRunner([]string{"exec"}, optSpec{}, 0)},
+		"jenv":   {strip: subRunner([]string{"exec"}, optSpec{}, 0)},
+		"volta":  {strip: subRunner([]string{"run"}, optSpec{longVals: []string{"node", "npm", "pnpm", "yarn"}}, 0)},
+		"fnm":    {strip: subRunner([]string{"exec"}, optSpec{longVals: []string{"using"}}, 0)},
 	}
 	addMoreWrappers()
 }
