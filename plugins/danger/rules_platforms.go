@@ -83,16 +83,24 @@ func rulePlatform(v *cmdv) {
 func (v *cmdv) testEnv(op cmdfacts.PlatformOp) bool {
 	env := op.Env
 	if env == nil {
-		for i := range v.c.Assigns {
-			a := &v.c.Assigns[i]
-			for _, name := range op.EnvVars {
-				if a.Name == name {
-					env = &a.Value
-				}
+		env = v.lastAssign(op.EnvVars)
+	}
+	return env != nil && !env.Unknown && cmdfacts.TestEnvName(env.Value)
+}
+
+// lastAssign returns the value of the last of the command's own NAME=value
+// prefixes that sets one of names, or nil.
+func (v *cmdv) lastAssign(names []string) *shell.Word {
+	var val *shell.Word
+	for i := range v.c.Assigns {
+		a := &v.c.Assigns[i]
+		for _, name := range names {
+			if a.Name == name {
+				val = &a.Value
 			}
 		}
 	}
-	return env != nil && !env.Unknown && cmdfacts.TestEnvName(env.Value)
+	return val
 }
 
 // stdinFed reports whether something feeds the command's standard input,
@@ -126,14 +134,7 @@ func (v *cmdv) stdinFed() bool {
 func (v *cmdv) disposableURL(op cmdfacts.PlatformOp) bool {
 	url := op.URL
 	if url == nil {
-		for i := range v.c.Assigns {
-			a := &v.c.Assigns[i]
-			for _, name := range op.URLVars {
-				if a.Name == name {
-					url = &a.Value
-				}
-			}
-		}
+		url = v.lastAssign(op.URLVars)
 	}
 	return url != nil && !url.Unknown && cmdfacts.LocalDisposableURL(*url)
 }
