@@ -197,30 +197,23 @@ func (p *parser) argStart(j int) bool {
 
 // stmtEnd returns the end of a paren-less argument list starting at j.
 func (p *parser) stmtEnd(j int) int {
-	n := len(p.toks)
-	for k := j; k < n; {
-		t := p.toks[k]
-		switch {
-		case t.kind == tkLine:
-			return k
-		case t.kind == tkPunct:
+	return p.endAt(j, func(_ int, t token) bool {
+		switch t.kind {
+		case tkPunct:
 			switch t.text {
 			case ";", ")", "]", "}", "||", "&&", "//", "or", "and", "|>":
-				return k
+				return true
 			case "{":
-				if p.fam == famRuby {
-					return k // a block
-				}
+				return p.fam == famRuby // a block
 			}
-		case t.kind == tkIdent:
+		case tkIdent:
 			switch t.text {
 			case "or", "and", "if", "unless", "while", "until", "for", "foreach", "do", "then", "rescue":
-				return k
+				return true
 			}
 		}
-		k = p.skip(k)
-	}
-	return n
+		return false
+	})
 }
 
 // spec finds the role of a call, trying star imports, the modules of

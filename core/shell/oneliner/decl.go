@@ -88,16 +88,27 @@ func (p *parser) varKey(name string) string {
 // exprEnd returns the end of the expression starting at j: a statement
 // separator, a comma, a closer, or a low-precedence keyword.
 func (p *parser) exprEnd(j int) int {
+	return p.endAt(j, func(k int, t token) bool {
+		switch t.kind {
+		case tkPunct:
+			return t.text == ";" || t.text == "," || t.text == ")" || t.text == "]" || t.text == "}"
+		case tkIdent:
+			return k > j && (t.text == "or" || t.text == "and" || t.text == "if" || t.text == "unless") &&
+				(p.fam == famPerl || p.fam == famRuby)
+		}
+		return false
+	})
+}
+
+// endAt returns the index of the first token from j on that ends what
+// starts at j: a line break, or a token for which stop holds. Brackets
+// and strings are stepped over whole (skip), so only this nesting level
+// is looked at; len(p.toks) when nothing ends it. Cost: linear in the
+// tokens walked.
+func (p *parser) endAt(j int, stop func(k int, t token) bool) int {
 	n := len(p.toks)
 	for k := j; k < n; {
-		t := p.toks[k]
-		switch {
-		case t.kind == tkLine:
-			return k
-		case t.kind == tkPunct && (t.text == ";" || t.text == "," || t.text == ")" || t.text == "]" || t.text == "}"):
-			return k
-		case t.kind == tkIdent && k > j && (t.text == "or" || t.text == "and" || t.text == "if" || t.text == "unless") &&
-			(p.fam == famPerl || p.fam == famRuby):
+		if t := p.toks[k]; t.kind == tkLine || stop(k, t) {
 			return k
 		}
 		k = p.skip(k)

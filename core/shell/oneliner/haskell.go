@@ -111,23 +111,18 @@ func (p *parser) hsArgs(j int) []callArg {
 // hsEnd returns the end of the expression starting at j: a line break,
 // ";", a closing bracket, a bind operator or a keyword.
 func (p *parser) hsEnd(j int) int {
-	n := len(p.toks)
-	for k := j; k < n; {
-		t := p.toks[k]
-		switch {
-		case t.kind == tkLine:
-			return k
-		case t.kind == tkPunct:
+	return p.endAt(j, func(_ int, t token) bool {
+		switch t.kind {
+		case tkPunct:
 			switch t.text {
 			case ";", ")", "]", "}", ">>=", "=<<", ">>", "|":
-				return k
+				return true
 			}
-		case t.kind == tkIdent && hsKeywords[t.text]:
-			return k
+		case tkIdent:
+			return hsKeywords[t.text]
 		}
-		k = p.skip(k)
-	}
-	return n
+		return false
+	})
 }
 
 // hsApply evaluates an application [a,b) whose function the scanner can
