@@ -1,6 +1,7 @@
 package cmdfacts
 
 import (
+	"path"
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/shell"
@@ -34,11 +35,14 @@ type Find struct {
 	Filtered bool
 	// MaxDepth is set when the expression limits the depth (-maxdepth).
 	MaxDepth bool
-	// ByAttributes is set when nothing in the expression looks at names
-	// or paths, negates, alternates, prunes or cannot be read: whatever
-	// it picks is picked by type, time, size, permissions, owner or links
-	// alone (findAttributeTests), so it may lie anywhere below the start
-	// paths, inside .git too (find . -type f -mtime +30 -delete).
+	// ByAttributes is set when nothing in the expression picks by name
+	// or path, negates anything but a name test, alternates, prunes or
+	// cannot be read: what it picks is picked by type, time, size,
+	// permissions, owner or links (findAttributeTests), with at most some
+	// names left out (! -name '*.md'), so it may lie anywhere below the
+	// start paths, inside .git too (find . -type f -mtime +30 -delete,
+	// find . -type f ! -name '*.md' -delete); whether a left-out name
+	// spares .git is FindName.SparesGit.
 	ByAttributes bool
 	// Types are the letters of its -type and -xtype tests, in order ("f",
 	// "fd"); "?" for a value it cannot read.
@@ -86,6 +90,41 @@ type FindName struct {
 	Pattern shell.Word
 	// Negated is set when "!" or -not stands right before the test.
 	Negated bool
+}
+
+// gitFileSamples are names of files inside a repository's .git, as a
+// negated base-name test sees them (SparesGit).
+var gitFileSamples = []string{"HEAD", "config", "index", "packed-refs", "ORIG_HEAD", "description",
+	"e69de29bb2d1d6434b8b29ae775ad8c2e48c5391", "pack-4b825dc642cb6eb9a060e54bf8d69288fbee4904.pack"}
+
+// SparesGit reports whether the negated name test n (! -name X, -not
+// -path X) leaves .git's own files out of what find picks: a path
+// pattern naming .git (! -path './.git/*'), a base-name pattern every
+// file there matches (! -name '*'), or a pattern it cannot read. A name
+// test that is not negated picks rather than spares; it reports false.
+func (n FindName) SparesGit() bool {
+	if !n.Negated {
+		return false
+	}
+	if n.Pattern.Unknown {
+		return true
+	}
+	pat := n.Pattern.Value
+	if !FindBaseNameTest(n.Test) {
+		return strings.Contains(strings.ToLower(pat), gitDirName)
+	}
+	if n.Test == "-iname" {
+		pat = strings.ToLower(pat)
+	}
+	for _, name := range gitFileSamples {
+		if n.Test == "-iname" {
+			name = strings.ToLower(name)
+		}
+		if ok, err := path.Match(bangClass(pat), name); err != nil || !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // findNameTests are find's tests that match a pattern against the base
@@ -194,7 +233,11 @@ func ParseFind(args []shell.Word) Find {
 			i += n
 			continue
 		} else if !known && !IsFindExec(v) {
-			f.Filtered, picks = true, true
+			f.Filtered = true
+			// "! -name X" leaves names out; it picks nothing.
+			negation := (v == "!" || v == "-not") && i+1 < len(args) && !args[i+1].Unknown && findNameTests[args[i+1].Value]
+			negated := findNameTests[v] && i > to && !args[i-1].Unknown && (args[i-1].Value == "!" || args[i-1].Value == "-not")
+			picks = picks || !negation && !negated
 		}
 		switch {
 		case v == "-delete":

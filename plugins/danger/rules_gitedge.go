@@ -221,7 +221,8 @@ func repoOnly(hs []hit, kind hitKind) []hit {
 
 // attributePicked returns, for find command v deleting (or feeding a
 // delete of) what it picks by type, age, size or owner alone, never by
-// name or path, the .git of each start path that is the project root or
+// name or path (names it leaves out must not spare .git: ! -name '*.md'
+// does not), the .git of each start path that is the project root or
 // holds it: .git's own files are among what goes (find . -type f
 // -delete, find . -mtime +30 -delete, find . -type f | xargs rm), and rm
 // -r of the directories -type d finds takes .git whole. -delete removes
@@ -230,6 +231,11 @@ func repoOnly(hs []hit, kind hitKind) []hit {
 func (v *cmdv) attributePicked(f cmdfacts.Find, recursive bool) []hit {
 	if !f.Filtered || !f.ByAttributes {
 		return nil
+	}
+	for _, n := range f.Names {
+		if n.SparesGit() {
+			return nil // find . -type f ! -path './.git/*' -delete
+		}
 	}
 	if !recursive && (f.MaxDepth || f.Types != "" && !strings.ContainsAny(f.Types, "f?")) {
 		return nil
