@@ -150,8 +150,9 @@ func (v *cmdv) guardRun() {
 }
 
 // guardEnv lists the guard variables (config.GuardEnv) set for command v:
-// its own NAME=value prefixes (also through env), and those an earlier
-// export, declare -x, typeset -x or readonly in the same script set.
+// its own NAME=value prefixes (also through env) and those of the
+// commands that run it, and those an earlier export (also export NAME),
+// declare, typeset or readonly in the same script set.
 func (v *cmdv) guardEnv() []string {
 	var out []string
 	seen := map[string]bool{}
@@ -161,11 +162,20 @@ func (v *cmdv) guardEnv() []string {
 			out = append(out, name)
 		}
 	}
-	for _, a := range v.c.Assigns {
-		add(a.Name)
+	cmds := v.j.s.Commands
+	// Its own prefixes, and those of the commands that run it, which it
+	// inherits (X=1 sh -c 'claude -p go', env X=1 bash -c '...').
+	for c, hops := v.c, 0; hops <= len(cmds); hops++ {
+		for _, a := range c.Assigns {
+			add(a.Name)
+		}
+		if c.Parent < 0 || c.Parent >= len(cmds) {
+			break
+		}
+		c = &cmds[c.Parent]
 	}
-	for k := 0; k < v.i && k < len(v.j.s.Commands); k++ {
-		c := &v.j.s.Commands[k]
+	for k := 0; k < v.i && k < len(cmds); k++ {
+		c := &cmds[k]
 		switch c.Name {
 		case "export", "declare", "typeset", "readonly", "local":
 		default:
@@ -175,7 +185,9 @@ func (v *cmdv) guardEnv() []string {
 			add(a.Name)
 		}
 		for _, w := range c.Args[1:] {
-			if n, _, ok := strings.Cut(w.Value, "="); ok && !strings.HasPrefix(n, "-") {
+			n, _, set := strings.Cut(w.Value, "=")
+			// export NAME exports a variable set before (X=0; export X).
+			if !strings.HasPrefix(n, "-") && (set || c.Name == "export" && !w.Unknown) {
 				add(n)
 			}
 		}
