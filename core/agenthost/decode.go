@@ -62,12 +62,11 @@ func (e *Envelope) HookEventName() string { return e.String(eventKeys...) }
 
 // inputValue is one tool-input value as decoded.
 type inputValue struct {
-	kind     byte   // '{' object, '"' string, 'n' null, '?' anything else
+	kind     byte   // '{' object, '"' string, 'n' null, '[' array, '?' a number or boolean
 	raw      []byte // the value's bytes, nil past MaxRawInput
 	str      string // kind '"': the string
 	fields   map[string][]fieldValue
 	variants map[string]bool // read keys another key differed from only in case
-	err      error           // a string tool-input holding an object that failed
 }
 
 // fieldValue is one occurrence of a read tool_input key.
@@ -272,9 +271,8 @@ func decodeInput(s *scanner) (*inputValue, error) {
 			inner := &inputValue{kind: '{'}
 			in := newScanner(strings.NewReader(t), MaxInput)
 			in.rec = &recording{max: MaxRawInput}
-			if err := inner.readObject(in); err != nil {
-				v.err = fmt.Errorf("a string holding invalid JSON: %w", err)
-			} else {
+			// One holding broken JSON stays a string (and asks: Payload).
+			if err := inner.readObject(in); err == nil {
 				inner.raw = in.rec.buf
 				if in.rec.overflow {
 					inner.raw = nil
@@ -284,9 +282,10 @@ func decodeInput(s *scanner) (*inputValue, error) {
 			}
 		}
 	default:
-		if c == 'n' {
-			v.kind = 'n'
-		} else {
+		switch c {
+		case 'n', '[':
+			v.kind = c
+		default:
 			v.kind = '?'
 		}
 		if err := s.skip(); err != nil {
