@@ -21,6 +21,9 @@ var (
 	cwdKeys       = []string{"cwd"}
 	eventKeys     = []string{"hook_event_name", "hookEventName"}
 	modeKeys      = []string{"permission_mode", "mode"}
+	// transcriptKeys are read for detection only: where the host keeps
+	// the session's transcript (~/.codex/sessions/..., ~/.claude/projects/...).
+	transcriptKeys = []string{"transcript_path"}
 )
 
 // maxKeys bounds how many distinct top-level key names an Envelope keeps
@@ -59,6 +62,13 @@ func (e *Envelope) ToolName() string { return e.String(toolNameKeys...) }
 
 // HookEventName is the event name as the host sent it.
 func (e *Envelope) HookEventName() string { return e.String(eventKeys...) }
+
+// TranscriptIn reports whether the payload's transcript_path lies below a
+// directory named dir (".codex", ".claude"), written with / or \.
+func (e *Envelope) TranscriptIn(dir string) bool {
+	t := e.String(transcriptKeys...)
+	return strings.Contains(t, "/"+dir+"/") || strings.Contains(t, `\`+dir+`\`)
+}
 
 // inputValue is one tool-input value as decoded.
 type inputValue struct {
@@ -192,7 +202,7 @@ func decodeEnvelope(s *scanner) (*Envelope, error) {
 	}
 	e := &Envelope{keys: map[string]int{}, folded: map[string]bool{}, strs: map[string][]string{}, inputs: map[string][]*inputValue{}}
 	read := map[string]bool{}
-	for _, group := range [][]string{toolNameKeys, sessionKeys, cwdKeys, eventKeys, modeKeys} {
+	for _, group := range [][]string{toolNameKeys, sessionKeys, cwdKeys, eventKeys, modeKeys, transcriptKeys} {
 		for _, k := range group {
 			read[k] = true
 		}
