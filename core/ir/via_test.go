@@ -8,7 +8,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
-// viaKindCases is testdata/via_kinds.json: "parse" pins ParseVia on the
+// viaKindCases is core/shell/testdata/via_kinds.json (shared with the analysis): "parse" pins ParseVia on the
 // texts analysis writes; "analyze" (run by core/shell/analysis) pins the
 // kinds a real analysis records.
 type viaKindCases struct {
@@ -23,7 +23,7 @@ type viaKindCases struct {
 // unchanged, that RunsItems holds exactly for xargs, parallel and fd -x,
 // and Function's name.
 func TestParseVia(t *testing.T) {
-	data, err := os.ReadFile("testdata/via_kinds.json")
+	data, err := os.ReadFile("../shell/testdata/via_kinds.json")
 	if err != nil {
 		t.Fatal(err)
 	}
