@@ -165,8 +165,10 @@ func (j *judge) command(i int) {
 func (v *cmdv) rules() {
 	if v.name == "" {
 		v.unknownCommand()
-	} else if r := dispatch[v.name]; r != nil {
-		r(v)
+	} else if rs := dispatch[v.name]; len(rs) > 0 {
+		for _, r := range rs {
+			r(v)
+		}
 	} else if strings.HasPrefix(v.name, "mkfs") || strings.HasPrefix(v.name, "newfs") {
 		ruleMkfs(v)
 	}

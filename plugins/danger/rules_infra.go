@@ -11,6 +11,13 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/steps"
 )
 
+// infraRules are the rules of this file and the command names they judge.
+var infraRules = []judging{
+	on(ruleInfraCLI, cmdfacts.InfraCLIs()...),
+	on(ruleDBClient, cmdfacts.DBClients()...),
+	on(ruleRclone, "rclone"),
+}
+
 // Infrastructure and data stores (the Infra family): bulk and
 // irreversible loss outside the local disk. The command facts are
 // core/cmdfacts.Infra (IaC tools, cluster clients, cloud CLIs, container
@@ -18,12 +25,6 @@ import (
 // clients), and ContainerExec (a client run inside a container or pod).
 // What stays silent because it is clearly local and disposable is
 // written in the family's doc (core/rules/infra.go).
-
-// infraRules registers the family's rules with the dispatch table.
-func infraRules(reg func(func(*cmdv), ...string)) {
-	reg(ruleInfraCLI, cmdfacts.InfraCLIs()...)
-	reg(ruleDBClient, cmdfacts.DBClients()...)
-}
 
 // ruleInfraCLI judges an IaC tool, a cluster client, a cloud CLI or a
 // container engine; an exec into a container or pod is judged as the
@@ -63,8 +64,6 @@ func ruleInfraCLI(v *cmdv) {
 	}
 	v.j.add(finding{rule: rule, cmd: v.display(), detail: op.Detail, subject: v.infraSubject(op)})
 }
-
-var _ = addRules(ruleRclone, "rclone")
 
 // ruleRclone: rclone purge of a remote path, or delete of one with no
 // filter (DG-CLOUD-DELETE), as gsutil rm -r and aws s3 rm --recursive of
