@@ -51,24 +51,28 @@ func TestHostAnswers(t *testing.T) {
 			for k, v := range c.Env {
 				env = append(env, k+"="+strings.ReplaceAll(v, "/home/u/proj", s.project))
 			}
-			for _, dangerous := range []bool{true, false} {
-				stdin := hostPayload(t, c, s.project, dangerous)
-				r, err := execHook(env, s.project, stdin)
-				what := name + " fallback=" + m.fallback + " headless=" + m.headless
-				if err != nil || r.code != 0 || len(r.stderr) != 0 {
-					t.Errorf("%s: exit %d, stderr %q, %v", what, r.code, r.stderr, err)
-					continue
-				}
-				if !dangerous {
-					if len(r.stdout) != 0 {
-						t.Errorf("%s, everyday call: answered %s", what, r.stdout)
-					}
-					continue
-				}
+			what := name + " fallback=" + m.fallback + " headless=" + m.headless
+			if r, ok := hostTwins(t, s, env, c, what); ok {
 				checkHostAnswer(t, what, c.Want.Host, m.fallback, m.headless == "1", r.stdout)
 			}
 		}
 	}
+}
+
+// hostTwins runs call through the binary twice: made harmless, which must
+// be silent, and made dangerous, whose result it returns (ok false when
+// the run itself failed: reported already).
+func hostTwins(t *testing.T, s *scratch, env []string, call hostCapture, what string) (runResult, bool) {
+	t.Helper()
+	if r, err := execHook(env, s.project, hostPayload(t, call, s.project, false)); err != nil || r.code != 0 || len(r.stderr) != 0 || len(r.stdout) != 0 {
+		t.Errorf("%s, everyday call: exit %d, stdout %q, stderr %q, %v", what, r.code, r.stdout, r.stderr, err)
+	}
+	r, err := execHook(env, s.project, hostPayload(t, call, s.project, true))
+	if err != nil || r.code != 0 || len(r.stderr) != 0 {
+		t.Errorf("%s: exit %d, stderr %q, %v", what, r.code, r.stderr, err)
+		return r, false
+	}
+	return r, true
 }
 
 // hostPayload is the captured payload with its paths moved into project
@@ -231,19 +235,8 @@ func TestHostRecognitionFailsSafe(t *testing.T) {
 		for _, tc := range cases {
 			env := s.env("default", true, "ZCODE_FENCE_LAYER_ISOLATION="+mode, "ZCODE_FENCE_LANGUAGE=en")
 			env = append(env, tc.env...)
-			for _, dangerous := range []bool{true, false} {
-				what := mode + " " + tc.name
-				r, err := execHook(env, s.project, hostPayload(t, tc.call, s.project, dangerous))
-				if err != nil || r.code != 0 || len(r.stderr) != 0 {
-					t.Errorf("%s: exit %d, stderr %q, %v", what, r.code, r.stderr, err)
-					continue
-				}
-				if !dangerous {
-					if len(r.stdout) != 0 {
-						t.Errorf("%s, everyday call: answered %s", what, r.stdout)
-					}
-					continue
-				}
+			what := mode + " " + tc.name
+			if r, ok := hostTwins(t, s, env, tc.call, what); ok {
 				var a struct {
 					Decision, Reason   string
 					HookSpecificOutput struct{ HookEventName, PermissionDecision, PermissionDecisionReason string }
