@@ -70,10 +70,22 @@ func init() {
 		}
 	}
 	// Print, page or encode a file's content.
-	show(reader{valued: []string{"-n", "--lines", "-c", "--bytes", "-s", "-w", "-b", "-f"}},
-		"cat", "tac", "nl", "head", "tail", "less", "more", "most", "bat", "batcat", "base64", "base32", "basenc",
-		"xxd", "od", "hexdump", "hd", "strings", "rev", "fold", "fmt", "pr", "paste", "column", "expand", "unexpand",
-		"sort", "uniq", "cut", "iconv", "view", "vis", "uuencode", "lz4cat", "zcat", "bzcat", "xzcat", "zstdcat")
+	show(reader{}, "cat", "tac", "less", "more", "most", "rev", "view", "vis", "uuencode", "lz4cat", "zcat", "bzcat",
+		"xzcat", "zstdcat", "type", "get-content", "gc", "certutil", "strings", "expand", "unexpand", "paste", "column", "uniq")
+	show(reader{valued: []string{"-n", "--lines", "-c", "--bytes", "-s", "--sleep-interval", "--pid"}}, "head", "tail")
+	show(reader{valued: []string{"-w", "--wrap"}}, "base64", "base32", "basenc", "fold", "fmt")
+	show(reader{valued: []string{"-c", "-g", "-l", "-s", "-o", "-C", "--cols", "--len", "--seek"}}, "xxd")
+	show(reader{valued: []string{"-A", "-j", "-N", "-t", "-w", "--address-radix", "--skip-bytes", "--read-bytes", "--format", "--width"}}, "od")
+	show(reader{valued: []string{"-e", "-f", "-n", "-s"}}, "hexdump", "hd")
+	show(reader{valued: []string{"-b", "-v", "-i", "-w", "-s", "-l"}}, "nl")
+	show(reader{valued: []string{"-d", "-f", "-c", "-b", "--delimiter", "--fields", "--characters", "--bytes"}}, "cut")
+	show(reader{valued: []string{"-k", "-t", "-o", "-S", "-T", "--key", "--field-separator", "--output", "--buffer-size"}}, "sort")
+	show(reader{valued: []string{"-f", "-t", "--from-code", "--to-code", "-o", "--output"}}, "iconv")
+	show(reader{valued: []string{"-l", "--language", "-H", "--highlight-line", "--theme", "-r", "--line-range", "--style"}}, "bat", "batcat")
+	show(reader{valued: []string{"-h", "-l", "-o", "-w"}}, "pr")
+	// PowerShell and cmd.exe copies.
+	show(reader{valued: []string{"-destination", "-filter", "-include", "-exclude"}, last: true, dest: []string{"-destination"},
+		tree: []string{"-recurse"}}, "copy-item", "copy", "xcopy", "robocopy")
 	show(reader{valued: []string{"-e", "--regexp", "-f", "--file", "-m", "--max-count", "-A", "-B", "-C", "--context",
 		"--include", "--exclude", "--exclude-dir", "-g", "--glob", "-t", "--type"}, skip: 1,
 		given: []string{"-e", "--regexp", "-f", "--file"}, tree: []string{"-r", "-R", "--recursive", "--dereference-recursive"}},
@@ -87,8 +99,8 @@ func init() {
 	show(reader{valued: []string{"-f", "-v", "-F"}, skip: 1, given: []string{"-f"}}, "awk", "gawk", "mawk", "nawk")
 	show(reader{valued: []string{"-e", "--expression", "-f", "--file"}, skip: 1, given: []string{"-e", "--expression", "-f", "--file"}}, "sed", "gsed")
 	show(reader{valued: []string{"-I", "--ignore-matching-lines", "-x", "--exclude"}, tree: []string{"-r", "--recursive"}}, "diff", "colordiff")
-	show(reader{valued: []string{"-in", "-out", "-passin", "-passout", "-inkey", "-key", "-keyform"}, files: []string{"-in", "-inkey", "-key"}, noOps: true}, "openssl")
-	show(reader{valued: []string{"of", "bs", "count"}, files: []string{"if"}, noOps: true}, "dd")
+	show(reader{noOps: true}, "openssl") // one-dash long options: opensslReads
+	show(reader{noOps: true}, "dd") // if=FILE: ddReads
 	show(reader{valued: []string{"-o", "--output", "-S", "--suffix"}}, "gzip", "bzip2", "xz", "zstd", "lz4", "brotli", "pigz")
 	// Copies: the sources are read.
 	show(reader{valued: []string{"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group"},
@@ -165,8 +177,11 @@ func FileReads(c *shell.Command) []FileRead {
 		subTree = strings.HasSuffix(strings.ToLower(args[n-1].Value), "sync")
 		args = args[n:]
 	}
-	if c.Name == "dd" {
+	switch c.Name {
+	case "dd":
 		return ddReads(args)
+	case "openssl":
+		return opensslReads(args)
 	}
 	parsed := ParseArgs(args, SpecFor(append(append(slices.Clip(r.valued), r.files...), r.at...)...))
 	tree := slices.Contains(r.tree, "*") || subTree
@@ -318,6 +333,23 @@ func isRemoteSpec(v string) bool {
 		return false // no colon, a drive letter (C:\x), a local path
 	}
 	return !strings.ContainsAny(v[:i], `/\`)
+}
+
+// opensslReads: openssl's one-dash file options (-in, -inkey, -key), as
+// the next word or after "=".
+func opensslReads(args []shell.Word) []FileRead {
+	var out []FileRead
+	for i, a := range args {
+		for _, o := range []string{"-in", "-inkey", "-key"} {
+			switch {
+			case a.Value == o && i+1 < len(args):
+				out = append(out, FileRead{Word: args[i+1]})
+			case strings.HasPrefix(a.Value, o+"="):
+				out = append(out, FileRead{Word: SubWord(a, len(o)+1)})
+			}
+		}
+	}
+	return out
 }
 
 // ddReads: dd's if=FILE.
