@@ -100,7 +100,7 @@ func init() {
 	show(reader{valued: []string{"-e", "--expression", "-f", "--file"}, skip: 1, given: []string{"-e", "--expression", "-f", "--file"}}, "sed", "gsed")
 	show(reader{valued: []string{"-I", "--ignore-matching-lines", "-x", "--exclude"}, tree: []string{"-r", "--recursive"}}, "diff", "colordiff")
 	show(reader{noOps: true}, "openssl") // one-dash long options: opensslReads
-	show(reader{noOps: true}, "dd") // if=FILE: ddReads
+	show(reader{noOps: true}, "dd")      // if=FILE: ddReads
 	show(reader{valued: []string{"-o", "--output", "-S", "--suffix"}}, "gzip", "bzip2", "xz", "zstd", "lz4", "brotli", "pigz")
 	// Copies: the sources are read.
 	show(reader{valued: []string{"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group"},
