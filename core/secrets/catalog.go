@@ -105,8 +105,9 @@ var Stores = append(append([]Store{
 		Skip: []string{"*.pub", "known_hosts", "known_hosts.old", "known_hosts2", "config", "config.d", "authorized_keys",
 			"authorized_keys2", "*.sock", "agent.*", "rc", "environment.d"}},
 	{ID: "ssh-host-key", What: "SSH host keys", WhatZh: "SSH 服务器主机私钥",
-		Forms: []Form{{Anchor: Abs, Rel: "/etc/ssh", Shape: Names}},
-		Names: []string{"ssh_host_rsa_key", "ssh_host_dsa_key", "ssh_host_ecdsa_key", "ssh_host_ed25519_key"}},
+		// By name: a recursive read of /etc (grep -r, rsync) is everyday
+		// administration and stays silent; the keys are root's to read.
+		Forms: anywhere("ssh_host_rsa_key", "ssh_host_dsa_key", "ssh_host_ecdsa_key", "ssh_host_ed25519_key")},
 	{ID: "aws", What: "AWS credentials", WhatZh: "AWS CLI 凭据与令牌缓存",
 		Forms: []Form{{Anchor: Home, Rel: ".aws/credentials"}, {Anchor: Home, Rel: ".aws/config"},
 			{Anchor: Home, Rel: ".aws/sso/cache", Shape: Tree}, {Anchor: Home, Rel: ".aws/cli/cache", Shape: Tree},
