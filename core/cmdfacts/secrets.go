@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // What commands read, copy and send, and which CLIs print stored secrets:
@@ -14,7 +14,7 @@ import (
 
 // FileRead is one file or directory a command reads.
 type FileRead struct {
-	Word shell.Word
+	Word ir.Word
 	// Tree: the command reads the directory recursively (grep -r, tar,
 	// cp -r, rsync), so a store below it is read.
 	Tree bool
@@ -23,7 +23,7 @@ type FileRead struct {
 	Send bool
 	// Dest is where a copy puts it (cp's last operand, -t DIR); Value ""
 	// when the command is no copy.
-	Dest shell.Word
+	Dest ir.Word
 }
 
 // reader says how one command names the files it reads.
@@ -158,7 +158,7 @@ func init() {
 // x=@F, wget --post-file F, openssl -in F, dd if=F, gh gist create F, aws
 // s3 cp F s3://...). Input redirects (< F) are not here: every command
 // reads those. Unknown commands give nil. Cost: linear in the arguments.
-func FileReads(c *shell.Command) []FileRead {
+func FileReads(c *ir.Command) []FileRead {
 	if c == nil || len(c.Args) < 1 {
 		return nil
 	}
@@ -192,8 +192,8 @@ func FileReads(c *shell.Command) []FileRead {
 	}
 	send := r.send && !r.remote
 	var out []FileRead
-	var dest shell.Word
-	add := func(w shell.Word) { out = append(out, FileRead{Word: w, Tree: tree, Send: send}) }
+	var dest ir.Word
+	add := func(w ir.Word) { out = append(out, FileRead{Word: w, Tree: tree, Send: send}) }
 	for _, o := range parsed.Opts {
 		if o.Val == nil {
 			continue
@@ -248,7 +248,7 @@ func FileReads(c *shell.Command) []FileRead {
 
 // matchSub returns how many leading words of args match one of subs
 // ("gist create"), 0 for none.
-func matchSub(args []shell.Word, subs []string) int {
+func matchSub(args []ir.Word, subs []string) int {
 	var words []string
 	for _, a := range args {
 		if IsOption(a) {
@@ -296,14 +296,14 @@ func givenAny(opts []Opt, names []string) bool {
 
 // atFile is the file of a curl data or form value that reads one: "@F",
 // "name=@F", "name=<F" (form), "name@F" (data-urlencode); "@-" is stdin.
-func atFile(w shell.Word) (shell.Word, bool) {
+func atFile(w ir.Word) (ir.Word, bool) {
 	v := w.Value
 	i := strings.IndexAny(v, "@<")
 	if i < 0 || i+1 >= len(v) {
-		return shell.Word{}, false
+		return ir.Word{}, false
 	}
 	if i > 0 && v[i] == '@' && v[i-1] != '=' && !isFormName(v[:i]) {
-		return shell.Word{}, false
+		return ir.Word{}, false
 	}
 	f := SubWord(w, i+1)
 	if cut := strings.IndexByte(f.Value, ';'); cut >= 0 { // -F f=@file;type=text/plain
@@ -311,7 +311,7 @@ func atFile(w shell.Word) (shell.Word, bool) {
 		f.KnownPrefix = f.Value
 	}
 	if f.Value == "-" || f.Value == "" {
-		return shell.Word{}, false
+		return ir.Word{}, false
 	}
 	return f, true
 }
@@ -337,7 +337,7 @@ func isRemoteSpec(v string) bool {
 
 // opensslReads: openssl's one-dash file options (-in, -inkey, -key), as
 // the next word or after "=".
-func opensslReads(args []shell.Word) []FileRead {
+func opensslReads(args []ir.Word) []FileRead {
 	var out []FileRead
 	for i, a := range args {
 		for _, o := range []string{"-in", "-inkey", "-key"} {
@@ -353,7 +353,7 @@ func opensslReads(args []shell.Word) []FileRead {
 }
 
 // ddReads: dd's if=FILE.
-func ddReads(args []shell.Word) []FileRead {
+func ddReads(args []ir.Word) []FileRead {
 	var out []FileRead
 	for _, a := range args {
 		if strings.HasPrefix(a.Value, "if=") {
@@ -465,7 +465,7 @@ var passOthers = []string{"ls", "list", "find", "search", "insert", "add", "edit
 // --export-secret-keys), a Docker credential helper's get. Listing and
 // status calls (pass ls, op item list, gh auth status, kubectl config
 // view) do not. Cost: linear in the arguments.
-func PrintsSecret(c *shell.Command) (SecretPrinter, bool) {
+func PrintsSecret(c *ir.Command) (SecretPrinter, bool) {
 	if c == nil || len(c.Args) == 0 {
 		return SecretPrinter{}, false
 	}
@@ -512,7 +512,7 @@ func printerSub(cmd string, ops []string) (printer, bool) {
 
 // hasAnyOption: one of names ("-w", "--reveal", "--fields") is given, as a
 // word of its own, in a short cluster (-gw) or with =value.
-func hasAnyOption(args []shell.Word, names []string) bool {
+func hasAnyOption(args []ir.Word, names []string) bool {
 	for _, n := range names {
 		if strings.HasPrefix(n, "--") {
 			if HasLong(args, n) {
@@ -540,7 +540,7 @@ var secretConsumers = map[string][]string{
 // ConsumesSecret reports whether c takes a secret on its standard input
 // without printing it (docker login --password-stdin, gh auth login
 // --with-token).
-func ConsumesSecret(c *shell.Command) bool {
+func ConsumesSecret(c *ir.Command) bool {
 	if c == nil {
 		return false
 	}
@@ -558,13 +558,13 @@ var stdinSenders = []string{"nc", "ncat", "netcat", "socat", "telnet", "ssh", "s
 
 // SendsStdin reports whether c sends its standard input off the machine
 // (nc host 80 < FILE, cat FILE | ssh host 'cat > x', ... | pbcopy).
-func SendsStdin(c *shell.Command) bool {
+func SendsStdin(c *ir.Command) bool {
 	return c != nil && slices.Contains(stdinSenders, c.Name)
 }
 
 // EchoesArgs reports whether c prints its arguments (echo, printf):
 // a secret substituted into them is shown, not used.
-func EchoesArgs(c *shell.Command) bool {
+func EchoesArgs(c *ir.Command) bool {
 	if c == nil {
 		return false
 	}

@@ -1,39 +1,21 @@
 package danger
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 	"github.com/zcode-fence/zcode-fence/core/steps"
 )
 
-var _ = addRemoteRules()
-
-// addRemoteRules registers ruleRemoteShell for every remote runner; the
-// infrastructure clients among them (gcloud, az, aws, kubectl, docker
-// ...) keep ruleInfraCLI too, which runs first.
-func addRemoteRules() bool {
-	infra := cmdfacts.InfraCLIs()
-	for _, n := range cmdfacts.RemoteClients() {
-		if slices.Contains(infra, n) {
-			addRules(ruleInfraThenRemote, n)
-		} else {
-			addRules(ruleRemoteShell, n)
-		}
-	}
-	return true
-}
-
-// ruleInfraThenRemote judges an infrastructure client that may also run a
-// command elsewhere (kubectl exec, gcloud compute ssh).
-func ruleInfraThenRemote(v *cmdv) {
-	ruleInfraCLI(v)
-	ruleRemoteShell(v)
+// remoteShellRules judge every remote runner; the infrastructure clients
+// among them (gcloud, az, aws, kubectl, docker ...) have ruleInfraCLI too
+// (infraRules), which runs first.
+var remoteShellRules = []judging{
+	on(ruleRemoteShell, cmdfacts.RemoteClients()...),
 }
 
 // maxRemoteNesting bounds ssh inside ssh (ssh a ssh b 'CMD').
@@ -73,9 +55,9 @@ func ruleRemoteShell(v *cmdv) {
 		return
 	}
 	j.spend(4 * steps.Path(len(text)))
-	dialect := shell.Bash
+	dialect := ir.Bash
 	if r.PowerShell {
-		dialect = shell.PowerShell
+		dialect = ir.PowerShell
 	}
 	// ruleInfraCLI judges the data stores a docker / kubectl exec reaches
 	// (execInner), before this rule: its findings are not repeated here.

@@ -6,10 +6,10 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/secrets"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
 // The fourth line (rules.Secrets): credential stores outside the project
@@ -42,13 +42,13 @@ type secretHit struct {
 // both the shell-resolved value and the raw text, relative ones against
 // the command's directory. A word with an unknown part names no store
 // that can be shown, and stays silent.
-func (v *cmdv) secretWord(w shell.Word, tree bool) []secretHit {
+func (v *cmdv) secretWord(w ir.Word, tree bool) []secretHit {
 	if w.Unknown && !strings.HasPrefix(w.Value, "~") {
 		return nil
 	}
 	var out []secretHit
 	texts := []string{w.Value}
-	if v.c.Dialect == shell.Bash && w.LiteralTilde() {
+	if v.c.Dialect == ir.Bash && w.LiteralTilde() {
 		texts[0] = "./" + w.Value
 	}
 	if raw, ok := rawPath(w); ok {
@@ -204,7 +204,7 @@ func containsString(list []string, s string) bool {
 // command that sends its input off the machine (cat key | nc host 80).
 func (v *cmdv) feedsSender() bool {
 	k := v.c.FeedsInto
-	if k < 0 || k >= len(v.j.s.Commands) || v.c.Feed != shell.FeedPipe {
+	if k < 0 || k >= len(v.j.s.Commands) || v.c.Feed != ir.FeedPipe {
 		return false
 	}
 	return cmdfacts.SendsStdin(&v.j.s.Commands[k])
@@ -221,9 +221,9 @@ func (v *cmdv) secretUsedQuietly() bool {
 	}
 	into := &v.j.s.Commands[k]
 	switch v.c.Feed {
-	case shell.FeedSubst:
+	case ir.FeedSubst:
 		return !cmdfacts.EchoesArgs(into)
-	case shell.FeedPipe:
+	case ir.FeedPipe:
 		return cmdfacts.ConsumesSecret(into)
 	}
 	return false
