@@ -30,11 +30,11 @@ import (
 // protectCase is one row of testdata/protect-cases.json (and
 // places-cases.json).
 type protectCase struct {
-	ID      string            `json:"id"`
-	Tool    string            `json:"tool"` // Bash (default), Write, Edit, or any tool with Input
-	Command string            `json:"command"`
-	Path    string            `json:"path"`
-	Content string            `json:"content"` // a Write's content ("{}" when empty)
+	ID      string `json:"id"`
+	Tool    string `json:"tool"` // Bash (default), Write, Edit, or any tool with Input
+	Command string `json:"command"`
+	Path    string `json:"path"`
+	Content string `json:"content"` // a Write's content ("{}" when empty)
 	// Input, when set, is the tool_input as sent (placeholders filled in
 	// its strings).
 	Input   json.RawMessage   `json:"input"`
