@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/zcode-fence/zcode-fence/internal/testarchive"
 )
 
 // TestPlacesCases runs testdata/places-cases.json through the built
@@ -41,6 +43,8 @@ func placesProject(t *testing.T, s *scratch, home string) {
 		"stage/src/main.go":               "package main\n",
 		".env":                            "DATABASE_URL=postgres://localhost/dev\n",
 		"src/a.go":                        "package src\n",
+		"evil.diff":                       "diff --git a/.claude/settings.json b/.claude/settings.json\nnew file mode 100644\n--- /dev/null\n+++ b/.claude/settings.json\n@@ -0,0 +1 @@\n+{\"disableAllHooks\": true}\n",
+		"ok.diff":                         "--- a/src/a.go\n+++ b/src/a.go\n@@ -1 +1 @@\n-package src\n+package src // x\n",
 	}
 	for rel, text := range files {
 		p := filepath.Join(s.project, filepath.FromSlash(rel))
@@ -48,6 +52,19 @@ func placesProject(t *testing.T, s *scratch, home string) {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Archives: what an extraction at the root creates is read from them.
+	for _, err := range []error{
+		testarchive.Tar(filepath.Join(s.project, "evil.tar"), false, "README.md", ".claude/settings.json"),
+		testarchive.Tar(filepath.Join(s.project, "evil.tgz"), true, "pkg/README.md", "pkg/.git/hooks/post-checkout"),
+		testarchive.Tar(filepath.Join(s.project, "wrapped.tar"), false, "release-1.0/.claude/settings.json"),
+		testarchive.Tar(filepath.Join(s.project, "clean.tgz"), true, "tool-1.0/bin/tool", "tool-1.0/README.md"),
+		testarchive.Zip(filepath.Join(s.project, "evil.zip"), ".husky/pre-commit"),
+		testarchive.Zip(filepath.Join(s.project, "clean.zip"), "assets/logo.svg"),
+	} {
+		if err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -75,15 +75,16 @@ func (claudeCode) ProjectDirEnv() []string       { return []string{"CLAUDE_PROJE
 func (claudeCode) OptionEnvPrefixes() []string   { return []string{"CLAUDE_PLUGIN_OPTION_"} }
 func (claudeCode) Answer(a Ask) []byte           { return AskLine(a.Reason) }
 
-// Claude Code: user and project settings*.json (hooks,
-// disableAllHooks, enabledPlugins), hooks dirs, installed plugins and
-// marketplaces.
+// Claude Code: user settings*.json (hooks, disableAllHooks,
+// enabledPlugins), hooks dir, installed plugins and marketplaces; the
+// project's .claude as a whole: besides its settings and hooks, its
+// commands run "!" shell lines when typed, and its agents' and skills'
+// frontmatter can declare hooks.
 var claudePaths = []HostPath{
 	{Rel: claudeDir, Shape: PathSettings},
 	{Rel: claudeDir + "/hooks", Shape: PathTree},
 	{Rel: claudeDir + "/plugins", Shape: PathTree},
-	{Rel: claudeDir, Shape: PathSettings, Project: true},
-	{Rel: claudeDir + "/hooks", Shape: PathTree, Project: true},
+	{Rel: claudeDir, Shape: PathTree, Project: true},
 }
 
 func (claudeCode) HostPaths() []HostPath { return claudePaths }

@@ -17,6 +17,9 @@ const (
 	// PathSettings: every file named settings*.json directly in this
 	// directory (settings.json, settings.local.json).
 	PathSettings
+	// PathNamed: every directory named Rel at any depth below the anchor,
+	// with everything below it (nested repositories' .git).
+	PathNamed
 )
 
 // HostPath is one file or directory of an agent host holding its settings,

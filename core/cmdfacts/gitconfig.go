@@ -1,6 +1,7 @@
 package cmdfacts
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/ir"
@@ -349,4 +350,108 @@ func joinWords(ws []ir.Word) ir.Word {
 		return Literal(text)
 	}
 	return ir.Word{Value: text, Raw: text, Unknown: true, KnownPrefix: prefix}
+}
+
+// GitConfigEntry is one key = value line of a git configuration file: the
+// key as section.variable, or section.subsection.variable, lower-cased
+// but for the subsection; the value unquoted (a key without "=" is
+// "true").
+type GitConfigEntry struct {
+	Key, Value string
+}
+
+// ParseGitConfig reads the text of a git configuration file: [section],
+// [section "subsection"] and the old [section.subsection] headers,
+// key = value lines with quoted parts, backslash escapes and line
+// continuations, comments after # or ; outside quotes. Malformed lines
+// are skipped. Cost: linear in the text.
+func ParseGitConfig(data []byte) []GitConfigEntry {
+	var out []GitConfigEntry
+	section := ""
+	lines := bytes.Split(data, []byte("\n"))
+	for i := 0; i < len(lines); i++ {
+		line := strings.TrimSpace(strings.TrimSuffix(string(lines[i]), "\r"))
+		// A value continued on the next line ends in an unescaped backslash.
+		for strings.HasSuffix(line, `\`) && !strings.HasSuffix(line, `\\`) && i+1 < len(lines) {
+			i++
+			line = line[:len(line)-1] + strings.TrimRight(string(lines[i]), " \t\r")
+		}
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if line[0] == '[' {
+			section = parseSection(line)
+			if rest := line[strings.IndexByte(line, ']')+1:]; strings.TrimSpace(rest) != "" && section != "" {
+				line = strings.TrimSpace(rest) // [core] hooksPath = x on one line
+			} else {
+				continue
+			}
+		}
+		if section == "" {
+			continue
+		}
+		name, value, eq := strings.Cut(line, "=")
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == "" || strings.ContainsAny(name, " \t\"") {
+			continue
+		}
+		v := "true"
+		if eq {
+			v = unquoteGitValue(value)
+		}
+		out = append(out, GitConfigEntry{Key: section + "." + name, Value: v})
+	}
+	return out
+}
+
+// parseSection reads a section header: "core", "includeif.gitdir:~/x/"
+// (the subsection kept as written), "" when malformed.
+func parseSection(line string) string {
+	end := strings.IndexByte(line, ']')
+	if end < 0 {
+		return ""
+	}
+	h := strings.TrimSpace(line[1:end])
+	name, sub, hasSub := strings.Cut(h, " ")
+	if !hasSub {
+		if n, s, dotted := strings.Cut(h, "."); dotted {
+			return strings.ToLower(n) + "." + strings.ToLower(s)
+		}
+		return strings.ToLower(h)
+	}
+	sub = strings.TrimSpace(sub)
+	if len(sub) >= 2 && sub[0] == '"' && sub[len(sub)-1] == '"' {
+		sub = strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(sub[1 : len(sub)-1])
+	}
+	return strings.ToLower(name) + "." + sub
+}
+
+// unquoteGitValue reads a value: surrounding blanks dropped, quoted parts
+// kept as written, \" \\ \n \t escapes, a comment outside quotes cut.
+func unquoteGitValue(v string) string {
+	var b strings.Builder
+	quoted := false
+	v = strings.TrimSpace(v)
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case c == '\\' && i+1 < len(v):
+			i++
+			switch v[i] {
+			case 'n':
+				b.WriteByte('\n')
+			case 't':
+				b.WriteByte('\t')
+			default:
+				b.WriteByte(v[i])
+			}
+		case (c == '#' || c == ';') && !quoted:
+			return strings.TrimSpace(b.String())
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return strings.TrimSpace(b.String())
 }

@@ -328,3 +328,46 @@ func TestGitCodeSetting(t *testing.T) {
 		}
 	}
 }
+
+// textCase is one row of a table whose input is a text and whose answer a
+// list of strings (gitconfigfile.json, diffpaths.json).
+type textCase struct {
+	Text string
+	Want []string
+	Why  string
+}
+
+// runTextCases runs the table file through f.
+func runTextCases(t *testing.T, file string, f func(string) []string) {
+	t.Helper()
+	for _, c := range load[textCase](t, file) {
+		got := f(c.Text)
+		if got == nil {
+			got = []string{}
+		}
+		if !slices.Equal(got, c.Want) {
+			t.Errorf("%s: %q: got %q, want %q (%s)", file, c.Text, got, c.Want, c.Why)
+		}
+	}
+}
+
+// TestParseGitConfig runs testdata/gitconfigfile.json: the key = value
+// lines git reads from a configuration file.
+func TestParseGitConfig(t *testing.T) {
+	runTextCases(t, "gitconfigfile.json", func(text string) []string {
+		var out []string
+		for _, e := range cmdfacts.ParseGitConfig([]byte(text)) {
+			out = append(out, e.Key+"="+e.Value)
+		}
+		return out
+	})
+}
+
+// TestDiffPaths runs testdata/diffpaths.json: the paths a unified diff
+// names.
+func TestDiffPaths(t *testing.T) {
+	runTextCases(t, "diffpaths.json", cmdfacts.DiffPaths)
+	if cmdfacts.StripDiffPath("a/b/c", 1) != "b/c" || cmdfacts.StripDiffPath("a", 1) != "" || cmdfacts.StripDiffPath("a/b", 0) != "a/b" {
+		t.Error("StripDiffPath")
+	}
+}

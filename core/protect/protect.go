@@ -1,10 +1,18 @@
-// Package protect is the one list of protected paths: the guard's own
-// state and what decides whether the guard runs at all. A write in any
+// Package protect is the one list of protected places: the guard's own
+// state, what decides whether the guard runs at all, and what later
+// commands run as code. A place is protected as a whole: a write in any
 // form — a file tool, a shell write target, a delete, a mode or owner
 // change, a move (source or destination), a hard or symbolic link, an
-// archiver that deletes its inputs — to one of them asks, whatever the
-// writable roots and the project root are (also when the project root is
-// home). Reads stay silent.
+// archiver that deletes its inputs, an extraction, a copy or a patch that
+// creates it — to one of them, or into one, asks, whatever the writable
+// roots and the project root are (also when the project root is home).
+// Reads stay silent.
+//
+// Besides the fixed entries, a few places are found on the real file
+// system for each call (Discovered anchors): the repository a .git file
+// points to (gitdir:, commondir), the active hooks directory
+// (core.hooksPath of the project's or the user's git configuration: .husky
+// and friends) and the files git configuration includes.
 //
 // Table holds the list, one entry per line with its reason. Resolve turns
 // it into the absolute paths of one call (home, the environment, the
@@ -40,6 +48,18 @@ const (
 	DataDir
 	// Abs: Rel is an absolute Unix path (system-wide start-up files).
 	Abs
+	// GitDir: the repositories the project's git files point to: the
+	// gitdir of a .git file (a worktree, a submodule) and the commondir
+	// of either (found on the real file system; Rel is empty).
+	GitDir
+	// GitHooks: the active hooks directory, core.hooksPath of the
+	// project's or the user's git configuration, relative to the project
+	// root (and, when it ends in "_" as husky's .husky/_ does, the
+	// directory holding it, whose scripts those hooks run).
+	GitHooks
+	// GitInclude: the files the project's or the user's git configuration
+	// includes (include.path, includeIf.*.path).
+	GitInclude
 )
 
 // Shape says which paths at the anchor an entry protects. It is
@@ -56,6 +76,9 @@ const (
 	// Settings: every file named settings*.json directly in this directory
 	// (settings.json, settings.local.json).
 	Settings = agenthost.PathSettings
+	// Named: every directory named Rel at any depth below the anchor,
+	// with everything in it (a nested repository's .git).
+	Named = agenthost.PathNamed
 )
 
 // Entry is one protected path.
@@ -68,8 +91,14 @@ type Entry struct {
 	Shape Shape
 	// Except are subtrees of a Tree entry (relative to it, with "/") that
 	// are not protected: the agent's memory dir, a writable root, inside
-	// ~/.zcode.
+	// ~/.zcode. An item without "/" holding a glob character is matched
+	// against the last name of a path at any depth below the entry
+	// (*.lock: git's lock files, which a crashed git leaves behind).
 	Except []string
+	// NotAtHome: a Project entry left out when the project root is home,
+	// where home's own entries for the same place apply (a host's
+	// project settings dir is its user dir there).
+	NotAtHome bool
 	// What names the entry in messages, in English and Chinese.
 	What, WhatZh string
 }
@@ -84,14 +113,20 @@ const (
 	whatPluginZh      = "已安装的 zcode-fence 插件"
 	whatHost          = "agent host settings, hooks or plugins: they decide whether zcode-fence runs"
 	whatHostZh        = "代理宿主的设置、钩子或插件，决定 zcode-fence 是否运行"
+	whatProjHost      = "the project's agent host dir: its settings, hooks and commands decide what the host runs, zcode-fence included"
+	whatProjHostZh    = "项目的代理宿主目录：其中的设置、钩子与命令决定宿主运行什么，包括 zcode-fence"
 	whatStartup       = "a shell start-up file: it runs in every new shell"
 	whatStartupZh     = "shell 启动文件，每个新 shell 都会执行"
 	whatSSH           = "the SSH keys and configuration"
 	whatSSHZh         = "SSH 密钥与配置"
 	whatGit           = "the user's git configuration: aliases, hooks path, credential helpers"
 	whatGitZh         = "用户的 git 配置：别名、hooks 路径、凭据助手"
-	whatRepoGit       = "the repository's git hooks and config: they run code in later git commands"
-	whatRepoGitZh     = "仓库的 git 钩子与配置：之后的 git 命令会执行其中的代码"
+	whatRepoGit       = "the repository's git dir (hooks, config, what git loads): later git commands run code from it"
+	whatRepoGitZh     = "仓库的 git 目录（钩子、配置等 git 加载的内容）：之后的 git 命令会执行其中的代码"
+	whatGitHooks      = "the repository's active hooks dir (core.hooksPath): later commits, checkouts and pushes run it"
+	whatGitHooksZh    = "仓库当前的钩子目录（core.hooksPath）：之后的提交、检出、推送会执行它"
+	whatGitInclude    = "a file git configuration includes: it can set code-running keys"
+	whatGitIncludeZh  = "git 配置包含的文件：可设置会运行代码的键"
 )
 
 // Table is the list: the guard's own config and data dirs, then the agent
@@ -113,7 +148,7 @@ func hostEntries() []Entry {
 	for _, p := range agenthost.HostPaths() {
 		e := Entry{Anchor: Home, Rel: p.Rel, Shape: p.Shape, Except: p.Except, What: whatHost, WhatZh: whatHostZh}
 		if p.Project {
-			e.Anchor = Project
+			e.Anchor, e.NotAtHome, e.What, e.WhatZh = Project, true, whatProjHost, whatProjHostZh
 		}
 		out = append(out, e)
 	}
@@ -171,12 +206,28 @@ var otherEntries = []Entry{
 	// Git's user configuration (core.hooksPath, core.fsmonitor, aliases run code in every repository).
 	{Anchor: Home, Rel: ".gitconfig", Shape: File, What: whatGit, WhatZh: whatGitZh},
 	{Anchor: ConfigHome, Rel: "git/config", Shape: File, What: whatGit, WhatZh: whatGitZh},
-	// The project repository's hooks (each runs on a later commit, checkout, merge or push) and
-	// its config (core.fsmonitor, core.pager, core.hooksPath, aliases run code in every later git
-	// command): the file form of what git config core.hooksPath asks about.
-	{Anchor: Project, Rel: ".git/hooks", Shape: Tree, What: whatRepoGit, WhatZh: whatRepoGitZh},
-	{Anchor: Project, Rel: ".git/config", Shape: File, What: whatRepoGit, WhatZh: whatRepoGitZh},
+	// The project repository's git dir as a whole: its hooks (each runs on a later commit,
+	// checkout, merge or push), its config (core.fsmonitor, core.pager, aliases run code in every
+	// later git command), info/attributes, modules/*/hooks of its submodules, commondir; and .git
+	// itself, which a gitdir: file can replace. Not its lock files (rm -f .git/index.lock after a
+	// crash), the ignore list and the message files editors write.
+	{Anchor: Project, Rel: ".git", Shape: Tree, Except: gitExcept, What: whatRepoGit, WhatZh: whatRepoGitZh},
+	// Every nested repository's .git (and a submodule's .git file), at any depth.
+	{Anchor: Project, Rel: ".git", Shape: Named, Except: gitExcept, What: whatRepoGit, WhatZh: whatRepoGitZh},
+	// The repository a .git file points to, and its common dir.
+	{Anchor: GitDir, Shape: Tree, Except: gitExcept, What: whatRepoGit, WhatZh: whatRepoGitZh},
+	// The active hooks dir (.husky, .githooks ...) and the files git configuration includes.
+	{Anchor: GitHooks, Shape: Tree, What: whatGitHooks, WhatZh: whatGitHooksZh},
+	{Anchor: GitInclude, Shape: File, What: whatGitInclude, WhatZh: whatGitIncludeZh},
 }
+
+// gitExcept are the parts of a git dir that run no code and that everyday
+// work writes or clears: lock files, the local ignore list, commit and
+// merge message files, the description, and the state of an operation in
+// progress (rm -rf .git/rebase-merge after a rebase that went wrong).
+var gitExcept = []string{"*.lock", "info/exclude", "COMMIT_EDITMSG", "MERGE_MSG", "SQUASH_MSG", "TAG_EDITMSG",
+	"description", "rebase-merge", "rebase-apply", "sequencer", "MERGE_HEAD", "MERGE_MODE", "CHERRY_PICK_HEAD",
+	"REVERT_HEAD", "ORIG_HEAD", "FETCH_HEAD", "AUTO_MERGE", "BISECT_LOG", "gc.log", "gc.pid"}
 
 // Hit is a protected path a target reaches.
 type Hit struct {
@@ -194,6 +245,8 @@ type item struct {
 	except []paths.Path
 	real   paths.Path // at with symlinks resolved (Set.resolveReal)
 	realEx []paths.Path
+	realB  paths.Path // base with symlinks resolved (Named entries)
+	globs  []string   // Except items matched against a last name
 }
 
 // Set is the table resolved for one call. Not safe for concurrent use
@@ -227,53 +280,75 @@ func Resolve(p paths.Platform, project, dataDir string) *Set {
 	if !config.IsAbs() && home.IsAbs() {
 		config = p.Join(home, p.Clean(".config"))
 	}
+	var found *repoFacts // found on the real file system, once, when needed
 	for i := range Table {
 		e := &Table[i]
-		var base paths.Path
+		var bases []paths.Path
 		named := false // a directory the environment or the call names
 		switch e.Anchor {
 		case Home:
-			base = home
+			bases = []paths.Path{home}
 		case Project:
-			base = proj
+			bases = []paths.Path{proj}
 		case ConfigHome:
-			base = config
+			bases = []paths.Path{config}
 		case Abs:
 			if p.OS == "windows" {
 				continue
 			}
-			base = p.Clean("/")
+			bases = []paths.Path{p.Clean("/")}
 		case Env:
 			if p.Lookup == nil {
 				continue
 			}
 			v, _ := p.Lookup(e.Env)
-			base, named = p.Clean(strings.TrimSpace(v)), true
+			bases, named = []paths.Path{p.Clean(strings.TrimSpace(v))}, true
 		case DataDir:
-			base, named = p.Clean(strings.TrimSpace(dataDir)), true
-		}
-		if !base.IsAbs() {
-			continue
-		}
-		at := base
-		if e.Rel != "" {
-			at = p.Join(base, p.Clean(strings.TrimPrefix(e.Rel, "/")))
-		}
-		if !at.IsAbs() {
-			continue
-		}
-		if named && e.Shape == Tree {
-			if wide, _ := p.IsWideRoot(at); wide || proj.IsAbs() && p.Contains(at, proj) {
-				continue
+			bases, named = []paths.Path{p.Clean(strings.TrimSpace(dataDir))}, true
+		case GitDir, GitHooks, GitInclude:
+			if found == nil {
+				f := discover(p, proj, home, config)
+				found = &f
 			}
+			bases, named = found.of(e.Anchor), true
 		}
-		it := item{e: e, at: at, base: base}
-		for _, ex := range e.Except {
-			it.except = append(it.except, p.Join(at, p.Clean(ex)))
+		if e.NotAtHome && home.IsAbs() && proj.IsAbs() && same(p, home, proj) {
+			continue
 		}
-		s.items = append(s.items, it)
+		for _, base := range bases {
+			s.add(e, base, proj, named)
+		}
 	}
 	return s
+}
+
+// add places entry e at base for the call (see Resolve).
+func (s *Set) add(e *Entry, base, proj paths.Path, named bool) {
+	p := s.p
+	if !base.IsAbs() {
+		return
+	}
+	at := base
+	if e.Rel != "" {
+		at = p.Join(base, p.Clean(strings.TrimPrefix(e.Rel, "/")))
+	}
+	if !at.IsAbs() {
+		return
+	}
+	if named && e.Shape == Tree {
+		if wide, _ := p.IsWideRoot(at); wide || proj.IsAbs() && p.Contains(at, proj) {
+			return
+		}
+	}
+	it := item{e: e, at: at, base: base}
+	for _, ex := range e.Except {
+		if !strings.Contains(ex, "/") && strings.ContainsAny(ex, "*?[") {
+			it.globs = append(it.globs, ex)
+			continue
+		}
+		it.except = append(it.except, p.Join(at, p.Clean(ex)))
+	}
+	s.items = append(s.items, it)
 }
 
 // resolveReal fills in the real path of every item, once. Symlinks are
@@ -293,7 +368,7 @@ func (s *Set) resolveReal() {
 	for i := range s.items {
 		it := &s.items[i]
 		if p.EvalSymlinks == nil { // lexical real paths: the same
-			it.real, it.realEx = it.at, it.except
+			it.real, it.realEx, it.realB = it.at, it.except, it.base
 			continue
 		}
 		br, ok := bases[it.base.Norm]
@@ -301,6 +376,7 @@ func (s *Set) resolveReal() {
 			br = p.RealPath(it.base)
 			bases[it.base.Norm] = br
 		}
+		it.realB = br
 		rel := strings.TrimLeft(it.at.Norm[len(strings.TrimRight(it.base.Norm, `/\`)):], `/\`)
 		first, _, _ := strings.Cut(strings.ReplaceAll(rel, `\`, "/"), "/")
 		walk := false
@@ -349,6 +425,17 @@ func (s *Set) Match(x paths.Path) (Hit, bool) {
 	dir, pattern := globTail(s.p, x)
 	for i := range s.items {
 		it := &s.items[i]
+		if it.e.Shape == Named {
+			for k, base := range [2]paths.Path{it.base, it.realB} {
+				if !base.IsAbs() || k == 1 && base.Norm == it.base.Norm {
+					continue
+				}
+				if at, ok := s.named(base, it.e.Rel, x); ok && !s.excepted(it, s.p.Clean(at), x) {
+					return Hit{Entry: it.e, Path: at}, true
+				}
+			}
+			continue
+		}
 		for k, at := range [2]paths.Path{it.at, it.real} {
 			if !at.IsAbs() || k == 1 && at.Norm == it.at.Norm {
 				continue
@@ -357,7 +444,7 @@ func (s *Set) Match(x paths.Path) (Hit, bool) {
 			if k == 1 {
 				ex = it.realEx
 			}
-			if s.matchOne(it.e, at, ex, x, dir, pattern) {
+			if s.matchOne(it.e, at, ex, x, dir, pattern) && !(it.e.Shape == Tree && s.excepted(it, at, x)) {
 				return Hit{Entry: it.e, Path: it.at.Norm}, true
 			}
 		}
@@ -399,6 +486,55 @@ func (s *Set) matchOne(e *Entry, at paths.Path, except []paths.Path, x, dir path
 	return ok && same(p, parent, dir) && globMatch(p, pattern, name)
 }
 
+// excepted reports whether x, below the place at, is one of it's Except
+// items that are not subtrees: the relative path (info/exclude) or, for a
+// glob, the last name (*.lock).
+func (s *Set) excepted(it *item, at, x paths.Path) bool {
+	if same(s.p, at, x) || !s.p.Contains(at, x) {
+		return false
+	}
+	rest := strings.ReplaceAll(strings.TrimLeft(x.Norm[len(strings.TrimRight(at.Norm, `/\`)):], `/\`), `\`, "/")
+	for _, g := range it.globs {
+		if globMatch(s.p, g, path.Base(rest)) {
+			return true
+		}
+	}
+	if it.e.Shape != Named {
+		return false // a Tree's subtrees are it.except, judged by matchOne
+	}
+	for _, ex := range it.e.Except {
+		if !strings.ContainsAny(ex, "*?[") && (rest == ex || strings.HasPrefix(rest, ex+"/") ||
+			s.p.OS != "linux" && strings.EqualFold(rest, ex)) {
+			return true
+		}
+	}
+	return false
+}
+
+// named reports whether x lies below base and has a path component named
+// name there (a .git at any depth: a/b/.git/hooks/x), and returns the
+// directory that component names. A glob component does not match (rm
+// -rf dist/.* is no repository's delete; the project's own .git answers
+// to globs through its Tree entry, and the danger gate reads .g* deletes).
+func (s *Set) named(base paths.Path, name string, x paths.Path) (string, bool) {
+	p := s.p
+	if !p.Contains(base, x) || same(p, base, x) {
+		return "", false
+	}
+	rest := strings.TrimLeft(x.Norm[len(strings.TrimRight(base.Norm, `/\`)):], `/\`)
+	off := len(x.Norm) - len(rest)
+	for rest != "" {
+		comp, more, _ := strings.Cut(strings.ReplaceAll(rest, `\`, "/"), "/")
+		end := off + len(comp)
+		if comp == name || p.OS != "linux" && strings.EqualFold(comp, name) {
+			return x.Norm[:end], true
+		}
+		off = end + 1
+		rest = more
+	}
+	return "", false
+}
+
 // globHolds reports whether dir/pattern can name a directory that holds
 // the protected path at (~/.c* holds ~/.config/fish).
 func globHolds(p paths.Platform, dir paths.Path, pattern string, at paths.Path) bool {
@@ -435,6 +571,66 @@ func (s *Set) Below(x paths.Path, keep func(*Entry) bool) (Hit, bool) {
 		}
 	}
 	return Hit{}, false
+}
+
+// ExceptsNames reports whether every name pattern is one of the hit
+// entry's excepted names (find .git -name '*.lock' -delete removes only
+// lock files, which .git's entry leaves out).
+func (h Hit) ExceptsNames(patterns []string) bool {
+	if h.Entry == nil || len(patterns) == 0 {
+		return false
+	}
+	for _, pat := range patterns {
+		ok := false
+		for _, ex := range h.Entry.Except {
+			if m, err := path.Match(ex, pat); !strings.Contains(ex, "/") && (ex == pat || err == nil && m) {
+				ok = true
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Place is a protected place strictly below a directory x (Under).
+type Place struct {
+	Hit
+	// Rel is the place's path below x, with "/" (".claude",
+	// ".github/hooks"; for a Settings entry, its directory); for a Named
+	// entry, the name it may have at any depth (".git").
+	Rel string
+	// Named: the place is every directory named Rel below x.
+	Named bool
+}
+
+// Under lists the protected places strictly below the directory x, as
+// given (the lexical paths; a place reached through a link is Match's):
+// what a copy, a sync, an extraction or a move into x can create or
+// replace there. A Named entry (.git at any depth) counts when x lies
+// inside its anchor. Cost: one comparison per entry.
+func (s *Set) Under(x paths.Path) []Place {
+	if s == nil || !x.IsAbs() {
+		return nil
+	}
+	p := s.p
+	var out []Place
+	for i := range s.items {
+		it := &s.items[i]
+		if it.e.Shape == Named {
+			if p.Contains(it.base, x) {
+				out = append(out, Place{Hit: Hit{Entry: it.e, Path: p.Join(x, p.Clean(it.e.Rel)).Norm}, Rel: it.e.Rel, Named: true})
+			}
+			continue
+		}
+		if !p.Contains(x, it.at) || same(p, x, it.at) {
+			continue
+		}
+		rel := strings.ReplaceAll(strings.TrimLeft(it.at.Norm[len(strings.TrimRight(x.Norm, `/\`)):], `/\`), `\`, "/")
+		out = append(out, Place{Hit: Hit{Entry: it.e, Path: it.at.Norm}, Rel: rel})
+	}
+	return out
 }
 
 // same reports whether a and b are the same path by the platform's rules.

@@ -94,7 +94,7 @@ func TestTableEntries(t *testing.T) {
 		if e.Anchor == Abs && !strings.HasPrefix(e.Rel, "/") || e.Anchor != Abs && strings.HasPrefix(e.Rel, "/") {
 			t.Errorf("only Abs entries are absolute: %+v", e)
 		}
-		if len(e.Except) > 0 && e.Shape != Tree {
+		if len(e.Except) > 0 && e.Shape != Tree && e.Shape != Named {
 			t.Errorf("Except only applies to trees: %+v", e)
 		}
 	}
@@ -180,5 +180,78 @@ func TestLinkedDotDirs(t *testing.T) {
 	}
 	if _, ok := s.Match(p.Clean(filepath.Join(dots, "agents", "x.md"))); ok {
 		t.Error("a non-settings file under the linked dir matched")
+	}
+}
+
+// TestDiscoveredPlaces: on the real file system, a project whose .git is a
+// gitdir: file (a worktree) protects the git dir it points to and that
+// dir's common dir; the active hooks directory of the repository's
+// configuration (husky's .husky/_, so .husky too) and of the user's
+// (~/.githooks) are protected whole, and so are the files git
+// configuration includes (also conditionally, also nested); a project
+// without hooksPath leaves .husky alone.
+func TestDiscoveredPlaces(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(base, "home")
+	proj := filepath.Join(base, "proj")
+	main := filepath.Join(base, "main")
+	write := func(rel, text string) {
+		t.Helper()
+		p := filepath.Join(base, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("proj/.git", "gitdir: ../main/.git/worktrees/proj\n")
+	write("main/.git/worktrees/proj/commondir", "../..\n")
+	write("main/.git/worktrees/proj/config.worktree", "[core]\n\thooksPath = .husky/_\n")
+	write("main/.git/config", "[include]\n\tpath = ../../team.gitconfig\n[core]\n\tbare = false\n")
+	write("team.gitconfig", "[includeIf \"gitdir:~/work/\"]\n\tpath = nested.gitconfig\n")
+	write("nested.gitconfig", "[alias]\n\tst = status\n")
+	write("home/.gitconfig", "[core]\n\thooksPath = ~/.githooks\n")
+	write("other/.git/config", "[core]\n")
+	p := paths.Native()
+	p.Home = home
+	p.Lookup = func(string) (string, bool) { return "", false }
+	p.EvalSymlinks = filepath.EvalSymlinks
+	s := Resolve(p, proj, "")
+	for target, want := range map[string]string{
+		filepath.Join(main, ".git", "worktrees", "proj", "config.worktree"): filepath.Join(main, ".git", "worktrees", "proj"),
+		filepath.Join(main, ".git", "hooks", "pre-commit"):                  filepath.Join(main, ".git"),
+		filepath.Join(proj, ".husky", "_", "h"):                             filepath.Join(proj, ".husky", "_"),
+		filepath.Join(proj, ".husky", "pre-commit"):                         filepath.Join(proj, ".husky"),
+		filepath.Join(home, ".githooks", "pre-push"):                        filepath.Join(home, ".githooks"),
+		filepath.Join(base, "team.gitconfig"):                               filepath.Join(base, "team.gitconfig"),
+		filepath.Join(base, "nested.gitconfig"):                             filepath.Join(base, "nested.gitconfig"),
+		filepath.Join(proj, ".git"):                                         filepath.Join(proj, ".git"),
+		filepath.Join(main, ".git", "index.lock"):                           "",
+		filepath.Join(proj, "src", "a.go"):                                  "",
+	} {
+		h, ok := s.Match(p.Clean(target))
+		got := ""
+		if ok {
+			got = h.Path
+		}
+		if got != want {
+			t.Errorf("%s: hit %q, want %q", target, got, want)
+		}
+	}
+	// A repository without hooksPath: .husky is an ordinary directory.
+	write("plain/.git/config", "[core]\n\tbare = false\n")
+	plain := Resolve(p, filepath.Join(base, "plain"), "")
+	if h, ok := plain.Match(p.Clean(filepath.Join(base, "plain", ".husky", "pre-commit"))); ok && h.Entry.Anchor == GitHooks {
+		t.Errorf("a husky-less repository protects .husky: %+v", h)
+	}
+	// hooksPath "." (the project root) would fence the project: left out.
+	write("dot/.git/config", "[core]\n\thooksPath = .\n")
+	dot := Resolve(p, filepath.Join(base, "dot"), "")
+	if h, ok := dot.Match(p.Clean(filepath.Join(base, "dot", "src", "a.go"))); ok {
+		t.Errorf("hooksPath . fences the project: %+v", h)
 	}
 }

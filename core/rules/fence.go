@@ -57,8 +57,8 @@ var FenceHardLinkOutside = def(&Rule{ID: "FN-HARDLINK-OUTSIDE", Family: Fence,
 // Protected paths (layer "fence"): core/protect lists them. Templates may
 // use {label}, {verb}, {target} and {root} like the Fence family, and
 // {what} (what the path is, or which protected path the target holds).
-var Protected = family(&Family{Layer: "fence", Name: "protect", Title: "Protected paths",
-	Doc: "Writes in any form to the guard's own state and to what decides whether it runs — its config and data dirs, the installed plugin, the agent hosts' settings, hooks and plugins (user and project), shell start-up files, ~/.ssh, the user's git config, the project repository's .git/hooks/ and .git/config — whatever the writable roots and the project root are, and also with enable_fence off or no project root. The list is core/protect.Table. Reads stay silent."})
+var Protected = family(&Family{Layer: "fence", Name: "protect", Title: "Protected places",
+	Doc: "Writes in any form to the guard's own state, to what decides whether it runs and to what later commands run as code — its config and data dirs, the installed plugin, the agent hosts' settings, hooks and plugins, shell start-up files, ~/.ssh, the user's git config, and the project's places, each protected as a whole: each host's project settings dir (.claude, .zcode, .gemini, .qwen, .codex, .github/hooks), the repository's .git and everything git loads from it, nested repositories' .git, the git dir a .git file points to, the active hooks dir (core.hooksPath: .husky) and the files git config includes — whatever the writable roots and the project root are, and also with enable_fence off or no project root. Creating, deleting, moving, linking, copying or syncing a tree that holds the place's name, extracting an archive that holds it and applying a diff that names it all count. The list is core/protect.Table. Reads stay silent."})
 
 const (
 	protectedZh = "[zcode-fence: 受保护路径] {label} {verb} {target}（{what}）。无论项目根 {root} 与可写根如何，此路径都受保护：请让用户亲自操作或确认；不要绕过此检查。"
@@ -73,6 +73,10 @@ var (
 		En:  protectedEn})
 	ProtectedDelete = def(&Rule{ID: "FN-PROTECTED-DELETE", Family: Protected,
 		Doc: "A delete or a move (source) of a protected path or of a directory that holds one (rm -rf ~/.claude, mv ~/.ssh x), an archiver that deletes its inputs (tar --remove-files, zip -m, 7z a -sdel), or an extraction into a directory holding one (tar -x -C ~).",
+		Zh:  protectedZh,
+		En:  protectedEn})
+	ProtectedReplace = def(&Rule{ID: "FN-PROTECTED-REPLACE", Family: Protected,
+		Doc: "A command that writes a directory as a whole can make a protected place exist below it: a copy or sync of a tree holding the place's name (cp -r stage/. ., rsync -a stage/ ./, cp -r stage/.github ., a tree with a .git inside copied into the project), a move or a link of such a tree (mv stage/.github .github, ln -s stage/.github .github, git mv), rsync --delete into a directory holding one, an extraction whose archive holds it (tar -xf x.tar, unzip x.zip, 7z x at the project root; members read from the archive, unknown ones on stdin or in a format it cannot list count), a patch whose text is unknown (git apply, patch fed from a pipe or from a file made earlier in the same call). What lands there is read from disk; a source that does not exist yet counts when an earlier command of the call makes it. A patch with known text is judged path by path (FN-PROTECTED-WRITE).",
 		Zh:  protectedZh,
 		En:  protectedEn})
 	ProtectedLink = def(&Rule{ID: "FN-PROTECTED-LINK", Family: Protected,

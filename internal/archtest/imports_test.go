@@ -23,7 +23,8 @@ var tiers = [][]string{
 	// parsers build and every layer reads.
 	{"core/ir", "core/paths", "core/steps", "core/integrity", "core/internal/atomicfile",
 		"core/internal/filelock", "core/internal/lines", "core/layerproto/layerpb", "redact",
-		"internal/modroot", "internal/crafted", "internal/archtest", "e2e/fakeapi", "e2e/reproduce"},
+		"internal/modroot", "internal/crafted", "internal/archtest", "e2e/fakeapi", "e2e/reproduce", "core/archivelist",
+		"internal/testarchive"},
 	// 1: the layer contract (Call, Verdict) and the command facts, both
 	// over the IR.
 	{"core", "core/cmdfacts", "core/session", "internal/testdirs"},

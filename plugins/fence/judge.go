@@ -177,6 +177,9 @@ type result struct {
 	what string
 	// bulk: an extraction or copy of unknown members into the target.
 	bulk bool
+	// place: the target can create or replace a protected place below it
+	// (places.go).
+	place bool
 }
 
 // check judges one normalised target. A Relative x is joined onto base

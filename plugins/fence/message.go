@@ -75,6 +75,9 @@ func (j *judge) add(o origin, r result) {
 		rule = rules.FenceHardLinkOutside
 	case protectedHit:
 		rule = protectedRule(o.verb, r.bulk)
+		if r.place {
+			rule = rules.ProtectedReplace
+		}
 	}
 	tl := core.Chinese
 	if j.en {

@@ -32,7 +32,7 @@ func (j *judge) protectedSet() *protect.Set {
 func (j *judge) judgeTarget(x, base paths.Path, t target) result {
 	res := j.check(x, base, t.del)
 	if res.abs.IsAbs() {
-		if pr, ok := j.protectedResult(res, t); ok {
+		if pr, ok := j.protectedResult(res, t, base); ok {
 			return pr
 		}
 	}
@@ -51,22 +51,30 @@ func (j *judge) judgeTarget(x, base paths.Path, t target) result {
 }
 
 // protectedResult reports whether the judged target res reaches a
-// protected path: it is one (lexically or after symlinks), or, for a
-// delete, a move, a mode change or a bulk write inside the roots, it
-// holds one (see below for which).
-func (j *judge) protectedResult(res result, t target) (result, bool) {
+// protected path: it is one (lexically or after symlinks), it can create
+// one below it (placeResult), or, for a delete, a move, a mode change or a
+// bulk write inside the roots, it holds one (see below for which).
+func (j *judge) protectedResult(res result, t target, base paths.Path) (result, bool) {
 	set := j.protectedSet()
 	zh := !j.en
 	for _, x := range [2]paths.Path{res.abs, res.realp} {
 		if h, ok := set.Match(x); ok {
+			if h.ExceptsNames(t.onlyNames) {
+				return result{}, false
+			}
 			return result{kind: protectedHit, shown: res.abs.Norm, what: h.Entry.Message(zh), bulk: t.bulk}, true
 		}
 	}
+	if pr, ok := j.placeResult(res, t, base); ok {
+		return pr, true
+	}
 	// A directory holding one: only when nothing else asks about the
 	// target (rm -rf ~/.claude with the project at home, not rm -rf /,
-	// which the danger gate and the roots are about), and only for the
-	// paths outside the project (find . -delete and chmod -R in the
-	// project are everyday work; its .claude/settings.json asks when named).
+	// which the danger gate and the roots are about). The project's own
+	// places count for a delete or a move of a directory strictly inside
+	// the project (rm -rf .github, mv .github x), not for the project
+	// root itself (find . -delete and chmod -R in the project are
+	// everyday work; a place there asks when named).
 	below := t.verb == verbRemove || t.verb == verbMove || t.verb == verbModify || t.bulk
 	if !below || res.kind != inside {
 		return result{}, false
@@ -77,9 +85,13 @@ func (j *judge) protectedResult(res result, t target) (result, bool) {
 	if j.holdsRoot(res.abs) && !t.bulk {
 		return result{}, false // find /tmp -name x -delete, rm -rf /tmp/*: a root is for such work
 	}
-	keep := func(e *protect.Entry) bool { return e.Anchor != protect.Project }
+	inProject := false
+	if root := j.p.Clean(j.call.ProjectRoot); root.IsAbs() && (t.verb == verbRemove || t.verb == verbMove) {
+		inProject = j.p.Contains(root, res.abs) && !j.p.Contains(res.abs, root)
+	}
+	keep := func(e *protect.Entry) bool { return !projectPlace(e) || inProject }
 	for _, x := range [2]paths.Path{res.abs, res.realp} {
-		if h, ok := set.Below(x, keep); ok {
+		if h, ok := set.Below(x, keep); ok && (!projectPlace(h.Entry) || j.p.EvalSymlinks == nil || j.exists(j.p.Clean(h.Path))) {
 			what := "holds " + h.Path + ": " + h.Entry.Message(false)
 			if zh {
 				what = "其中有 " + h.Path + "：" + h.Entry.Message(true)
@@ -88,6 +100,19 @@ func (j *judge) protectedResult(res result, t target) (result, bool) {
 		}
 	}
 	return result{}, false
+}
+
+// projectPlace reports whether e is one of the project repository's and
+// host's places (anchored at the project, or found in its repository):
+// a copy, sync or extraction into a directory holding one is judged by
+// what it brings (placeResult), a delete or move of one only inside the
+// project.
+func projectPlace(e *protect.Entry) bool {
+	switch e.Anchor {
+	case protect.Project, protect.GitDir, protect.GitHooks, protect.GitInclude:
+		return true
+	}
+	return false
 }
 
 // protectedRule is the rule of a protected target by what the command does
@@ -118,7 +143,7 @@ func copiedNames(dest ir.Word, sources []ir.Word, v verb) []target {
 			continue
 		}
 		if strings.HasSuffix(s.Value, "/") || strings.HasSuffix(s.Value, "/.") || s.Value == "." {
-			out = append(out, target{w: dest, verb: v, mode: modeProtected, bulk: true})
+			out = append(out, target{w: dest, verb: v, mode: modeProtected, bulk: true, from: []ir.Word{s}})
 			continue
 		}
 		name := baseName(s.Value)
@@ -129,9 +154,20 @@ func copiedNames(dest ir.Word, sources []ir.Word, v verb) []target {
 		if strings.Contains(dest.Value, `\`) && !strings.Contains(dest.Value, "/") {
 			sep = `\`
 		}
-		out = append(out, target{w: cmdfacts.Literal(strings.TrimRight(dest.Value, `/\`) + sep + name), verb: v, mode: modeProtected})
+		out = append(out, target{w: cmdfacts.Literal(strings.TrimRight(dest.Value, `/\`) + sep + name), verb: v, mode: modeProtected,
+			whole: true, from: []ir.Word{s}})
 	}
 	return out
+}
+
+// wholeFrom marks the destination targets of a copy, move or link (the
+// first n of ts): each becomes a copy of the sources when it does not
+// exist yet (places.go).
+func wholeFrom(ts []target, n int, sources []ir.Word) []target {
+	for k := 0; k < n && k < len(ts); k++ {
+		ts[k].whole, ts[k].from = true, sources
+	}
+	return ts
 }
 
 // linkSources are the files ln, cp -l/-s and link make links to: a hard

@@ -145,6 +145,9 @@ func (j *judge) command(i int, c *ir.Command) {
 	for _, t := range append(linkSources(c), archiveInputs(c)...) {
 		j.target(i, c, dir(), t, origin{rule: rules.FenceCommandWriteOutside, label: name, verb: t.verb})
 	}
+	for _, t := range j.diffApplyTargets(c) {
+		j.target(i, c, dir(), t, origin{rule: rules.FenceCommandWriteOutside, label: name, verb: t.verb})
+	}
 	for _, t := range j.scriptTargets(c) {
 		j.target(i, c, dir(), t, origin{rule: rules.FenceScriptWriteOutside, label: j.scriptLabel(c.Name), verb: t.verb})
 	}

@@ -25,6 +25,24 @@ type target struct {
 	// extraction, a copy of a directory's contents), so a protected path
 	// inside w may be overwritten.
 	bulk bool
+	// Protected places below w (places.go): from are the trees w becomes
+	// or receives (cp -r, mv, rsync, ln -s, git mv), whole says w itself
+	// is created or replaced from them; archive is the archive an
+	// extraction into w reads, stdin that it (or a patch) comes on stdin;
+	// sync that w also loses what its sources lack (rsync --delete);
+	// names that the command writes files it names itself into w (curl
+	// -O, wget -P), which an earlier command's write can be.
+	from    []ir.Word
+	whole   bool
+	archive *ir.Word
+	stdin   bool
+	sync    bool
+	names   bool
+	strip   int // tar --strip-components
+	// onlyNames are the base-name patterns a find -delete picks by, when
+	// it picks by nothing else (a protected place's excepted names are
+	// then fair game: find .git -name '*.lock' -delete).
+	onlyNames []string
 }
 
 // targetMode says how a target is judged.
@@ -271,8 +289,8 @@ func copyTargets(spec cmdfacts.Spec, move bool) extractor {
 		if t := p.Values("t", "target-directory"); len(t) > 0 {
 			out = append(each(t, verbWrite), copiedNames(t[len(t)-1], sources, verbWrite)...)
 		} else if d, ok := p.Last(2); ok {
-			out = each([]ir.Word{d}, verbWrite)
 			sources = p.Operands[:len(p.Operands)-1]
+			out = wholeFrom(each([]ir.Word{d}, verbWrite), 1, sources)
 			out = append(out, copiedNames(d, sources, verbWrite)...)
 		} else {
 			return nil
@@ -307,7 +325,8 @@ func lnTargets(args []ir.Word) []target {
 		return append(each(t, verbWrite), copiedNames(t[len(t)-1], p.Operands, verbWrite)...)
 	}
 	if d, ok := p.Last(2); ok {
-		return append(each([]ir.Word{d}, verbWrite), copiedNames(d, p.Operands[:len(p.Operands)-1], verbWrite)...)
+		sources := p.Operands[:len(p.Operands)-1]
+		return append(wholeFrom(each([]ir.Word{d}, verbWrite), 1, sources), copiedNames(d, sources, verbWrite)...)
 	}
 	if len(p.Operands) == 1 {
 		return each([]ir.Word{here}, verbWrite)
@@ -332,13 +351,21 @@ func rsyncTargets(args []ir.Word) []target {
 		return out
 	}
 	if !isRemote(d.Value) {
-		out = append(out, each([]ir.Word{d}, verbWrite)...)
 		var local []ir.Word
 		for _, s := range p.Operands[:len(p.Operands)-1] {
 			if !isRemote(s.Value) {
 				local = append(local, s)
 			}
 		}
+		dt := wholeFrom(each([]ir.Word{d}, verbWrite), 1, local)
+		if len(local) < len(p.Operands)-1 {
+			dt[0].from = nil // a remote source: what it holds is unknown
+			dt[0].bulk = true
+		}
+		if p.Has("delete", "delete-before", "delete-during", "delete-delay", "delete-after", "del", "delete-excluded") {
+			dt[0].sync = true
+		}
+		out = append(out, dt...)
 		out = append(out, copiedNames(d, local, verbWrite)...)
 	}
 	if p.Has("remove-source-files") {
@@ -354,11 +381,26 @@ func rsyncTargets(args []ir.Word) []target {
 // remoteCopyTargets: scp / ditto SRC... DEST, DEST when local.
 func remoteCopyTargets(spec cmdfacts.Spec) extractor {
 	return func(args []ir.Word) []target {
-		d, ok := cmdfacts.ParseArgs(args, spec).Last(2)
+		p := cmdfacts.ParseArgs(args, spec)
+		d, ok := p.Last(2)
 		if !ok || isRemote(d.Value) {
 			return nil
 		}
-		return each([]ir.Word{d}, verbWrite)
+		out := each([]ir.Word{d}, verbWrite)
+		var local []ir.Word
+		for _, s := range p.Operands[:len(p.Operands)-1] {
+			if !isRemote(s.Value) {
+				local = append(local, s)
+			}
+		}
+		if len(local) < len(p.Operands)-1 {
+			out[0].bulk = true // what a remote source holds is unknown
+			return out
+		}
+		// ditto copies a source's contents; scp -r SRC DEST names it below
+		// DEST when DEST is a directory.
+		out[0].whole, out[0].bulk, out[0].from = true, true, local
+		return append(out, copiedNames(d, local, verbWrite)...)
 	}
 }
 
@@ -397,14 +439,31 @@ func rcloneTargets(args []ir.Word) []target {
 			}
 		}
 	}
+	// rclone copies a source directory's contents into the destination.
+	contents := func() {
+		if n := len(out); n > 0 && len(rest) >= 2 && !isRemote(rest[len(rest)-1].Value) {
+			out[n-1].bulk, out[n-1].from = true, nil
+			for _, s := range rest[:len(rest)-1] {
+				if isRemote(s.Value) {
+					return // unknown contents
+				}
+			}
+			out[n-1].from = rest[:len(rest)-1]
+			out[n-1].sync = sub == "sync" || sub == "bisync"
+		}
+	}
 	switch sub {
 	case "copy", "copyto", "sync", "bisync", "copyurl":
 		if len(rest) >= 2 {
 			local(rest[len(rest)-1:], verbWrite)
+			if sub != "copyurl" {
+				contents()
+			}
 		}
 	case "move", "moveto":
 		if len(rest) >= 2 {
 			local(rest[len(rest)-1:], verbWrite)
+			contents()
 			local(rest[:len(rest)-1], verbMove)
 		}
 	case "delete", "purge", "deletefile", "rmdir", "rmdirs", "cleanup":
@@ -611,7 +670,7 @@ func curlTargets(args []ir.Word) []target {
 	}
 	out := each(p.Values("o", "output"), verbWrite)
 	if p.Has("O", "remote-name", "remote-name-all", "J", "remote-header-name") {
-		out = append(out, each([]ir.Word{here}, verbWrite)...)
+		out = append(out, named(each([]ir.Word{here}, verbWrite))...)
 	}
 	for k := range out {
 		out[k].under = under
@@ -640,9 +699,18 @@ func wgetTargets(args []ir.Word) []target {
 		return out
 	}
 	if d := p.Values("P", "directory-prefix"); len(d) > 0 {
-		return append(out, each(d[len(d)-1:], verbWrite)...)
+		return append(out, named(each(d[len(d)-1:], verbWrite))...)
 	}
-	return append(out, each([]ir.Word{here}, verbWrite)...)
+	return append(out, named(each([]ir.Word{here}, verbWrite))...)
+}
+
+// named marks targets as directories a downloader writes files it names
+// itself into (places.go: createdBefore).
+func named(ts []target) []target {
+	for k := range ts {
+		ts[k].names = true
+	}
+	return ts
 }
 
 // aria2Targets: -o files under -d (or here), the -d directory, -l log.
@@ -655,7 +723,7 @@ func aria2Targets(args []ir.Word) []target {
 	}
 	out := each(p.Values("o", "out"), verbWrite)
 	if len(out) == 0 {
-		out = each([]ir.Word{here}, verbWrite)
+		out = named(each([]ir.Word{here}, verbWrite))
 	}
 	for k := range out {
 		out[k].under = under
@@ -683,7 +751,16 @@ func tarTargets(args []ir.Word) []target {
 	}
 	out := each(p.Values("index-file"), verbWrite)
 	if extract {
-		out = append(out, target{w: here, under: p.Values("C", "directory"), verb: verbWrite, bulk: true})
+		t := target{w: here, under: p.Values("C", "directory"), verb: verbWrite, bulk: true}
+		if f := p.Values("f", "file"); len(f) > 0 && !(f[len(f)-1].Value == "-" && !f[len(f)-1].Unknown) {
+			t.archive = &f[len(f)-1]
+		} else {
+			t.stdin = true // the archive comes on stdin (or from $TAPE)
+		}
+		for _, s := range p.Values("strip-components") {
+			t.strip = atoiOr(s.Value, 0)
+		}
+		out = append(out, t)
 	}
 	if write {
 		out = append(out, each(p.Values("f", "file"), verbWrite)...)
@@ -692,13 +769,18 @@ func tarTargets(args []ir.Word) []target {
 }
 
 // unzipTargets: the -d directory (or here), unless the archive is only
-// listed, tested or piped (-l -t -v -p -c -Z).
+// listed, tested or piped (-l -t -v -p -c -Z); the archive is the first
+// operand.
 func unzipTargets(args []ir.Word) []target {
 	var dirs []ir.Word
+	var archive *ir.Word
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		v := w.Value
 		if w.Unknown || len(v) < 2 || v[0] != '-' {
+			if archive == nil {
+				archive = &args[i]
+			}
 			continue
 		}
 	cluster:
@@ -724,7 +806,10 @@ func unzipTargets(args []ir.Word) []target {
 	if len(dirs) == 0 {
 		dirs = []ir.Word{here}
 	}
-	return bulkTargets(dirs[len(dirs)-1:])
+	out := bulkTargets(dirs[len(dirs)-1:])
+	out[0].archive = archive
+	out[0].stdin = archive == nil
+	return out
 }
 
 // sevenZipTargets: 7z x/e write into -oDIR (or here); a/u/d/rn write the
@@ -753,7 +838,13 @@ func sevenZipTargets(args []ir.Word) []target {
 		if len(outDirs) == 0 {
 			outDirs = []ir.Word{here}
 		}
-		return bulkTargets(outDirs[len(outDirs)-1:])
+		out := bulkTargets(outDirs[len(outDirs)-1:])
+		if len(ops) > 0 {
+			out[0].archive = &ops[0] // e flattens paths: judged as x would
+		} else {
+			out[0].stdin = true
+		}
+		return out
 	case "a", "u", "d", "rn":
 		if len(ops) > 0 {
 			return each(ops[:1], verbWrite)
@@ -791,7 +882,30 @@ func findTargets(args []ir.Word) []target {
 	f := cmdfacts.ParseFind(args)
 	out := each(f.Outputs, verbWrite)
 	if f.Delete {
-		out = append(out, each(f.Roots, verbRemove)...)
+		roots := each(f.Roots, verbRemove)
+		if names := onlyNames(f); len(names) > 0 {
+			for k := range roots {
+				roots[k].onlyNames = names
+			}
+		}
+		out = append(out, roots...)
+	}
+	return out
+}
+
+// onlyNames returns the patterns of a find expression that picks by base
+// name alone (-name/-iname tests, none negated, no alternation, pruning or
+// other test), nil otherwise.
+func onlyNames(f cmdfacts.Find) []string {
+	if !f.Filtered || f.Or || f.Prune || f.ByAttributes || len(f.Names) == 0 || f.Types != "" {
+		return nil
+	}
+	var out []string
+	for _, n := range f.Names {
+		if n.Negated || n.Pattern.Unknown || n.Test != "-name" && n.Test != "-iname" {
+			return nil
+		}
+		out = append(out, n.Pattern.Value)
 	}
 	return out
 }
@@ -825,22 +939,65 @@ func gitTargets(args []ir.Word, assigns []ir.Assign) []target {
 	case "clone":
 		p := cmdfacts.ParseArgs(rest, gitCloneSpec)
 		out = each(p.Values("separate-git-dir"), verbWrite)
+		dir := here
 		switch {
 		case len(p.Operands) >= 2:
+			dir = p.Operands[1]
 			out = append(out, each(p.Operands[1:2], verbWrite)...)
 		case len(p.Operands) == 1:
 			out = append(out, each([]ir.Word{here}, verbWrite)...)
 		}
+		out = append(out, gitDirFile(dir, p)...)
 	case "init":
 		p := cmdfacts.ParseArgs(rest, cmdfacts.Spec{Short: "b", Long: []string{"template", "separate-git-dir", "object-format", "ref-format", "initial-branch"}})
 		out = each(p.Values("separate-git-dir"), verbWrite)
+		dir := here
 		if len(p.Operands) > 0 {
+			dir = p.Operands[0]
 			out = append(out, each(p.Operands[:1], verbWrite)...)
 		} else {
 			out = append(out, each([]ir.Word{here}, verbWrite)...)
 		}
+		out = append(out, gitDirFile(dir, p)...)
 	case "config":
 		out = gitConfigTargets(rest)
+	case "update-index":
+		// Index entries at a place reach the work tree on a later checkout:
+		// --cacheinfo MODE,SHA,PATH (or MODE SHA PATH) plants content that
+		// exists nowhere on disk; --index-info reads entries from stdin.
+		for i := 0; i < len(rest); i++ {
+			a := rest[i]
+			switch {
+			case a.Value == "--index-info" && !a.Unknown:
+				out = append(out, target{w: here, verb: verbWrite, bulk: true, stdin: true})
+			case a.Value == "--cacheinfo" && i+1 < len(rest):
+				if parts := strings.Split(rest[i+1].Value, ","); len(parts) == 3 && !rest[i+1].Unknown {
+					out = append(out, each([]ir.Word{cmdfacts.Literal(parts[2])}, verbWrite)...)
+					i++
+				} else if i+3 < len(rest) {
+					out = append(out, each(rest[i+3:i+4], verbWrite)...)
+					i += 3
+				}
+			}
+		}
+	case "checkout-index":
+		// -a (or --stdin) writes every (listed) index entry the work tree
+		// lacks: unknown members; named paths are written.
+		p := cmdfacts.ParseArgs(rest, cmdfacts.Spec{Long: []string{"prefix", "stage"}})
+		if len(p.Values("prefix")) == 0 {
+			if p.Has("a", "all", "stdin") {
+				out = append(out, target{w: here, verb: verbWrite, bulk: true, stdin: true})
+			}
+			out = append(out, each(p.Operands, verbWrite)...)
+		}
+	case "mv":
+		// git mv SRC... DEST moves work-tree files like mv (and the index).
+		p := cmdfacts.ParseArgs(rest, cmdfacts.Spec{})
+		if d, ok := p.Last(2); ok {
+			sources := p.Operands[:len(p.Operands)-1]
+			out = append(wholeFrom(each([]ir.Word{d}, verbWrite), 1, sources), copiedNames(d, sources, verbWrite)...)
+			out = append(out, each(sources, verbMove)...)
+		}
 	case "archive":
 		out = each(cmdfacts.ParseArgs(rest, cmdfacts.Spec{Short: "o", Long: []string{"output", "format", "prefix",
 			"remote", "exec", "add-file", "add-virtual-file"}}).Values("o", "output"), verbWrite)
@@ -863,6 +1020,16 @@ func gitTargets(args []ir.Word, assigns []ir.Assign) []target {
 		out[k].under = under
 	}
 	return out
+}
+
+// gitDirFile: with --separate-git-dir, init and clone write DIR/.git as a
+// gitdir: file pointing at the separate dir (over an existing .git, init
+// moves the repository there): a write of the .git place.
+func gitDirFile(dir ir.Word, p cmdfacts.Args) []target {
+	if len(p.Values("separate-git-dir")) == 0 || dir.Unknown {
+		return nil
+	}
+	return each([]ir.Word{cmdfacts.Literal(strings.TrimRight(dir.Value, "/") + "/.git")}, verbWrite)
 }
 
 // gitConfigTargets: the file a `git config` write changes when it is not
