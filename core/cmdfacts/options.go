@@ -20,6 +20,32 @@ type Spec struct {
 	Long []string
 	// POSIX: options end at the first operand.
 	POSIX bool
+	// Flags are the short letters that take no value. ParseArgs needs
+	// them only with ModeDash (any letter not in Short is a flag); a
+	// command's Syntax lists them all, so that its tests can feed each
+	// one to the layers.
+	Flags string
+	// ModeDash: a short-option word with a letter that is neither in
+	// Short nor in Flags (before any value letter) is an operand, as
+	// chmod reads "-x" and chattr "-i": a mode written with a dash.
+	ModeDash bool
+}
+
+// modeWord reports whether the short-option cluster v (without its
+// dash) is an operand under spec's ModeDash.
+func (s Spec) modeWord(v string) bool {
+	if !s.ModeDash {
+		return false
+	}
+	for k := 0; k < len(v); k++ {
+		switch {
+		case strings.IndexByte(s.Short, v[k]) >= 0:
+			return false // the rest is the value
+		case strings.IndexByte(s.Flags, v[k]) < 0:
+			return true
+		}
+	}
+	return false
 }
 
 // SpecFor builds a Spec from option names as written ("-t",
@@ -66,7 +92,7 @@ func ParseArgs(args []ir.Word, spec Spec) Args {
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		v := w.Value
-		if done || !IsOption(w) {
+		if done || !IsOption(w) || !strings.HasPrefix(v, "--") && !w.Unknown && spec.modeWord(v[1:]) {
 			out.Operands = append(out.Operands, w)
 			out.OptsBefore = append(out.OptsBefore, len(out.Opts))
 			if spec.POSIX {

@@ -305,11 +305,7 @@ func ruleCipher(v *cmdv) {
 // ruleChmod: chmod/chown/chgrp/chattr/setfacl -R on a catastrophic target
 // (DG-CHMOD-RECURSIVE); any of them on a critical file.
 func ruleChmod(v *cmdv) {
-	recursive := cmdfacts.HasShort(v.args, "R") || cmdfacts.HasLong(v.args, "--recursive")
-	ops := cmdfacts.Operands(v.args, "--reference", "-m", "--modify", "-x", "--remove", "-M", "--modify-file", "-X", "--remove-file", "--set", "--set-file", "-v", "-p")
-	if len(ops) > 0 && v.name != "setfacl" && !cmdfacts.HasLong(v.args, "--reference") {
-		ops = ops[1:] // the mode, owner or attribute
-	}
+	ops, recursive, _ := cmdfacts.PermissionChange(v.name, v.args)
 	want := hitCritical
 	if recursive {
 		want |= hitCatastrophic | hitUnknown

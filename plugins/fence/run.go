@@ -74,7 +74,7 @@ func (j *judge) planLinks(cmds []ir.Command) {
 		if c.Name != "ln" || c.Dialect != ir.Bash || len(c.Args) < 2 {
 			continue
 		}
-		p := cmdfacts.ParseArgs(c.Args[1:], cpSpec)
+		p := cmdfacts.ParseCommand("ln", c.Args[1:])
 		if !p.Has("s", "symbolic") || p.Has("t", "target-directory") || len(p.Operands) == 0 || len(p.Operands) > 2 {
 			continue
 		}
