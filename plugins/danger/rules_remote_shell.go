@@ -63,7 +63,7 @@ func ruleRemoteShell(v *cmdv) {
 	// (execInner), before this rule: its findings are not repeated here.
 	_, infraJudged := cmdfacts.ContainerExec(v.name, v.args)
 	s := analysis.Analyze(text, analysis.Options{Dialect: dialect, Cwd: j.plat.Home, Home: j.plat.Home})
-	sub := &judge{plat: j.plat, en: j.en, s: s, cwdRaw: j.plat.Home, custom: j.custom, nested: j.nested + 1, steps: j.steps, ctx: j.ctx}
+	sub := &judge{plat: j.plat, en: j.en, s: s, cwdRaw: j.plat.Home, custom: j.custom, nested: j.nested + 1, steps: j.steps, ctx: j.ctx, secretsOn: j.secretsOn}
 	_ = sub.run() // a deadline error shows again in the caller's next check
 	for k := range s.Commands {
 		c := &s.Commands[k]
