@@ -23,7 +23,6 @@ var judgedNames = `rimraf mkdirp pv dd wipefs blkdiscard fdisk sfdisk sgdisk gdi
 	apt apt-get dnf yum brew make go rustc cc gcc g++ c++ clang clang++ gfortran tcc shx
 	del erase rd move format diskpart reg robocopy icacls takeown cipher vssadmin wmic wbadmin bcdedit schtasks
 	sc net netsh taskkill copy xcopy md ren rename mklink cacls attrib
-	gzip gunzip bzip2 bunzip2 pbzip2 xz unxz lzma unlzma lzip zstd unzstd lz4 unlz4 pigz unpigz brotli compress uncompress
 	remove-item move-item rename-item clear-item tee-object set-content set-itemproperty new-itemproperty
 	remove-itemproperty clear-itemproperty stop-process stop-service set-service new-service stop-computer
 	restart-computer register-scheduledtask set-mppreference set-netfirewallprofile remove-ciminstance
@@ -53,7 +52,7 @@ func buildJudged() {
 		}
 	}
 	add(strings.Fields(judgedNames)...)
-	add(SyntaxNames()...)
+	add(SyntaxNames()...) // the compressors too
 	add(InfraCLIs()...)
 	add(DBClients()...)
 	add(PlatformCLIs()...)

@@ -65,6 +65,24 @@ func SpecFor(valued ...string) Spec {
 	return s
 }
 
+// Takes reports whether the option word w, as written ("-p",
+// "--package"), takes the next word as its value under s: a short option
+// whose last letter is valued, a long one that is listed. A word with an
+// attached value (-pX, --package=X) takes none.
+func (s Spec) Takes(w string) bool {
+	switch {
+	case strings.HasPrefix(w, "--"):
+		return slices.Contains(s.Long, w[2:])
+	case len(w) >= 2 && w[0] == '-':
+		for k := 1; k < len(w); k++ {
+			if strings.IndexByte(s.Short, w[k]) >= 0 {
+				return k == len(w)-1
+			}
+		}
+	}
+	return false
+}
+
 // Opt is one parsed option: its short letter or long name (no dashes),
 // and its value when it has one.
 type Opt struct {

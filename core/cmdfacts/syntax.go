@@ -45,10 +45,99 @@ var syntaxes = map[string]Spec{
 	"chattr":  {Short: "vp", Flags: "RVf", ModeDash: true},
 	"setfacl": {Flags: "bkndRLPvt", Short: "mxMX", Long: []string{"modify", "remove", "modify-file", "remove-file", "set", "set-file", "restore"}},
 	"sed":     {Flags: "inrsuEz", Short: "efl", Long: []string{"expression", "file", "line-length"}},
+
+	// Read by the fence, the danger gate or the analysis for what they
+	// write, fetch or run.
+	"scp":        {Short: "cDFiJloPSX"},
+	"ditto":      {Short: "V", Long: []string{"arch", "bom"}},
+	"docker cp":  {},
+	"podman cp":  {},
+	"kubectl cp": {Short: "cn", Long: []string{"container", "namespace", "context", "kubeconfig", "retries"}},
+	"sort":       {Short: "kotTS", Long: []string{"key", "output", "field-separator", "temporary-directory", "buffer-size", "parallel", "batch-size", "compress-program", "files0-from", "random-source", "sort"}},
+	"uniq":       {Short: "fsw", Long: []string{"skip-fields", "skip-chars", "check-chars"}},
+	"rimraf":     {},
+	"mkdirp":     {},
+	"rclone": {Long: []string{"config", "exclude", "include", "filter", "exclude-from", "include-from",
+		"filter-from", "files-from", "log-file", "log-level", "bwlimit", "max-age", "min-age", "max-size", "min-size",
+		"suffix", "backup-dir", "order-by", "retries", "low-level-retries", "timeout", "contimeout", "stats", "user-agent",
+		"buffer-size", "max-transfer", "multi-thread-streams", "transfers", "checkers", "compare-dest", "copy-dest"}},
+	"curl": {Short: "AbcCdDeEFHKmorTuUwxXyYzPQt", Long: []string{"output", "output-dir", "dump-header",
+		"cookie-jar", "trace", "trace-ascii", "stderr", "libcurl", "etag-save", "etag-compare", "hsts", "alt-svc",
+		"config", "user-agent", "header", "data", "data-raw", "data-binary", "data-urlencode", "data-ascii", "form",
+		"form-string", "request", "user", "proxy", "proxy-user", "referer", "cookie", "cacert", "capath", "cert", "key",
+		"cert-type", "key-type", "max-time", "connect-timeout", "retry", "retry-delay", "retry-max-time", "range",
+		"upload-file", "write-out", "url", "resolve", "connect-to", "interface", "limit-rate", "continue-at",
+		"oauth2-bearer", "json", "variable", "max-filesize", "max-redirs", "speed-limit", "speed-time", "time-cond",
+		"local-port", "dns-servers", "unix-socket", "abstract-unix-socket", "noproxy", "preproxy", "proxy-header",
+		"request-target", "mail-from", "mail-rcpt", "ftp-port", "quote", "telnet-option", "ciphers", "tls-max",
+		"expect100-timeout", "happy-eyeballs-timeout-ms", "parallel-max", "aws-sigv4", "url-query", "create-file-mode"}},
+	"wget": {Short: "eoaiBtOTwQPUlARDXI", Long: []string{"output-document", "output-file",
+		"append-output", "directory-prefix", "input-file", "base", "tries", "timeout", "wait", "quota", "user-agent",
+		"level", "accept", "reject", "domains", "include-directories", "exclude-directories", "execute", "header",
+		"post-data", "post-file", "user", "password", "load-cookies", "save-cookies", "referer", "limit-rate",
+		"bind-address", "dns-timeout", "connect-timeout", "read-timeout", "waitretry", "http-user", "http-password",
+		"ca-certificate", "certificate", "private-key", "restrict-file-names", "default-page", "cut-dirs", "backups"}},
+	"aria2c": {Short: "doilxsjU", Long: []string{"dir", "out", "input-file", "log",
+		"max-connection-per-server", "split", "max-concurrent-downloads", "user-agent"}},
+	"git clone": {Short: "bocuj", Long: []string{"branch", "origin", "config", "depth", "reference",
+		"reference-if-able", "upload-pack", "template", "separate-git-dir", "jobs", "filter", "shallow-since",
+		"shallow-exclude", "server-option", "bundle-uri", "ref-format"}},
+	"git init": {Short: "b", Long: []string{"template", "separate-git-dir", "object-format", "ref-format", "initial-branch"}},
+	"git archive": {Short: "o", Long: []string{"output", "format", "prefix",
+		"remote", "exec", "add-file", "add-virtual-file"}},
+	"git worktree add": {Short: "bB", Long: []string{"reason"}},
+	"split":            {Short: "abClnt", Long: []string{"suffix-length", "bytes", "line-bytes", "lines", "number", "separator", "additional-suffix", "filter"}},
+	"csplit":           {Short: "fbn", Long: []string{"prefix", "suffix-format", "digits"}},
+	"patch": {Short: "oBdDFgiprVYz", Long: []string{"output", "directory", "input", "strip",
+		"reject-file", "prefix", "basename-prefix", "ifdef", "fuzz", "get", "version-control", "suffix"}},
+	"mktemp": {Short: "p", Long: []string{"suffix"}},
+	"npx":    {Short: "pcw", Long: []string{"package", "call", "node-options", "registry", "cache", "userconfig", "prefix", "workspace"}, POSIX: true},
+	"pip": {Short: "tdwecri", Long: []string{"target", "prefix", "root", "src", "dest", "wheel-dir",
+		"editable", "constraint", "requirement", "index-url", "extra-index-url", "find-links", "cache-dir", "log",
+		"python", "platform", "python-version", "implementation", "abi", "progress-bar", "upgrade-strategy", "report"}},
+	"npm":  {Short: "C", Long: []string{"prefix", "dir", "cwd", "pack-destination", "registry", "cache", "userconfig", "workspace", "filter"}},
+	"head": {Short: "nckt", Long: []string{"lines", "bytes"}},
+	"ls":   {Short: "ITw", Long: []string{"ignore", "hide", "tabsize", "width", "format", "sort", "time", "time-style", "color", "indicator-style", "quoting-style", "block-size"}},
+	"grep": {Short: "efmABCdD", Long: []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices", "include", "exclude", "exclude-dir", "exclude-from", "label", "color", "colour", "type", "type-not", "glob", "iglob", "max-depth", "threads", "sort", "sortr"}},
+	"pkill": {Short: "uUgGPsntFo", Long: []string{"euid", "uid", "user", "pgroup", "group",
+		"parent", "session", "ns", "nslist", "terminal", "pidfile", "signal", "older-than", "younger-than", "context"}},
+	"cryptsetup": {Short: "cshdlSitTM", Long: []string{"type", "cipher", "key-size", "hash",
+		"key-file", "keyfile-size", "keyfile-offset", "key-slot", "iter-time", "pbkdf", "pbkdf-memory",
+		"pbkdf-parallel", "pbkdf-force-iterations", "header", "label", "subsystem", "uuid", "sector-size",
+		"integrity", "luks2-metadata-size", "luks2-keyslots-size", "master-key-file", "volume-key-file",
+		"token-id", "token-type", "align-payload", "offset", "skip", "size", "timeout", "tries", "new-keyfile",
+		"new-key-slot", "keyslot-cipher", "keyslot-key-size", "device-size", "reduce-device-size"}},
+	// The danger gate's device and system commands.
+	"mkfs":    {Short: "tLbNOEUnFcs"},
+	"wipefs":  {Short: "otb", Long: []string{"offset", "types", "backup"}},
+	"at":      {Short: "qft"},
+	"crontab": {Short: "us"},
+	"sh":      {Short: "coO"},
+	// partitioners is the one table blkdiscard, sgdisk, parted, sfdisk,
+	// fdisk, gdisk, cfdisk and nvme are read with (to split per tool).
+	"partitioners": {Short: "aolpntcu", Long: []string{"align", "offset", "length", "step", "units"}},
 }
 
+// compressors are the in-place compression tools (gzip FILE replaces FILE
+// by FILE.gz next to it) with their value options (added to syntaxes).
+var compressors = map[string]Spec{
+	"gzip": {Short: "Sbp", Long: []string{"suffix", "blocksize", "processes"}}, "gunzip": {Short: "S", Long: []string{"suffix"}},
+	"pigz": {Short: "Sbp", Long: []string{"suffix", "blocksize", "processes"}}, "unpigz": {Short: "S"},
+	"bzip2": {}, "bunzip2": {}, "pbzip2": {Short: "pb"},
+	"xz": {Short: "SFCMT", Long: []string{"suffix", "format", "check", "memlimit", "threads", "block-size"}}, "unxz": {Short: "SFCMT"},
+	"lzma": {Short: "S"}, "unlzma": {Short: "S"},
+	"zstd": {Short: "oD", Long: []string{"output-dir-flat", "output-dir-mirror"}}, "unzstd": {Short: "oD"},
+	"lz4": {}, "unlz4": {}, "compress": {}, "uncompress": {}, "lzip": {}, "brotli": {Short: "oSqw", Long: []string{"output", "suffix"}},
+}
+
+// Compressors returns the in-place compression tools' names, sorted.
+func Compressors() []string { return slices.Sorted(maps.Keys(compressors)) }
+
 func init() {
+	maps.Copy(syntaxes, compressors)
 	syntaxes["gsed"] = syntaxes["sed"]
+	syntaxes["tail"] = syntaxes["head"]
+	syntaxes["killall"] = syntaxes["pkill"]
 }
 
 // Syntax returns the option syntax of command name (a normalised

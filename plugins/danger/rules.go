@@ -3,6 +3,8 @@ package danger
 import (
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+
 	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 )
@@ -41,6 +43,16 @@ var ruleSets = [][]judging{
 var dispatch map[string][]func(*cmdv)
 
 func init() { dispatch = buildDispatch(ruleSets) }
+
+// mustSyntax is the option syntax cmdfacts gives command name; a name it
+// does not know is a mistake of the caller (the tests run every rule).
+func mustSyntax(name string) cmdfacts.Spec {
+	s, ok := cmdfacts.Syntax(name)
+	if !ok {
+		panic("danger: no cmdfacts.Syntax for " + name)
+	}
+	return s
+}
 
 // buildDispatch indexes sets by name.
 func buildDispatch(sets [][]judging) map[string][]func(*cmdv) {
