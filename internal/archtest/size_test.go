@@ -31,7 +31,6 @@ var oversize = map[string]int{
 	"core/shell/analysis/limits_test.go:limitCases":       137,
 	"core/shell/oneliner/calls.go:parser.call":            208,
 	"core/shell/oneliner/eval.go:parser.pure":             223,
-	"core/shell/winshell/windows.go":                      2385,
 }
 
 // TestSize fails on a file of core/ or plugins/ over maxFileLines lines or
