@@ -33,7 +33,7 @@ func on(rule func(*cmdv), names ...string) judging { return judging{rule: rule, 
 // client's own rule before the remote-command rule, a platform's
 // destroy after the rule the name has otherwise.
 var ruleSets = [][]judging{
-	deleteRules, hiddenRules, overwriteRules, diskRules, diskMoreRules, volumeRules, powerRules,
+	deleteRules, hiddenRules, overwriteRules, diskRules, diskCryptRules, volumeRules, powerRules,
 	gitRules, persistRules, accountsRules, pskillRules, registryRules, deferredRules,
 	infraRules, remoteShellRules, platformsRules,
 }

@@ -8,8 +8,8 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
-// diskMoreRules are the rules of this file and the command names they judge.
-var diskMoreRules = []judging{
+// diskCryptRules are the rules of this file and the command names they judge.
+var diskCryptRules = []judging{
 	on(ruleCryptsetup, "cryptsetup"),
 	on(ruleHdparm, "hdparm"),
 }
