@@ -44,6 +44,18 @@ var dispatch map[string][]func(*cmdv)
 
 func init() { dispatch = buildDispatch(ruleSets) }
 
+// effectTargets returns the targets of the command's effects of op
+// (cmdfacts.EffectsOf) and whether one of them is recursive.
+func (v *cmdv) effectTargets(op cmdfacts.EffectOp) (targets []ir.Word, recursive bool) {
+	for _, e := range cmdfacts.EffectsOf(v.name, v.args) {
+		if e.Op == op {
+			targets = append(targets, e.Targets...)
+			recursive = recursive || e.Recursive
+		}
+	}
+	return targets, recursive
+}
+
 // mustSyntax is the option syntax cmdfacts gives command name; a name it
 // does not know is a mistake of the caller (the tests run every rule).
 func mustSyntax(name string) cmdfacts.Spec {

@@ -394,7 +394,7 @@ func (v *cmdv) absDir(w ir.Word) (string, bool) {
 // ruleShred: shred of a disk, a critical file or a catastrophic target
 // (DG-SHRED).
 func ruleShred(v *cmdv) {
-	ops := cmdfacts.ParseCommand(v.name, v.args).Operands
+	ops, _ := v.effectTargets(cmdfacts.EffectWrite)
 	hs := v.targets(ops, hitCatastrophic|hitCritical|hitDisk|hitUnknown|hitRepo)
 	hs = append(hs, v.fedByAttributeFind(false)...)
 	fed, own := splitInput(pick(hs, hitCatastrophic|hitCritical|hitDisk), v.viaArgs())
@@ -406,7 +406,8 @@ func ruleShred(v *cmdv) {
 
 // ruleUnlink: unlink of a critical file.
 func ruleUnlink(v *cmdv) {
-	v.reportCommon(v.targets(cmdfacts.ParseCommand(v.name, v.args).Operands, hitCritical))
+	ops, _ := v.effectTargets(cmdfacts.EffectDelete)
+	v.reportCommon(v.targets(ops, hitCritical))
 }
 
 // ruleMv: mv (or cmd.exe move) of a catastrophic source (DG-MV-SOURCE),

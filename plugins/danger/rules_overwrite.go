@@ -70,7 +70,7 @@ func ruleCopyTo(v *cmdv) {
 
 // ruleTee: tee onto a critical file, a disk or the SysRq trigger.
 func ruleTee(v *cmdv) {
-	words := cmdfacts.ParseCommand(v.name, v.args).Operands
+	words, _ := v.effectTargets(cmdfacts.EffectWrite)
 	if v.name == "tee-object" {
 		_, words = winshell.ParsePowerShellCommand(v.c.Args).Targets()
 	}
@@ -90,7 +90,8 @@ func (v *cmdv) writes(words []ir.Word) {
 
 // ruleTruncate: truncate of a critical file.
 func ruleTruncate(v *cmdv) {
-	v.reportCommon(v.targets(cmdfacts.ParseCommand(v.name, v.args).Operands, hitCritical))
+	ops, _ := v.effectTargets(cmdfacts.EffectWrite)
+	v.reportCommon(v.targets(ops, hitCritical))
 }
 
 // ruleSed: sed -i on a critical file.

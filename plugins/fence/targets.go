@@ -131,78 +131,62 @@ var posixTargets map[string]extractor
 
 func init() {
 	posixTargets = map[string]extractor{
-		"rm":        operands(syntax("rm"), verbRemove),
-		"rmdir":     operands(syntax("rmdir"), verbRemove),
-		"unlink":    operands(syntax("unlink"), verbRemove),
-		"shred":     operands(syntax("shred"), verbWrite),
-		"touch":     operands(syntax("touch"), verbWrite),
-		"mkdir":     operands(syntax("mkdir"), verbWrite),
-		"mkfifo":    operands(syntax("mkfifo"), verbWrite),
-		"mknod":     firstOperand(syntax("mknod"), verbWrite),
-		"truncate":  operands(syntax("truncate"), verbWrite),
-		"fallocate": operands(syntax("fallocate"), verbWrite),
-		"tee":       operands(syntax("tee"), verbWrite),
-		"sponge":    operands(syntax("sponge"), verbWrite),
-		"cp":        copyTargets(syntax("cp"), false),
-		"mv":        copyTargets(syntax("mv"), true),
-		"install":   installTargets,
-		"ln":        lnTargets,
-		"link":      nthOperand(syntax("link"), 1, verbWrite),
-		"rsync":     rsyncTargets,
-		"scp":       remoteCopyTargets(syntax("scp")),
-		"ditto":     remoteCopyTargets(syntax("ditto")),
-		"rclone":    rcloneTargets,
-		"docker":    containerCopyTargets(syntax("docker cp")),
-		"podman":    containerCopyTargets(syntax("podman cp")),
-		"kubectl":   containerCopyTargets(syntax("kubectl cp")),
-		"chmod":     permissionTargets("chmod"),
-		"chown":     permissionTargets("chown"),
-		"chgrp":     permissionTargets("chgrp"),
-		"chattr":    permissionTargets("chattr"),
-		"setfacl":   permissionTargets("setfacl"),
-		"sed":       sedTargets,
-		"gsed":      sedTargets,
-		"perl":      inPlaceTargets("iIMmxdDClF0eE", "eEI", "eE"),
-		"ruby":      inPlaceTargets("iIrCExF0eWT", "eIrCE", "e"),
-		"curl":      curlTargets,
-		"wget":      wgetTargets,
-		"aria2c":    aria2Targets,
-		"tar":       tarTargets,
-		"gtar":      tarTargets,
-		"bsdtar":    tarTargets,
-		"unzip":     unzipTargets,
-		"7z":        sevenZipTargets,
-		"7za":       sevenZipTargets,
-		"7zr":       sevenZipTargets,
-		"7zz":       sevenZipTargets,
-		"zip":       zipTargets,
-		"dd":        ddTargets,
-		"find":      findTargets,
-		"gfind":     findTargets,
-		"sort":      optionTargets(syntax("sort"), "o", "output"),
-		"uniq":      nthOperand(syntax("uniq"), 1, verbWrite),
-		"split":     splitTargets,
-		"csplit":    csplitTargets,
-		"patch":     patchTargets,
-		"mktemp":    mktempTargets,
-		"openssl":   openSSLTargets,
-		"go":        goTargets,
-		"rustc":     compilerTargets,
-		"rimraf":    operands(syntax("rimraf"), verbRemove),
-		"mkdirp":    operands(syntax("mkdirp"), verbWrite),
-		"shx":       subcommandTargets,
-		"npx":       packageRunnerTargets,
-		"bunx":      packageRunnerTargets,
-		"pnpx":      packageRunnerTargets,
-		"pip":       pipTargets,
-		"pip3":      pipTargets,
-		"uv":        uvTargets,
-		"npm":       nodePackageTargets,
-		"pnpm":      nodePackageTargets,
-		"yarn":      nodePackageTargets,
+		"cp":      copyTargets(syntax("cp"), false),
+		"mv":      copyTargets(syntax("mv"), true),
+		"install": installTargets,
+		"ln":      lnTargets,
+		"link":    nthOperand(syntax("link"), 1, verbWrite),
+		"rsync":   rsyncTargets,
+		"scp":     remoteCopyTargets(syntax("scp")),
+		"ditto":   remoteCopyTargets(syntax("ditto")),
+		"rclone":  rcloneTargets,
+		"docker":  containerCopyTargets(syntax("docker cp")),
+		"podman":  containerCopyTargets(syntax("podman cp")),
+		"kubectl": containerCopyTargets(syntax("kubectl cp")),
+		"sed":     sedTargets,
+		"gsed":    sedTargets,
+		"perl":    inPlaceTargets("iIMmxdDClF0eE", "eEI", "eE"),
+		"ruby":    inPlaceTargets("iIrCExF0eWT", "eIrCE", "e"),
+		"curl":    curlTargets,
+		"wget":    wgetTargets,
+		"aria2c":  aria2Targets,
+		"tar":     tarTargets,
+		"gtar":    tarTargets,
+		"bsdtar":  tarTargets,
+		"unzip":   unzipTargets,
+		"7z":      sevenZipTargets,
+		"7za":     sevenZipTargets,
+		"7zr":     sevenZipTargets,
+		"7zz":     sevenZipTargets,
+		"zip":     zipTargets,
+		"dd":      ddTargets,
+		"find":    findTargets,
+		"gfind":   findTargets,
+		"sort":    optionTargets(syntax("sort"), "o", "output"),
+		"uniq":    nthOperand(syntax("uniq"), 1, verbWrite),
+		"split":   splitTargets,
+		"csplit":  csplitTargets,
+		"patch":   patchTargets,
+		"mktemp":  mktempTargets,
+		"openssl": openSSLTargets,
+		"go":      goTargets,
+		"rustc":   compilerTargets,
+		"shx":     subcommandTargets,
+		"npx":     packageRunnerTargets,
+		"bunx":    packageRunnerTargets,
+		"pnpx":    packageRunnerTargets,
+		"pip":     pipTargets,
+		"pip3":    pipTargets,
+		"uv":      uvTargets,
+		"npm":     nodePackageTargets,
+		"pnpm":    nodePackageTargets,
+		"yarn":    nodePackageTargets,
 	}
 	for _, n := range []string{"cc", "gcc", "g++", "c++", "clang", "clang++", "gfortran", "tcc"} {
 		posixTargets[n] = compilerTargets
+	}
+	for _, n := range cmdfacts.EffectNames() {
+		posixTargets[n] = effectTargets(n)
 	}
 	for _, n := range cmdfacts.Compressors() {
 		posixTargets[n] = compressTargets(syntax(n))
@@ -413,13 +397,23 @@ func rcloneTargets(args []ir.Word) []target {
 	return out
 }
 
-// permissionTargets: the files chmod, chown, chgrp, chattr and setfacl
-// change (cmdfacts.PermissionChange).
-func permissionTargets(name string) extractor {
+// effectTargets: the targets of the command's effects (cmdfacts.EffectsOf),
+// for the commands whose command line cmdfacts reads for both layers.
+func effectTargets(name string) extractor {
 	return func(args []ir.Word) []target {
-		files, _, _ := cmdfacts.PermissionChange(name, args)
-		return each(files, verbModify)
+		var out []target
+		for _, e := range cmdfacts.EffectsOf(name, args) {
+			out = append(out, each(e.Targets, effectVerbs[e.Op])...)
+		}
+		return out
 	}
+}
+
+// effectVerbs are the verbs of the effect ops.
+var effectVerbs = map[cmdfacts.EffectOp]verb{
+	cmdfacts.EffectDelete: verbRemove,
+	cmdfacts.EffectWrite:  verbWrite,
+	cmdfacts.EffectModify: verbModify,
 }
 
 // sedTargets: the files of sed -i / --in-place (every operand after the
