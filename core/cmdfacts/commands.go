@@ -53,6 +53,7 @@ func buildJudged() {
 	}
 	add(strings.Fields(judgedNames)...)
 	add(SyntaxNames()...) // the compressors too
+	add(EffectNames()...)
 	add(InfraCLIs()...)
 	add(DBClients()...)
 	add(PlatformCLIs()...)

@@ -53,29 +53,6 @@ type Effect struct {
 	Force bool
 }
 
-// effectReaders give the effects of a command name, from its arguments.
-var effectReaders = map[string]func(name string, args []ir.Word) []Effect{
-	"rm":        deleteEffects,
-	"rmdir":     deleteEffects,
-	"unlink":    deleteEffects,
-	"rimraf":    deleteEffects,
-	"shred":     writeEffects,
-	"touch":     writeEffects,
-	"mkdir":     writeEffects,
-	"mkfifo":    writeEffects,
-	"mkdirp":    writeEffects,
-	"truncate":  writeEffects,
-	"fallocate": writeEffects,
-	"tee":       writeEffects,
-	"sponge":    writeEffects,
-	"mknod":     firstWriteEffect,
-	"chmod":     permissionEffects,
-	"chown":     permissionEffects,
-	"chgrp":     permissionEffects,
-	"chattr":    permissionEffects,
-	"setfacl":   permissionEffects,
-}
-
 // EffectsOf returns what command name (a normalised Command.Name) does to
 // files, given args (the words after the command word), read by its
 // Syntax: nil when the command is not one EffectsOf covers or does

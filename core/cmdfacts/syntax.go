@@ -8,11 +8,13 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
-// The option syntax of the file commands both layers read: one Spec per
-// command name, read by ParseArgs. A layer never writes its own option
-// list for these commands: it calls ParseCommand (or a fact built on it,
-// such as PermissionChange), so the danger gate and the fence cannot read
-// one command line two ways.
+// The command table: each command's option syntax (syntaxes, one Spec
+// per command name, read by ParseArgs) and, for the file commands, what it
+// does (effectReaders, EffectsOf). A layer never writes its own option
+// list: it calls ParseCommand, EffectsOf or a fact built on them (such as
+// PermissionChange), so the danger gate and the fence cannot read one
+// command line two ways. Adding a command is an entry here plus its cases
+// (docs/contributing.md).
 
 // syntaxes are the option syntaxes, by normalised command name.
 var syntaxes = map[string]Spec{
@@ -44,6 +46,8 @@ var syntaxes = map[string]Spec{
 	"chgrp":   {Flags: "cfvhRHLP", Long: []string{"reference", "from"}},
 	"chattr":  {Short: "vp", Flags: "RVf", ModeDash: true},
 	"setfacl": {Flags: "bkndRLPvt", Short: "mxMX", Long: []string{"modify", "remove", "modify-file", "remove-file", "set", "set-file", "restore"}},
+	"srm":     {Flags: "dfilrRsvxzPDE"},
+	"chcon":   {Flags: "hRvHLP", Short: "urtl", Long: []string{"user", "role", "type", "range", "reference"}},
 	"sed":     {Flags: "inrsuEz", Short: "efl", Long: []string{"expression", "file", "line-length"}},
 
 	// Read by the fence, the danger gate or the analysis for what they
@@ -133,6 +137,34 @@ var compressors = map[string]Spec{
 // Compressors returns the in-place compression tools' names, sorted.
 func Compressors() []string { return slices.Sorted(maps.Keys(compressors)) }
 
+// effectReaders give what a command does to files (EffectsOf), by
+// normalised command name: a command listed here is judged by its effects
+// in both layers (the danger gate's ruleEffects when it has no rule of
+// its own, the fence's table), read by its Syntax above.
+var effectReaders = map[string]func(name string, args []ir.Word) []Effect{
+	"rm":        deleteEffects,
+	"rmdir":     deleteEffects,
+	"unlink":    deleteEffects,
+	"rimraf":    deleteEffects,
+	"srm":       deleteEffects,
+	"shred":     writeEffects,
+	"touch":     writeEffects,
+	"mkdir":     writeEffects,
+	"mkfifo":    writeEffects,
+	"mkdirp":    writeEffects,
+	"truncate":  writeEffects,
+	"fallocate": writeEffects,
+	"tee":       writeEffects,
+	"sponge":    writeEffects,
+	"mknod":     firstWriteEffect,
+	"chmod":     permissionEffects,
+	"chown":     permissionEffects,
+	"chgrp":     permissionEffects,
+	"chattr":    permissionEffects,
+	"setfacl":   permissionEffects,
+	"chcon":     permissionEffects,
+}
+
 func init() {
 	maps.Copy(syntaxes, compressors)
 	syntaxes["gsed"] = syntaxes["sed"]
@@ -157,15 +189,15 @@ func ParseCommand(name string, args []ir.Word) Args {
 	return ParseArgs(args, syntaxes[name])
 }
 
-// PermissionChange reads chmod, chown, chgrp, chattr and setfacl: the
-// files whose mode, owner, attributes or ACLs the command changes, and
-// whether it changes them recursively (-R, --recursive). The mode or
-// owner operand is not a file (nor is any with --reference=FILE);
-// chattr's modes (+i, -a, =e) are not either. ok is false for other
-// names.
+// PermissionChange reads chmod, chown, chgrp, chattr, setfacl and chcon:
+// the files whose mode, owner, attributes, ACLs or security context the
+// command changes, and whether it changes them recursively (-R,
+// --recursive). The mode, owner or context operand is not a file (nor is
+// any with --reference=FILE, nor chcon's with -u/-r/-t/-l); chattr's
+// modes (+i, -a, =e) are not either. ok is false for other names.
 func PermissionChange(name string, args []ir.Word) (files []ir.Word, recursive, ok bool) {
 	switch name {
-	case "chmod", "chown", "chgrp", "chattr", "setfacl":
+	case "chmod", "chown", "chgrp", "chattr", "setfacl", "chcon":
 	default:
 		return nil, false, false
 	}
@@ -180,6 +212,10 @@ func PermissionChange(name string, args []ir.Word) (files []ir.Word, recursive, 
 			}
 		}
 	case "setfacl":
+	case "chcon":
+		if !p.Has("reference", "u", "r", "t", "l", "user", "role", "type", "range") && len(files) > 0 {
+			files = files[1:]
+		}
 	default:
 		if !p.Has("reference") && len(files) > 0 {
 			files = files[1:]
