@@ -85,7 +85,7 @@ var syntaxes = map[string]Spec{
 		"max-connection-per-server", "split", "max-concurrent-downloads", "user-agent"}},
 	"git clone": {Short: "bocuj", Long: []string{"branch", "origin", "config", "depth", "reference",
 		"reference-if-able", "upload-pack", "template", "separate-git-dir", "jobs", "filter", "shallow-since",
-		"shallow-exclude", "server-option", "bundle-uri", "ref-format"}},
+		"shallow-exclude", "server-option", "bundle-uri", "ref-format", "object-format"}},
 	"git init": {Short: "b", Long: []string{"template", "separate-git-dir", "object-format", "ref-format", "initial-branch"}},
 	"git archive": {Short: "o", Long: []string{"output", "format", "prefix",
 		"remote", "exec", "add-file", "add-virtual-file"}},
