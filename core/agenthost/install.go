@@ -27,6 +27,16 @@ type Install struct {
 	// HomeEnv names a variable whose value replaces home when the config
 	// dir is found (Gemini CLI's GEMINI_CLI_HOME); "" for none.
 	HomeEnv string
+	// ConfigHomeEnv names a variable whose value replaces home's .config
+	// (XDG_CONFIG_HOME: Dir then starts with ".config/"); "" for none.
+	ConfigHomeEnv string
+	// JSPlugins are globs, in the config dir, of the files a host that
+	// loads JS plugins runs at start (opencode's plugins/*): a link there
+	// to the bundle's JS plugin file (Packaging.PluginFile) installs it.
+	JSPlugins []string
+	// PluginLists are the config files whose "plugin" array can name the
+	// JS plugin file as a file:// URL.
+	PluginLists []string
 	// Plugins are globs of the installed plugin's (or extension's) roots.
 	Plugins []string
 	// MarketSegment is the index, in a Plugins glob split at "/", of the
@@ -90,6 +100,9 @@ const (
 	// meaning disabled there, the last match winning; no entry means
 	// enabled (Gemini CLI, Qwen Code).
 	ExtensionOverrides
+	// PluginPresent: an installed plugin is on; the host has no switch
+	// but removing it (opencode's JS plugins).
+	PluginPresent
 )
 
 // HookFormat is the shape of a file holding hooks.
@@ -157,6 +170,11 @@ func (in Install) ConfigDir(home string, env Lookup) string {
 	if v := lookupEnv(env, in.HomeEnv); in.HomeEnv != "" && v != "" {
 		home = v
 	}
+	if v := lookupEnv(env, in.ConfigHomeEnv); in.ConfigHomeEnv != "" && v != "" {
+		if rest, ok := strings.CutPrefix(in.Dir, ".config/"); ok {
+			return filepath.Join(v, filepath.FromSlash(rest))
+		}
+	}
 	return filepath.Join(home, filepath.FromSlash(in.Dir))
 }
 
@@ -200,7 +218,7 @@ func (in Install) FindPlugins(dir string) []InstalledPlugin {
 	if in.DirectoryMarkets {
 		out = append(out, in.directoryPlugins(dir)...)
 	}
-	return out
+	return append(out, in.jsPlugins(dir)...)
 }
 
 // linkSource is the directory a linked extension at dir is loaded from,
@@ -295,4 +313,52 @@ func (p Packaging) ResolveCommand(command, root string) string {
 		command = strings.ReplaceAll(command, p.SepVar, string(filepath.Separator))
 	}
 	return strings.ReplaceAll(command, p.RootVar, root)
+}
+
+// jsPluginName is the JS plugin's file name (Packaging.PluginFile's base).
+const jsPluginName = core.PluginName + ".js"
+
+// jsPlugins finds the bundle's JS plugin where a host that loads JS
+// plugins runs it: a file (or a link to one) named zcode-fence.js among
+// JSPlugins, or a file:// URL to one in a PluginLists config's "plugin"
+// array. Each is reported at the plugin it belongs to: two folders up
+// from the file (bundle/zcode-fence/opencode/zcode-fence.js). Cost: one
+// glob per pattern, one small read per list file.
+func (in Install) jsPlugins(dir string) []InstalledPlugin {
+	var files []string
+	for _, g := range in.JSPlugins {
+		matches, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(g)))
+		for _, m := range matches {
+			if filepath.Base(m) == jsPluginName {
+				files = append(files, m)
+			}
+		}
+	}
+	for _, l := range in.PluginLists {
+		data, err := readSmall(filepath.Join(dir, filepath.FromSlash(l)))
+		if err != nil {
+			continue
+		}
+		var doc struct {
+			Plugin []string `json:"plugin"`
+		}
+		if json.Unmarshal(data, &doc) != nil {
+			continue
+		}
+		for _, p := range doc.Plugin {
+			if path, ok := strings.CutPrefix(p, "file://"); ok && filepath.Base(path) == jsPluginName {
+				files = append(files, filepath.FromSlash(path))
+			}
+		}
+	}
+	var out []InstalledPlugin
+	for _, f := range files {
+		real := f
+		if r, err := filepath.EvalSymlinks(f); err == nil {
+			real = r
+		}
+		root := filepath.Dir(filepath.Dir(real))
+		out = append(out, InstalledPlugin{Root: root, Plugin: root, Installed: f})
+	}
+	return out
 }

@@ -11,7 +11,8 @@ import (
 // reconfigure a plugin or remove a marketplace, and which options run a
 // session with hooks, plugins or extensions left out. Verbs were read from
 // each CLI's own --help (Claude Code 2.1.332, Codex 0.171.0, Gemini CLI
-// 0.61.0, Qwen Code 0.24.4, Copilot CLI 1.0.102) and, for ZCode, from its
+// 0.61.0, Qwen Code 0.24.4, Copilot CLI 1.0.102, opencode 1.18.33, Kilo 7.7.7)
+// and, for ZCode, from its
 // CLI sources (`zcode plugins list|enable|disable|uninstall|configure|
 // marketplace remove`).
 
@@ -72,6 +73,8 @@ var agentCLIs = []struct {
 	{"gemini", "@google/gemini-cli", geminiCLI},
 	{"qwen", "@qwen-code/qwen-code", geminiCLI},
 	{"copilot", "@github/copilot", func(_ string, a []shell.Word) (AgentChange, bool) { return copilotCLI(a) }},
+	{"opencode", "opencode-ai", func(_ string, a []shell.Word) (AgentChange, bool) { return opencodeCLI(a) }},
+	{"kilo", "@kilocode/cli", func(_ string, a []shell.Word) (AgentChange, bool) { return opencodeCLI(a) }},
 }
 
 // AgentCLINames lists the command names AgentCLI reads, in table order.
@@ -259,6 +262,20 @@ func copilotCLI(args []shell.Word) (AgentChange, bool) {
 		if len(ops) >= 3 && ops[2] == "remove" {
 			return AgentChange{Kind: PluginChange, Detail: "plugin marketplace remove", Targets: all[3:], Marketplace: true}, true
 		}
+	}
+	return AgentChange{}, false
+}
+
+// opencodeCLI reads opencode's and Kilo's CLI (opencode 1.18.33, Kilo
+// 7.7.7 --help): --pure runs a session "without external plugins", the
+// guard's among them; uninstall removes the host with its config dir.
+func opencodeCLI(args []shell.Word) (AgentChange, bool) {
+	p := ParseArgs(args, Spec{})
+	if p.Has("pure") {
+		return AgentChange{Kind: HooksChange, Detail: "--pure", All: true}, true
+	}
+	if ops := lowerOps(p.Operands); len(ops) >= 1 && ops[0] == "uninstall" {
+		return AgentChange{Kind: PluginChange, Detail: "uninstall", All: true}, true
 	}
 	return AgentChange{}, false
 }
