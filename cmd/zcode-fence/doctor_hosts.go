@@ -337,4 +337,3 @@ func (c *hostCheck) jsPlugin(p agenthost.InstalledPlugin, pluginFile, launcher, 
 	r.ok(area, "%s: %s plugin %s runs %s before every tool call; %s cannot ask: each ask becomes a deny with the reason", what, h.Events[0], p.Installed, version, h.Label)
 	return true
 }
-
