@@ -20,10 +20,13 @@ import (
 // Pinned versions of the other agent hosts (shared/spec/hosts.md measured
 // these); scripts/install-agent-cli.sh installs them into the e2e cache.
 const (
-	codexVersion   = "0.171.0"
-	geminiVersion  = "0.61.0"
-	qwenVersion    = "0.24.4"
-	copilotVersion = "1.0.102"
+	codexVersion    = "0.171.0"
+	geminiVersion   = "0.61.0"
+	qwenVersion     = "0.24.4"
+	copilotVersion  = "1.0.102"
+	opencodeVersion = "1.18.33"
+	kiloVersion     = "7.7.7"
+	piVersion       = "0.73.1"
 )
 
 // hostStep is one scripted tool call of a host run and what must come of it.
@@ -38,8 +41,11 @@ type hostStep struct {
 // hostRun is one headless run of an agent CLI against the fake API.
 type hostRun struct {
 	steps []hostStep
-	// survives: the fake home's marker must still be there.
+	// survives: the fake home's marker must still be there, as written
+	// (a call that deletes or overwrites it is the destructive one).
 	survives bool
+	// timeout bounds the run (3 minutes when zero).
+	timeout time.Duration
 }
 
 // check runs args in w with api scripted by run's steps, and checks the
@@ -51,13 +57,21 @@ func (run hostRun) check(t *testing.T, w *claudeWorld, api *fakeapi.Server, args
 		steps[i] = fakeapi.Step{Name: s.name, Input: json.RawMessage(w.f.expand(s.input))}
 	}
 	api.SetSteps(steps)
-	r := w.run(t, nil, 3*time.Minute, args...)
-	defer func() {
+	timeout := run.timeout
+	if timeout == 0 {
+		timeout = 3 * time.Minute
+	}
+	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 			for _, req := range api.Requests() {
 				t.Logf("fake API got %s %s (%d bytes)", req.Method, req.Path, len(req.Body))
 			}
+		}
+	})
+	r := w.run(t, nil, timeout, args...)
+	defer func() {
+		if t.Failed() {
+			t.Logf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 			t.Logf("tool outputs: %+v", api.ToolOutputs())
 		}
 	}()
@@ -74,8 +88,8 @@ func (run hostRun) check(t *testing.T, w *claudeWorld, api *fakeapi.Server, args
 			t.Errorf("step %d (%s) should run, but the model was told %q", i, s.input, outs[i].Text)
 		}
 	}
-	_, err := os.Stat(w.f.Marker)
-	if survives := err == nil; survives != run.survives {
+	got, err := os.ReadFile(w.f.Marker)
+	if survives := err == nil && string(got) == markerText; survives != run.survives {
 		t.Errorf("fake home marker survives=%v, want %v", survives, run.survives)
 	}
 	return r.elapsed

@@ -6,8 +6,10 @@
 #   scripts/install-agent-cli.sh HOST       install (or reuse) and print the path
 #   scripts/install-agent-cli.sh --list     the hosts and their pinned versions
 #
-# HOST is one of: claude, codex, gemini, qwen, copilot. The version is pinned
-# (the ones shared/spec/hosts.md and hook-protocol.md were measured against)
+# HOST is one of: claude, codex, gemini, qwen, copilot, opencode, kilo, pi. The
+# version is pinned
+# (the ones shared/spec/hosts.md, hook-protocol.md and docs/hosts.md were
+# measured against)
 # and can be overridden per host with <HOST>_CLI_VERSION (CLAUDE_CODE_VERSION
 # for claude, as before). A cached install of that version is reused without
 # any network access; npm is needed for the first install only.
@@ -44,6 +46,15 @@ spec() {
 		pkg=@qwen-code/qwen-code version=${QWEN_CLI_VERSION:-0.24.4} bin=cli-entry.js minnode=22 ;;
 	copilot)
 		pkg=@github/copilot version=${COPILOT_CLI_VERSION:-1.0.102} bin=npm-loader.js minnode=22 ;;
+	opencode)
+		# the platform binary, installed by npm as an optional dependency
+		pkg=opencode-ai version=${OPENCODE_CLI_VERSION:-1.18.33} bin=native:bin/opencode.exe ;;
+	kilo)
+		# Kilo's wrapper picks its platform package (@kilocode/cli-linux-x64 ...);
+		# 7.8.1 had none for linux-x64 on the registry, 7.7.7 has.
+		pkg=@kilocode/cli version=${KILO_CLI_VERSION:-7.7.7} bin=native:bin/kilo ;;
+	pi)
+		pkg=@mariozechner/pi-coding-agent version=${PI_CLI_VERSION:-0.73.1} bin=dist/cli.js minnode=20 ;;
 	*)
 		return 1 ;;
 	esac
@@ -52,7 +63,7 @@ spec() {
 say() { printf 'install-agent-cli(%s): %s\n' "$host" "$*" >&2; }
 
 if [ "${1:-}" = "--list" ]; then
-	for h in claude codex gemini qwen copilot; do
+	for h in claude codex gemini qwen copilot opencode kilo pi; do
 		spec "$h"
 		printf '%s %s %s\n' "$h" "$pkg" "$version"
 	done
@@ -60,7 +71,7 @@ if [ "${1:-}" = "--list" ]; then
 fi
 host=${1:-}
 if ! spec "$host"; then
-	printf 'usage: install-agent-cli.sh claude|codex|gemini|qwen|copilot|--list\n' >&2
+	printf 'usage: install-agent-cli.sh claude|codex|gemini|qwen|copilot|opencode|kilo|pi|--list\n' >&2
 	exit 1
 fi
 prefix=$cache/$host-cli-$version
@@ -73,7 +84,8 @@ fi
 # works PATH: true when PATH runs and reports the pinned version.
 works() {
 	[ -x "$1" ] || return 1
-	out=$("$1" --version 2>/dev/null </dev/null) || return 1
+	# (Pi prints its version on stderr)
+	out=$("$1" --version 2>&1 </dev/null) || return 1
 	case $out in
 	*"$version"*) return 0 ;;
 	esac
@@ -151,6 +163,14 @@ if [ "$bin" = native ]; then
 	done
 	if [ -z "$target" ]; then
 		say "installed, but no executable under $prefix reports version $version"
+		exit 1
+	fi
+	ln -sf "$target" "$link"
+elif [ "${bin#native:}" != "$bin" ]; then
+	# A package whose bin is (or runs) a platform binary it carries.
+	target=$root/${bin#native:}
+	if ! works "$target"; then
+		say "installed, but $target does not report version $version"
 		exit 1
 	fi
 	ln -sf "$target" "$link"

@@ -183,7 +183,7 @@ func (c *hostCheck) plugin(p agenthost.InstalledPlugin) bool {
 		return false
 	}
 	if pf := h.Adapter.Packaging().PluginFile; pf != "" {
-		return c.jsPlugin(p, pf, launcher, what, reinstall)
+		return c.jsPlugin(p, launcher, what, reinstall)
 	}
 	hooksFile := agenthost.HooksFileOf(p.Root)
 	entries, err := h.ReadHooks(hooksFile, agenthost.HooksJSON)
@@ -317,11 +317,11 @@ func unitName(u time.Duration) string {
 	return "seconds"
 }
 
-// jsPlugin checks a JS plugin registration (opencode, Kilo): the plugin
+// jsPlugin checks a JS plugin registration (opencode, Kilo, Pi): the plugin
 // file is in the installed plugin, and the launcher beside it runs.
-func (c *hostCheck) jsPlugin(p agenthost.InstalledPlugin, pluginFile, launcher, what, reinstall string) bool {
+func (c *hostCheck) jsPlugin(p agenthost.InstalledPlugin, launcher, what, reinstall string) bool {
 	h, r, area := c.h, c.r, c.area
-	rel := strings.TrimPrefix(pluginFile, agenthost.PluginDir+"/")
+	rel := h.PluginFile
 	if _, err := os.Stat(filepath.Join(p.Plugin, filepath.FromSlash(rel))); err != nil {
 		r.problem(area, reinstall, "%s: %s (loaded from %s) is missing", what, rel, p.Installed)
 		return false
@@ -334,6 +334,6 @@ func (c *hostCheck) jsPlugin(p agenthost.InstalledPlugin, pluginFile, launcher, 
 		r.problem(area, fix, "%s: %s", what, problem)
 		return false
 	}
-	r.ok(area, "%s: %s plugin %s runs %s before every tool call; %s cannot ask: each ask becomes a deny with the reason", what, h.Events[0], p.Installed, version, h.Label)
+	r.ok(area, "%s: its %s plugin %s runs %s before every tool call", what, h.Events[0], p.Installed, version)
 	return true
 }

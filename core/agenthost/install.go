@@ -3,6 +3,7 @@ package agenthost
 import (
 	"encoding/json"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -30,13 +31,18 @@ type Install struct {
 	// ConfigHomeEnv names a variable whose value replaces home's .config
 	// (XDG_CONFIG_HOME: Dir then starts with ".config/"); "" for none.
 	ConfigHomeEnv string
+	// PluginFile is the bundle's JS plugin (or extension) such a host
+	// loads, relative to the plugin (PluginDir): "opencode/zcode-fence.js".
+	PluginFile string
 	// JSPlugins are globs, in the config dir, of the files a host that
 	// loads JS plugins runs at start (opencode's plugins/*): a link there
-	// to the bundle's JS plugin file (Packaging.PluginFile) installs it.
+	// to PluginFile installs it.
 	JSPlugins []string
-	// PluginLists are the config files whose "plugin" array can name the
-	// JS plugin file as a file:// URL.
-	PluginLists []string
+	// PluginLists are the config files whose PluginListKey array can name
+	// PluginFile (as a path or file:// URL) or the folder that holds it
+	// (Pi's packages).
+	PluginLists   []string
+	PluginListKey string
 	// Plugins are globs of the installed plugin's (or extension's) roots.
 	Plugins []string
 	// MarketSegment is the index, in a Plugins glob split at "/", of the
@@ -315,21 +321,23 @@ func (p Packaging) ResolveCommand(command, root string) string {
 	return strings.ReplaceAll(command, p.RootVar, root)
 }
 
-// jsPluginName is the JS plugin's file name (Packaging.PluginFile's base).
-const jsPluginName = core.PluginName + ".js"
-
 // jsPlugins finds the bundle's JS plugin where a host that loads JS
-// plugins runs it: a file (or a link to one) named zcode-fence.js among
-// JSPlugins, or a file:// URL to one in a PluginLists config's "plugin"
-// array. Each is reported at the plugin it belongs to: two folders up
-// from the file (bundle/zcode-fence/opencode/zcode-fence.js). Cost: one
-// glob per pattern, one small read per list file.
+// plugins runs it: a file (or a link to one) named as PluginFile among
+// JSPlugins, or an entry of a PluginLists config's PluginListKey array
+// naming it (a path or file:// URL) or the folder that holds it. Each is
+// reported at the plugin it belongs to (PluginFile's folders up from the
+// file's real path). Cost: one glob per pattern, one small read per list
+// file.
 func (in Install) jsPlugins(dir string) []InstalledPlugin {
+	if in.PluginFile == "" {
+		return nil
+	}
+	name := path.Base(in.PluginFile)
 	var files []string
 	for _, g := range in.JSPlugins {
 		matches, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(g)))
 		for _, m := range matches {
-			if filepath.Base(m) == jsPluginName {
+			if filepath.Base(m) == name {
 				files = append(files, m)
 			}
 		}
@@ -339,25 +347,36 @@ func (in Install) jsPlugins(dir string) []InstalledPlugin {
 		if err != nil {
 			continue
 		}
-		var doc struct {
-			Plugin []string `json:"plugin"`
-		}
-		if json.Unmarshal(data, &doc) != nil {
+		var doc map[string]json.RawMessage
+		var list []any
+		if json.Unmarshal(data, &doc) != nil || json.Unmarshal(doc[in.PluginListKey], &list) != nil {
 			continue
 		}
-		for _, p := range doc.Plugin {
-			if path, ok := strings.CutPrefix(p, "file://"); ok && filepath.Base(path) == jsPluginName {
-				files = append(files, filepath.FromSlash(path))
+		for _, v := range list {
+			entry, _ := v.(string)
+			entry = filepath.FromSlash(strings.TrimPrefix(entry, "file://"))
+			if !filepath.IsAbs(entry) {
+				continue
 			}
+			if filepath.Base(entry) != name {
+				entry = filepath.Join(entry, name) // the folder that holds it
+				if _, err := os.Stat(entry); err != nil {
+					continue
+				}
+			}
+			files = append(files, entry)
 		}
 	}
+	up := strings.Count(in.PluginFile, "/") + 1
 	var out []InstalledPlugin
 	for _, f := range files {
-		real := f
+		root := f
 		if r, err := filepath.EvalSymlinks(f); err == nil {
-			real = r
+			root = r
 		}
-		root := filepath.Dir(filepath.Dir(real))
+		for i := 0; i < up; i++ {
+			root = filepath.Dir(root)
+		}
 		out = append(out, InstalledPlugin{Root: root, Plugin: root, Installed: f})
 	}
 	return out

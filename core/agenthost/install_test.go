@@ -205,7 +205,7 @@ func checkJSPluginInstall(t *testing.T, h HostInstall) {
 	t.Helper()
 	name, pkg := h.Adapter.Name(), h.Adapter.Packaging()
 	if h.Label == "" || h.Dir == "" || len(h.JSPlugins) == 0 || len(h.Events) == 0 || h.Events[0] != pkg.Event ||
-		h.InstallHow == "" || h.Enable != PluginPresent || !h.CannotAsk {
+		h.InstallHow == "" || h.Enable != PluginPresent || h.PluginFile == "" || PluginDir+"/"+h.PluginFile != pkg.PluginFile {
 		t.Errorf("%s: incomplete Install %+v", name, h.Install)
 		return
 	}
@@ -213,7 +213,7 @@ func checkJSPluginInstall(t *testing.T, h HostInstall) {
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	for _, want := range []string{`"libexec"`, `"` + pkg.Event + `"`, "hook_event_name", "call_id", "tool_input"} {
+	for _, want := range []string{`"libexec"`, `"` + pkg.Event + `"`, "hook_event_name", "tool_input"} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("%s: %s does not mention %s", name, pkg.PluginFile, want)
 		}
@@ -239,7 +239,7 @@ func checkJSPluginInstall(t *testing.T, h HostInstall) {
 	if err := os.WriteFile(filepath.Join(folder, "other.js"), []byte("export const X = async () => ({})\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	list := `{"plugin": ["opencode-wakatime", "file://` + filepath.ToSlash(plugin) + `"]}`
+	list := `{"` + h.PluginListKey + `": ["npm:other", "file://` + filepath.ToSlash(plugin) + `"]}`
 	if err := os.WriteFile(filepath.Join(dir, h.PluginLists[0]), []byte(list), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -247,6 +247,14 @@ func checkJSPluginInstall(t *testing.T, h HostInstall) {
 	want := filepath.Join(release, filepath.FromSlash(PluginDir))
 	if len(found) != 2 || found[0].Plugin != want || found[1].Plugin != want {
 		t.Fatalf("%s: FindPlugins = %+v, want the plugin %s twice (the link, the list)", name, found, want)
+	}
+	// The folder that holds the file, as Pi's packages name it.
+	folderList := `{"` + h.PluginListKey + `": ["` + filepath.ToSlash(filepath.Dir(plugin)) + `"]}`
+	if err := os.WriteFile(filepath.Join(dir, h.PluginLists[0]), []byte(folderList), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if found := h.FindPlugins(dir); len(found) != 2 || found[1].Plugin != want {
+		t.Errorf("%s: with the folder listed, FindPlugins = %+v, want the plugin %s twice", name, found, want)
 	}
 	if on, why := h.Enabled(dir, found[0], dir); !on {
 		t.Errorf("%s: a present plugin is off: %s", name, why)

@@ -55,6 +55,7 @@ func (kilo) HostPaths() []HostPath { return kiloPaths }
 // Kilo (measured with 7.7.7): as opencode, below ~/.config/kilo.
 var kiloInstall = Install{
 	Label: "Kilo CLI", Dir: ".config/kilo", ConfigHomeEnv: "XDG_CONFIG_HOME",
+	PluginFile: jsPluginRel, PluginListKey: "plugin",
 	JSPlugins:   []string{"plugins/*", "plugin/*"},
 	PluginLists: []string{"kilo.json", "kilo.jsonc", "opencode.json", "config.json"},
 	Events:      []string{jsPluginEvent}, CannotAsk: true, MarketSegment: -1, Enable: PluginPresent,

@@ -51,7 +51,10 @@ const jsPluginEvent = "tool.execute.before"
 // jsPluginFile is the plugin opencode and Kilo load, relative to the
 // repository root (inside the Claude plugin, so that it finds the
 // launcher at ../libexec).
-const jsPluginFile = PluginDir + "/opencode/zcode-fence.js"
+const jsPluginFile = PluginDir + "/" + jsPluginRel
+
+// jsPluginRel is the plugin file below the plugin.
+const jsPluginRel = "opencode/zcode-fence.js"
 
 // jsPluginPackaging: no hooks file; the plugin file calls the launcher.
 var jsPluginPackaging = Packaging{Event: jsPluginEvent, PluginFile: jsPluginFile}
@@ -112,6 +115,7 @@ func (opencode) HostPaths() []HostPath { return opencodePaths }
 // off but by removing it. The guard has no timeout there but the plugin's.
 var opencodeInstall = Install{
 	Label: "opencode", Dir: ".config/opencode", ConfigHomeEnv: "XDG_CONFIG_HOME",
+	PluginFile: jsPluginRel, PluginListKey: "plugin",
 	JSPlugins:   []string{"plugins/*", "plugin/*"},
 	PluginLists: []string{"opencode.json", "opencode.jsonc", "config.json"},
 	Events:      []string{jsPluginEvent}, CannotAsk: true, MarketSegment: -1, Enable: PluginPresent,

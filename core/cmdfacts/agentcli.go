@@ -11,7 +11,8 @@ import (
 // reconfigure a plugin or remove a marketplace, and which options run a
 // session with hooks, plugins or extensions left out. Verbs were read from
 // each CLI's own --help (Claude Code 2.1.332, Codex 0.171.0, Gemini CLI
-// 0.61.0, Qwen Code 0.24.4, Copilot CLI 1.0.102, opencode 1.18.33, Kilo 7.7.7)
+// 0.61.0, Qwen Code 0.24.4, Copilot CLI 1.0.102, opencode 1.18.33, Kilo 7.7.7,
+// Pi 0.73.1)
 // and, for ZCode, from its
 // CLI sources (`zcode plugins list|enable|disable|uninstall|configure|
 // marketplace remove`).
@@ -75,6 +76,7 @@ var agentCLIs = []struct {
 	{"copilot", "@github/copilot", func(_ string, a []shell.Word) (AgentChange, bool) { return copilotCLI(a) }},
 	{"opencode", "opencode-ai", func(_ string, a []shell.Word) (AgentChange, bool) { return opencodeCLI(a) }},
 	{"kilo", "@kilocode/cli", func(_ string, a []shell.Word) (AgentChange, bool) { return opencodeCLI(a) }},
+	{"pi", "@mariozechner/pi-coding-agent", func(_ string, a []shell.Word) (AgentChange, bool) { return piCLI(a) }},
 }
 
 // AgentCLINames lists the command names AgentCLI reads, in table order.
@@ -276,6 +278,25 @@ func opencodeCLI(args []shell.Word) (AgentChange, bool) {
 	}
 	if ops := lowerOps(p.Operands); len(ops) >= 1 && ops[0] == "uninstall" {
 		return AgentChange{Kind: PluginChange, Detail: "uninstall", All: true}, true
+	}
+	return AgentChange{}, false
+}
+
+// piCLI reads Pi's CLI (0.73.1 --help): --no-extensions (-ne) runs a
+// session without discovered extensions; remove (uninstall) takes an
+// installed package, the guard's among them, out of its settings.
+func piCLI(args []shell.Word) (AgentChange, bool) {
+	// Pi spells its short options with one dash and two letters (-ne).
+	for _, w := range args {
+		if !w.Unknown && (w.Value == "--no-extensions" || w.Value == "-ne") {
+			return AgentChange{Kind: HooksChange, Detail: w.Value, All: true}, true
+		}
+	}
+	all := ParseArgs(args, Spec{Short: "e", Long: []string{"extension", "provider", "model", "api-key", "session", "mode"}}).Operands
+	if ops := lowerOps(all); len(ops) >= 1 && (ops[0] == "remove" || ops[0] == "uninstall") {
+		// A source (a path, npm:..., git:...) names the package as a
+		// marketplace names its plugins: by containing the name.
+		return AgentChange{Kind: PluginChange, Detail: ops[0], Targets: all[1:], Marketplace: true, All: len(all) == 1}, true
 	}
 	return AgentChange{}, false
 }
