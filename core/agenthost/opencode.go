@@ -42,7 +42,7 @@ var opencodeTools = toolTable{
 	{[]string{"write"}, Tool{Name: "Write", Kind: core.KindFile, Paths: []Source{{Field: "filePath"}}}},
 	{[]string{"edit"}, Tool{Name: "Edit", Kind: core.KindFile, Paths: []Source{{Field: "filePath"}}}},
 	{[]string{"apply_patch", "patch"}, Tool{Name: "ApplyPatch", Kind: core.KindFile, Paths: []Source{{Field: "patchText", Patch: true}}}},
-}
+}.with(opencodeReads...)
 
 // jsPluginEvent is the event name the bundle's JS plugin puts in its
 // payload: the opencode hook it runs in.

@@ -34,7 +34,7 @@ var piTools = toolTable{
 	{[]string{"bash"}, Tool{Name: "Bash", Kind: core.KindShell, Command: "command"}},
 	{[]string{"write"}, Tool{Name: "Write", Kind: core.KindFile, Paths: []Source{{Field: "path"}}}},
 	{[]string{"edit"}, Tool{Name: "Edit", Kind: core.KindFile, Paths: []Source{{Field: "path"}}}},
-}
+}.with(opencodeReads...)
 
 // piExtensionRel is the extension file below the plugin; its folder is the
 // Pi package.

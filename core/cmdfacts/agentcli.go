@@ -3,7 +3,7 @@ package cmdfacts
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // The agent hosts' command-line interfaces, as far as they can switch a
@@ -38,7 +38,7 @@ type AgentChange struct {
 	// Targets are the plugin, extension or marketplace names it acts on
 	// (for HooksChange, the extensions a session keeps). Marketplace says
 	// they name marketplaces.
-	Targets     []shell.Word
+	Targets     []ir.Word
 	Marketplace bool
 	// All: it acts on every plugin (claude plugin disable --all; every
 	// HooksChange except an extension list).
@@ -50,7 +50,7 @@ type AgentChange struct {
 // can switch a plugin or its hooks off: claude, zcode, codex, gemini, qwen
 // and copilot. Reading commands (plugin list, marketplace list,
 // configure without --values-stdin) are not. Pure; linear in args.
-func AgentCLI(name string, args []shell.Word) (AgentChange, bool) {
+func AgentCLI(name string, args []ir.Word) (AgentChange, bool) {
 	for _, c := range agentCLIs {
 		if c.name == name {
 			return c.read(name, args)
@@ -66,17 +66,17 @@ func AgentCLI(name string, args []shell.Word) (AgentChange, bool) {
 // adapter).
 var agentCLIs = []struct {
 	name, npmPackage string
-	read             func(name string, args []shell.Word) (AgentChange, bool)
+	read             func(name string, args []ir.Word) (AgentChange, bool)
 }{
-	{"claude", "@anthropic-ai/claude-code", func(_ string, a []shell.Word) (AgentChange, bool) { return claudeCLI(a) }},
-	{"zcode", "", func(_ string, a []shell.Word) (AgentChange, bool) { return zcodeCLI(a) }},
-	{"codex", "@openai/codex", func(_ string, a []shell.Word) (AgentChange, bool) { return codexCLI(a) }},
+	{"claude", "@anthropic-ai/claude-code", func(_ string, a []ir.Word) (AgentChange, bool) { return claudeCLI(a) }},
+	{"zcode", "", func(_ string, a []ir.Word) (AgentChange, bool) { return zcodeCLI(a) }},
+	{"codex", "@openai/codex", func(_ string, a []ir.Word) (AgentChange, bool) { return codexCLI(a) }},
 	{"gemini", "@google/gemini-cli", geminiCLI},
 	{"qwen", "@qwen-code/qwen-code", geminiCLI},
-	{"copilot", "@github/copilot", func(_ string, a []shell.Word) (AgentChange, bool) { return copilotCLI(a) }},
-	{"opencode", "opencode-ai", func(_ string, a []shell.Word) (AgentChange, bool) { return opencodeCLI(a) }},
-	{"kilo", "@kilocode/cli", func(_ string, a []shell.Word) (AgentChange, bool) { return opencodeCLI(a) }},
-	{"pi", "@mariozechner/pi-coding-agent", func(_ string, a []shell.Word) (AgentChange, bool) { return piCLI(a) }},
+	{"copilot", "@github/copilot", func(_ string, a []ir.Word) (AgentChange, bool) { return copilotCLI(a) }},
+	{"opencode", "opencode-ai", func(_ string, a []ir.Word) (AgentChange, bool) { return opencodeCLI(a) }},
+	{"kilo", "@kilocode/cli", func(_ string, a []ir.Word) (AgentChange, bool) { return opencodeCLI(a) }},
+	{"pi", "@mariozechner/pi-coding-agent", func(_ string, a []ir.Word) (AgentChange, bool) { return piCLI(a) }},
 }
 
 // AgentCLINames lists the command names AgentCLI reads, in table order.
@@ -124,7 +124,7 @@ var claudeSpec = Spec{Short: "sr", Long: []string{"settings", "setting-sources",
 	"session-id", "fallback-model", "max-turns", "debug", "scope", "config", "marketplace", "accept-command",
 	"effort", "max-budget-usd", "json-schema", "name", "tools"}}
 
-func claudeCLI(args []shell.Word) (AgentChange, bool) {
+func claudeCLI(args []ir.Word) (AgentChange, bool) {
 	p := ParseArgs(args, claudeSpec)
 	ops := lowerOps(p.Operands)
 	// A session started without hooks or with its settings changed.
@@ -177,7 +177,7 @@ func mentionsHookSettings(s string) bool {
 	return strings.Contains(l, "hook") || strings.Contains(l, "enabledplugins") || strings.Contains(l, "plugin")
 }
 
-func zcodeCLI(args []shell.Word) (AgentChange, bool) {
+func zcodeCLI(args []ir.Word) (AgentChange, bool) {
 	p := ParseArgs(args, Spec{Long: []string{"cwd", "locale", "options-file", "scope", "marketplace", "source"}})
 	ops := lowerOps(p.Operands)
 	if len(ops) < 2 || ops[0] != "plugins" && ops[0] != "plugin" {
@@ -195,7 +195,7 @@ func zcodeCLI(args []shell.Word) (AgentChange, bool) {
 	return AgentChange{}, false
 }
 
-func codexCLI(args []shell.Word) (AgentChange, bool) {
+func codexCLI(args []ir.Word) (AgentChange, bool) {
 	p := ParseArgs(args, Spec{Short: "cmpsCiaP", Long: []string{"config", "enable", "disable", "model", "profile",
 		"sandbox", "cd", "image", "ask-for-approval", "output-last-message", "color", "oss-provider", "local-provider", "add-dir", "output-schema"}})
 	for _, v := range p.Values("disable") {
@@ -220,12 +220,12 @@ func codexCLI(args []shell.Word) (AgentChange, bool) {
 	return AgentChange{}, false
 }
 
-func geminiCLI(name string, args []shell.Word) (AgentChange, bool) {
+func geminiCLI(name string, args []ir.Word) (AgentChange, bool) {
 	// -e/--extensions is an array: it takes every word up to the next option.
 	for i := 0; i < len(args); i++ {
 		v := args[i].Value
 		if !args[i].Unknown && (v == "-e" || v == "--extensions" || strings.HasPrefix(v, "--extensions=")) {
-			var keep []shell.Word
+			var keep []ir.Word
 			if eq := strings.IndexByte(v, '='); eq >= 0 {
 				keep = append(keep, SubWord(args[i], eq+1))
 			}
@@ -251,7 +251,7 @@ func geminiCLI(name string, args []shell.Word) (AgentChange, bool) {
 	return AgentChange{}, false
 }
 
-func copilotCLI(args []shell.Word) (AgentChange, bool) {
+func copilotCLI(args []ir.Word) (AgentChange, bool) {
 	all := ParseArgs(args, Spec{}).Operands
 	ops := lowerOps(all)
 	if len(ops) < 2 || ops[0] != "plugin" && ops[0] != "plugins" {
@@ -271,7 +271,7 @@ func copilotCLI(args []shell.Word) (AgentChange, bool) {
 // opencodeCLI reads opencode's and Kilo's CLI (opencode 1.18.33, Kilo
 // 7.7.7 --help): --pure runs a session "without external plugins", the
 // guard's among them; uninstall removes the host with its config dir.
-func opencodeCLI(args []shell.Word) (AgentChange, bool) {
+func opencodeCLI(args []ir.Word) (AgentChange, bool) {
 	p := ParseArgs(args, Spec{})
 	if p.Has("pure") {
 		return AgentChange{Kind: HooksChange, Detail: "--pure", All: true}, true
@@ -285,7 +285,7 @@ func opencodeCLI(args []shell.Word) (AgentChange, bool) {
 // piCLI reads Pi's CLI (0.73.1 --help): --no-extensions (-ne) runs a
 // session without discovered extensions; remove (uninstall) takes an
 // installed package, the guard's among them, out of its settings.
-func piCLI(args []shell.Word) (AgentChange, bool) {
+func piCLI(args []ir.Word) (AgentChange, bool) {
 	// Pi spells its short options with one dash and two letters (-ne).
 	for _, w := range args {
 		if !w.Unknown && (w.Value == "--no-extensions" || w.Value == "-ne") {
@@ -303,7 +303,7 @@ func piCLI(args []shell.Word) (AgentChange, bool) {
 
 // lowerOps returns the operands' values in lower case ("" for unknown
 // words, which then match no subcommand).
-func lowerOps(ws []shell.Word) []string {
+func lowerOps(ws []ir.Word) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
 		if !w.Unknown {
