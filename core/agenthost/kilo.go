@@ -41,13 +41,11 @@ func (kilo) OptionEnvPrefixes() []string   { return nil }
 func (kilo) Answer(a Ask) []byte           { return stoppingAnswer(a) }
 
 // Kilo: its config dir (kilo.json, opencode.json, plugins/), the project's
-// .kilo and .kilocode, and kilo.json(c) at the project root.
+// .kilo and .kilocode (the project's kilo.json is left out, as opencode's).
 var kiloPaths = []HostPath{
 	{Rel: ".config/kilo", Shape: PathTree},
 	{Rel: ".kilo", Shape: PathTree, Project: true},
 	{Rel: ".kilocode", Shape: PathTree, Project: true},
-	{Rel: "kilo.json", Shape: PathFile, Project: true},
-	{Rel: "kilo.jsonc", Shape: PathFile, Project: true},
 }
 
 func (kilo) HostPaths() []HostPath { return kiloPaths }

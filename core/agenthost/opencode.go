@@ -97,13 +97,13 @@ func stoppingAnswer(a Ask) []byte {
 
 // opencode: its config dir (opencode.json/opencode.jsonc/config.json with
 // the "plugin" list, plugins/ and plugin/ loaded at start, the
-// node_modules it installs there), and the project's .opencode and
-// opencode.json(c).
+// node_modules it installs there), and the project's .opencode. The
+// project's opencode.json is left out: it can add plugins but not remove
+// the user's, and protecting a plain file at the project root would make
+// every glob there (rm -rf *) ask.
 var opencodePaths = []HostPath{
 	{Rel: ".config/opencode", Shape: PathTree},
 	{Rel: ".opencode", Shape: PathTree, Project: true},
-	{Rel: "opencode.json", Shape: PathFile, Project: true},
-	{Rel: "opencode.jsonc", Shape: PathFile, Project: true},
 }
 
 func (opencode) HostPaths() []HostPath { return opencodePaths }
