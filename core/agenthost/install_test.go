@@ -213,10 +213,15 @@ func checkJSPluginInstall(t *testing.T, h HostInstall) {
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	for _, want := range []string{`"libexec"`, `"` + pkg.Event + `"`, "hook_event_name", "tool_input"} {
+	for _, want := range []string{`"guard.mjs"`, `"` + pkg.Event + `"`, "hook_event_name", "tool_input"} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("%s: %s does not mention %s", name, pkg.PluginFile, want)
 		}
+	}
+	// The module the plugins share runs the launcher beside them.
+	shared, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(PluginDir), "js", "guard.mjs"))
+	if err != nil || !strings.Contains(string(shared), `"libexec"`) {
+		t.Errorf("%s: js/guard.mjs does not run libexec's launcher (%v)", name, err)
 	}
 	// An unpacked release, a link to its plugin file in the plugins
 	// folder, and a file:// URL to it in the first plugin list.
