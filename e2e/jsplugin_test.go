@@ -77,8 +77,8 @@ func (h jsPluginHost) install(t *testing.T, w *claudeWorld) {
 
 // jsRunTimeout bounds one run: a fresh home makes opencode and Kilo
 // install their plugin SDK into the config dir from npm first (measured
-// 1 to 3 minutes a run on a 2-CPU machine at load 40-50).
-const jsRunTimeout = 8 * time.Minute
+// 1 to 7.5 minutes a run on a 2-CPU machine at load 40-56).
+const jsRunTimeout = 12 * time.Minute
 
 // runJSPluginHost: without the guard, the host's bash tool overwrites a
 // file in the fake home (the marker); with the plugin installed, that

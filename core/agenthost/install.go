@@ -48,6 +48,9 @@ type Install struct {
 	// MarketSegment is the index, in a Plugins glob split at "/", of the
 	// segment that names the marketplace; -1 when the path does not say.
 	MarketSegment int
+	// MarketHashed: the marketplace segment ends in "-" and 12 hex digits
+	// the host appends (Factory Droid); they are not part of its name.
+	MarketHashed bool
 	// LinkFile is the install record in an installed extension's dir;
 	// when its "type" is "link" the extension is loaded in place from its
 	// "source" (`gemini extensions link`). "" for hosts without links.
@@ -220,6 +223,9 @@ func (in Install) FindPlugins(dir string) []InstalledPlugin {
 				rel, _ := filepath.Rel(dir, m)
 				if segs := strings.Split(filepath.ToSlash(rel), "/"); in.MarketSegment < len(segs) {
 					p.Market = segs[in.MarketSegment]
+					if in.MarketHashed {
+						p.Market = trimHash(p.Market)
+					}
 				}
 			}
 			out = append(out, p)
@@ -384,4 +390,18 @@ func (in Install) jsPlugins(dir string) []InstalledPlugin {
 		out = append(out, InstalledPlugin{Root: root, Plugin: root, Installed: f})
 	}
 	return out
+}
+
+// trimHash drops a trailing "-" and 12 hex digits from a name.
+func trimHash(name string) string {
+	i := len(name) - 13
+	if i < 1 || name[i] != '-' {
+		return name
+	}
+	for _, c := range name[i+1:] {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return name
+		}
+	}
+	return name[:i]
 }

@@ -12,7 +12,7 @@ import (
 // session with hooks, plugins or extensions left out. Verbs were read from
 // each CLI's own --help (Claude Code 2.1.332, Codex 0.171.0, Gemini CLI
 // 0.61.0, Qwen Code 0.24.4, Copilot CLI 1.0.102, opencode 1.18.33, Kilo 7.7.7,
-// Pi 0.73.1)
+// Pi 0.73.1, Factory Droid 0.225.2)
 // and, for ZCode, from its
 // CLI sources (`zcode plugins list|enable|disable|uninstall|configure|
 // marketplace remove`).
@@ -77,6 +77,7 @@ var agentCLIs = []struct {
 	{"opencode", "opencode-ai", func(_ string, a []ir.Word) (AgentChange, bool) { return opencodeCLI(a) }},
 	{"kilo", "@kilocode/cli", func(_ string, a []ir.Word) (AgentChange, bool) { return opencodeCLI(a) }},
 	{"pi", "@mariozechner/pi-coding-agent", func(_ string, a []ir.Word) (AgentChange, bool) { return piCLI(a) }},
+	{"droid", "@factory/cli", func(_ string, a []ir.Word) (AgentChange, bool) { return droidCLI(a) }},
 }
 
 // AgentCLINames lists the command names AgentCLI reads, in table order.
@@ -266,6 +267,21 @@ func copilotCLI(args []ir.Word) (AgentChange, bool) {
 		}
 	}
 	return AgentChange{}, false
+}
+
+// droidCLI reads Factory Droid's CLI (0.225.2 --help): --settings merges a
+// settings file (hooks, enabledPlugins) into the session; plugin
+// uninstall (alias remove) and plugin marketplace remove, as Copilot CLI's.
+func droidCLI(args []ir.Word) (AgentChange, bool) {
+	p := ParseArgs(args, Spec{Long: []string{"settings", "cwd", "auto", "model", "append-system-prompt", "append-system-prompt-file", "fork"}, Short: "mrwf"})
+	if p.Has("settings") {
+		return AgentChange{Kind: HooksChange, Detail: "--settings", All: true}, true
+	}
+	ops := lowerOps(p.Operands)
+	if len(ops) >= 2 && (ops[0] == "plugin" || ops[0] == "plugins") && ops[1] == "remove" {
+		return AgentChange{Kind: PluginChange, Detail: "plugin remove", Targets: p.Operands[2:], All: len(ops) == 2}, true
+	}
+	return copilotCLI(args)
 }
 
 // opencodeCLI reads opencode's and Kilo's CLI (opencode 1.18.33, Kilo
