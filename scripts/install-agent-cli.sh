@@ -45,9 +45,11 @@ npm_platform() {
 }
 
 # spec HOST sets pkg, version, bin (path inside the package: "native" for a
-# package whose executable is a platform binary), and minnode.
+# package whose executable is a platform binary, "native:PATH" for one
+# whose PATH is), minnode, and cli (the package users install, when pkg is
+# another: --list prints it).
 spec() {
-	minnode=0
+	minnode=0 cli=
 	case $1 in
 	claude)
 		pkg=@anthropic-ai/claude-code version=${CLAUDE_CODE_VERSION:-2.1.332} bin=native ;;
@@ -69,7 +71,7 @@ spec() {
 	droid)
 		# the platform package itself: @factory/cli 0.225.1's wrapper names a
 		# @factory/cli-<platform>@0.225.1 the registry does not have
-		pkg=@factory/cli-$(npm_platform) version=${DROID_CLI_VERSION:-0.225.2} bin=native:bin/droid ;;
+		pkg=@factory/cli-$(npm_platform) cli=@factory/cli version=${DROID_CLI_VERSION:-0.225.2} bin=native:bin/droid ;;
 	pi)
 		pkg=@mariozechner/pi-coding-agent version=${PI_CLI_VERSION:-0.73.1} bin=dist/cli.js minnode=20 ;;
 	*)
@@ -82,7 +84,7 @@ say() { printf 'install-agent-cli(%s): %s\n' "$host" "$*" >&2; }
 if [ "${1:-}" = "--list" ]; then
 	for h in claude codex gemini qwen copilot opencode kilo pi droid; do
 		spec "$h"
-		printf '%s %s %s\n' "$h" "$pkg" "$version"
+		printf '%s %s %s\n' "$h" "${cli:-$pkg}" "$version"
 	done
 	exit 0
 fi
