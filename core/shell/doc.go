@@ -14,6 +14,9 @@
 //     and cmd host payloads, cmdlet parameter binding and .NET static calls;
 //   - core/shell/oneliner: what an interpreter one-liner's code deletes,
 //     writes and runs, (lang, code) -> effects, with no shell types;
+//   - core/shell/ondisk: the files a command runs, read bounded from disk
+//     (scripts, task files, git hooks), and the task files parsed into the
+//     command lines they run, with file and line; no shell types;
 //   - core/cmdfacts (outside this tree): how commands read their command
 //     lines, shared with the layers.
 //

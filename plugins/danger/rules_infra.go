@@ -314,7 +314,8 @@ func (v *cmdv) execInner(argv []shell.Word) {
 		j.seen = map[string]bool{}
 	}
 	s := analysis.Analyze(script.Value, analysis.Options{Dialect: shell.Bash, Home: j.plat.Home, Lookup: j.plat.Lookup})
-	sub := &judge{plat: j.plat, en: j.en, s: s, custom: j.custom, roots: j.roots, project: j.project, seen: j.seen, nested: j.nested + 1, steps: j.steps, ctx: j.ctx}
+	sub := &judge{plat: j.plat, en: j.en, s: s, custom: j.custom, roots: j.roots, project: j.project, seen: j.seen, nested: j.nested + 1, steps: j.steps, ctx: j.ctx,
+		fromFile: j.fromFile, baseFile: j.fromFile}
 	for k := range s.Commands {
 		if j.steps.Exhausted() {
 			break
