@@ -20,7 +20,7 @@ var allowedImports = map[string][]string{
 	"core/cmdfacts":       {"core/shell"},
 	"core/shell/winshell": {"core/shell"},
 	"core/shell/oneliner": {"core/cmdfacts"},
-	"core/shell/ondisk":   {},
+	"core/shell/ondisk":   {"core/cmdfacts"},
 	"core/shell/analysis": {"core/shell", "core/cmdfacts", "core/shell/winshell", "core/shell/oneliner", "core/shell/ondisk"},
 	"core/shell/cdchain":  {"core/shell", "core/steps"},
 }
