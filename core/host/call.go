@@ -44,8 +44,17 @@ type Prepared struct {
 // caller fails open and logs it).
 //
 // plat gives the path rules (paths.Native() in the binary; tests inject).
+//
+// The files a shell command runs are read from the machine's file system
+// when plat resolves real paths (plat.EvalSymlinks set); a platform that is
+// lexical only — another OS's rules, the golden test's simulated worlds —
+// has no file system of its own, and nothing is read.
 func Prepare(p agenthost.Payload, env config.Env, plat paths.Platform, cfg config.Config, dataDir string, now time.Time) (Prepared, error) {
-	return PrepareFiles(p, env, plat, cfg, dataDir, now, ondisk.OS())
+	var files ondisk.FS
+	if plat.EvalSymlinks != nil {
+		files = ondisk.OS()
+	}
+	return PrepareFiles(p, env, plat, cfg, dataDir, now, files)
 }
 
 // PrepareFiles is Prepare reading the files a shell command runs from

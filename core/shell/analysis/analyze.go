@@ -261,9 +261,12 @@ type analyzer struct {
 	argsInner map[int]int // xargs/parallel command -> the command it runs
 	aliasing  []string    // the aliases being expanded (see expandAlias)
 	declared  []declaredFunc
-	onDisk    []string      // the files on disk being analysed, outermost first
-	traps     []pendingTrap // trap actions judged when their text ends
-	last      lastRun       // the command run last (see pipedInto)
+	onDisk    []string // the files on disk being analysed, outermost first
+	// sourcedRead is 1 + the index of the last source command whose file
+	// was read from disk and analysed in its shell (0: none).
+	sourcedRead int
+	traps       []pendingTrap // trap actions judged when their text ends
+	last        lastRun       // the command run last (see pipedInto)
 }
 
 type declaredFunc struct {

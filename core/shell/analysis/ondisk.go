@@ -209,6 +209,9 @@ func (a *analyzer) sourceFileCmd(c ctx, st *state, ex exec, i int) {
 	a.withFile(d.abs, func() {
 		a.analyseFile(c, st, &fileOrigin{shown: d.shown, text: d.text}, ex.name+" "+d.shown, ex.idx)
 	})
+	if !a.out.Truncated {
+		a.sourcedRead = ex.idx + 1
+	}
 	if len(ex.words) > i+1 {
 		st.pos, st.posKnown = savedPos, savedKnown
 	}
