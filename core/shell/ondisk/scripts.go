@@ -97,11 +97,19 @@ func keyLine(text string, base int, name string) int {
 		base = 0
 	}
 	q, _ := json.Marshal(name)
-	i := strings.Index(text[base:], string(q))
-	if i < 0 {
-		return 1
+	for from := base; from < len(text); {
+		i := strings.Index(text[from:], string(q))
+		if i < 0 {
+			break
+		}
+		at := from + i
+		rest := strings.TrimLeft(text[at+len(q):], " \t\r\n")
+		if strings.HasPrefix(rest, ":") { // a key, not a value naming it
+			return strings.Count(text[:at], "\n") + 1
+		}
+		from = at + len(q)
 	}
-	return strings.Count(text[:base+i], "\n") + 1
+	return 1
 }
 
 // stripJSONComments removes // and /* */ comments outside strings (deno
