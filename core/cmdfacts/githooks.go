@@ -1,6 +1,6 @@
 package cmdfacts
 
-import "github.com/zcode-fence/zcode-fence/core/shell"
+import "github.com/zcode-fence/zcode-fence/core/ir"
 
 // gitHookTable lists the client-side hooks a git subcommand runs when
 // they are present and executable in the active hooks directory (git's
@@ -71,7 +71,7 @@ func GitHooks(g Git) []string {
 	return out
 }
 
-func hasWord(ws []shell.Word, v string) bool {
+func hasWord(ws []ir.Word, v string) bool {
 	for _, w := range ws {
 		if w.Value == v {
 			return true

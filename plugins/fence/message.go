@@ -86,7 +86,7 @@ func (j *judge) add(o origin, r result) {
 }
 
 // origin is where the command being judged was read from
-// (shell.Command.Origin), "" for the command line and for file tools.
+// (ir.Command.Origin), "" for the command line and for file tools.
 func (j *judge) origin() string {
 	if j.call.Script == nil || j.cur < 0 || j.cur >= len(j.call.Script.Commands) {
 		return ""

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/shell/ondisk"
 	"github.com/zcode-fence/zcode-fence/core/shell/oneliner"
 )
@@ -60,7 +60,7 @@ type diskRead struct {
 // a word not wholly known or globbed, a container's path, an unknown
 // directory, a file already being analysed (a script that runs itself).
 func (a *analyzer) readDisk(c ctx, st *state, w xword) (diskRead, bool) {
-	if a.opts.Files == nil || c.container != nil || c.dialect != shell.Bash || w.glob {
+	if a.opts.Files == nil || c.container != nil || c.dialect != ir.Bash || w.glob {
 		return diskRead{}, false
 	}
 	v, ok := w.lit()
@@ -137,11 +137,11 @@ func (a *analyzer) analyseFile(c ctx, st *state, f *fileOrigin, via string, pare
 	if strings.TrimSpace(f.text) == "" || a.full() {
 		return
 	}
-	if c.depth+1 > shell.MaxDepth {
+	if c.depth+1 > ir.MaxDepth {
 		a.out.Truncated = true
 		return
 	}
-	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: parent, dialect: shell.Bash, src: f.text, bg: c.bg, file: f}
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: parent, dialect: ir.Bash, src: f.text, bg: c.bg, file: f}
 	a.text(n, st, f.text)
 }
 
@@ -221,7 +221,7 @@ func (a *analyzer) sourceFileCmd(c ctx, st *state, ex exec, i int) {
 // command word when it is a path (./x.sh, bin/tool), an interpreter's
 // script file, a task runner's task file, the git hooks git runs.
 func (a *analyzer) runOnDisk(c ctx, st *state, ex exec) {
-	if a.opts.Files == nil || c.dialect != shell.Bash || c.container != nil || len(ex.words) == 0 {
+	if a.opts.Files == nil || c.dialect != ir.Bash || c.container != nil || len(ex.words) == 0 {
 		return
 	}
 	if v, ok := ex.words[0].lit(); ok && strings.Contains(v, "/") {
@@ -346,14 +346,33 @@ func (a *analyzer) interpFile(c ctx, st *state, ex exec, words []xword, d diskRe
 		a.opts.Files.SetStatus(d.abs, ondisk.OverCap)
 		return
 	}
-	if c.depth+1 > shell.MaxDepth {
+	if c.depth+1 > ir.MaxDepth {
 		a.out.Truncated = true
 		return
 	}
 	name, _ := words[0].lit()
-	n := ctx{depth: c.depth + 1, via: appendVia(c.via, shell.CommandName(name)+" "+d.shown), parent: ex.idx, dialect: c.dialect,
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, ir.CommandName(name)+" "+d.shown), parent: ex.idx, dialect: c.dialect,
 		src: c.src, bg: c.bg, file: &fileOrigin{shown: d.shown, noLine: true}}
 	t := knownWord(d.text, "")
 	n.stdin, n.stdinOp = &t, "<"
 	a.run(n, st.child(a, ex.env), &simple{words: words})
+}
+
+// runFiles analyses the files ex runs: written earlier in the line
+// (written.go), else read from disk.
+func (a *analyzer) runFiles(c ctx, st *state, ex exec) {
+	a.runWritten(c, st, ex)
+	a.runOnDisk(c, st, ex)
+}
+
+// irWords converts a command's words (nil for none).
+func irWords(words []xword) []ir.Word {
+	if len(words) == 0 {
+		return nil
+	}
+	out := make([]ir.Word, len(words))
+	for i, w := range words {
+		out[i] = w.word()
+	}
+	return out
 }

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -100,7 +100,7 @@ func (a *analyzer) pathCall(st *state, src string, ce *syntax.CallExpr, redirs [
 	if len(ce.Args) == 0 {
 		return "", false, false
 	}
-	name := shell.CommandName(ce.Args[0].Lit())
+	name := ir.CommandName(ce.Args[0].Lit())
 	switch name {
 	case "dirname", "basename", "realpath", "readlink":
 	default:
@@ -162,11 +162,11 @@ func (a *analyzer) absLexical(st *state, v string) (string, bool, bool) {
 // cdPwd evaluates cd W followed by pwd.
 func (a *analyzer) cdPwd(st *state, src string, x, y *syntax.Stmt) (string, bool, bool) {
 	cd, ok := a.simpleArgs(st, src, x)
-	if !ok || len(cd) == 0 || shell.CommandName(cd[0]) != "cd" {
+	if !ok || len(cd) == 0 || ir.CommandName(cd[0]) != "cd" {
 		return "", false, false
 	}
 	pwd, ok := a.simpleArgs(st, src, y)
-	if !ok || len(pwd) == 0 || shell.CommandName(pwd[0]) != "pwd" {
+	if !ok || len(pwd) == 0 || ir.CommandName(pwd[0]) != "pwd" {
 		return "", false, false
 	}
 	for _, o := range pwd[1:] {

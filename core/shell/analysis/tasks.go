@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/shell/ondisk"
 )
 
@@ -113,7 +113,7 @@ func (a *analyzer) runnerState(st *state, ex exec, dir string, env map[string]on
 	child := st.child(a, ex.env)
 	if dir != "" {
 		if cur, ok := a.resolveChain(child.cd); !ok || cur != dir {
-			child.chdir(knownWord(dir, dir).word(), shell.Bash)
+			child.chdir(knownWord(dir, dir).word(), ir.Bash)
 		}
 	}
 	for name, t := range env {
@@ -148,101 +148,9 @@ func (a *analyzer) makeCmd(c ctx, st *state, ex exec) {
 	if !ok || !strings.HasPrefix(dir, "/") {
 		return
 	}
-	opt := ondisk.MakeOptions{Vars: map[string]ondisk.Text{}}
-	var files []string
-	ws := ex.words[1:]
-	value := func(i int) (string, bool) {
-		if i >= len(ws) {
-			return "", false
-		}
-		return ws[i].lit()
-	}
-	for i := 0; i < len(ws); i++ {
-		v, ok := ws[i].lit()
-		if !ok {
-			if name, _, isAssign := strings.Cut(ws[i].word().KnownPrefix, "="); isAssign && isName(name) {
-				opt.Vars[name] = ondisk.Text{{Text: ws[i].value(), Unknown: true}}
-				continue
-			}
-			return // an unknown goal or option: judged by the command line
-		}
-		switch {
-		case v == "--":
-			for _, w := range ws[i+1:] {
-				g, ok := w.lit()
-				if !ok {
-					return
-				}
-				opt.Goals = append(opt.Goals, g)
-			}
-			i = len(ws)
-		case v == "-f" || v == "--file" || v == "--makefile":
-			f, ok := value(i + 1)
-			if !ok {
-				return
-			}
-			files = append(files, f)
-			i++
-		case strings.HasPrefix(v, "--file=") || strings.HasPrefix(v, "--makefile="):
-			_, f, _ := strings.Cut(v, "=")
-			files = append(files, f)
-		case v == "-C" || v == "--directory":
-			d, ok := value(i + 1)
-			if !ok {
-				return
-			}
-			dir = joinDir(dir, d)
-			i++
-		case strings.HasPrefix(v, "--directory="):
-			_, d, _ := strings.Cut(v, "=")
-			dir = joinDir(dir, d)
-		case v == "-n" || v == "--just-print" || v == "--dry-run" || v == "--recon" || v == "-q" || v == "--question" || v == "-t" || v == "--touch":
-			opt.DryRun = true
-		case v == "-j" || v == "-l" || v == "--jobs" || v == "--load-average":
-			if n, ok := value(i + 1); ok && n != "" && strings.Trim(n, "0123456789.") == "" {
-				i++
-			}
-		case v == "-I" || v == "-o" || v == "-W" || v == "-E" || v == "--eval" || v == "--include-dir" ||
-			v == "--old-file" || v == "--assume-old" || v == "--new-file" || v == "--assume-new" || v == "--what-if":
-			i++
-		case strings.HasPrefix(v, "--"):
-		case strings.HasPrefix(v, "-") && len(v) > 1:
-			// Bundled single-letter options: -C and -f take the rest or
-			// the next word.
-			for j := 1; j < len(v); j++ {
-				switch v[j] {
-				case 'n', 'q', 't':
-					opt.DryRun = true
-				case 'C', 'f', 'I', 'o', 'W', 'E':
-					arg := v[j+1:]
-					if arg == "" {
-						a, ok := value(i + 1)
-						if !ok {
-							return
-						}
-						arg = a
-						i++
-					}
-					switch v[j] {
-					case 'C':
-						dir = joinDir(dir, arg)
-					case 'f':
-						files = append(files, arg)
-					}
-					j = len(v)
-				case 'j', 'l', 'O':
-					j = len(v)
-				}
-			}
-		case strings.Contains(v, "="):
-			name, val, _ := strings.Cut(v, "=")
-			name = strings.TrimRight(name, ":?+!")
-			if isName(name) || strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") == "" {
-				opt.Vars[name] = ondisk.Known(val)
-			}
-		default:
-			opt.Goals = append(opt.Goals, v)
-		}
+	opt, files, dir, ok := parseMakeArgs(ex.words[1:], dir)
+	if !ok {
+		return
 	}
 	for _, f := range files {
 		if f == "-" || isStdinPath(f) {
@@ -293,4 +201,105 @@ func joinDir(base, d string) string {
 		return path.Clean(d)
 	}
 	return path.Join(base, d)
+}
+
+// parseMakeArgs reads make's command line: options, VAR=value
+// assignments and goals; the -f files as given and the directory after
+// -C (from dir). ok is false when a word that matters is not known.
+func parseMakeArgs(ws []xword, dir string) (opt ondisk.MakeOptions, files []string, _ string, ok bool) {
+	opt.Vars = map[string]ondisk.Text{}
+	value := func(i int) (string, bool) {
+		if i >= len(ws) {
+			return "", false
+		}
+		return ws[i].lit()
+	}
+	for i := 0; i < len(ws); i++ {
+		v, ok := ws[i].lit()
+		if !ok {
+			if name, _, isAssign := strings.Cut(ws[i].word().KnownPrefix, "="); isAssign && isName(name) {
+				opt.Vars[name] = ondisk.Text{{Text: ws[i].value(), Unknown: true}}
+				continue
+			}
+			return opt, nil, "", false // an unknown goal or option: judged by the command line
+		}
+		switch {
+		case v == "--":
+			for _, w := range ws[i+1:] {
+				g, ok := w.lit()
+				if !ok {
+					return opt, nil, "", false
+				}
+				opt.Goals = append(opt.Goals, g)
+			}
+			i = len(ws)
+		case v == "-f" || v == "--file" || v == "--makefile":
+			f, ok := value(i + 1)
+			if !ok {
+				return opt, nil, "", false
+			}
+			files = append(files, f)
+			i++
+		case strings.HasPrefix(v, "--file=") || strings.HasPrefix(v, "--makefile="):
+			_, f, _ := strings.Cut(v, "=")
+			files = append(files, f)
+		case v == "-C" || v == "--directory":
+			d, ok := value(i + 1)
+			if !ok {
+				return opt, nil, "", false
+			}
+			dir = joinDir(dir, d)
+			i++
+		case strings.HasPrefix(v, "--directory="):
+			_, d, _ := strings.Cut(v, "=")
+			dir = joinDir(dir, d)
+		case v == "-n" || v == "--just-print" || v == "--dry-run" || v == "--recon" || v == "-q" || v == "--question" || v == "-t" || v == "--touch":
+			opt.DryRun = true
+		case v == "-j" || v == "-l" || v == "--jobs" || v == "--load-average":
+			if n, ok := value(i + 1); ok && n != "" && strings.Trim(n, "0123456789.") == "" {
+				i++
+			}
+		case v == "-I" || v == "-o" || v == "-W" || v == "-E" || v == "--eval" || v == "--include-dir" ||
+			v == "--old-file" || v == "--assume-old" || v == "--new-file" || v == "--assume-new" || v == "--what-if":
+			i++
+		case strings.HasPrefix(v, "--"):
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			// Bundled single-letter options: -C and -f take the rest or
+			// the next word.
+			for j := 1; j < len(v); j++ {
+				switch v[j] {
+				case 'n', 'q', 't':
+					opt.DryRun = true
+				case 'C', 'f', 'I', 'o', 'W', 'E':
+					arg := v[j+1:]
+					if arg == "" {
+						a, ok := value(i + 1)
+						if !ok {
+							return opt, nil, "", false
+						}
+						arg = a
+						i++
+					}
+					switch v[j] {
+					case 'C':
+						dir = joinDir(dir, arg)
+					case 'f':
+						files = append(files, arg)
+					}
+					j = len(v)
+				case 'j', 'l', 'O':
+					j = len(v)
+				}
+			}
+		case strings.Contains(v, "="):
+			name, val, _ := strings.Cut(v, "=")
+			name = strings.TrimRight(name, ":?+!")
+			if isName(name) || strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-") == "" {
+				opt.Vars[name] = ondisk.Known(val)
+			}
+		default:
+			opt.Goals = append(opt.Goals, v)
+		}
+	}
+	return opt, files, dir, true
 }

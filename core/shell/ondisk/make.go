@@ -281,41 +281,7 @@ func (m *maker) parse(file, text string) {
 			continue
 		}
 		word, rest := firstWord(s)
-		switch word {
-		case "ifeq", "ifneq", "ifdef", "ifndef":
-			c := cond{parent: active()}
-			if c.parent {
-				v, known := m.condition(word, rest)
-				c.active, c.taken, c.unknown = v || !known, v && known, !known
-			}
-			conds = append(conds, c)
-			continue
-		case "else":
-			if len(conds) == 0 {
-				continue
-			}
-			c := &conds[len(conds)-1]
-			if !c.parent {
-				continue
-			}
-			w2, rest2 := firstWord(rest)
-			if w2 == "ifeq" || w2 == "ifneq" || w2 == "ifdef" || w2 == "ifndef" {
-				if c.taken {
-					c.active = false
-					continue
-				}
-				v, known := m.condition(w2, rest2)
-				c.active = v || !known
-				c.taken = v && known
-				c.unknown = c.unknown || !known
-				continue
-			}
-			c.active = !c.taken
-			continue
-		case "endif":
-			if len(conds) > 0 {
-				conds = conds[:len(conds)-1]
-			}
+		if m.conditional(&conds, word, rest, active()) {
 			continue
 		}
 		if !active() {
@@ -374,6 +340,49 @@ func (m *maker) parse(file, text string) {
 		}
 		rule, pat = m.ruleLine(file, ll.line, s, colon)
 	}
+}
+
+// conditional applies an ifeq/ifneq/ifdef/ifndef/else/endif line to the
+// stack conds; it reports whether word was one.
+func (m *maker) conditional(conds *[]cond, word, rest string, active bool) bool {
+	switch word {
+	case "ifeq", "ifneq", "ifdef", "ifndef":
+		c := cond{parent: active}
+		if c.parent {
+			v, known := m.condition(word, rest)
+			c.active, c.taken, c.unknown = v || !known, v && known, !known
+		}
+		*conds = append(*conds, c)
+		return true
+	case "else":
+		if len(*conds) == 0 {
+			return true
+		}
+		c := &(*conds)[len(*conds)-1]
+		if !c.parent {
+			return true
+		}
+		w2, rest2 := firstWord(rest)
+		if w2 == "ifeq" || w2 == "ifneq" || w2 == "ifdef" || w2 == "ifndef" {
+			if c.taken {
+				c.active = false
+				return true
+			}
+			v, known := m.condition(w2, rest2)
+			c.active = v || !known
+			c.taken = v && known
+			c.unknown = c.unknown || !known
+			return true
+		}
+		c.active = !c.taken
+		return true
+	case "endif":
+		if len(*conds) > 0 {
+			*conds = (*conds)[:len(*conds)-1]
+		}
+		return true
+	}
+	return false
 }
 
 // firstWord splits off the first blank-separated word.
@@ -953,15 +962,8 @@ func (m *maker) function(fn, args, src string, open byte, depth int) string {
 		return ""
 	}
 	unknown := func() string { return unknownMark(src) }
-	mapWords := func(f func(string) string) string {
-		ws := words(arg(0))
-		for i, w := range ws {
-			if hasControl(w) {
-				return unknown()
-			}
-			ws[i] = f(w)
-		}
-		return strings.Join(ws, " ")
+	if out, ok := m.fileFunction(fn, args, src, depth); ok {
+		return out
 	}
 	switch fn {
 	case "shell":
@@ -1035,6 +1037,142 @@ func (m *maker) function(fn, args, src string, open byte, depth int) string {
 			return ws[len(ws)-1]
 		}
 		return ""
+	}
+	if out, ok := m.controlFunction(fn, args, src, depth); ok {
+		return out
+	}
+	return unknown() // wildcard, file, let, intcmp, guile, join, wordlist
+}
+
+// controlFunction evaluates if, or, and, foreach, call, value, eval and
+// the message functions; ok is false for another function.
+func (m *maker) controlFunction(fn, args, src string, depth int) (string, bool) {
+	x := func(s string) string { return m.expand(s, depth+1) }
+	words := func(s string) []string { return strings.Fields(x(s)) }
+	a := splitArgs(args, 0)
+	arg := func(i int) string {
+		if i < len(a) {
+			return a[i]
+		}
+		return ""
+	}
+	unknown := func() string { return unknownMark(src) }
+	out, ok := func() (string, bool) {
+		switch fn {
+		case "if":
+			a = splitArgs(args, 3)
+			c := strings.TrimSpace(x(arg(0)))
+			if hasControl(c) {
+				return unknown(), true
+			}
+			if c != "" {
+				return x(arg(1)), true
+			}
+			return x(arg(2)), true
+		case "or":
+			for _, p := range a {
+				v := strings.TrimSpace(x(p))
+				if hasControl(v) {
+					return unknown(), true
+				}
+				if v != "" {
+					return v, true
+				}
+			}
+			return "", true
+		case "and":
+			v := ""
+			for _, p := range a {
+				v = strings.TrimSpace(x(p))
+				if hasControl(v) {
+					return unknown(), true
+				}
+				if v == "" {
+					return "", true
+				}
+			}
+			return v, true
+		case "foreach":
+			a = splitArgs(args, 3)
+			name := strings.TrimSpace(x(arg(0)))
+			list := words(arg(1))
+			if hasControl(name) || len(list) > 256 {
+				return unknown(), true
+			}
+			saved, had := m.vars[name]
+			var out []string
+			for _, w := range list {
+				m.vars[name] = &mvar{val: w, simple: true}
+				out = append(out, x(arg(2)))
+			}
+			if had {
+				m.vars[name] = saved
+			} else {
+				delete(m.vars, name)
+			}
+			return strings.Join(out, " "), true
+		case "call":
+			name := strings.TrimSpace(x(arg(0)))
+			if hasControl(name) {
+				return unknown(), true
+			}
+			savedAuto := m.auto
+			auto := map[string]string{}
+			for k, v := range m.auto {
+				auto[k] = v
+			}
+			auto["0"] = name
+			for i := 1; i < 10; i++ {
+				auto[strconv.Itoa(i)] = x(arg(i))
+			}
+			m.auto = auto
+			out := m.expand(m.varRaw(name), depth+1)
+			m.auto = savedAuto
+			return out, true
+		case "value":
+			name := strings.TrimSpace(x(args))
+			if v := m.lookupVar(name); v != nil {
+				return v.val, true
+			}
+			return "", true
+		case "error", "warning", "info", "eval":
+			if fn == "eval" {
+				return unknown(), true // what it defines is not followed
+			}
+			return "", true
+		case "origin", "flavor":
+			return unknown(), true
+
+		}
+		return "", false
+	}()
+	return out, ok
+}
+
+// fileFunction evaluates the functions on file names: dir, notdir,
+// suffix, basename, addsuffix, addprefix, abspath, realpath; ok is false
+// for another function.
+func (m *maker) fileFunction(fn, args, src string, depth int) (string, bool) {
+	x := func(s string) string { return m.expand(s, depth+1) }
+	words := func(s string) []string { return strings.Fields(x(s)) }
+	a := splitArgs(args, 0)
+	arg := func(i int) string {
+		if i < len(a) {
+			return a[i]
+		}
+		return ""
+	}
+	mapWords := func(f func(string) string) (string, bool) {
+		ws := words(arg(0))
+		for i, w := range ws {
+			if hasControl(w) {
+				return unknownMark(src), true
+			}
+			ws[i] = f(w)
+		}
+		return strings.Join(ws, " "), true
+	}
+	switch fn {
 	case "dir":
 		return mapWords(func(w string) string {
 			if i := strings.LastIndexByte(w, '/'); i >= 0 {
@@ -1070,7 +1208,7 @@ func (m *maker) function(fn, args, src string, open byte, depth int) string {
 				out = append(out, fix+w)
 			}
 		}
-		return strings.Join(out, " ")
+		return strings.Join(out, " "), true
 	case "abspath", "realpath":
 		return mapWords(func(w string) string {
 			if !strings.HasPrefix(w, "/") {
@@ -1078,91 +1216,8 @@ func (m *maker) function(fn, args, src string, open byte, depth int) string {
 			}
 			return path.Clean(w)
 		})
-	case "if":
-		a = splitArgs(args, 3)
-		c := strings.TrimSpace(x(arg(0)))
-		if hasControl(c) {
-			return unknown()
-		}
-		if c != "" {
-			return x(arg(1))
-		}
-		return x(arg(2))
-	case "or":
-		for _, p := range a {
-			v := strings.TrimSpace(x(p))
-			if hasControl(v) {
-				return unknown()
-			}
-			if v != "" {
-				return v
-			}
-		}
-		return ""
-	case "and":
-		v := ""
-		for _, p := range a {
-			v = strings.TrimSpace(x(p))
-			if hasControl(v) {
-				return unknown()
-			}
-			if v == "" {
-				return ""
-			}
-		}
-		return v
-	case "foreach":
-		a = splitArgs(args, 3)
-		name := strings.TrimSpace(x(arg(0)))
-		list := words(arg(1))
-		if hasControl(name) || len(list) > 256 {
-			return unknown()
-		}
-		saved, had := m.vars[name]
-		var out []string
-		for _, w := range list {
-			m.vars[name] = &mvar{val: w, simple: true}
-			out = append(out, x(arg(2)))
-		}
-		if had {
-			m.vars[name] = saved
-		} else {
-			delete(m.vars, name)
-		}
-		return strings.Join(out, " ")
-	case "call":
-		name := strings.TrimSpace(x(arg(0)))
-		if hasControl(name) {
-			return unknown()
-		}
-		savedAuto := m.auto
-		auto := map[string]string{}
-		for k, v := range m.auto {
-			auto[k] = v
-		}
-		auto["0"] = name
-		for i := 1; i < 10; i++ {
-			auto[strconv.Itoa(i)] = x(arg(i))
-		}
-		m.auto = auto
-		out := m.expand(m.varRaw(name), depth+1)
-		m.auto = savedAuto
-		return out
-	case "value":
-		name := strings.TrimSpace(x(args))
-		if v := m.lookupVar(name); v != nil {
-			return v.val
-		}
-		return ""
-	case "error", "warning", "info", "eval":
-		if fn == "eval" {
-			return unknown() // what it defines is not followed
-		}
-		return ""
-	case "origin", "flavor":
-		return unknown()
 	}
-	return unknown() // wildcard, file, let, intcmp, guile, join, wordlist
+	return "", false
 }
 
 // patMatch matches word w against pattern p (one % at most); it returns
