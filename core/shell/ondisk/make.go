@@ -122,6 +122,8 @@ type maker struct {
 	visited   map[string]bool
 	targets   int
 	exportAll bool
+	patRan    map[*mpattern]bool
+	lineRan   map[string]int
 }
 
 // Make reads the makefiles of opt and returns the command lines the run
@@ -129,7 +131,7 @@ type maker struct {
 // expansion work, bounded by maxMakeWork.
 func Make(opt MakeOptions) MakeResult {
 	m := &maker{opt: opt, vars: map[string]*mvar{}, tvars: map[string]map[string]*mvar{}, rules: map[string][]*mrule{},
-		visited: map[string]bool{}, res: MakeResult{Exported: map[string]Text{}}}
+		visited: map[string]bool{}, patRan: map[*mpattern]bool{}, lineRan: map[string]int{}, res: MakeResult{Exported: map[string]Text{}}}
 	for k, v := range opt.Vars {
 		m.vars[k] = &mvar{val: fromText(v), simple: true, override: true, exported: true}
 	}
@@ -1311,6 +1313,13 @@ func (m *maker) build(target string, depth int) {
 			return
 		}
 		for _, rl := range recipe {
+			// A rule with many targets runs its recipe for each: the same
+			// line with other names, judged for the first two.
+			key := rl.file + ":" + strconv.Itoa(rl.line)
+			if m.lineRan[key] >= 2 {
+				continue
+			}
+			m.lineRan[key]++
 			m.cur = rl
 			text := trimPrefixes(m.expand(trimPrefixes(rl.text), 0))
 			if strings.TrimSpace(text) == "" {
@@ -1322,7 +1331,10 @@ func (m *maker) build(target string, depth int) {
 	for _, r := range rs {
 		run(r.recipe)
 	}
-	if pat != nil {
+	if pat != nil && !m.patRan[pat] {
+		// A pattern rule's recipe is the same commands for every name it
+		// makes: judged for the first one only.
+		m.patRan[pat] = true
 		run(pat.recipe)
 	}
 }
