@@ -159,3 +159,80 @@ func checkFileRecords(t *testing.T, data string) {
 		t.Error("no decision-log record lists a file read")
 	}
 }
+
+// corpusCase is one everyday command on a real project's files
+// (testdata/ondisk-corpus.json over testdata/ondisk-projects).
+type corpusCase struct {
+	Project string `json:"project"`
+	Command string `json:"command"`
+	Expect  string `json:"expect"`
+	Why     string `json:"why"`
+}
+
+// TestRealProjectCorpus runs everyday commands (make, make test, npm test,
+// bash scripts/x.sh ...) on the build files and scripts of 33 public
+// projects through the built binary, in both isolation modes: a command
+// recorded silent must stay silent, one whose ask is justified (the file
+// really crosses a line) must ask, and the known wrong asks are counted
+// (each may be fixed; none may be added).
+func TestRealProjectCorpus(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("testdata/ondisk-corpus.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []corpusCase
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	projects := map[string]bool{}
+	for _, c := range cases {
+		projects[c.Project] = true
+	}
+	if len(projects) < 30 || len(cases) < 200 {
+		t.Fatalf("%d projects, %d commands: want at least 30 and 200", len(projects), len(cases))
+	}
+	src, err := filepath.Abs("testdata/ondisk-projects")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"process", "inprocess"} {
+		t.Run(mode, func(t *testing.T) {
+			s := newScratch(t)
+			if err := os.CopyFS(filepath.Join(s.project, "p"), os.DirFS(src)); err != nil {
+				t.Fatal(err)
+			}
+			env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION="+mode, "LANG=en_US.UTF-8")
+			payloads := make([][]byte, len(cases))
+			for i, c := range cases {
+				dir := filepath.Join(s.project, "p", c.Project)
+				payloads[i] = hookPayload("Bash", c.Command, dir, "corpus", false)
+			}
+			results, errs := runHooks(env, s.project, payloads)
+			justified, wrong, late := 0, 0, 0
+			for i, c := range cases {
+				if errs[i] != nil {
+					t.Errorf("%s: %q: %v", c.Project, c.Command, errs[i])
+					continue
+				}
+				got, reason := checkAnswer(results[i])
+				switch {
+				case got == "":
+					t.Errorf("%s: %q: %s", c.Project, c.Command, reason)
+				case got == "ask" && outOfTime(reason):
+					late++ // a loaded machine: the built-ins fail closed
+				case c.Expect == "silent" && got != "silent":
+					t.Errorf("%s: %q: a new ask: %s", c.Project, c.Command, reason)
+				case strings.HasPrefix(c.Why, "justified") && got != "ask":
+					t.Errorf("%s: %q: silent, but the file crosses a line (%s)", c.Project, c.Command, c.Why)
+				case got == "ask" && strings.HasPrefix(c.Why, "justified"):
+					justified++
+				case got == "ask":
+					wrong++
+				}
+			}
+			t.Logf("%s: %d projects, %d commands: %d justified asks, %d known wrong asks, %d out of time (load)", mode, len(projects), len(cases), justified, wrong, late)
+		})
+	}
+}
+

@@ -265,6 +265,7 @@ type analyzer struct {
 	// sourcedRead is 1 + the index of the last source command whose file
 	// was read from disk and analysed in its shell (0: none).
 	sourcedRead int
+	inFile      int           // how many files on disk are being analysed (ondisk.go)
 	traps       []pendingTrap // trap actions judged when their text ends
 	last        lastRun       // the command run last (see pipedInto)
 }

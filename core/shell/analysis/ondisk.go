@@ -134,14 +134,24 @@ func (a *analyzer) uninspected(idx int, d diskRead) {
 // analyseFile analyses text read from file f one level deeper (Via via),
 // with parent as its Parent, in st, a shell of its own or the caller's.
 func (a *analyzer) analyseFile(c ctx, st *state, f *fileOrigin, via string, parent int) {
+	a.analyseFileAt(c, st, f, via, parent, c.depth+1)
+}
+
+// analyseFileAt is analyseFile at a given depth: a sourced file runs in
+// the sourcing shell, at its depth (a file is never entered twice in one
+// chain, and the files of a call are bounded, so sourcing cannot recurse
+// without end).
+func (a *analyzer) analyseFileAt(c ctx, st *state, f *fileOrigin, via string, parent, depth int) {
 	if strings.TrimSpace(f.text) == "" || a.full() {
 		return
 	}
-	if c.depth+1 > ir.MaxDepth {
+	if depth > ir.MaxDepth {
 		a.out.Truncated = true
 		return
 	}
-	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: parent, dialect: ir.Bash, src: f.text, bg: c.bg, file: f}
+	n := ctx{depth: depth, via: appendVia(c.via, via), parent: parent, dialect: ir.Bash, src: f.text, bg: c.bg, file: f}
+	a.inFile++
+	defer func() { a.inFile-- }()
 	a.text(n, st, f.text)
 }
 
@@ -207,7 +217,7 @@ func (a *analyzer) sourceFileCmd(c ctx, st *state, ex exec, i int) {
 		st.pos, st.posKnown = append([]xword(nil), ex.words[i+1:]...), true
 	}
 	a.withFile(d.abs, func() {
-		a.analyseFile(c, st, &fileOrigin{shown: d.shown, text: d.text}, ex.name+" "+d.shown, ex.idx)
+		a.analyseFileAt(c, st, &fileOrigin{shown: d.shown, text: d.text}, ex.name+" "+d.shown, ex.idx, c.depth)
 	})
 	if !a.out.Truncated {
 		a.sourcedRead = ex.idx + 1
@@ -375,4 +385,24 @@ func irWords(words []xword) []ir.Word {
 		out[i] = w.word()
 	}
 	return out
+}
+
+// surelyUnset reports, inside a file read from disk, a variable the
+// script has not set and the environment does not hold (Options.Lookup answers for the environment
+// the command inherits): ${NAME:-default} is then the default, as the
+// shell will expand it. Positional and special parameters, dynamic
+// variables and names past the variable cap are never surely unset.
+func (a *analyzer) surelyUnset(st *state, name string) bool {
+	if a.inFile == 0 || a.opts.Lookup == nil || !isName(name) || dynamicVars[name] || st.varsFull || a.holes[name] != "" {
+		return false
+	}
+	if _, set := st.vars[name]; set {
+		return false
+	}
+	switch name {
+	case "HOME", "PWD", "OLDPWD", "IFS":
+		return false
+	}
+	_, inEnv := a.opts.Lookup(name)
+	return !inEnv
 }

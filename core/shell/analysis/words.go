@@ -671,6 +671,9 @@ func (a *analyzer) scalarParam(st *state, src string, pe *syntax.ParamExp) (elem
 	switch op {
 	case syntax.DefaultUnsetOrNull, syntax.DefaultUnset, syntax.AssignUnsetOrNull, syntax.AssignUnset:
 		colon := op == syntax.DefaultUnsetOrNull || op == syntax.AssignUnsetOrNull
+		if !known && a.surelyUnset(st, name) { // ondisk.go: unset here and in the environment
+			known, empty, v = true, true, variable{}
+		}
 		if !known {
 			return nil, false, false, false
 		}

@@ -74,8 +74,11 @@ const (
 	maxMakeLines    = 4096
 	maxMakeTargets  = 1024
 	maxMakeIncludes = 32
-	maxMakeWork     = 4 << 20 // bytes produced by expansion
-	maxMakeDepth    = 48      // nesting of expansion and of prerequisites
+	// maxMakeIncludeTries bounds the include names looked for, most of
+	// them missing (-include $(DEPS) before a first build).
+	maxMakeIncludeTries = 1024
+	maxMakeWork         = 4 << 20 // bytes produced by expansion
+	maxMakeDepth        = 48      // nesting of expansion and of prerequisites
 )
 
 type mvar struct {
@@ -106,24 +109,25 @@ type mpattern struct {
 }
 
 type maker struct {
-	opt       MakeOptions
-	vars      map[string]*mvar
-	tvars     map[string]map[string]*mvar // target-specific
-	rules     map[string][]*mrule
-	patterns  []*mpattern
-	order     []string // targets in order of first definition
-	goal      string   // .DEFAULT_GOAL
-	oneshell  bool
-	res       MakeResult
-	work      int
-	includes  int
-	cur       recipeLine // where expansion happens, for $(shell)
-	auto      map[string]string
-	visited   map[string]bool
-	targets   int
-	exportAll bool
-	patRan    map[*mpattern]bool
-	lineRan   map[string]int
+	opt          MakeOptions
+	vars         map[string]*mvar
+	tvars        map[string]map[string]*mvar // target-specific
+	rules        map[string][]*mrule
+	patterns     []*mpattern
+	order        []string // targets in order of first definition
+	goal         string   // .DEFAULT_GOAL
+	oneshell     bool
+	res          MakeResult
+	work         int
+	includes     int
+	cur          recipeLine // where expansion happens, for $(shell)
+	auto         map[string]string
+	visited      map[string]bool
+	targets      int
+	exportAll    bool
+	patRan       map[*mpattern]bool
+	includeTries int
+	lineRan      map[string]int
 }
 
 // Make reads the makefiles of opt and returns the command lines the run
@@ -570,11 +574,14 @@ func (m *maker) include(from, rest string) {
 		if hasControl(f) || strings.ContainsAny(f, "*?[") {
 			continue
 		}
+		if m.includeTries++; m.includeTries > maxMakeIncludeTries {
+			m.res.Cut = true
+			return
+		}
 		if m.includes >= maxMakeIncludes {
 			m.res.Cut = true
 			return
 		}
-		m.includes++
 		p := f
 		if !strings.HasPrefix(p, "/") {
 			p = path.Join(m.opt.Dir, p)
@@ -583,6 +590,7 @@ func (m *maker) include(from, rest string) {
 			continue
 		}
 		if text, ok := m.opt.Read(p); ok {
+			m.includes++ // a missing -include (dependency files not made yet) does not count
 			saved := m.cur
 			m.parse(p, text)
 			m.cur = saved
@@ -969,7 +977,11 @@ func (m *maker) function(fn, args, src string, open byte, depth int) string {
 	}
 	switch fn {
 	case "shell":
-		m.shellAt(x(args), m.cur)
+		cmd := x(args)
+		if c := strings.TrimSpace(cmd); c == "pwd" || c == "pwd -P" || c == "pwd -L" {
+			return m.opt.Dir // make runs it in its directory
+		}
+		m.shellAt(cmd, m.cur)
 		return unknown()
 	case "subst":
 		a = splitArgs(args, 3)
