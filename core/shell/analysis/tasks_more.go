@@ -12,6 +12,7 @@ import (
 var moreTaskRunners = map[string]func(a *analyzer, c ctx, st *state, ex exec){
 	"npm": (*analyzer).pkgScriptCmd, "yarn": (*analyzer).pkgScriptCmd, "pnpm": (*analyzer).pkgScriptCmd,
 	"bun": (*analyzer).pkgScriptCmd, "composer": (*analyzer).composerCmd, "deno": (*analyzer).denoTaskCmd,
+	"just": (*analyzer).justCmd,
 }
 
 // maxFindUp bounds how many directories a runner's task file is looked
@@ -449,4 +450,87 @@ func (a *analyzer) denoTaskCmd(c ctx, st *state, ex exec) {
 		}
 	}
 	run(name, rest[1:], 0)
+}
+
+// justListing are just's options that run no recipe.
+var justListing = map[string]bool{
+	"-l": true, "--list": true, "--summary": true, "-s": true, "--show": true, "--dump": true, "--evaluate": true,
+	"--fmt": true, "--init": true, "--edit": true, "-e": true, "--variables": true, "--choose": true, "--groups": true,
+	"--completions": true, "--man": true, "--version": true, "-V": true, "--help": true, "-h": true,
+	"--dry-run": true, "-n": true, "--changelog": true,
+}
+
+// justCmd: just [options] [NAME=VALUE ...] [RECIPE [ARGS] ...] runs the
+// recipes of the justfile (the nearest at or above the working directory,
+// or -f/--justfile; recipes run in its directory, or -d), dependencies
+// first (ondisk.Just).
+func (a *analyzer) justCmd(c ctx, st *state, ex exec) {
+	dir, ok := a.resolveChain(st.cd)
+	if !ok || !strings.HasPrefix(dir, "/") {
+		return
+	}
+	cwd := dir
+	var file, wd string
+	var args []ondisk.Text
+	ws := ex.words[1:]
+	for i := 0; i < len(ws); i++ {
+		v, ok := ws[i].lit()
+		if len(args) == 0 {
+			if !ok {
+				return
+			}
+			switch {
+			case justListing[v]:
+				return
+			case v == "-f" || v == "--justfile" || v == "-d" || v == "--working-directory" || v == "--set" ||
+				v == "--shell" || v == "--shell-arg" || v == "--dotenv-path" || v == "--dotenv-filename" || v == "--color":
+				if i+1 >= len(ws) {
+					return
+				}
+				val, ok := ws[i+1].lit()
+				if !ok {
+					return
+				}
+				switch v {
+				case "-f", "--justfile":
+					file = joinDir(dir, val)
+				case "-d", "--working-directory":
+					wd = joinDir(dir, val)
+				}
+				i++
+				if v == "--set" {
+					i++
+				}
+				continue
+			case strings.HasPrefix(v, "-"):
+				continue
+			}
+		}
+		args = append(args, toTaskText(ws[i]))
+	}
+	var text string
+	if file != "" {
+		if text, ok = a.readFor(ex.idx)(file); !ok {
+			return
+		}
+	} else if file, text, ok = a.findUp(dir, ondisk.JustNames, ex.idx); !ok {
+		return
+	}
+	if wd == "" {
+		wd = path.Dir(file)
+	}
+	if !a.enter("just " + file) {
+		return
+	}
+	defer a.leave()
+	mst := st.child(a, ex.env)
+	lines := ondisk.Just(text, ondisk.JustOptions{File: file, Dir: wd, Cwd: cwd, Args: args, Env: a.envFunc(mst)})
+	for _, l := range lines {
+		rst := a.runnerState(st, ex, l.Dir, l.Exported)
+		via := "just"
+		if l.Recipe != "" {
+			via = "just " + l.Recipe
+		}
+		a.taskLine(c, rst, ex, l.Text, file, l.Line, via)
+	}
 }
