@@ -12,7 +12,7 @@ import (
 var moreTaskRunners = map[string]func(a *analyzer, c ctx, st *state, ex exec){
 	"npm": (*analyzer).pkgScriptCmd, "yarn": (*analyzer).pkgScriptCmd, "pnpm": (*analyzer).pkgScriptCmd,
 	"bun": (*analyzer).pkgScriptCmd, "composer": (*analyzer).composerCmd, "deno": (*analyzer).denoTaskCmd,
-	"just": (*analyzer).justCmd,
+	"just": (*analyzer).justCmd, "task": (*analyzer).taskfileCmd, "go-task": (*analyzer).taskfileCmd,
 }
 
 // maxFindUp bounds how many directories a runner's task file is looked
@@ -532,5 +532,76 @@ func (a *analyzer) justCmd(c ctx, st *state, ex exec) {
 			via = "just " + l.Recipe
 		}
 		a.taskLine(c, rst, ex, l.Text, file, l.Line, via)
+	}
+}
+
+// taskfileCmd: task [options] [TASK ...] [VAR=value ...] [-- ARGS] runs the
+// tasks of the Taskfile (the nearest at or above the working directory,
+// or -t/--taskfile; -d/--dir), "default" when none is named
+// (ondisk.Taskfile).
+func (a *analyzer) taskfileCmd(c ctx, st *state, ex exec) {
+	dir, ok := a.resolveChain(st.cd)
+	if !ok || !strings.HasPrefix(dir, "/") {
+		return
+	}
+	opt := ondisk.TaskOptions{Cwd: dir, Vars: map[string]ondisk.Text{}}
+	var file string
+	ws := ex.words[1:]
+	for i := 0; i < len(ws); i++ {
+		v, ok := ws[i].lit()
+		if !ok {
+			return
+		}
+		switch {
+		case v == "--":
+			for k, w := range ws[i+1:] {
+				if k > 0 {
+					opt.CLIArgs = append(opt.CLIArgs, ondisk.Seg{Text: " "})
+				}
+				opt.CLIArgs = append(opt.CLIArgs, toTaskText(w)...)
+			}
+			i = len(ws)
+		case v == "-l" || v == "--list" || v == "-a" || v == "--list-all" || v == "--summary" || v == "-n" ||
+			v == "--dry" || v == "--init" || v == "-i" || v == "--version" || v == "-h" || v == "--help" || v == "--status":
+			return
+		case v == "-t" || v == "--taskfile" || v == "-d" || v == "--dir":
+			if i+1 >= len(ws) {
+				return
+			}
+			val, ok := ws[i+1].lit()
+			if !ok {
+				return
+			}
+			if v == "-t" || v == "--taskfile" {
+				file = joinDir(dir, val)
+			} else {
+				dir = joinDir(dir, val)
+			}
+			i++
+		case strings.HasPrefix(v, "-"):
+		case strings.Contains(v, "="):
+			k, val, _ := strings.Cut(v, "=")
+			opt.Vars[k] = ondisk.Known(val)
+		default:
+			opt.Tasks = append(opt.Tasks, v)
+		}
+	}
+	var text string
+	if file != "" {
+		if text, ok = a.readFor(ex.idx)(file); !ok {
+			return
+		}
+	} else if file, text, ok = a.findUp(dir, ondisk.TaskfileNames, ex.idx); !ok {
+		return
+	}
+	if !a.enter("task " + file) {
+		return
+	}
+	defer a.leave()
+	opt.File = file
+	lines, _ := ondisk.Taskfile(text, opt)
+	for _, l := range lines {
+		rst := a.runnerState(st, ex, l.Dir, nil)
+		a.taskLine(c, rst, ex, l.Text, file, l.Line, "task "+l.Recipe)
 	}
 }
