@@ -235,4 +235,3 @@ func TestRealProjectCorpus(t *testing.T) {
 		})
 	}
 }
-

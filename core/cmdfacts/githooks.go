@@ -35,10 +35,10 @@ var gitHookTable = map[string]struct {
 	"gc":          {[]string{"pre-auto-gc"}, nil},
 }
 
-// GitHooks returns the hooks git subcommand g runs from the hooks
+// GitHooksRun returns the hooks git subcommand g runs from the hooks
 // directory (pre-commit, post-checkout, pre-push ...), without those its
 // --no-verify skips. Cost: linear in the arguments.
-func GitHooks(g Git) []string {
+func GitHooksRun(g Git) []string {
 	t, ok := gitHookTable[g.Sub]
 	if !ok {
 		return nil

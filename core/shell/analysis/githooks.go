@@ -9,7 +9,7 @@ import (
 )
 
 // gitHooksCmd: a git command runs the hooks of the active hooks directory
-// (cmdfacts.GitHooks: pre-commit, pre-push, post-checkout ...): the
+// (cmdfacts.GitHooksRun: pre-commit, pre-push, post-checkout ...): the
 // directory is core.hooksPath — from -c, else the repository's config,
 // else the user's (~/.gitconfig, $XDG_CONFIG_HOME/git/config or
 // ~/.config/git/config) — relative to the work tree's top, else the hooks
@@ -22,7 +22,7 @@ func (a *analyzer) gitHooksCmd(c ctx, st *state, ex exec) {
 	if !ok || g.Unknown || g.Sub == "" {
 		return
 	}
-	hooks := cmdfacts.GitHooks(g)
+	hooks := cmdfacts.GitHooksRun(g)
 	if len(hooks) == 0 || len(g.GitDir) > 0 || len(g.WorkTree) > 0 {
 		return
 	}
