@@ -3,6 +3,8 @@ package ondisk
 import (
 	"path"
 	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 )
 
 // just, as far as it decides which command lines run: the justfile's
@@ -295,11 +297,7 @@ func isShellShebang(line string) bool {
 	if !ok {
 		return false
 	}
-	switch sb.Prog {
-	case "sh", "bash", "zsh", "dash", "ksh":
-		return true
-	}
-	return false
+	return cmdfacts.IsShell(sb.Prog)
 }
 
 func (j *justfile) evalArgs(exprs []string, scope map[string]Text, line int) []Text {
