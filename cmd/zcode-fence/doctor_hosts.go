@@ -41,7 +41,7 @@ type hostCheck struct {
 // launcher, a binary for this platform matching SHA256SUMS, its hooks
 // file) and every hook registered by hand in the host's settings whose
 // command names zcode-fence; for each such hook, its event, whether its
-// matcher covers the host's shell and file tools, whether its command
+// matcher covers the host's shell, file and read tools, whether its command
 // runs (executed with `version`, through no shell) and whether its
 // timeout leaves the guard its budget. Then the host's hazards: every
 // hook switched off, a host that cannot ask with no_ask_fallback=silent,
@@ -251,7 +251,7 @@ func (c *hostCheck) entry(e agenthost.HookEntry, root, what string) bool {
 		if e.Timeout == 0 {
 			timeout = "the host's default timeout"
 		}
-		r.ok(area, "%s runs %s; matcher covers %d shell and file tools; %s", hook, version, len(tools), timeout)
+		r.ok(area, "%s runs %s; matcher covers %d guarded tools (shell, file and read); %s", hook, version, len(tools), timeout)
 	}
 	return good
 }
