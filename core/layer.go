@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // Layer is one link of the chain. Decide must be safe to call from several
@@ -65,7 +65,7 @@ type Call struct {
 	// (convert.MaxScriptBytes): analyse Command then (core/shell/analysis,
 	// as the built-in layers do), or treat it as unknown, never as
 	// harmless.
-	Script *shell.Script
+	Script *ir.Script
 
 	// Paths are the target paths of a file tool, as written by the agent
 	// (possibly relative to Cwd): file_path, every edits[].file_path,
@@ -102,11 +102,11 @@ type Call struct {
 
 // ShellDialect is the language of a shell call's Command: PowerShell for
 // the PowerShell tool, else bash (Bash, Shell).
-func (c *Call) ShellDialect() shell.Dialect {
+func (c *Call) ShellDialect() ir.Dialect {
 	if c != nil && c.Tool == "PowerShell" {
-		return shell.PowerShell
+		return ir.PowerShell
 	}
-	return shell.Bash
+	return ir.Bash
 }
 
 // Option returns Options[key], or def when the key is absent.

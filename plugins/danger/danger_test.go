@@ -14,10 +14,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/layerproto/convert"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 )
 
@@ -107,9 +107,9 @@ func (c tcase) call(language string) *core.Call {
 		cwd = defaultCwd[goos]
 	}
 	cwd = plat.Clean(cwd).Norm
-	tool, dialect := "Bash", shell.Bash
+	tool, dialect := "Bash", ir.Bash
 	if c.Tool == "PowerShell" {
-		tool, dialect = "PowerShell", shell.PowerShell
+		tool, dialect = "PowerShell", ir.PowerShell
 	}
 	command := strings.ReplaceAll(c.Command, "{PROJECT}", cwd)
 	custom := c.CustomRules

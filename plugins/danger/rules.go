@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
 // dispatch maps a dispatch name (see dispatchName) to the rule that judges
@@ -144,7 +144,7 @@ func (v *cmdv) viaArgs() bool {
 
 // isSlashSwitch reports whether w is a one-letter cmd.exe-style switch
 // (/s, /Q, /a:h), which must never be read as the MSYS drive S:\.
-func isSlashSwitch(w shell.Word) bool {
+func isSlashSwitch(w ir.Word) bool {
 	v := w.Value
 	if w.Unknown || len(v) < 2 || v[0] != '/' {
 		return false

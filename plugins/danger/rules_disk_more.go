@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
 // Disk tools that wipe or lock a device through their own verbs
@@ -62,7 +62,7 @@ func ruleHdparm(v *cmdv) {
 	if detail == "" {
 		return
 	}
-	var devs []shell.Word
+	var devs []ir.Word
 	for _, a := range v.args {
 		if a.Unknown || strings.HasPrefix(a.Value, "/dev/") {
 			devs = append(devs, a)

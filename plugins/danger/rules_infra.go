@@ -4,9 +4,9 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 	"github.com/zcode-fence/zcode-fence/core/steps"
 )
@@ -80,7 +80,7 @@ func ruleRclone(v *cmdv) {
 
 // productionLike reports a known name that reads as production (an
 // unknown one, $NS, is not assumed to).
-func productionLike(w *shell.Word) bool {
+func productionLike(w *ir.Word) bool {
 	return w != nil && !w.Unknown && cmdfacts.ProductionLike(w.Value)
 }
 
@@ -146,7 +146,7 @@ func ruleDBClient(v *cmdv) {
 // dbHost is the server a client talks to: its -h/--host or URL, else
 // the host an assignment before it names (PGHOST=db psql ...); nil for
 // the client's local default.
-func (v *cmdv) dbHost(c cmdfacts.DBClient) *shell.Word {
+func (v *cmdv) dbHost(c cmdfacts.DBClient) *ir.Word {
 	if !cmdfacts.LocalHost(c.Host) {
 		return c.Host
 	}
@@ -165,7 +165,7 @@ func (v *cmdv) dbHost(c cmdfacts.DBClient) *shell.Word {
 // SQLite database in memory or inside the writable roots, or a database
 // named like test or dev on this machine (Redis databases have no names,
 // so a flush always asks).
-func (v *cmdv) disposableDB(c cmdfacts.DBClient, host *shell.Word, l cmdfacts.Loss) bool {
+func (v *cmdv) disposableDB(c cmdfacts.DBClient, host *ir.Word, l cmdfacts.Loss) bool {
 	switch c.Engine {
 	case cmdfacts.EngineRedis:
 		return false
@@ -199,7 +199,7 @@ func (v *cmdv) disposableDB(c cmdfacts.DBClient, host *shell.Word, l cmdfacts.Lo
 // inWritableRoots reports whether an SQLite database file is in memory
 // (no file, :memory:, "") or inside the call's writable roots (the
 // project, temp dirs, extra roots; the cwd when no project is known).
-func (v *cmdv) inWritableRoots(file *shell.Word) bool {
+func (v *cmdv) inWritableRoots(file *ir.Word) bool {
 	if file == nil {
 		return true
 	}
@@ -262,8 +262,8 @@ func (v *cmdv) stdinTexts() []string {
 	if v.c.Stdin != "" {
 		out = append(out, v.c.Stdin)
 	}
-	v.j.upstream(v.i, func(k int, kind shell.FeedKind) bool {
-		if kind != shell.FeedPipe {
+	v.j.upstream(v.i, func(k int, kind ir.FeedKind) bool {
+		if kind != ir.FeedPipe {
 			return true
 		}
 		u := v.j.view(k)
@@ -292,11 +292,11 @@ func infraDispatch(v *cmdv) {
 // there loses the same data, while its file paths are the container's
 // (not judged here). A shell's -c script there is analysed and each of
 // its commands judged the same way.
-func (v *cmdv) execInner(argv []shell.Word) {
+func (v *cmdv) execInner(argv []ir.Word) {
 	if len(argv) == 0 || argv[0].Unknown {
 		return
 	}
-	name := shell.CommandName(argv[0].Value)
+	name := ir.CommandName(argv[0].Value)
 	if !cmdfacts.IsShell(name) {
 		inner := *v.c
 		inner.Args, inner.Name, inner.NameIfEmpty = argv, name, name
@@ -313,7 +313,7 @@ func (v *cmdv) execInner(argv []shell.Word) {
 	if j.seen == nil {
 		j.seen = map[string]bool{}
 	}
-	s := analysis.Analyze(script.Value, analysis.Options{Dialect: shell.Bash, Home: j.plat.Home, Lookup: j.plat.Lookup})
+	s := analysis.Analyze(script.Value, analysis.Options{Dialect: ir.Bash, Home: j.plat.Home, Lookup: j.plat.Lookup})
 	sub := &judge{plat: j.plat, en: j.en, s: s, custom: j.custom, roots: j.roots, project: j.project, seen: j.seen, nested: j.nested + 1, steps: j.steps, ctx: j.ctx}
 	for k := range s.Commands {
 		if j.steps.Exhausted() {

@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
@@ -151,7 +151,7 @@ func psBoolOn(s string) bool {
 
 // psParamValue returns the value given to -name (as -Name V or -Name:V),
 // compared case-insensitively, and whether the parameter appears.
-func psParamValue(args []shell.Word, match func(name string) bool) (name, val string, ok bool) {
+func psParamValue(args []ir.Word, match func(name string) bool) (name, val string, ok bool) {
 	for i, a := range args {
 		s := a.Value
 		if !strings.HasPrefix(s, "-") {

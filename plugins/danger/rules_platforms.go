@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
 // Framework database resets and hosted-platform destroys (Infra family):
@@ -90,8 +90,8 @@ func (v *cmdv) testEnv(op cmdfacts.PlatformOp) bool {
 
 // lastAssign returns the value of the last of the command's own NAME=value
 // prefixes that sets one of names, or nil.
-func (v *cmdv) lastAssign(names []string) *shell.Word {
-	var val *shell.Word
+func (v *cmdv) lastAssign(names []string) *ir.Word {
+	var val *ir.Word
 	for i := range v.c.Assigns {
 		a := &v.c.Assigns[i]
 		for _, name := range names {
@@ -119,8 +119,8 @@ func (v *cmdv) stdinFed() bool {
 		}
 	}
 	fed := false
-	v.j.upstream(v.i, func(_ int, kind shell.FeedKind) bool {
-		fed = fed || kind == shell.FeedPipe
+	v.j.upstream(v.i, func(_ int, kind ir.FeedKind) bool {
+		fed = fed || kind == ir.FeedPipe
 		return !fed
 	})
 	return fed
@@ -151,7 +151,7 @@ func rulePackageBin(v *cmdv) {
 	if len(args) == 0 || args[0].Unknown {
 		return
 	}
-	name := shell.CommandName(args[0].Value)
+	name := ir.CommandName(args[0].Value)
 	if !cmdfacts.IsPlatformCLI(name) {
 		return
 	}

@@ -2,7 +2,7 @@ package danger
 
 import (
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
@@ -20,7 +20,7 @@ func ruleRegistryItem(v *cmdv) {
 	if pc.WhatIf {
 		return
 	}
-	paths := append(append([]shell.Word(nil), pc.Named["path"]...), pc.Named["literalpath"]...)
+	paths := append(append([]ir.Word(nil), pc.Named["path"]...), pc.Named["literalpath"]...)
 	values := v.name == "remove-itemproperty" || v.name == "clear-itemproperty"
 	if len(paths) == 0 && !values {
 		v.registryListed()
@@ -30,7 +30,7 @@ func ruleRegistryItem(v *cmdv) {
 
 // registryKeys reports the root and system keys among words (with values:
 // keys whose values the command removes).
-func (v *cmdv) registryKeys(words []shell.Word, values bool) {
+func (v *cmdv) registryKeys(words []ir.Word, values bool) {
 	for _, w := range words {
 		if key, ok := cmdfacts.RegistryWord(w, v.c.Cd); ok {
 			if shown, rule := criticalKey(key, values); rule != nil {
@@ -43,8 +43,8 @@ func (v *cmdv) registryKeys(words []shell.Word, values bool) {
 // registryListed reports Get-ChildItem (gci, ls, dir) of a system key
 // piped into the command: it deletes every subkey.
 func (v *cmdv) registryListed() {
-	v.j.upstream(v.i, func(k int, kind shell.FeedKind) bool {
-		if kind != shell.FeedPipe {
+	v.j.upstream(v.i, func(k int, kind ir.FeedKind) bool {
+		if kind != ir.FeedPipe {
 			return true
 		}
 		u := v.j.view(k)
@@ -52,7 +52,7 @@ func (v *cmdv) registryListed() {
 			return true
 		}
 		pc := winshell.ParsePowerShellCommand(u.c.Args)
-		for _, w := range append(append([]shell.Word(nil), pc.Named["path"]...), pc.Named["literalpath"]...) {
+		for _, w := range append(append([]ir.Word(nil), pc.Named["path"]...), pc.Named["literalpath"]...) {
 			key, ok := cmdfacts.RegistryWord(w, u.c.Cd)
 			if !ok {
 				continue

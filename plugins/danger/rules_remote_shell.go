@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 	"github.com/zcode-fence/zcode-fence/core/steps"
 )
@@ -73,9 +73,9 @@ func ruleRemoteShell(v *cmdv) {
 		return
 	}
 	j.spend(4 * steps.Path(len(text)))
-	dialect := shell.Bash
+	dialect := ir.Bash
 	if r.PowerShell {
-		dialect = shell.PowerShell
+		dialect = ir.PowerShell
 	}
 	// ruleInfraCLI judges the data stores a docker / kubectl exec reaches
 	// (execInner), before this rule: its findings are not repeated here.

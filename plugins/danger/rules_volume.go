@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
 // Volume managers that destroy a pool, dataset, volume or RAID member with
@@ -80,7 +80,7 @@ func ruleMdadm(v *cmdv) {
 // 1234; after it, or after "--", -1 is the pid. Bash dialect only
 // (PowerShell's kill is Stop-Process).
 func ruleKill(v *cmdv) {
-	if v.c.Dialect != shell.Bash {
+	if v.c.Dialect != ir.Bash {
 		return
 	}
 	if v.name == "killall5" {
