@@ -98,6 +98,7 @@ func init() {
 	// Framework database resets and platform destroys, after the rules
 	// their names already have.
 	chainPlatformRules(dispatch)
+	chainLongTailRules(dispatch)
 }
 
 // pick returns the hits of the given kinds.
