@@ -432,6 +432,10 @@ func goldenEnv(c goldenCall, data, mode string) []string {
 	}
 	if p := projectOf(c); p != "" {
 		env = append(env, "ZCODE_PROJECT_DIR="+p)
+	} else {
+		// ZCode, the corpora's host, sets this for every process it starts:
+		// a call without a project is still recognised as ZCode's.
+		env = append(env, "ZCODE_APP_VERSION=golden")
 	}
 	if c.extra != "" {
 		env = append(env, "ZCODE_FENCE_EXTRA_WRITABLE_ROOTS="+c.extra)
@@ -483,6 +487,12 @@ func goldenPayload(c goldenCall, session string) []byte {
 			edits = append(edits, map[string]any{"file_path": p, "old_string": "a", "new_string": "b"})
 		}
 		input = map[string]any{"file_path": first(c.paths), "edits": edits}
+	case "Read":
+		input = map[string]any{"file_path": c.command}
+	case "Grep":
+		input = map[string]any{"pattern": "token", "path": c.command}
+	case "NotebookRead":
+		input = map[string]any{"notebook_path": c.command}
 	case "ApplyPatch":
 		var b strings.Builder
 		b.WriteString("*** Begin Patch\n")

@@ -113,6 +113,10 @@ const (
 	ShapeEvidence
 	// EnvEvidence: a variable only this host sets is in the environment.
 	EnvEvidence
+	// KeyEvidence: the payload has a key only this host sends today, but
+	// one another host could adopt (Codex's top-level model): it beats an
+	// environment inherited from a host the agent runs inside.
+	KeyEvidence
 	// PayloadEvidence: the payload carries something only this host sends
 	// (an event name, a key).
 	PayloadEvidence
@@ -157,6 +161,9 @@ type Source struct {
 	// Edits: the field is an array of objects, each with a file_path (or
 	// filePath) target.
 	Edits bool
+	// List: the field is an array of strings, each a path or a glob
+	// (Gemini's read_many_files paths and include).
+	List bool
 }
 
 // editPathFields are the keys read inside each element of an Edits array.
@@ -205,7 +212,13 @@ func Default() Adapter {
 	return a
 }
 
-// Detect picks the adapter with the strongest claim on e.
+// Detect picks the adapter with the strongest claim on e. It fails safe:
+// a claim on the shape alone (or none) does not tell the hosts that send
+// that shape apart, and one of them (Codex) runs a call whose hook answers
+// "ask" — so such a payload gets an Unsure adapter, whose ask is written in
+// the form every host stops on. Its tools are those of the strongest
+// claimant that knows the tool name (a Gemini-named tool that came without
+// Gemini's markers is still judged as Gemini's).
 func Detect(e *Envelope, env Lookup) Adapter {
 	var best Adapter
 	bestEv := NoEvidence
@@ -214,10 +227,38 @@ func Detect(e *Envelope, env Lookup) Adapter {
 			best, bestEv = r.adapter, ev
 		}
 	}
-	if best == nil {
-		return Default()
+	if bestEv > ShapeEvidence {
+		return best
 	}
-	return best
+	if best == nil {
+		best = Default()
+	}
+	if name := e.ToolName(); name != "" {
+		if _, ok := best.Tool(name); !ok {
+			for _, a := range Adapters() {
+				if _, ok := a.Tool(name); ok {
+					best = a
+					break
+				}
+			}
+		}
+	}
+	return Unsure{best}
+}
+
+// Unsure is the adapter of a payload that no host's own markers claim (see
+// Detect): the embedded adapter reads the tools, and its asks are answered
+// in StopLine's form.
+type Unsure struct{ Adapter }
+
+// Answer stops the call on every host (StopLine), unless no_ask_fallback
+// is silent: then the embedded adapter's own answer, which a host that
+// cannot ask ignores, as that setting wants.
+func (u Unsure) Answer(a Ask) []byte {
+	if !denies(a) {
+		return u.Adapter.Answer(a)
+	}
+	return StopLine(UnsureReason(a))
 }
 
 // OptionEnvPrefixes is every adapter's plugin-option prefix, without
@@ -255,14 +296,14 @@ var inputFields = sync.OnceValue(func() map[string]fieldUse {
 				m[d] = fieldUse{}
 			}
 			for _, s := range tool.Paths {
-				m[s.Field] = fieldUse{edits: s.Edits}
+				m[s.Field] = fieldUse{edits: s.Edits, list: s.List}
 			}
 		}
 	}
 	return m
 })
 
-type fieldUse struct{ edits bool }
+type fieldUse struct{ edits, list bool }
 
 // env reads a variable from a possibly nil lookup; "" and unset are alike.
 func lookupEnv(l Lookup, key string) string {

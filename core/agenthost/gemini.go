@@ -9,7 +9,8 @@ import (
 
 // Gemini CLI (measured with 0.61.0 against a fake API; testdata/hosts/).
 //
-// Evidence: hook_event_name "BeforeTool" (no other host uses it); tools
+// Evidence: hook_event_name "BeforeTool" (no other host uses it), or a
+// transcript_path below ~/.gemini/tmp; tools
 // run_shell_command {command, description, dir_path}, write_file
 // {file_path (relative as the model wrote it), content}, replace
 // {file_path, old_string, new_string, instruction}. The hook process gets
@@ -34,7 +35,7 @@ var geminiTools = toolTable{
 	{[]string{"run_shell_command"}, Tool{Name: "Bash", Kind: core.KindShell, Command: "command", Dir: []string{"dir_path", "directory"}}},
 	{[]string{"write_file"}, Tool{Name: "Write", Kind: core.KindFile, Paths: []Source{{Field: "file_path"}}}},
 	{[]string{"replace"}, Tool{Name: "Edit", Kind: core.KindFile, Paths: []Source{{Field: "file_path"}}}},
-}
+}.with(geminiReads...)
 
 // geminiProcess recognises `gemini` (node .../@google/gemini-cli/bundle/gemini.js).
 var geminiProcess = hostProcess{
@@ -46,7 +47,7 @@ var geminiProcess = hostProcess{
 func (gemini) Name() string { return "gemini" }
 
 func (gemini) Claim(e *Envelope, env Lookup) Evidence {
-	if e.HookEventName() == "BeforeTool" {
+	if e.HookEventName() == "BeforeTool" || e.TranscriptIn(geminiDir) && e.Has("tool_name") {
 		return PayloadEvidence
 	}
 	if lookupEnv(env, "GEMINI_CWD") != "" || lookupEnv(env, "GEMINI_PLANS_DIR") != "" {
@@ -117,6 +118,8 @@ var geminiInstall = Install{
 	Timeout:          TimeoutRule{Fields: []TimeoutField{{"timeout", time.Millisecond}}, Default: 60 * time.Second},
 	HeadlessAskHangs: true,
 	InstallHow:       "gemini extensions install <a clone of this repository>/" + ExtensionDir + " --consent (README: Install)",
+	// The Google OAuth tokens and the MCP servers' OAuth tokens.
+	Credentials: []string{"oauth_creds.json", "mcp-oauth-tokens.json"},
 }
 
 func (gemini) Install() Install { return geminiInstall }

@@ -10,7 +10,8 @@ import (
 //
 // Evidence: hook_event_name "PreToolUse" with Gemini's tool names
 // (run_shell_command, write_file, edit) and the top-level keys prompt_id,
-// tool_use_id and tool_call_id; the hook process gets QWEN_PROJECT_DIR,
+// tool_use_id and tool_call_id, and a transcript_path below ~/.qwen; the
+// hook process gets QWEN_PROJECT_DIR,
 // QWEN_CODE_SESSION_ID and friends, plus GEMINI_PROJECT_DIR and
 // CLAUDE_PROJECT_DIR. QWEN_CODE_PROJECT_DIR is NOT the project: it is the
 // session store under ~/.qwen/projects/. write_file and edit reject a
@@ -27,7 +28,7 @@ var qwenTools = toolTable{
 	{[]string{"run_shell_command"}, Tool{Name: "Bash", Kind: core.KindShell, Command: "command", Dir: []string{"directory", "dir_path"}}},
 	{[]string{"write_file"}, Tool{Name: "Write", Kind: core.KindFile, Paths: []Source{{Field: "file_path"}}}},
 	{[]string{"edit", "replace"}, Tool{Name: "Edit", Kind: core.KindFile, Paths: []Source{{Field: "file_path"}}}},
-}
+}.with(geminiReads...)
 
 // qwenEnv are variables only Qwen Code sets in the hook's environment.
 var qwenEnv = []string{"QWEN_PROJECT_DIR", "QWEN_CODE_SESSION_ID"}
@@ -35,7 +36,7 @@ var qwenEnv = []string{"QWEN_PROJECT_DIR", "QWEN_CODE_SESSION_ID"}
 func (qwen) Name() string { return "qwen" }
 
 func (qwen) Claim(e *Envelope, env Lookup) Evidence {
-	if e.HookEventName() == "PreToolUse" && e.Has("tool_call_id") {
+	if e.HookEventName() == "PreToolUse" && e.Has("tool_call_id") || e.TranscriptIn(qwenDir) {
 		if _, ok := qwenTools.lookup(e.ToolName()); ok {
 			return PayloadEvidence
 		}
@@ -87,6 +88,8 @@ var qwenInstall = Install{
 	Events:     []string{claudePackaging.Event},
 	Timeout:    TimeoutRule{Fields: []TimeoutField{{"timeout", time.Second}}, Default: 60 * time.Second, MsFrom: 1000},
 	InstallHow: "qwen extensions install <this repository>:" + core.PluginName + " --consent (README: Install)",
+	// The Qwen OAuth tokens.
+	Credentials: []string{"oauth_creds.json"},
 }
 
 func (qwen) Install() Install { return qwenInstall }

@@ -34,7 +34,7 @@ var tiers = [][]string{
 	// 3: the walker, the agent-host adapters, the layer protocol.
 	{"core/shell/analysis", "core/agenthost", "core/layerproto"},
 	// 4: protected places and settings.
-	{"core/protect", "core/config"},
+	{"core/protect", "core/secrets", "core/config"},
 	// 5: the host chain, the layers, the SDK.
 	{"core/host", "plugins/danger", "plugins/fence", "plugins/decisionmodel", "sdk"},
 	// 6: the built-in chain and example layers.

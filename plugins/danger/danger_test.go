@@ -124,7 +124,19 @@ func (c tcase) call(language string) *core.Call {
 	if custom != "" {
 		call.Options[KeyCustomRules] = custom
 	}
+	if isReadTool(c.Tool) { // a host's read tool: the command is the path read
+		call.Tool, call.Kind, call.Paths, call.Command, call.Script = c.Tool, core.KindRead, []string{command}, "", nil
+	}
 	return call
+}
+
+// isReadTool: the normalised read tools (core/agenthost's reads.go).
+func isReadTool(tool string) bool {
+	switch tool {
+	case "Read", "Grep", "NotebookRead", "ReadMany":
+		return true
+	}
+	return false
 }
 
 func readCases(t testing.TB, file string) []tcase {

@@ -9,6 +9,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
+	"github.com/zcode-fence/zcode-fence/core/secrets"
 	"github.com/zcode-fence/zcode-fence/core/shell/cdchain"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 	"github.com/zcode-fence/zcode-fence/core/steps"
@@ -34,6 +35,9 @@ type judge struct {
 	reasons   []core.Reason
 	seen      map[string]bool
 	nested    int // how deep gap re-analysis (literal text fed to a shell) went
+
+	secretsOn bool         // protect_secrets (rules_secrets.go)
+	secretsAt *secrets.Set // the catalogue placed for the call, once needed
 
 	ctx   context.Context // the call's; nested judges share it
 	steps *steps.Counter  // the call's budget, shared with nested judges
@@ -165,12 +169,15 @@ func (j *judge) command(i int) {
 func (v *cmdv) rules() {
 	if v.name == "" {
 		v.unknownCommand()
-	} else if r := dispatch[v.name]; r != nil {
-		r(v)
+	} else if rs := dispatch[v.name]; len(rs) > 0 {
+		for _, r := range rs {
+			r(v)
+		}
 	} else if strings.HasPrefix(v.name, "mkfs") || strings.HasPrefix(v.name, "newfs") {
 		ruleMkfs(v)
 	}
 	v.inlineScripts()
+	v.secrets()
 	v.forkBomb()
 	v.tamper()
 	v.archiveDelete()

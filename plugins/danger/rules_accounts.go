@@ -8,8 +8,11 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
-var _ = addRules(ruleUserdel, "userdel", "deluser")
-var _ = addRules(ruleKillUser, "pkill", "killall")
+// accountsRules are the rules of this file and the command names they judge.
+var accountsRules = []judging{
+	on(ruleUserdel, "userdel", "deluser"),
+	on(ruleKillUser, "pkill", "killall"),
+}
 
 // ruleUserdel: userdel -r / --remove deletes the account's home directory
 // and mail spool; deluser --remove-home the home, --remove-all-files every

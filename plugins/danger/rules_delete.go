@@ -12,6 +12,24 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
+// deleteRules are the rules of this file and the command names they judge.
+var deleteRules = []judging{
+	on(ruleRm, "rm"),
+	on(ruleRimraf, "rimraf"),
+	on(ruleRmdir, "rmdir"),
+	on(ruleWinDelete, "del", "erase", "rd"),
+	on(ruleRemoveItem, "remove-item"),
+	on(ruleFind, "find", "gfind"),
+	on(ruleShred, "shred"),
+	on(ruleUnlink, "unlink"),
+	on(ruleMv, "mv", "move"),
+	on(ruleMoveItem, "move-item"),
+	on(ruleDotNet, cmdfacts.DotNetFileCalls()...),
+	on(ruleRsync, "rsync"),
+	on(ruleRobocopy, "robocopy"),
+	on(ruleFd, "fd", "fdfind"),
+}
+
 // ruleRm: rm -r of a catastrophic target (DG-RM-RECURSIVE), rm
 // --no-preserve-root (DG-RM-NO-PRESERVE-ROOT), rm of a glob over a
 // catastrophic directory (DG-RM-GLOB), xargs rm of listed items
@@ -283,8 +301,6 @@ func ruleFind(v *cmdv) {
 	v.report(rules.FindDelete, "", pick(hs, hitCatastrophic))
 	v.report(rules.UnresolvedTarget, "", pick(hs, hitUnknown))
 }
-
-var _ = addRules(ruleFd, "fd", "fdfind")
 
 // ruleFd: fd (fdfind) whose -x/-X command recursively deletes what fd
 // finds (rm -r with a placeholder, or none). From the project root (or a

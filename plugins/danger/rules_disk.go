@@ -9,6 +9,26 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
+// diskRules are the rules of this file and the command names they judge.
+var diskRules = []judging{
+	on(ruleDd, "dd"),
+	on(ruleMkfs, "mke2fs", "mkswap", "mkdosfs", "mkntfs", "mkexfatfs", "mformat"),
+	on(ruleWipefs, "wipefs"),
+	on(rulePartition, "blkdiscard", "sgdisk", "parted", "sfdisk", "fdisk", "gdisk", "cfdisk", "nvme"),
+	on(ruleDiskpart, "diskpart"),
+	on(ruleDiskutil, "diskutil"),
+	on(ruleFormat, "format"),
+	on(rulePSDisk, "format-volume", "clear-disk", "remove-partition", "initialize-disk", "reset-physicaldisk"),
+	on(ruleReg, "reg"),
+	on(ruleVssadmin, "vssadmin"),
+	on(ruleWmic, "wmic"),
+	on(ruleWbadmin, "wbadmin"),
+	on(ruleRemoveCim, "remove-ciminstance", "remove-wmiobject"),
+	on(ruleCipher, "cipher"),
+	on(ruleChmod, "chmod", "chown", "chgrp", "chattr", "setfacl"),
+	on(ruleIcacls, "icacls", "takeown"),
+}
+
 // ---------------------------------------------------------------------------
 // Disks, volumes, the registry and backups
 

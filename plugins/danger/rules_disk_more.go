@@ -8,13 +8,16 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
+// diskMoreRules are the rules of this file and the command names they judge.
+var diskMoreRules = []judging{
+	on(ruleCryptsetup, "cryptsetup"),
+	on(ruleHdparm, "hdparm"),
+}
+
 // Disk tools that wipe or lock a device through their own verbs
 // (DG-PARTITION): cryptsetup luksFormat / erase / luksErase /
 // luksKillSlot / luksRemoveKey, and hdparm's ATA security erase, sector
 // trims and writes, drive passwords and capacity changes.
-
-var _ = addRules(ruleCryptsetup, "cryptsetup")
-var _ = addRules(ruleHdparm, "hdparm")
 
 // cryptsetupSpec lists cryptsetup's options that take a value.
 var cryptsetupSpec = cmdfacts.Spec{Short: "cshdlSitTM", Long: []string{"type", "cipher", "key-size", "hash",

@@ -8,6 +8,12 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
+// gitRules are the rules of this file and the command names they judge.
+var gitRules = []judging{
+	on(ruleGit, cmdfacts.GitFrontEnds()...),
+	on(ruleGit, cmdfacts.GitDashedNames()...),
+}
+
 // maxAliasNesting bounds how deep git shell aliases are followed.
 const maxAliasNesting = 2
 

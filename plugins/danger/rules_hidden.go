@@ -9,6 +9,11 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/shell/oneliner"
 )
 
+// hiddenRules are the rules of this file and the command names they judge.
+var hiddenRules = []judging{
+	on(ruleRunner, "npx", "pnpx", "bunx", "pnpm", "yarn", "npm"),
+}
+
 // inlineScripts judges the interpreter one-liners the command runs
 // (python -c, node -e, perl -e, awk, osascript ...): the literal files
 // their code deletes (DG-SCRIPT-DELETE) or writes (DG-SCRIPT-WRITE), and

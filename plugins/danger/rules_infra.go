@@ -11,6 +11,13 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/steps"
 )
 
+// infraRules are the rules of this file and the command names they judge.
+var infraRules = []judging{
+	on(ruleInfraCLI, cmdfacts.InfraCLIs()...),
+	on(ruleDBClient, cmdfacts.DBClients()...),
+	on(ruleRclone, "rclone"),
+}
+
 // Infrastructure and data stores (the Infra family): bulk and
 // irreversible loss outside the local disk. The command facts are
 // core/cmdfacts.Infra (IaC tools, cluster clients, cloud CLIs, container
@@ -18,12 +25,6 @@ import (
 // clients), and ContainerExec (a client run inside a container or pod).
 // What stays silent because it is clearly local and disposable is
 // written in the family's doc (core/rules/infra.go).
-
-// infraRules registers the family's rules with the dispatch table.
-func infraRules(reg func(func(*cmdv), ...string)) {
-	reg(ruleInfraCLI, cmdfacts.InfraCLIs()...)
-	reg(ruleDBClient, cmdfacts.DBClients()...)
-}
 
 // ruleInfraCLI judges an IaC tool, a cluster client, a cloud CLI or a
 // container engine; an exec into a container or pod is judged as the
@@ -65,8 +66,6 @@ func ruleInfraCLI(v *cmdv) {
 	}
 	v.j.add(finding{rule: rule, cmd: v.display(), detail: op.Detail, subject: v.infraSubject(op)})
 }
-
-var _ = addRules(ruleRclone, "rclone")
 
 // ruleRclone: rclone purge of a remote path, or delete of one with no
 // filter (DG-CLOUD-DELETE), as gsutil rm -r and aws s3 rm --recursive of
@@ -316,7 +315,7 @@ func (v *cmdv) execInner(argv []ir.Word) {
 		j.seen = map[string]bool{}
 	}
 	s := analysis.Analyze(script.Value, analysis.Options{Dialect: ir.Bash, Home: j.plat.Home, Lookup: j.plat.Lookup})
-	sub := &judge{plat: j.plat, en: j.en, s: s, custom: j.custom, roots: j.roots, project: j.project, seen: j.seen, nested: j.nested + 1, steps: j.steps, ctx: j.ctx}
+	sub := &judge{plat: j.plat, en: j.en, s: s, custom: j.custom, roots: j.roots, project: j.project, seen: j.seen, nested: j.nested + 1, steps: j.steps, ctx: j.ctx, secretsOn: j.secretsOn, secretsAt: j.secretsAt}
 	for k := range s.Commands {
 		if j.steps.Exhausted() {
 			break

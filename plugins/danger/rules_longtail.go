@@ -12,23 +12,10 @@ import (
 // which subcommand, which options — are the table's; this file maps each
 // effect to its rule.
 
-// chainLongTailRules adds ruleLongTail to the dispatch table for every
-// command the table reads, after the rule the name already has (npm, pnpm
-// and yarn run scripts: ruleRunner judges those). It runs at the end of
-// the table's init, with chainPlatformRules.
-func chainLongTailRules(dispatch map[string]func(*cmdv)) {
-	for _, n := range cmdfacts.LongTailCLIs() {
-		prev := dispatch[n]
-		if prev == nil {
-			dispatch[n] = ruleLongTail
-			continue
-		}
-		dispatch[n] = func(v *cmdv) {
-			prev(v)
-			ruleLongTail(v)
-		}
-	}
-}
+// longTailRules: ruleLongTail judges every command the table reads,
+// after the rule the name has otherwise (npm, pnpm and yarn run scripts:
+// ruleRunner judges those).
+var longTailRules = []judging{on(ruleLongTail, cmdfacts.LongTailCLIs()...)}
 
 // tailRules maps each effect to the rule that reports it.
 var tailRules = map[cmdfacts.TailEffect]*rules.Rule{

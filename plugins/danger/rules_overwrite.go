@@ -9,6 +9,14 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
+// overwriteRules are the rules of this file and the command names they judge.
+var overwriteRules = []judging{
+	on(ruleCopyTo, "cp", "install", "ln", "pv"),
+	on(ruleTee, "tee", "tee-object"),
+	on(ruleTruncate, "truncate"),
+	on(ruleSed, "sed", "gsed"),
+}
+
 // ---------------------------------------------------------------------------
 // Overwriting critical files and disks (DG-CRITICAL-FILE, DG-DEVICE-WRITE)
 

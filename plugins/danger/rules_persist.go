@@ -9,6 +9,32 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
+// persistRules are the rules of this file and the command names they judge.
+var persistRules = []judging{
+	on(ruleCrontab, "crontab"),
+	on(ruleSc, "sc", "set-content"),
+	on(ruleNewService, "new-service"),
+	on(ruleUpdateRcd, "update-rc.d"),
+	on(ruleChkconfig, "chkconfig"),
+	on(ruleSchtasks, "schtasks"),
+	on(ruleRegisterTask, "register-scheduledtask"),
+	on(ruleItemProperty, "set-itemproperty", "new-itemproperty"),
+	on(ruleLaunchctl, "launchctl"),
+	on(ruleUfw, "ufw"),
+	on(ruleNetsh, "netsh"),
+	on(ruleFirewallProfile, "set-netfirewallprofile"),
+	on(ruleMpPreference, "set-mppreference"),
+	on(ruleStopService, "stop-service", "set-service"),
+	on(ruleNet, "net"),
+	on(ruleService, "service"),
+	on(ruleSetenforce, "setenforce"),
+	on(ruleSpctl, "spctl"),
+	on(ruleCsrutil, "csrutil"),
+	on(ruleIptables, "iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft"),
+	on(ruleNft, "nft"),
+	on(rulePfctl, "pfctl"),
+}
+
 // ---------------------------------------------------------------------------
 // Persistence
 

@@ -10,32 +10,14 @@ import (
 
 // Framework database resets and hosted-platform destroys (Infra family):
 // the command facts are core/cmdfacts.Platform. Several of its command
-// names already have a rule (gh and docker: ruleInfraCLI; vagrant:
-// ruleRemoteShell; yarn and pnpm: ruleRunner), so the platform rule is
-// chained after whatever rule a name has rather than replacing it.
+// names have other rules too (gh and docker: ruleInfraCLI; vagrant:
+// ruleRemoteShell; yarn and pnpm: ruleRunner), which run first.
 
-// chainPlatformRules adds rulePlatform to the dispatch table for every
-// command name cmdfacts.Platform reads, after the rule the name already
-// has, and rulePackageBin after yarn's and pnpm's. It runs last in the
-// table's init, so that every earlier registration is kept.
-func chainPlatformRules(dispatch map[string]func(*cmdv)) {
-	chain := func(name string, f func(*cmdv)) {
-		prev := dispatch[name]
-		if prev == nil {
-			dispatch[name] = f
-			return
-		}
-		dispatch[name] = func(v *cmdv) {
-			prev(v)
-			f(v)
-		}
-	}
-	for _, n := range cmdfacts.PlatformCLIs() {
-		chain(n, rulePlatform)
-	}
-	for _, n := range []string{"yarn", "pnpm"} {
-		chain(n, rulePackageBin)
-	}
+// platformsRules are the rules of this file: rulePlatform on every command
+// name cmdfacts.Platform reads, and rulePackageBin on yarn and pnpm.
+var platformsRules = []judging{
+	on(rulePlatform, cmdfacts.PlatformCLIs()...),
+	on(rulePackageBin, "yarn", "pnpm"),
 }
 
 // rulePlatform judges a framework database reset (DG-FRAMEWORK-DB-RESET),

@@ -8,8 +8,11 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
-var _ = addRules(ruleStopProcess, "stop-process")
-var _ = addRules(ruleTaskkill, "taskkill")
+// pskillRules are the rules of this file and the command names they judge.
+var pskillRules = []judging{
+	on(ruleStopProcess, "stop-process"),
+	on(ruleTaskkill, "taskkill"),
+}
 
 // ruleStopProcess: PowerShell's Stop-Process (kill, spps) of every
 // process (DG-KILL-ALL): fed by a Get-Process that names no process

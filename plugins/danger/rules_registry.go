@@ -6,13 +6,16 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
+// registryRules are the rules of this file and the command names they judge.
+var registryRules = []judging{
+	on(ruleRegistryItem, "clear-item", "remove-itemproperty", "clear-itemproperty", "rename-item"),
+}
+
 // Registry keys removed, emptied, moved or stripped of values through the
 // PowerShell provider (DG-REG-DELETE): Clear-Item, Remove-ItemProperty,
 // Clear-ItemProperty, Rename-Item and Move-Item of a system key
 // (cmdfacts.RegistryKeyCritical); Remove-Item is in ruleRemoveItem.
 // A relative key after Set-Location HKLM:\ is resolved against it.
-
-var _ = addRules(ruleRegistryItem, "clear-item", "remove-itemproperty", "clear-itemproperty", "rename-item")
 
 // ruleRegistryItem judges the registry paths of a provider cmdlet.
 func ruleRegistryItem(v *cmdv) {

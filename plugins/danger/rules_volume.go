@@ -8,16 +8,19 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
+// volumeRules are the rules of this file and the command names they judge.
+var volumeRules = []judging{
+	on(ruleZfs, "zfs", "zpool"),
+	on(ruleLvmRemove, "lvremove", "vgremove", "pvremove"),
+	on(ruleBtrfs, "btrfs"),
+	on(ruleMdadm, "mdadm"),
+	on(ruleKill, "kill", "killall5"),
+}
+
 // Volume managers that destroy a pool, dataset, volume or RAID member with
 // its data (DG-VOLUME-DESTROY), and kills of every process (DG-KILL-ALL).
 // Their targets are pool and volume names, not paths, so every
 // destroying form asks; the dry runs and help stay silent.
-
-var _ = addRules(ruleZfs, "zfs", "zpool")
-var _ = addRules(ruleLvmRemove, "lvremove", "vgremove", "pvremove")
-var _ = addRules(ruleBtrfs, "btrfs")
-var _ = addRules(ruleMdadm, "mdadm")
-var _ = addRules(ruleKill, "kill", "killall5")
 
 // zfsDestroys are the zfs and zpool verbs that destroy data.
 var zfsDestroys = map[string]map[string]bool{
