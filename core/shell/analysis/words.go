@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"path"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -626,6 +627,9 @@ func (a *analyzer) param(st *state, src string, pe *syntax.ParamExp, ref string)
 
 // scalarParam resolves a parameter expansion of a scalar or of $@ / $*.
 func (a *analyzer) scalarParam(st *state, src string, pe *syntax.ParamExp) (elems [][]part, multi, glob, ok bool) {
+	if pe.Repl != nil && pe.Param != nil && pe.Exp == nil && !pe.Excl && !pe.Length && pe.Index == nil && pe.Slice == nil {
+		return a.replParam(st, src, pe)
+	}
 	if pe.Param == nil || pe.Excl || pe.Width || pe.IsSet || pe.Flags != nil ||
 		pe.NestedParam != nil || pe.Index != nil || len(pe.Modifiers) > 0 ||
 		pe.Slice != nil || pe.Repl != nil || pe.Names != 0 ||
@@ -702,16 +706,14 @@ func (a *analyzer) scalarParam(st *state, src string, pe *syntax.ParamExp) (elem
 		}
 		pat := a.single(st, src, pe.Exp.Word, modeQuotedSingle)
 		p, pok := pat.lit()
-		if !pok || strings.ContainsAny(p, "*?[\\") {
+		if !pok || strings.Contains(p, "\\") {
 			return nil, false, false, false
 		}
-		s := joinParts(v.val)
-		if op == syntax.RemSmallPrefix || op == syntax.RemLargePrefix {
-			s = strings.TrimPrefix(s, p)
-		} else {
-			s = strings.TrimSuffix(s, p)
+		s, rok := removeMatch(joinParts(v.val), p, op)
+		if !rok {
+			return nil, false, false, false
 		}
-		return [][]part{{{text: s}}}, false, false, true
+		return [][]part{{{text: s}}}, false, v.glob, true
 	case syntax.UpperAll, syntax.LowerAll:
 		if !known || !partsKnown(v.val) || pe.Exp.Word != nil {
 			return nil, false, false, false
@@ -992,4 +994,121 @@ func braceSequence(be *syntax.BraceExp, limit int) ([]string, bool) {
 		}
 	}
 	return out, true
+}
+
+// removeMatch is ${v#p}, ${v##p}, ${v%p}, ${v%%p} on a known value: the
+// shortest (#, %) or longest (##, %%) prefix or suffix of s matching the
+// glob pattern p is removed (path.Match, where * also matches "/" as in
+// bash's pattern matching: the match is tried on the text, not on path
+// segments). ok is false for a pattern path.Match cannot read.
+func removeMatch(s, p string, op syntax.ParExpOperator) (string, bool) {
+	if !strings.ContainsAny(p, "*?[") {
+		switch op {
+		case syntax.RemSmallPrefix, syntax.RemLargePrefix:
+			return strings.TrimPrefix(s, p), true
+		}
+		return strings.TrimSuffix(s, p), true
+	}
+	match := func(t string) (bool, bool) {
+		ok, err := globMatch(p, t)
+		return ok, err == nil
+	}
+	n := len(s)
+	switch op {
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix:
+		best := -1
+		for i := 0; i <= n; i++ {
+			ok, valid := match(s[:i])
+			if !valid {
+				return "", false
+			}
+			if ok {
+				best = i
+				if op == syntax.RemSmallPrefix {
+					break
+				}
+			}
+		}
+		if best < 0 {
+			return s, true
+		}
+		return s[best:], true
+	default:
+		best := -1
+		for i := n; i >= 0; i-- {
+			ok, valid := match(s[i:])
+			if !valid {
+				return "", false
+			}
+			if ok {
+				best = i
+				if op == syntax.RemSmallSuffix {
+					break
+				}
+			}
+		}
+		if best < 0 {
+			return s, true
+		}
+		return s[:best], true
+	}
+}
+
+// globMatch matches text against a bash glob pattern (*, ?, [...]), where
+// * and ? also match "/".
+func globMatch(pattern, text string) (bool, error) {
+	// path.Match stops * and ? at "/": replace the separators by a byte
+	// neither the pattern nor the text holds, on both sides.
+	const sep = "\x00"
+	return path.Match(strings.ReplaceAll(pattern, "/", sep), strings.ReplaceAll(text, "/", sep))
+}
+
+// replParam is ${v/pat/rep}, ${v//pat/rep}, ${v/#pat/rep}, ${v/%pat/rep}
+// of a known value with a literal pattern and a known replacement (a
+// glob in the pattern is not evaluated: unknown). The value keeps its
+// glob flag: replacing text in a pattern of names gives names in the
+// same directory unless the replacement adds a "/" or "..".
+func (a *analyzer) replParam(st *state, src string, pe *syntax.ParamExp) (elems [][]part, multi, glob, ok bool) {
+	v, set := a.lookup(st, pe.Param.Value)
+	if !set || v.opaque || v.isArr || !partsKnown(v.val) {
+		return nil, false, false, false
+	}
+	orig := ""
+	if pe.Repl.Orig != nil {
+		w := a.single(st, src, pe.Repl.Orig, modeQuotedSingle)
+		s, k := w.lit()
+		if !k {
+			return nil, false, false, false
+		}
+		orig = s
+	}
+	with := ""
+	if pe.Repl.With != nil {
+		w := a.single(st, src, pe.Repl.With, modeQuotedSingle)
+		s, k := w.lit()
+		if !k {
+			return nil, false, false, false
+		}
+		with = s
+	}
+	if strings.ContainsAny(orig, "*?[\\") {
+		return nil, false, false, false
+	}
+	s := joinParts(v.val)
+	switch {
+	case strings.HasPrefix(orig, "#"):
+		if p := orig[1:]; strings.HasPrefix(s, p) {
+			s = with + s[len(p):]
+		}
+	case strings.HasPrefix(orig, "%"):
+		if p := orig[1:]; strings.HasSuffix(s, p) {
+			s = s[:len(s)-len(p)] + with
+		}
+	case orig == "":
+	case pe.Repl.All:
+		s = strings.ReplaceAll(s, orig, with)
+	default:
+		s = strings.Replace(s, orig, with, 1)
+	}
+	return [][]part{{{text: s}}}, false, v.glob, true
 }
