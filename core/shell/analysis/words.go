@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"path"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -675,6 +674,9 @@ func (a *analyzer) scalarParam(st *state, src string, pe *syntax.ParamExp) (elem
 	switch op {
 	case syntax.DefaultUnsetOrNull, syntax.DefaultUnset, syntax.AssignUnsetOrNull, syntax.AssignUnset:
 		colon := op == syntax.DefaultUnsetOrNull || op == syntax.AssignUnsetOrNull
+		if !known && a.surelyUnset(st, name) { // ondisk.go: unset here and in the environment
+			known, empty, v = true, true, variable{}
+		}
 		if !known {
 			return nil, false, false, false
 		}
@@ -706,12 +708,21 @@ func (a *analyzer) scalarParam(st *state, src string, pe *syntax.ParamExp) (elem
 		}
 		pat := a.single(st, src, pe.Exp.Word, modeQuotedSingle)
 		p, pok := pat.lit()
-		if !pok || strings.Contains(p, "\\") {
+		if !pok {
 			return nil, false, false, false
 		}
-		s, rok := removeMatch(joinParts(v.val), p, op)
-		if !rok {
-			return nil, false, false, false
+		s := joinParts(v.val)
+		if strings.ContainsAny(p, "*?[\\") {
+			t, ok := trimPattern(s, p, op) // globtrim.go
+			if !ok {
+				return nil, false, false, false
+			}
+			return [][]part{{{text: t}}}, false, v.glob, true
+		}
+		if op == syntax.RemSmallPrefix || op == syntax.RemLargePrefix {
+			s = strings.TrimPrefix(s, p)
+		} else {
+			s = strings.TrimSuffix(s, p)
 		}
 		return [][]part{{{text: s}}}, false, v.glob, true
 	case syntax.UpperAll, syntax.LowerAll:
@@ -994,73 +1005,6 @@ func braceSequence(be *syntax.BraceExp, limit int) ([]string, bool) {
 		}
 	}
 	return out, true
-}
-
-// removeMatch is ${v#p}, ${v##p}, ${v%p}, ${v%%p} on a known value: the
-// shortest (#, %) or longest (##, %%) prefix or suffix of s matching the
-// glob pattern p is removed (path.Match, where * also matches "/" as in
-// bash's pattern matching: the match is tried on the text, not on path
-// segments). ok is false for a pattern path.Match cannot read.
-func removeMatch(s, p string, op syntax.ParExpOperator) (string, bool) {
-	if !strings.ContainsAny(p, "*?[") {
-		switch op {
-		case syntax.RemSmallPrefix, syntax.RemLargePrefix:
-			return strings.TrimPrefix(s, p), true
-		}
-		return strings.TrimSuffix(s, p), true
-	}
-	match := func(t string) (bool, bool) {
-		ok, err := globMatch(p, t)
-		return ok, err == nil
-	}
-	n := len(s)
-	switch op {
-	case syntax.RemSmallPrefix, syntax.RemLargePrefix:
-		best := -1
-		for i := 0; i <= n; i++ {
-			ok, valid := match(s[:i])
-			if !valid {
-				return "", false
-			}
-			if ok {
-				best = i
-				if op == syntax.RemSmallPrefix {
-					break
-				}
-			}
-		}
-		if best < 0 {
-			return s, true
-		}
-		return s[best:], true
-	default:
-		best := -1
-		for i := n; i >= 0; i-- {
-			ok, valid := match(s[i:])
-			if !valid {
-				return "", false
-			}
-			if ok {
-				best = i
-				if op == syntax.RemSmallSuffix {
-					break
-				}
-			}
-		}
-		if best < 0 {
-			return s, true
-		}
-		return s[:best], true
-	}
-}
-
-// globMatch matches text against a bash glob pattern (*, ?, [...]), where
-// * and ? also match "/".
-func globMatch(pattern, text string) (bool, error) {
-	// path.Match stops * and ? at "/": replace the separators by a byte
-	// neither the pattern nor the text holds, on both sides.
-	const sep = "\x00"
-	return path.Match(strings.ReplaceAll(pattern, "/", sep), strings.ReplaceAll(text, "/", sep))
 }
 
 // replParam is ${v/pat/rep}, ${v//pat/rep}, ${v/#pat/rep}, ${v/%pat/rep}
