@@ -62,4 +62,5 @@ func buildJudged() {
 	add(GitDashedNames()...)
 	add(AgentCLINames()...)
 	add(DotNetFileCalls()...)
+	add(LongTailCLIs()...)
 }

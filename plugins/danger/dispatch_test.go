@@ -57,7 +57,7 @@ func TestJudgedAfterUnknownWord(t *testing.T) {
 			s := analysis.Analyze(text, analysis.Options{})
 			found := false
 			for _, c := range s.Commands {
-				found = found || c.Name == name
+				found = found || strings.EqualFold(c.Name, name) // names are reported lower-cased (VBoxManage)
 			}
 			if !found {
 				t.Errorf("%s: the analysis reports no %s command (%s)", text, name, s.Outline())
