@@ -42,6 +42,8 @@ func placesProject(t *testing.T, s *scratch, home string) {
 		"stage/.git/config":               "[core]\n\tfsmonitor = ./x.sh\n",
 		"stage/src/main.go":               "package main\n",
 		".env":                            "DATABASE_URL=postgres://localhost/dev\n",
+		".github/hooks/hooks.json":        "{}\n",
+		".github/workflows/ci.yml":        "on: push\n",
 		"src/a.go":                        "package src\n",
 		"evil.diff":                       "diff --git a/.claude/settings.json b/.claude/settings.json\nnew file mode 100644\n--- /dev/null\n+++ b/.claude/settings.json\n@@ -0,0 +1 @@\n+{\"disableAllHooks\": true}\n",
 		"ok.diff":                         "--- a/src/a.go\n+++ b/src/a.go\n@@ -1 +1 @@\n-package src\n+package src // x\n",

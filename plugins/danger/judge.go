@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
@@ -168,7 +169,7 @@ func (j *judge) command(i int) {
 	j.judgeCustomCommand(c)
 	v.redirects()
 	v.rules()
-	if fetchers[v.name] {
+	if cmdfacts.IsFetcher(v.name) {
 		v.recordDownload()
 	}
 }

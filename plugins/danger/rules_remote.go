@@ -14,12 +14,6 @@ import (
 // Remote code execution: downloads piped into, or saved and run by, a
 // shell or an interpreter (DG-RCE-PIPE, DG-RCE-DECODED).
 
-// fetchers are the commands whose output is content from the network.
-var fetchers = map[string]bool{
-	"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "nc": true, "ncat": true,
-	"netcat": true, "socat": true, "invoke-webrequest": true, "invoke-restmethod": true,
-}
-
 // runsCode says where the command takes code from: stdin (a pipe feeding
 // it is code) and words (a $(...) or <(...) in its arguments is code).
 func (v *cmdv) runsCode() (stdin, words bool) {
@@ -347,7 +341,7 @@ func (j *judge) origin(k int) (fetch, decode int) {
 	check := func(i int) bool {
 		u := j.view(i)
 		switch {
-		case fetchers[u.name] || webClient(u):
+		case cmdfacts.IsFetcher(u.name) || webClient(u):
 			fetch = i
 			return false
 		case decode < 0 && u.isDecoder():

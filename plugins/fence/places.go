@@ -29,7 +29,11 @@ import (
 // judged by whether an earlier command of the same call makes it (then
 // what it holds is unknown, and the call asks); one that nothing makes
 // stays silent, since the command will fail. An archive or patch on stdin
-// is unknown.
+// is unknown, except when it comes from the network (curl URL | tar xz,
+// curl -LO URL && tar xzf t.tgz): a remote party's members cannot be seen
+// before they land, so such an extraction is judged by its directory and
+// the members it names (extracting a release in the project is everyday
+// work; what the agent staged on disk is what it can plant unseen).
 
 // maxWalk bounds the entries a source-tree walk looks at.
 const maxWalk = 4096
@@ -79,6 +83,8 @@ func (j *judge) mayCreate(t target, base, x paths.Path, pl protect.Place) bool {
 	switch {
 	case t.sync:
 		return !pl.Named || len(t.from) > 0 && j.anySourceHolds(t.from, base, pl)
+	case t.extract && t.stdin:
+		return !pl.Named && !j.fedFromNetwork()
 	case t.stdin:
 		return !pl.Named
 	case t.archive != nil:
@@ -189,14 +195,19 @@ func (j *judge) walkFinds(root paths.Path, name string) bool {
 // --strip-components strip) can create place pl: a member at or below the
 // place's name (any member with a .git component, for a .git at any
 // depth). An archive it cannot list (a format it does not read, over the
-// caps, damaged) can; one missing is judged like a missing source.
+// caps, damaged) can; one missing is judged like a missing source, except
+// that one a fetcher downloads in the same call (curl -LO URL && tar xzf
+// go.tar.gz) holds a remote party's members, which nothing on disk shows:
+// the extraction is judged by its directory and the members it names.
 func (j *judge) archiveCreates(w ir.Word, strip int, base paths.Path, pl protect.Place) bool {
 	path, ok := j.sourcePath(w, base)
 	if !ok {
 		return !pl.Named
 	}
 	if !j.exists(path) {
-		return j.createdBefore(path, pl)
+		// Downloaded in the same call: a remote party's members, unseen;
+		// judged by the directory and the members named (memberTargets).
+		return j.maker(path, pl, func(c *ir.Command) bool { return cmdfacts.IsFetcher(c.Name) }) >= 0
 	}
 	j.steps.Spend(steps.FS(path.Norm))
 	members, ok := archivelist.Members(path.Norm, archivelist.DefaultLimits)
@@ -240,10 +251,16 @@ func (j *judge) memberCreates(m string, pl protect.Place) bool {
 // yet, and unknown. For place pl named at any depth (a nested .git), only
 // an earlier write into such a name counts. With pl nil: any write.
 func (j *judge) createdBefore(x paths.Path, pl protect.Place) bool {
+	return j.maker(x, pl, nil) >= 0
+}
+
+// maker is createdBefore's answer as the index of the first earlier
+// command that makes x, or -1; commands skip picks are not counted.
+func (j *judge) maker(x paths.Path, pl protect.Place, skip func(*ir.Command) bool) int {
 	cmds := j.call.Script.Commands
 	for i := 0; i < j.cur && i < len(cmds); i++ {
 		c := &cmds[i]
-		if len(c.Args) == 0 {
+		if len(c.Args) == 0 || skip != nil && skip(c) {
 			continue
 		}
 		base := j.dirOf(c)
@@ -264,18 +281,18 @@ func (j *judge) createdBefore(x paths.Path, pl protect.Place) bool {
 					if pl.Named {
 						continue
 					}
-					return true // an unknown target may be it
+					return i // an unknown target may be it
 				}
 				if !(j.p.Contains(x, tx) || t.names && j.p.Contains(tx, x)) {
 					continue
 				}
 				if !pl.Named || j.memberCreates(strings.ReplaceAll(tx.Norm, `\`, "/"), pl) {
-					return true
+					return i
 				}
 			}
 		}
 	}
-	return false
+	return -1
 }
 
 // patchText returns the text of a patch a command applies: its stdin text
@@ -309,6 +326,38 @@ func (j *judge) patchText(c *ir.Command, file *ir.Word, dir paths.Path) (text st
 	}
 	j.steps.Spend(len(b) / steps.PathChunk)
 	return string(b), true
+}
+
+// fedFromNetwork reports whether what the command being judged reads on
+// stdin comes from the network: every pipe feeding it is a fetcher (curl
+// URL | tar xz), possibly through stream filters (| gunzip |). Such an
+// archive's members are a remote party's and cannot be seen; the
+// extraction is judged by its directory and the members it names, as one
+// of a file a fetcher downloaded in the same call is. A local archiver
+// feeding it (tar -c -C stage . | tar -x) is a copy: not from the network.
+func (j *judge) fedFromNetwork() bool {
+	cmds := j.call.Script.Commands
+	seen := 0
+	var from func(i, depth int) bool
+	from = func(i, depth int) bool {
+		any := false
+		for _, f := range j.feeders(i) {
+			if f < 0 || f >= len(cmds) || cmds[f].Feed != ir.FeedPipe {
+				continue
+			}
+			any = true
+			seen++
+			c := &cmds[f]
+			switch {
+			case cmdfacts.IsFetcher(c.Name):
+			case cmdfacts.IsStreamFilter(c.Name) && depth < maxItemDepth && from(f, depth+1):
+			default:
+				return false
+			}
+		}
+		return any
+	}
+	return from(j.cur, 0) && seen > 0
 }
 
 // piped reports whether the command being judged reads another command's

@@ -74,7 +74,11 @@ func (j *judge) protectedResult(res result, t target, base paths.Path) (result, 
 	// places count for a delete or a move of a directory strictly inside
 	// the project (rm -rf .github, mv .github x), not for the project
 	// root itself (find . -delete and chmod -R in the project are
-	// everyday work; a place there asks when named).
+	// everyday work; a place there asks when named). A project place
+	// counts only when it exists on disk: rm -rf .github asks when it
+	// holds Copilot's .github/hooks, not for the workflows dir most
+	// projects have; without a real file system (lexical judging) none
+	// is known to.
 	below := t.verb == verbRemove || t.verb == verbMove || t.verb == verbModify || t.bulk
 	if !below || res.kind != inside {
 		return result{}, false
@@ -91,7 +95,7 @@ func (j *judge) protectedResult(res result, t target, base paths.Path) (result, 
 	}
 	keep := func(e *protect.Entry) bool { return !projectPlace(e) || inProject }
 	for _, x := range [2]paths.Path{res.abs, res.realp} {
-		if h, ok := set.Below(x, keep); ok && (!projectPlace(h.Entry) || j.p.EvalSymlinks == nil || j.exists(j.p.Clean(h.Path))) {
+		if h, ok := set.Below(x, keep); ok && (!projectPlace(h.Entry) || j.exists(j.p.Clean(h.Path))) {
 			what := "holds " + h.Path + ": " + h.Entry.Message(false)
 			if zh {
 				what = "其中有 " + h.Path + "：" + h.Entry.Message(true)

@@ -31,11 +31,13 @@ type target struct {
 	// extraction into w reads, stdin that it (or a patch) comes on stdin;
 	// sync that w also loses what its sources lack (rsync --delete);
 	// names that the command writes files it names itself into w (curl
-	// -O, wget -P), which an earlier command's write can be.
+	// -O, wget -P), which an earlier command's write can be; extract that
+	// w receives an archive's members (tar -x, unzip, 7z x).
 	from    []ir.Word
 	whole   bool
 	archive *ir.Word
 	stdin   bool
+	extract bool
 	sync    bool
 	names   bool
 	strip   int // tar --strip-components
@@ -675,7 +677,7 @@ func tarTargets(args []ir.Word) []target {
 	}
 	out := each(p.Values("index-file"), verbWrite)
 	if extract {
-		t := target{w: here, under: p.Values("C", "directory"), verb: verbWrite, bulk: true}
+		t := target{w: here, under: p.Values("C", "directory"), verb: verbWrite, bulk: true, extract: true}
 		if f := p.Values("f", "file"); len(f) > 0 && !(f[len(f)-1].Value == "-" && !f[len(f)-1].Unknown) {
 			t.archive = &f[len(f)-1]
 		} else {
@@ -685,6 +687,7 @@ func tarTargets(args []ir.Word) []target {
 			t.strip = atoiOr(s.Value, 0)
 		}
 		out = append(out, t)
+		out = append(out, memberTargets(p.Operands, t.under, t.strip)...)
 	}
 	if write {
 		out = append(out, each(p.Values("f", "file"), verbWrite)...)
@@ -696,17 +699,21 @@ func tarTargets(args []ir.Word) []target {
 // listed, tested or piped (-l -t -v -p -c -Z); the archive is the first
 // operand.
 func unzipTargets(args []ir.Word) []target {
-	var dirs []ir.Word
+	var dirs, members []ir.Word
 	var archive *ir.Word
+	excluding := false // the names after -x are left out
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		v := w.Value
 		if w.Unknown || len(v) < 2 || v[0] != '-' {
 			if archive == nil {
 				archive = &args[i]
+			} else if !excluding {
+				members = append(members, w)
 			}
 			continue
 		}
+		excluding = v == "-x"
 	cluster:
 		for k := 1; k < len(v); k++ {
 			switch v[k] {
@@ -733,6 +740,28 @@ func unzipTargets(args []ir.Word) []target {
 	out := bulkTargets(dirs[len(dirs)-1:])
 	out[0].archive = archive
 	out[0].stdin = archive == nil
+	out[0].extract = true
+	return append(out, memberTargets(members, dirs[len(dirs)-1:], 0)...)
+}
+
+// memberTargets are the members an extraction names on its command line
+// (tar -xf a.tar .claude, unzip a.zip '.husky/*'), where they land below
+// the extraction directory under (with strip leading components removed):
+// what an archive whose member list cannot be read is judged by. Only a
+// protected path asks (the roots are the extraction directory's).
+func memberTargets(members, under []ir.Word, strip int) []target {
+	var out []target
+	for _, m := range members {
+		if strip > 0 && !m.Unknown {
+			if m = cmdfacts.Literal(cmdfacts.StripDiffPath(m.Value, strip)); m.Value == "" {
+				continue
+			}
+		}
+		if !m.Unknown && strings.HasPrefix(m.Value, "/") {
+			m = cmdfacts.Literal(strings.TrimLeft(m.Value, "/")) // extracted below the directory, as tar and unzip do
+		}
+		out = append(out, target{w: m, under: under, verb: verbWrite, mode: modeProtected})
+	}
 	return out
 }
 
@@ -763,8 +792,10 @@ func sevenZipTargets(args []ir.Word) []target {
 			outDirs = []ir.Word{here}
 		}
 		out := bulkTargets(outDirs[len(outDirs)-1:])
+		out[0].extract = true
 		if len(ops) > 0 {
 			out[0].archive = &ops[0] // e flattens paths: judged as x would
+			out = append(out, memberTargets(ops[1:], outDirs[len(outDirs)-1:], 0)...)
 		} else {
 			out[0].stdin = true
 		}
@@ -903,13 +934,15 @@ func gitTargets(args []ir.Word, assigns []ir.Assign) []target {
 			}
 		}
 	case "checkout-index":
-		// -a (or --stdin) writes every (listed) index entry the work tree
-		// lacks: unknown members; named paths are written.
+		// Named paths are written. -a (or --stdin) writes the index
+		// entries the work tree lacks (with -f, all of them): what the
+		// repository's history or an earlier index write put there, as
+		// git checkout and git restore write it, which are not place
+		// writes either; the index writes that plant content no commit
+		// holds (update-index --cacheinfo/--index-info, apply --cached)
+		// are judged where they happen.
 		p := cmdfacts.ParseArgs(rest, cmdfacts.Spec{Long: []string{"prefix", "stage"}})
 		if len(p.Values("prefix")) == 0 {
-			if p.Has("a", "all", "stdin") {
-				out = append(out, target{w: here, verb: verbWrite, bulk: true, stdin: true})
-			}
 			out = append(out, each(p.Operands, verbWrite)...)
 		}
 	case "mv":
