@@ -896,10 +896,16 @@ func TestExternalDocsQuickstart(t *testing.T) {
 		cmd = exec.Command(binary)
 		cmd.Env = append(env, "ZCODE_PROJECT_DIR="+s.project)
 		cmd.Dir = s.project
-		cmd.Stdin = bytes.NewReader(s.bashCall(c.command))
+		in, err := stdinHolding(s.bashCall(c.command))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Stdin = in
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		if err := cmd.Run(); err != nil {
+		err = cmd.Run()
+		in.Close()
+		if err != nil {
 			t.Fatal(err)
 		}
 		got, reason := checkAnswer(runResult{stdout: stdout.Bytes(), stderr: stderr.Bytes()})

@@ -172,8 +172,10 @@ func logRecords(t *testing.T, dir string) []decisionlog.Record {
 
 // TestFaultStdinNeverCloses: a host that never closes stdin. With a
 // partial payload (or none) the hook gives up reading at its stdin wait and
-// answers silently inside the host's limit; with a complete JSON value it
-// answers at once, without waiting for EOF or for the stdin wait.
+// asks (HK-INPUT-LATE: the host is still writing and will run the call;
+// TestLatePayloadAsks has the table) inside the host's limit; with a
+// complete JSON value it answers at once, without waiting for EOF or for
+// the stdin wait.
 func TestFaultStdinNeverCloses(t *testing.T) {
 	t.Parallel() // it mostly waits (for timeouts) and takes little CPU
 	s := newScratch(t)
@@ -183,8 +185,8 @@ func TestFaultStdinNeverCloses(t *testing.T) {
 		// early: the answer must come before the stdin wait.
 		early bool
 	}{
-		{"nothing written", "", "silent", false},
-		{"partial payload", `{"tool_name":"Bash","tool_input":{"command":"rm -rf /"`, "silent", false},
+		{"nothing written", "", "ask", false},
+		{"partial payload", `{"tool_name":"Bash","tool_input":{"command":"rm -rf /"`, "ask", false},
 		{"complete payload, danger", `{"tool_name":"Bash","tool_input":{"command":"rm -rf /"},"cwd":` + quoteJSON(s.project) + `}`, "ask", true},
 		{"complete payload, write outside", `{"tool_name":"Write","tool_input":{"file_path":"/etc/zcode-fence-x"},"cwd":` + quoteJSON(s.project) + `}`, "ask", true},
 		{"complete payload, silent", `{"tool_name":"Bash","tool_input":{"command":"ls -la"},"cwd":` + quoteJSON(s.project) + `}` + "\n", "silent", true},
@@ -223,7 +225,7 @@ func TestFaultStdinNeverCloses(t *testing.T) {
 	}
 	var incomplete int
 	for _, r := range logRecords(t, s.data) {
-		if r.Verdict == "error" && strings.Contains(strings.Join(r.Errors, " "), "stdin") {
+		if r.Level == "error" && strings.Contains(strings.Join(r.Errors, " "), "stdin incomplete") {
 			incomplete++
 		}
 	}
@@ -314,16 +316,29 @@ func TestFaultHugeWrite(t *testing.T) {
 
 // outOfTime reports whether an ask's reason line names only built-in
 // layers that ran out of time (each "[zcode-fence: ...]" reason carries
-// rules.CauseTimeout): on a loaded machine a layer that cannot finish
-// asks — fail closed, correct — where an unhurried run is silent.
+// rules.CauseTimeout) or a payload that was not read in time
+// (HK-INPUT-LATE): on a loaded machine a layer that cannot finish, or a
+// payload that cannot be read, asks — fail closed, correct — where an
+// unhurried run is silent.
 func outOfTime(reason string) bool {
 	parts := strings.Split(reason, "[zcode-fence")[1:]
 	for _, p := range parts {
-		if !strings.Contains(p, rules.CauseTimeout.Zh) && !strings.Contains(p, rules.CauseTimeout.En) {
+		late := strings.HasPrefix(p, lateMark(rules.HostInputLate.En)) || strings.HasPrefix(p, lateMark(rules.HostInputLate.Zh))
+		if !late && !strings.Contains(p, rules.CauseTimeout.Zh) && !strings.Contains(p, rules.CauseTimeout.En) {
 			return false
 		}
 	}
 	return len(parts) > 0
+}
+
+// lateMark is what follows "[zcode-fence" in a reason made from template,
+// up to its closing bracket.
+func lateMark(template string) string {
+	t := strings.TrimPrefix(template, "[zcode-fence")
+	if i := strings.IndexByte(t, ']'); i >= 0 {
+		return t[:i+1]
+	}
+	return t
 }
 
 // BenchmarkHookHugeWrite: one hook process judging a 50 MB Write payload

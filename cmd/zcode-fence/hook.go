@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -8,13 +9,18 @@ import (
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core/agenthost"
+	"github.com/zcode-fence/zcode-fence/core/config"
 	"github.com/zcode-fence/zcode-fence/core/host"
 )
 
 // hookMode is the agent host's entry point. Whatever happens it writes
 // nothing or the exact ask line, nothing on stderr, and returns 0.
 func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
-	j := newJudgement("hook", time.Now())
+	start := time.Now()
+	// Read the payload from the first moment: loading the configuration
+	// meanwhile must not make a payload that has arrived look late.
+	reading := agenthost.StartReading(stdin, config.OSEnv().Lookup)
+	j := newJudgement("hook", start)
 	stop := onSignal(j)
 	defer stop()
 	defer func() {
@@ -27,14 +33,21 @@ func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
 	}()
 	// Warm layer servers: connect while the payload is read and analysed.
 	newHost().PrefetchLayers(j.ctx, j.cfg, j.dataDir)
-	p, raw, err := agenthost.ReadPayload(stdin, stdinWait, j.env.Lookup)
-	if err != nil {
+	p, raw, err := reading.Wait(j.start.Add(stdinWait))
+	j.stdinTook = time.Since(j.start)
+	var late *agenthost.LateError
+	switch {
+	case errors.As(err, &late) && !isTerminal(stdin):
+		// The host is still writing: it will run the call (DESIGN §3).
+		j.lateInput(p, late, raw)
+	case err != nil:
 		j.failInput(fmt.Errorf("stdin: %w", err), raw)
 		j.log()
 		return 0
+	default:
+		j.run(p)
+		j.checkIntegrity()
 	}
-	j.run(p)
-	j.checkIntegrity()
 	if line := j.answer(); line != nil {
 		_, _ = stdout.Write(line)
 	}
@@ -99,6 +112,18 @@ const signalRunWait = 300 * time.Millisecond
 // stop (host.CloseBudget), and well before the host's 5 s kill. A layer
 // process left running exits on its own once the hook is gone.
 const exitBy = 4800 * time.Millisecond
+
+// isTerminal reports whether stdin is a terminal: someone typing at the
+// hook by hand, not a host (a payload still to come from a terminal is not
+// a call a host will run).
+func isTerminal(stdin io.Reader) bool {
+	f, ok := stdin.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0 && f.Name() != os.DevNull
+}
 
 // evalMode judges a payload built from the command line, exactly as hook
 // mode would, and prints a summary for people on stderr. It returns

@@ -20,8 +20,16 @@ import (
 	"github.com/zcode-fence/zcode-fence/plugins/danger"
 )
 
-// stdinWait bounds how long hook mode waits for a complete payload.
-const stdinWait = 3 * time.Second
+// stdinWait is when, from the hook's start, a payload that has not
+// arrived whole counts as late (host.LateInput: it asks). It is as late as
+// the chain's own deadline (host.Budget less host.AnswerMargin: 4.25 s)
+// allows, less the in-process judging that a payload arriving just in
+// time still needs. Measured with a Go writer like the tests' (the
+// decision log's stdin_ms, 2-core VM at load 30–50, 2026-12-05): one
+// call at a time, p95 85 ms, max 153 ms; 16 at once, max 630 ms; 100
+// started at once, p95 2.2 s, max 3.0 s — which is how the old 3 s wait,
+// then answered silent, let dangerous calls through in the test suite.
+const stdinWait = 4 * time.Second
 
 // judgement is everything one call produced, for the answer and the log.
 type judgement struct {
@@ -35,7 +43,11 @@ type judgement struct {
 	out     host.Outcome
 	// inputErr is why the input could not be judged (the call fails open).
 	inputErr error
-	stdin    []byte
+	// late is why the payload was not read in time (host.LateInput).
+	late  error
+	stdin []byte
+	// stdinTook is how long the payload took to arrive (hook mode).
+	stdinTook time.Duration
 	// release kills the layer processes of the run; call it after the
 	// answer is written, through done.
 	release   func()
@@ -166,6 +178,14 @@ func (j *judgement) record() decisionlog.Record {
 		r.Errors = append(r.Errors, j.inputErr.Error())
 		r.Stdin = string(j.stdin)
 	}
+	if j.late != nil {
+		r.Level = "error"
+		r.Errors = append(r.Errors, j.late.Error())
+		r.Stdin = string(j.stdin)
+	}
+	if j.source == "hook" {
+		r.StdinMs = ms(j.stdinTook)
+	}
 	for _, reason := range j.out.Verdict.Reasons {
 		r.Reasons = append(r.Reasons, reason.Message)
 	}
@@ -206,6 +226,14 @@ func (j *judgement) log() {
 		return
 	}
 	_ = decisionlog.Append(j.dataDir, r) // logging never changes the answer
+}
+
+// lateInput answers a payload that was still arriving when the stdin
+// wait ended: p is what had arrived, raw its first bytes (for the log).
+func (j *judgement) lateInput(p agenthost.Payload, late *agenthost.LateError, raw []byte) {
+	j.payload, j.stdin = p, raw
+	j.late = fmt.Errorf("stdin: %w", late)
+	j.out = host.LateInput(p, late.Received, j.stdinTook, j.cfg.Get(config.KeyLanguage))
 }
 
 // failInput records input that could not be judged.

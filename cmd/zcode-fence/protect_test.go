@@ -132,9 +132,10 @@ func TestProtectCases(t *testing.T) {
 			home := fakeHome(t, s)
 			for _, c := range cases {
 				env, dir, payload := s.protectRun(c, mode, home)
-				got, reason := checkAnswer(runHook(t, env, dir, payload))
+				res := runHook(t, env, dir, payload)
+				got, reason := checkAnswer(res)
 				if got != c.Expect {
-					t.Errorf("%s: got %q (%s), want %s", c.ID, got, reason, c.Expect)
+					t.Errorf("%s: got %q (%s), want %s; log: %s", c.ID, got, reason, c.Expect, hookRecord(s.data, res.pid))
 					continue
 				}
 				if c.Rule == "" {

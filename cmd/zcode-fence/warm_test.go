@@ -145,13 +145,19 @@ func runAtOnce(t *testing.T, exe string, env []string, dir string, payloads [][]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			in, err := stdinHolding(p)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			defer in.Close()
 			cmd := exec.Command(exe)
-			cmd.Env, cmd.Dir, cmd.Stdin = env, dir, bytes.NewReader(p)
+			cmd.Env, cmd.Dir, cmd.Stdin = env, dir, in
 			var out, errb bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errb
 			<-start
 			t0 := time.Now()
-			err := cmd.Run()
+			err = cmd.Run()
 			results[i] = runResult{stdout: out.Bytes(), stderr: errb.Bytes(), took: time.Since(t0)}
 			if ee, ok := err.(*exec.ExitError); ok {
 				results[i].code = ee.ExitCode()

@@ -128,6 +128,9 @@ type Record struct {
 	// own steps are in their annotations, core/steps.Annotation).
 	AnalysisSteps int     `json:"analysis_steps,omitempty"`
 	Ms            float64 `json:"ms"`
+	// StdinMs is how long, from the hook's start, its payload took to
+	// arrive (hook calls; the wait's length when it did not in time).
+	StdinMs float64 `json:"stdin_ms,omitempty"`
 }
 
 // Redacted returns a copy of r with every free-text field passed through
