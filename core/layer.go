@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // Layer is one link of the chain. Decide must be safe to call from several
@@ -30,15 +30,25 @@ const (
 	// KindFile is a file-writing tool: Write, Edit, MultiEdit, NotebookEdit,
 	// ApplyPatch.
 	KindFile
+	// KindRead is a tool that reads files into the agent's context: Read,
+	// Grep, NotebookRead and the hosts' equivalents (Gemini's read_file,
+	// read_many_files, search_file_content; Copilot's view). Only the
+	// fourth line (secrets stay home) judges them: the host sends such a
+	// call to the built-in layers that declare they read them
+	// (host.Builtin.Reads), never to the fence, a third-party layer or the
+	// decision model. Call.Paths are the files or directories read.
+	KindRead
 )
 
-// String returns "shell", "file" or "other".
+// String returns "shell", "file", "read" or "other".
 func (k ToolKind) String() string {
 	switch k {
 	case KindShell:
 		return "shell"
 	case KindFile:
 		return "file"
+	case KindRead:
+		return "read"
 	default:
 		return "other"
 	}
@@ -65,11 +75,12 @@ type Call struct {
 	// (convert.MaxScriptBytes): analyse Command then (core/shell/analysis,
 	// as the built-in layers do), or treat it as unknown, never as
 	// harmless.
-	Script *shell.Script
+	Script *ir.Script
 
 	// Paths are the target paths of a file tool, as written by the agent
 	// (possibly relative to Cwd): file_path, every edits[].file_path,
-	// notebook_path, and every path named in an ApplyPatch patch.
+	// notebook_path, and every path named in an ApplyPatch patch. For a
+	// read tool (KindRead), the files, directories or globs it reads.
 	Paths []string
 
 	// ProjectRoot is the project root in effect for this call (after the
@@ -102,11 +113,11 @@ type Call struct {
 
 // ShellDialect is the language of a shell call's Command: PowerShell for
 // the PowerShell tool, else bash (Bash, Shell).
-func (c *Call) ShellDialect() shell.Dialect {
+func (c *Call) ShellDialect() ir.Dialect {
 	if c != nil && c.Tool == "PowerShell" {
-		return shell.PowerShell
+		return ir.PowerShell
 	}
-	return shell.Bash
+	return ir.Bash
 }
 
 // Option returns Options[key], or def when the key is absent.

@@ -32,6 +32,7 @@ var Builtins = []host.Builtin{
 		New:        func() core.Layer { return danger.New() },
 		Switch:     danger.Enable,
 		Settings:   danger.Settings,
+		Reads:      danger.ProtectSecrets,
 		Incomplete: danger.IncompleteReason,
 	},
 	{

@@ -86,7 +86,7 @@ func TestSchemaOrder(t *testing.T) {
 	for _, s := range Schema.Specs() {
 		got = append(got, s.Key)
 	}
-	if len(got) < 3 || got[0] != "enable_danger_gate" || got[1] != "custom_rules" || got[2] != "enable_fence" {
+	if len(got) < 3 || got[0] != "enable_danger_gate" || got[1] != "custom_rules" || got[2] != "protect_secrets" || got[3] != "enable_fence" {
 		t.Errorf("schema starts %v", got)
 	}
 	if _, ok := Schema.Spec(config.KeyLanguage); !ok {

@@ -7,17 +7,17 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // Commands yields the index and the address of every command in s whose
 // Name is one of names, or of every command when names is empty, in the
 // order of s.Commands (nested commands — bash -c, $(...), xargs, ... —
 // included). A nil s yields nothing. Names are compared with
-// shell.Command.Name, which is already lower-cased and stripped of its
+// ir.Command.Name, which is already lower-cased and stripped of its
 // directory and of .exe/.cmd/.bat/.com/.ps1.
-func Commands(s *shell.Script, names ...string) iter.Seq2[int, *shell.Command] {
-	return func(yield func(int, *shell.Command) bool) {
+func Commands(s *ir.Script, names ...string) iter.Seq2[int, *ir.Command] {
+	return func(yield func(int, *ir.Command) bool) {
 		if s == nil {
 			return
 		}
@@ -36,7 +36,7 @@ func Commands(s *shell.Script, names ...string) iter.Seq2[int, *shell.Command] {
 // CommandText is c's argv as written (each word's Raw text, joined by
 // spaces), cut to at most max UTF-16 units with "…" appended when cut; max
 // <= 0 means no limit. Use it to name the command in a message.
-func CommandText(c *shell.Command, max int) string {
+func CommandText(c *ir.Command, max int) string {
 	if c == nil {
 		return ""
 	}
@@ -53,7 +53,7 @@ func CommandText(c *shell.Command, max int) string {
 
 // Literal returns w's value and true when the value is fully known (no
 // unset variable, no $(...) in it); otherwise "" and false.
-func Literal(w shell.Word) (string, bool) {
+func Literal(w ir.Word) (string, bool) {
 	if w.Unknown {
 		return "", false
 	}
@@ -67,6 +67,6 @@ func Literal(w shell.Word) (string, bool) {
 // which options take values, so an option's value that looks like a flag
 // ("-m -f") can mislead it; parse the subcommand with a cmdfacts.Spec
 // when that matters.
-func HasFlag(args []shell.Word, long string, short rune) bool {
+func HasFlag(args []ir.Word, long string, short rune) bool {
 	return (long != "" && cmdfacts.HasLong(args, long)) || (short != 0 && cmdfacts.HasShort(args, string(short)))
 }

@@ -4,7 +4,7 @@ import (
 	"slices"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // Git is one git invocation found in a script.
@@ -12,7 +12,7 @@ type Git struct {
 	// Index is the command's position in Script.Commands.
 	Index int
 	// Command is the command itself (argv, redirects, cd chain, Via, ...).
-	Command *shell.Command
+	Command *ir.Command
 	// Sub is the subcommand ("push", "branch", ...) after git's global
 	// options, with a -c alias.NAME=... alias expanded; "help" and
 	// "version" for git --help and git --version. It is "" when there is
@@ -21,7 +21,7 @@ type Git struct {
 	Sub string
 	// Args are the arguments after the subcommand (after the alias's own
 	// words, when an alias was expanded).
-	Args []shell.Word
+	Args []ir.Word
 	// Config holds the settings given on the command line (-c
 	// NAME=VALUE, --config-env NAME=ENVVAR) and in GIT_CONFIG_*
 	// assignments whose values are known, names lower-cased. Nil when
@@ -53,7 +53,7 @@ type Git struct {
 // another). Aliases from the user's git config files are invisible to the
 // analysis (an offline, file-free guess would be wrong more often than
 // right).
-func ParseGit(c *shell.Command) (g Git, ok bool) {
+func ParseGit(c *ir.Command) (g Git, ok bool) {
 	f, ok := cmdfacts.GitCommand(c)
 	if !ok {
 		return Git{}, false
@@ -80,7 +80,7 @@ func ParseGit(c *shell.Command) (g Git, ok bool) {
 // GitCommands returns every git invocation in s, in command order, or only
 // those whose Sub is one of subs when subs are given (an Unknown
 // invocation is returned only when subs is empty). A nil s gives nil.
-func GitCommands(s *shell.Script, subs ...string) []Git {
+func GitCommands(s *ir.Script, subs ...string) []Git {
 	var out []Git
 	for i, c := range Commands(s) {
 		g, ok := ParseGit(c)

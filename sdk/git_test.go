@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 type gitWant struct {
@@ -89,12 +89,12 @@ func TestGitCommandsFilter(t *testing.T) {
 	if _, ok := ParseGit(nil); ok {
 		t.Error("ParseGit(nil) is ok")
 	}
-	if _, ok := ParseGit(&shell.Command{Name: "git"}); ok {
+	if _, ok := ParseGit(&ir.Command{Name: "git"}); ok {
 		t.Error("ParseGit of a command without argv is ok")
 	}
 }
 
-func values(ws []shell.Word) []string {
+func values(ws []ir.Word) []string {
 	out := []string{}
 	for _, w := range ws {
 		out = append(out, w.Value)

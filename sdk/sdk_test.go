@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 func TestCommands(t *testing.T) {
@@ -161,7 +161,7 @@ func TestShellCall(t *testing.T) {
 		t.Errorf("cd chain %v", g.Command.Cd)
 	}
 	ps := ShellCall{Tool: "PowerShell", Command: "git push"}.Call()
-	if ps.Script.Dialect != shell.PowerShell {
+	if ps.Script.Dialect != ir.PowerShell {
 		t.Errorf("PowerShell call parsed as %v", ps.Script.Dialect)
 	}
 	unset := ShellCall{Command: "git push origin $B"}.Call()

@@ -5,7 +5,7 @@ import (
 	"runtime"
 
 	"github.com/zcode-fence/zcode-fence/core"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 )
 
@@ -42,9 +42,9 @@ func (s ShellCall) Call() *core.Call {
 	if tool == "" {
 		tool = "Bash"
 	}
-	dialect := shell.Bash
+	dialect := ir.Bash
 	if tool == "PowerShell" {
-		dialect = shell.PowerShell
+		dialect = ir.PowerShell
 	}
 	var lookup func(string) (string, bool)
 	if s.Env != nil {

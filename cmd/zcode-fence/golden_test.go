@@ -483,6 +483,12 @@ func goldenPayload(c goldenCall, session string) []byte {
 			edits = append(edits, map[string]any{"file_path": p, "old_string": "a", "new_string": "b"})
 		}
 		input = map[string]any{"file_path": first(c.paths), "edits": edits}
+	case "Read":
+		input = map[string]any{"file_path": c.command}
+	case "Grep":
+		input = map[string]any{"pattern": "token", "path": c.command}
+	case "NotebookRead":
+		input = map[string]any{"notebook_path": c.command}
 	case "ApplyPatch":
 		var b strings.Builder
 		b.WriteString("*** Begin Patch\n")

@@ -157,6 +157,9 @@ type Source struct {
 	// Edits: the field is an array of objects, each with a file_path (or
 	// filePath) target.
 	Edits bool
+	// List: the field is an array of strings, each a path or a glob
+	// (Gemini's read_many_files paths and include).
+	List bool
 }
 
 // editPathFields are the keys read inside each element of an Edits array.
@@ -255,14 +258,14 @@ var inputFields = sync.OnceValue(func() map[string]fieldUse {
 				m[d] = fieldUse{}
 			}
 			for _, s := range tool.Paths {
-				m[s.Field] = fieldUse{edits: s.Edits}
+				m[s.Field] = fieldUse{edits: s.Edits, list: s.List}
 			}
 		}
 	}
 	return m
 })
 
-type fieldUse struct{ edits bool }
+type fieldUse struct{ edits, list bool }
 
 // env reads a variable from a possibly nil lookup; "" and unset are alike.
 func lookupEnv(l Lookup, key string) string {

@@ -37,7 +37,7 @@ var claudeTools = toolTable{
 	{[]string{"MultiEdit"}, Tool{Name: "MultiEdit", Kind: core.KindFile, Paths: fileSources}},
 	{[]string{"NotebookEdit"}, Tool{Name: "NotebookEdit", Kind: core.KindFile, Paths: fileSources}},
 	{[]string{"ApplyPatch", "apply_patch"}, Tool{Name: "ApplyPatch", Kind: core.KindFile, Paths: patchSources}},
-}
+}.with(claudeReads...)
 
 // claudePackaging: Claude Code reads the plugin's hooks/hooks.json
 // (timeout in seconds, ${CLAUDE_PLUGIN_ROOT}); so do the hosts that load
@@ -99,6 +99,8 @@ var claudeInstall = Install{
 	Timeout:   claudeTimeout,
 	HooksOff:  "disableAllHooks", HooksOffFile: "settings.json", HooksOffValue: "true",
 	InstallHow: "claude plugin marketplace add <this repository>, then claude plugin install " + core.PluginName + "@<market> (README: Install)",
+	// The OAuth tokens on Linux and Windows (macOS keeps them in the keychain).
+	Credentials: []string{".credentials.json"},
 }
 
 func (claudeCode) Install() Install { return claudeInstall }

@@ -105,6 +105,8 @@ var codexInstall = Install{
 	HooksOff:  "features.hooks", HooksOffFile: "config.toml", HooksOffValue: "false",
 	CannotAsk: true, TrustTable: "hooks.state", TrustFile: "config.toml",
 	InstallHow: "codex plugin marketplace add <this repository>, then codex plugin add " + core.PluginName + "@<market> (README: Install)",
+	// The ChatGPT login tokens or API key.
+	Credentials: []string{"auth.json"},
 }
 
 func (codex) Install() Install { return codexInstall }

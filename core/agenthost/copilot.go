@@ -28,7 +28,7 @@ func init() { register(40, copilot{}) }
 
 var copilotTools = claudeTools.with(
 	toolEntry{[]string{"create"}, Tool{Name: "Write", Kind: core.KindFile, Paths: fileSources}},
-)
+).with(copilotReads...)
 
 func (copilot) Name() string { return "copilot" }
 
@@ -83,6 +83,8 @@ var copilotInstall = Install{
 	Events:     []string{claudePackaging.Event, "preToolUse"},
 	Timeout:    TimeoutRule{Fields: []TimeoutField{{"timeoutSec", time.Second}, {"timeout", time.Second}}, Default: 30 * time.Second},
 	InstallHow: "copilot plugin marketplace add <this repository>, then copilot plugin install " + core.PluginName + "@<market> (README: Install)",
+	// The GitHub tokens when no system keychain holds them.
+	Credentials: []string{"config.json"},
 }
 
 func (copilot) Install() Install { return copilotInstall }

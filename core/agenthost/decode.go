@@ -75,6 +75,7 @@ type fieldValue struct {
 	kind  byte // '"' string, 'n' null, '[' array, '{' object, '?' other
 	str   string
 	edits []editValue
+	list  []string // the strings of a List field's array
 }
 
 type editValue struct {
@@ -397,7 +398,7 @@ func (v *inputValue) readObject(s *scanner) error {
 			}
 			return s.skip()
 		}
-		fv, err := readField(s, use.edits)
+		fv, err := readField(s, use)
 		if err != nil {
 			return fmt.Errorf("%s: %w", key, err)
 		}
@@ -420,9 +421,9 @@ func foldedFields(fields map[string]fieldUse) map[string]string {
 }
 
 // readField reads one value of a read key: a string is kept, an edits
-// array's elements are read for their path fields, anything else is only
-// typed.
-func readField(s *scanner, edits bool) (fieldValue, error) {
+// array's elements are read for their path fields, a list array's strings
+// are kept, anything else is only typed.
+func readField(s *scanner, use fieldUse) (fieldValue, error) {
 	c, err := s.peek()
 	if err != nil {
 		return fieldValue{}, err
@@ -431,7 +432,22 @@ func readField(s *scanner, edits bool) (fieldValue, error) {
 	case c == '"':
 		str, err := s.str()
 		return fieldValue{kind: '"', str: str}, err
-	case c == '[' && edits:
+	case c == '[' && use.list:
+		fv := fieldValue{kind: '['}
+		err := s.array(func() error {
+			c, err := s.peek()
+			if err != nil || c != '"' {
+				if err != nil {
+					return err
+				}
+				return s.skip()
+			}
+			str, err := s.str()
+			fv.list = append(fv.list, str)
+			return err
+		})
+		return fv, err
+	case c == '[' && use.edits:
 		fv := fieldValue{kind: '['}
 		err := s.array(func() error {
 			c, err := s.peek()
@@ -445,7 +461,7 @@ func readField(s *scanner, edits bool) (fieldValue, error) {
 			err = s.object(func(key string) error {
 				for _, k := range editPathFields {
 					if key == k {
-						f, err := readField(s, false)
+						f, err := readField(s, fieldUse{})
 						ev.fields[k] = append(ev.fields[k], f)
 						return err
 					}

@@ -34,7 +34,7 @@ var geminiTools = toolTable{
 	{[]string{"run_shell_command"}, Tool{Name: "Bash", Kind: core.KindShell, Command: "command", Dir: []string{"dir_path", "directory"}}},
 	{[]string{"write_file"}, Tool{Name: "Write", Kind: core.KindFile, Paths: []Source{{Field: "file_path"}}}},
 	{[]string{"replace"}, Tool{Name: "Edit", Kind: core.KindFile, Paths: []Source{{Field: "file_path"}}}},
-}
+}.with(geminiReads...)
 
 // geminiProcess recognises `gemini` (node .../@google/gemini-cli/bundle/gemini.js).
 var geminiProcess = hostProcess{
@@ -117,6 +117,8 @@ var geminiInstall = Install{
 	Timeout:          TimeoutRule{Fields: []TimeoutField{{"timeout", time.Millisecond}}, Default: 60 * time.Second},
 	HeadlessAskHangs: true,
 	InstallHow:       "gemini extensions install <a clone of this repository>/" + ExtensionDir + " --consent (README: Install)",
+	// The Google OAuth tokens and the MCP servers' OAuth tokens.
+	Credentials: []string{"oauth_creds.json", "mcp-oauth-tokens.json"},
 }
 
 func (gemini) Install() Install { return geminiInstall }

@@ -292,12 +292,12 @@ func MatcherMisses(matcher string, tools []string) []string {
 }
 
 // GuardedToolNames lists the tool names of a that the guard judges as
-// shell or file calls, as the host sends them: what a hook matcher must
-// cover.
+// shell, file or read calls, as the host sends them: what a hook matcher
+// must cover.
 func GuardedToolNames(a Adapter) []string {
 	var out []string
 	for _, n := range a.ToolNames() {
-		if t, ok := a.Tool(n); ok && (t.Kind == core.KindShell || t.Kind == core.KindFile) {
+		if t, ok := a.Tool(n); ok && t.Kind != core.KindOther {
 			out = append(out, n)
 		}
 	}

@@ -73,6 +73,10 @@ type Install struct {
 	// InstallHow is how a person installs the plugin in this host (the
 	// fix doctor prints when it is missing).
 	InstallHow string
+	// Credentials are the host's own auth files, relative to Dir (or to
+	// DirEnv's dir): its login tokens. core/secrets guards them as
+	// credential stores.
+	Credentials []string
 }
 
 // Enablement is how a host records that an installed plugin is on.

@@ -161,6 +161,21 @@ func (p *Payload) read(fields map[string][]fieldValue, variants map[string]bool,
 				edit := Tool{Paths: []Source{{Field: editPathFields[0]}, {Field: editPathFields[1]}}}
 				p.read(ev.fields, ev.variants, edit, fmt.Sprintf("%s%s[%d].", prefix, src.Field, i))
 			}
+		case src.List:
+			v, ok := last(src.Field)
+			if !ok || v.kind == 'n' {
+				continue
+			}
+			switch v.kind {
+			case '[':
+				for _, path := range v.list {
+					p.addPath(path)
+				}
+			case '"': // one path given as a string
+				p.addPath(v.str)
+			default:
+				p.Findings = append(p.Findings, Finding{Rule: rules.HostBadInput, Field: prefix + src.Field, Why: typeName(v.kind)})
+			}
 		case src.Patch:
 			if s, ok := str(src.Field); ok {
 				for _, path := range PatchPaths(s) {

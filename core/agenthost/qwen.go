@@ -27,7 +27,7 @@ var qwenTools = toolTable{
 	{[]string{"run_shell_command"}, Tool{Name: "Bash", Kind: core.KindShell, Command: "command", Dir: []string{"directory", "dir_path"}}},
 	{[]string{"write_file"}, Tool{Name: "Write", Kind: core.KindFile, Paths: []Source{{Field: "file_path"}}}},
 	{[]string{"edit", "replace"}, Tool{Name: "Edit", Kind: core.KindFile, Paths: []Source{{Field: "file_path"}}}},
-}
+}.with(geminiReads...)
 
 // qwenEnv are variables only Qwen Code sets in the hook's environment.
 var qwenEnv = []string{"QWEN_PROJECT_DIR", "QWEN_CODE_SESSION_ID"}
@@ -87,6 +87,8 @@ var qwenInstall = Install{
 	Events:     []string{claudePackaging.Event},
 	Timeout:    TimeoutRule{Fields: []TimeoutField{{"timeout", time.Second}}, Default: 60 * time.Second, MsFrom: 1000},
 	InstallHow: "qwen extensions install <this repository>:" + core.PluginName + " --consent (README: Install)",
+	// The Qwen OAuth tokens.
+	Credentials: []string{"oauth_creds.json"},
 }
 
 func (qwen) Install() Install { return qwenInstall }

@@ -3,7 +3,7 @@ package cmdfacts
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // The agent hosts' command-line interfaces, as far as they can switch a
@@ -36,7 +36,7 @@ type AgentChange struct {
 	// Targets are the plugin, extension or marketplace names it acts on
 	// (for HooksChange, the extensions a session keeps). Marketplace says
 	// they name marketplaces.
-	Targets     []shell.Word
+	Targets     []ir.Word
 	Marketplace bool
 	// All: it acts on every plugin (claude plugin disable --all; every
 	// HooksChange except an extension list).
@@ -48,7 +48,7 @@ type AgentChange struct {
 // can switch a plugin or its hooks off: claude, zcode, codex, gemini, qwen
 // and copilot. Reading commands (plugin list, marketplace list,
 // configure without --values-stdin) are not. Pure; linear in args.
-func AgentCLI(name string, args []shell.Word) (AgentChange, bool) {
+func AgentCLI(name string, args []ir.Word) (AgentChange, bool) {
 	for _, c := range agentCLIs {
 		if c.name == name {
 			return c.read(name, args)
@@ -64,14 +64,14 @@ func AgentCLI(name string, args []shell.Word) (AgentChange, bool) {
 // adapter).
 var agentCLIs = []struct {
 	name, npmPackage string
-	read             func(name string, args []shell.Word) (AgentChange, bool)
+	read             func(name string, args []ir.Word) (AgentChange, bool)
 }{
-	{"claude", "@anthropic-ai/claude-code", func(_ string, a []shell.Word) (AgentChange, bool) { return claudeCLI(a) }},
-	{"zcode", "", func(_ string, a []shell.Word) (AgentChange, bool) { return zcodeCLI(a) }},
-	{"codex", "@openai/codex", func(_ string, a []shell.Word) (AgentChange, bool) { return codexCLI(a) }},
+	{"claude", "@anthropic-ai/claude-code", func(_ string, a []ir.Word) (AgentChange, bool) { return claudeCLI(a) }},
+	{"zcode", "", func(_ string, a []ir.Word) (AgentChange, bool) { return zcodeCLI(a) }},
+	{"codex", "@openai/codex", func(_ string, a []ir.Word) (AgentChange, bool) { return codexCLI(a) }},
 	{"gemini", "@google/gemini-cli", geminiCLI},
 	{"qwen", "@qwen-code/qwen-code", geminiCLI},
-	{"copilot", "@github/copilot", func(_ string, a []shell.Word) (AgentChange, bool) { return copilotCLI(a) }},
+	{"copilot", "@github/copilot", func(_ string, a []ir.Word) (AgentChange, bool) { return copilotCLI(a) }},
 }
 
 // AgentCLINames lists the command names AgentCLI reads, in table order.
@@ -119,7 +119,7 @@ var claudeSpec = Spec{Short: "sr", Long: []string{"settings", "setting-sources",
 	"session-id", "fallback-model", "max-turns", "debug", "scope", "config", "marketplace", "accept-command",
 	"effort", "max-budget-usd", "json-schema", "name", "tools"}}
 
-func claudeCLI(args []shell.Word) (AgentChange, bool) {
+func claudeCLI(args []ir.Word) (AgentChange, bool) {
 	p := ParseArgs(args, claudeSpec)
 	ops := lowerOps(p.Operands)
 	// A session started without hooks or with its settings changed.
@@ -172,7 +172,7 @@ func mentionsHookSettings(s string) bool {
 	return strings.Contains(l, "hook") || strings.Contains(l, "enabledplugins") || strings.Contains(l, "plugin")
 }
 
-func zcodeCLI(args []shell.Word) (AgentChange, bool) {
+func zcodeCLI(args []ir.Word) (AgentChange, bool) {
 	p := ParseArgs(args, Spec{Long: []string{"cwd", "locale", "options-file", "scope", "marketplace", "source"}})
 	ops := lowerOps(p.Operands)
 	if len(ops) < 2 || ops[0] != "plugins" && ops[0] != "plugin" {
@@ -190,7 +190,7 @@ func zcodeCLI(args []shell.Word) (AgentChange, bool) {
 	return AgentChange{}, false
 }
 
-func codexCLI(args []shell.Word) (AgentChange, bool) {
+func codexCLI(args []ir.Word) (AgentChange, bool) {
 	p := ParseArgs(args, Spec{Short: "cmpsCiaP", Long: []string{"config", "enable", "disable", "model", "profile",
 		"sandbox", "cd", "image", "ask-for-approval", "output-last-message", "color", "oss-provider", "local-provider", "add-dir", "output-schema"}})
 	for _, v := range p.Values("disable") {
@@ -215,12 +215,12 @@ func codexCLI(args []shell.Word) (AgentChange, bool) {
 	return AgentChange{}, false
 }
 
-func geminiCLI(name string, args []shell.Word) (AgentChange, bool) {
+func geminiCLI(name string, args []ir.Word) (AgentChange, bool) {
 	// -e/--extensions is an array: it takes every word up to the next option.
 	for i := 0; i < len(args); i++ {
 		v := args[i].Value
 		if !args[i].Unknown && (v == "-e" || v == "--extensions" || strings.HasPrefix(v, "--extensions=")) {
-			var keep []shell.Word
+			var keep []ir.Word
 			if eq := strings.IndexByte(v, '='); eq >= 0 {
 				keep = append(keep, SubWord(args[i], eq+1))
 			}
@@ -246,7 +246,7 @@ func geminiCLI(name string, args []shell.Word) (AgentChange, bool) {
 	return AgentChange{}, false
 }
 
-func copilotCLI(args []shell.Word) (AgentChange, bool) {
+func copilotCLI(args []ir.Word) (AgentChange, bool) {
 	all := ParseArgs(args, Spec{}).Operands
 	ops := lowerOps(all)
 	if len(ops) < 2 || ops[0] != "plugin" && ops[0] != "plugins" {
@@ -265,7 +265,7 @@ func copilotCLI(args []shell.Word) (AgentChange, bool) {
 
 // lowerOps returns the operands' values in lower case ("" for unknown
 // words, which then match no subcommand).
-func lowerOps(ws []shell.Word) []string {
+func lowerOps(ws []ir.Word) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
 		if !w.Unknown {

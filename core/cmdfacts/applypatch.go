@@ -15,7 +15,7 @@ import "strings"
 var applyPatchNames = []string{"apply_patch", "applypatch"}
 
 // IsApplyPatch reports whether the command word name (a base name, as
-// shell.Command.Name holds it) is apply_patch.
+// ir.Command.Name holds it) is apply_patch.
 func IsApplyPatch(name string) bool {
 	for _, n := range applyPatchNames {
 		if name == n {

@@ -3,7 +3,7 @@ package cmdfacts
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // TarSpec lists tar's options that take a value (GNU tar and bsdtar).
@@ -17,7 +17,7 @@ var TarSpec = Spec{Short: "bCfFgITX", Long: []string{"file", "directory", "files
 // traditional form whose first word is a cluster of letters without a dash
 // (tar czf a.tgz dir): its letters become options, and the letters that
 // take a value take the following words, in order.
-func ParseTar(args []shell.Word) Args {
+func ParseTar(args []ir.Word) Args {
 	var pre []Opt
 	if len(args) > 0 && !args[0].Unknown && args[0].Value != "" && args[0].Value[0] != '-' && isLetters(args[0].Value) {
 		rest := args[1:]
@@ -56,10 +56,10 @@ func isLetters(s string) bool {
 // ArchiveInput is one input an archiver deletes once it has archived it.
 type ArchiveInput struct {
 	// Word is the input as written.
-	Word shell.Word
+	Word ir.Word
 	// Under are the directories Word is relative to, applied in order from
 	// the command's own directory (tar -C DIR before it).
-	Under []shell.Word
+	Under []ir.Word
 }
 
 // DeletedInputs reports whether command name, run with args (the words
@@ -70,7 +70,7 @@ type ArchiveInput struct {
 // what makes it delete ("--remove-files", "-m", "-sdel", "m", "-df"). An
 // input list read from a file (tar -T LIST) is returned as that file's
 // word marked Unknown: what it lists is not known. Pure; linear in args.
-func DeletedInputs(name string, args []shell.Word) (inputs []ArchiveInput, how string, ok bool) {
+func DeletedInputs(name string, args []ir.Word) (inputs []ArchiveInput, how string, ok bool) {
 	switch name {
 	case "tar", "gtar":
 		return tarDeletedInputs(args)
@@ -116,7 +116,7 @@ func DeletedInputs(name string, args []shell.Word) (inputs []ArchiveInput, how s
 // ZipSpec lists zip's options that take a value.
 var ZipSpec = Spec{Short: "btnOPZs", Long: []string{"output-file", "temp-path", "suffixes", "password", "compression-method", "split-size"}}
 
-func tarDeletedInputs(args []shell.Word) ([]ArchiveInput, string, bool) {
+func tarDeletedInputs(args []ir.Word) ([]ArchiveInput, string, bool) {
 	p := ParseTar(args)
 	if !p.Has("remove-files") {
 		return nil, "", false
@@ -132,7 +132,7 @@ func tarDeletedInputs(args []shell.Word) ([]ArchiveInput, string, bool) {
 		return nil, "", false
 	}
 	var out []ArchiveInput
-	var under []shell.Word
+	var under []ir.Word
 	next := 0 // the next option whose -C still has to be collected
 	for k, w := range p.Operands {
 		for ; next < p.OptsBefore[k]; next++ {
@@ -140,7 +140,7 @@ func tarDeletedInputs(args []shell.Word) ([]ArchiveInput, string, bool) {
 				under = append(under, *o.Val)
 			}
 		}
-		out = append(out, ArchiveInput{Word: w, Under: append([]shell.Word(nil), under...)})
+		out = append(out, ArchiveInput{Word: w, Under: append([]ir.Word(nil), under...)})
 	}
 	for _, l := range p.Values("T", "files-from") {
 		l.Unknown = true
@@ -154,7 +154,7 @@ func tarDeletedInputs(args []shell.Word) ([]ArchiveInput, string, bool) {
 
 // sevenZipArgs reads 7-Zip's command line: the command letter (lower
 // case), the operands after it (archive first), and whether -sdel is set.
-func sevenZipArgs(args []shell.Word) (cmd string, ops []shell.Word, sdel bool) {
+func sevenZipArgs(args []ir.Word) (cmd string, ops []ir.Word, sdel bool) {
 	for _, w := range args {
 		v := w.Value
 		switch {
@@ -171,7 +171,7 @@ func sevenZipArgs(args []shell.Word) (cmd string, ops []shell.Word, sdel bool) {
 }
 
 // rarArgs reads rar's command line like sevenZipArgs; df reports -df.
-func rarArgs(args []shell.Word) (cmd string, ops []shell.Word, df bool) {
+func rarArgs(args []ir.Word) (cmd string, ops []ir.Word, df bool) {
 	for _, w := range args {
 		v := w.Value
 		switch {

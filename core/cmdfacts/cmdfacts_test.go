@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 )
 
@@ -31,7 +31,7 @@ func load[T any](t testing.TB, name string) []T {
 
 // command analyses text and returns its first command (the one the
 // cases are about), resolved as the host resolves it.
-func command(t *testing.T, text string) *shell.Command {
+func command(t *testing.T, text string) *ir.Command {
 	t.Helper()
 	s := analysis.Analyze(text, analysis.Options{Cwd: "/p", Home: "/home/u"})
 	if len(s.Commands) == 0 {
@@ -41,7 +41,7 @@ func command(t *testing.T, text string) *shell.Command {
 }
 
 // shown is how the cases write words: the value, or <?raw?> when unknown.
-func shown(ws []shell.Word) []string {
+func shown(ws []ir.Word) []string {
 	out := make([]string, 0, len(ws))
 	for _, w := range ws {
 		if w.Unknown {
@@ -91,7 +91,7 @@ func TestGit(t *testing.T) {
 			}
 			for _, f := range []struct {
 				name      string
-				got       []shell.Word
+				got       []ir.Word
 				want      []string
 				mustMatch bool
 			}{{"dirs", g.Dirs, tc.Dirs, true}, {"git dir", g.GitDir, tc.GitDir, true}, {"work tree", g.WorkTree, tc.WorkTree, true}} {
@@ -196,7 +196,7 @@ func TestParseArgs(t *testing.T) {
 			var opts []string
 			for _, o := range p.Opts {
 				if o.Val != nil {
-					opts = append(opts, o.Name+"="+shown([]shell.Word{*o.Val})[0])
+					opts = append(opts, o.Name+"="+shown([]ir.Word{*o.Val})[0])
 				} else {
 					opts = append(opts, o.Name)
 				}

@@ -3,7 +3,7 @@ package cmdfacts
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // Container runs: docker, podman and nerdctl run (and container run) a
@@ -14,7 +14,7 @@ import (
 
 // ContainerMount is one bind mount: a host directory seen at Target.
 type ContainerMount struct {
-	Host, Target shell.Word
+	Host, Target ir.Word
 	ReadOnly     bool
 }
 
@@ -22,12 +22,12 @@ type ContainerMount struct {
 type ContainerRun struct {
 	// Cmd is the command the container runs: --entrypoint's value and the
 	// words after the image; empty when the image's own command runs.
-	Cmd []shell.Word
+	Cmd []ir.Word
 	// Mounts are the bind mounts (-v/--volume HOST:TARGET[:OPTS], --mount
 	// type=bind,source=,target=), read-only ones included.
 	Mounts []ContainerMount
 	// Workdir is -w/--workdir, nil when not given.
-	Workdir *shell.Word
+	Workdir *ir.Word
 	// HostDevices: --privileged or --device gives the container the host's
 	// device nodes.
 	HostDevices bool
@@ -62,10 +62,10 @@ const containerShort = "acehlmpuvwe"
 // ParseContainerRun reads the arguments of `docker run` (after "run"; the
 // same for podman and nerdctl). ok is false when no image is given.
 // Cost: linear in the words.
-func ParseContainerRun(args []shell.Word) (ContainerRun, bool) {
+func ParseContainerRun(args []ir.Word) (ContainerRun, bool) {
 	var r ContainerRun
-	var entrypoint *shell.Word
-	set := func(name string, val *shell.Word) {
+	var entrypoint *ir.Word
+	set := func(name string, val *ir.Word) {
 		switch name {
 		case "v", "volume":
 			if val != nil {
@@ -101,7 +101,7 @@ func ParseContainerRun(args []shell.Word) (ContainerRun, bool) {
 
 // parseVolume reads HOST:TARGET[:OPTS]; a named volume (no path) is not
 // a bind mount. A Windows drive (C:\x:/app) keeps its colon.
-func parseVolume(w shell.Word) (ContainerMount, bool) {
+func parseVolume(w ir.Word) (ContainerMount, bool) {
 	s := w.Value
 	drive := ""
 	if len(s) > 2 && (s[0]|0x20 >= 'a' && s[0]|0x20 <= 'z') && s[1] == ':' && (s[2] == '\\' || s[2] == '/') {
@@ -126,7 +126,7 @@ func parseVolume(w shell.Word) (ContainerMount, bool) {
 }
 
 // parseMount reads --mount type=bind,source=S,target=T[,readonly].
-func parseMount(w shell.Word) (ContainerMount, bool) {
+func parseMount(w ir.Word) (ContainerMount, bool) {
 	var m ContainerMount
 	bind := false
 	for _, f := range strings.Split(w.Value, ",") {
@@ -155,7 +155,7 @@ var containerGlobals = map[string]bool{"--context": true, "-c": true, "--host": 
 // ContainerSub returns the index in args (after the program name) of the
 // word after "run" when args are a run of a container (run, container
 // run, after global options), or -1.
-func ContainerSub(args []shell.Word) int {
+func ContainerSub(args []ir.Word) int {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {

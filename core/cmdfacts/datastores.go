@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // Database clients and what they run: psql, mysql and mariadb, sqlite3,
@@ -34,25 +34,25 @@ type DBClient struct {
 	// Scripts are the statements the command line gives (psql -c, mysql
 	// -e, sqlite3's SQL operands and -cmd, mongosh --eval, redis-cli's
 	// command words joined by spaces).
-	Scripts []shell.Word
+	Scripts []ir.Word
 	// ReadsStdin: with no script and no script file the client runs what
 	// its standard input holds (a heredoc, a here-string, a pipe).
 	ReadsStdin bool
 	// Host is the server named (-h, --host, a connection URL's host), nil
 	// for the client's default (a local socket or localhost).
-	Host *shell.Word
+	Host *ir.Word
 	// Database is the database named (-d, -D, --dbname, a positional
 	// name, a URL's path), nil for the client's default.
-	Database *shell.Word
+	Database *ir.Word
 	// File is sqlite3's database file, nil for an in-memory database.
-	File *shell.Word
+	File *ir.Word
 	// Drops are the databases the client itself drops (dropdb NAME,
 	// mysqladmin drop NAME).
-	Drops []shell.Word
+	Drops []ir.Word
 }
 
 // dbClients maps each command name ParseDBClient reads to its reader.
-var dbClients = map[string]func(args []shell.Word) (DBClient, bool){
+var dbClients = map[string]func(args []ir.Word) (DBClient, bool){
 	"psql": psqlClient, "mysql": mysqlClient, "mariadb": mysqlClient, "sqlite3": sqliteClient,
 	"redis-cli": redisClient, "valkey-cli": redisClient, "keydb-cli": redisClient,
 	"mongosh": mongoClient, "mongo": mongoClient,
@@ -68,7 +68,7 @@ func DBClients() []string { return sortedNames(dbClients) }
 // ParseDBClient reads a database client's command line (args: the words
 // after the command word). ok is false for other commands and for
 // informational runs (--help, --version, listing). Pure; linear in args.
-func ParseDBClient(name string, args []shell.Word) (DBClient, bool) {
+func ParseDBClient(name string, args []ir.Word) (DBClient, bool) {
 	if parse := dbClients[name]; parse != nil {
 		return parse(args)
 	}
@@ -79,7 +79,7 @@ func ParseDBClient(name string, args []shell.Word) (DBClient, bool) {
 // one of longs (--comm, --exec=X) to its full name, as getopt_long reads
 // it; an exact name always wins. The words are copied only when one
 // changes.
-func expandLong(args []shell.Word, longs []string) []shell.Word {
+func expandLong(args []ir.Word, longs []string) []ir.Word {
 	out := args
 	for i, a := range args {
 		if a.Unknown || !strings.HasPrefix(a.Value, "--") || len(a.Value) < 3 {
@@ -120,7 +120,7 @@ func expandLong(args []shell.Word, longs []string) []shell.Word {
 }
 
 // last returns a pointer to the last of ws, or nil.
-func last(ws []shell.Word) *shell.Word {
+func last(ws []ir.Word) *ir.Word {
 	if len(ws) == 0 {
 		return nil
 	}
@@ -138,7 +138,7 @@ var psqlLongs = []string{"echo-all", "no-align", "command", "dbname", "echo-quer
 var psqlSpec = Spec{Short: "cdfhpUvPoLTFR", Long: []string{"command", "dbname", "file", "host", "port", "username",
 	"set", "variable", "pset", "output", "log-file", "table-attr", "field-separator", "record-separator"}}
 
-func psqlClient(args []shell.Word) (DBClient, bool) {
+func psqlClient(args []ir.Word) (DBClient, bool) {
 	p := ParseArgs(expandLong(args, psqlLongs), psqlSpec)
 	if p.Has("help", "version", "V", "list", "l") {
 		return DBClient{}, false
@@ -163,7 +163,7 @@ func psqlClient(args []shell.Word) (DBClient, bool) {
 // connString reads a PostgreSQL or MySQL connection URL
 // (postgresql://user@host:5432/db?x=y) or a PostgreSQL key=value string
 // (host=h dbname=d): its host (nil when none) and database.
-func connString(w shell.Word) (host, db *shell.Word, ok bool) {
+func connString(w ir.Word) (host, db *ir.Word, ok bool) {
 	if w.Unknown {
 		return nil, nil, false
 	}
@@ -231,8 +231,8 @@ var mysqlSpec = Spec{Short: "eDhuPSOo", Long: []string{"execute", "database", "h
 
 // dropPassword removes mysql's -pSECRET / -p / --password[=X] words: the
 // password is attached or prompted for, never the next word.
-func dropPassword(args []shell.Word) []shell.Word {
-	var out []shell.Word
+func dropPassword(args []ir.Word) []ir.Word {
+	var out []ir.Word
 	for _, a := range args {
 		if !a.Unknown && (strings.HasPrefix(a.Value, "-p") || a.Value == "--password" || strings.HasPrefix(a.Value, "--password=") ||
 			a.Value == "--pass" || strings.HasPrefix(a.Value, "--pass=")) {
@@ -243,7 +243,7 @@ func dropPassword(args []shell.Word) []shell.Word {
 	return out
 }
 
-func mysqlClient(args []shell.Word) (DBClient, bool) {
+func mysqlClient(args []ir.Word) (DBClient, bool) {
 	p := ParseArgs(expandLong(dropPassword(args), mysqlLongs), mysqlSpec)
 	if p.Has("help", "version", "V", "?") {
 		return DBClient{}, false
@@ -261,9 +261,9 @@ func mysqlClient(args []shell.Word) (DBClient, bool) {
 var sqliteValued = []string{"cmd", "init", "separator", "newline", "nullvalue", "vfs", "maxsize", "mmap",
 	"pagecache", "lookaside", "heap", "escape", "A"}
 
-func sqliteClient(args []shell.Word) (DBClient, bool) {
+func sqliteClient(args []ir.Word) (DBClient, bool) {
 	c := DBClient{Engine: EngineSQLite}
-	var ops []shell.Word
+	var ops []ir.Word
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.Unknown || !strings.HasPrefix(a.Value, "-") || len(a.Value) < 2 {
@@ -295,7 +295,7 @@ var redisValued = []string{"-h", "-p", "-s", "-a", "-u", "-n", "-r", "-i", "-d",
 	"--functions-rdb", "--pipe-timeout", "--pattern", "--quoted-pattern", "--count", "--intrinsic-latency",
 	"--eval", "--memkeys-samples", "--keystats-samples", "--cursor", "--top", "--lru-test", "--replica-rdb"}
 
-func redisClient(args []shell.Word) (DBClient, bool) {
+func redisClient(args []ir.Word) (DBClient, bool) {
 	c := DBClient{Engine: EngineRedis}
 	i := 0
 	for ; i < len(args); i++ {
@@ -327,7 +327,7 @@ func redisClient(args []shell.Word) (DBClient, bool) {
 		for _, w := range args[i:] {
 			parts = append(parts, w.Value)
 		}
-		c.Scripts = []shell.Word{Literal(strings.Join(parts, " "))}
+		c.Scripts = []ir.Word{Literal(strings.Join(parts, " "))}
 	}
 	c.ReadsStdin = len(c.Scripts) == 0
 	return c, true
@@ -340,9 +340,9 @@ var mongoValued = []string{"--host", "--port", "-u", "--username", "-p", "--pass
 	"--awsSecretAccessKey", "--awsSessionToken", "--keyVaultNamespace", "--kmsURL", "--tlsCRLFile",
 	"--sslCAFile", "--sslPEMKeyFile", "--retryWrites"}
 
-func mongoClient(args []shell.Word) (DBClient, bool) {
+func mongoClient(args []ir.Word) (DBClient, bool) {
 	c := DBClient{Engine: EngineMongo}
-	var ops []shell.Word
+	var ops []ir.Word
 	file := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -398,7 +398,7 @@ func mongoClient(args []shell.Word) (DBClient, bool) {
 
 var dropdbSpec = Spec{Short: "hpU", Long: []string{"host", "port", "username", "maintenance-db"}}
 
-func dropdbClient(args []shell.Word) (DBClient, bool) {
+func dropdbClient(args []ir.Word) (DBClient, bool) {
 	p := ParseArgs(expandLong(args, []string{"host", "port", "username", "maintenance-db", "if-exists", "force",
 		"interactive", "echo", "help", "version", "no-password", "password"}), dropdbSpec)
 	if p.Has("help", "version", "V", "?") || len(p.Operands) == 0 {
@@ -407,7 +407,7 @@ func dropdbClient(args []shell.Word) (DBClient, bool) {
 	return DBClient{Engine: EnginePostgres, Host: last(p.Values("host", "h")), Drops: p.Operands[:1]}, true
 }
 
-func mysqladminClient(args []shell.Word) (DBClient, bool) {
+func mysqladminClient(args []ir.Word) (DBClient, bool) {
 	p := ParseArgs(expandLong(dropPassword(args), mysqlLongs), mysqlSpec)
 	if p.Has("help", "version", "V", "?") {
 		return DBClient{}, false
@@ -426,7 +426,7 @@ func mysqladminClient(args []shell.Word) (DBClient, bool) {
 
 // LocalHost reports whether a client's host is this machine: none given,
 // localhost, a loopback address, or a Unix socket directory.
-func LocalHost(h *shell.Word) bool {
+func LocalHost(h *ir.Word) bool {
 	if h == nil {
 		return true
 	}

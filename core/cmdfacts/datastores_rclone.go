@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // rclone [global flags] COMMAND [flags] ARGS: the commands that delete
@@ -35,15 +35,15 @@ type RcloneDelete struct {
 	// Verb is the command as written after the flags ("purge", "delete").
 	Verb string
 	// Targets are its remote paths.
-	Targets []shell.Word
+	Targets []ir.Word
 }
 
 // ParseRcloneDelete reads rclone's arguments (after "rclone"); ok is set
 // for purge of a remote path, and for delete of one with no filter (the
 // rmdirs of --rmdirs then goes too), unless -n/--dry-run,
 // -i/--interactive or help is given.
-func ParseRcloneDelete(args []shell.Word) (RcloneDelete, bool) {
-	var ops []shell.Word
+func ParseRcloneDelete(args []ir.Word) (RcloneDelete, bool) {
+	var ops []ir.Word
 	filtered := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -78,7 +78,7 @@ func ParseRcloneDelete(args []shell.Word) (RcloneDelete, bool) {
 	default:
 		return RcloneDelete{}, false
 	}
-	var targets []shell.Word
+	var targets []ir.Word
 	for _, w := range ops[1:] {
 		if w.Unknown || RemotePath(w.Value) {
 			targets = append(targets, w)

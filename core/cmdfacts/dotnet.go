@@ -22,7 +22,7 @@ type FileArg struct {
 // dotNetFileCalls are the .NET static methods PowerShell can call
 // ([IO.File]::WriteAllText('C:\x', ...)) that delete, move or write files
 // and directories, keyed as the shell analysis names the call (see
-// shell.Command.Name): lower-case full type name and method.
+// ir.Command.Name): lower-case full type name and method.
 var dotNetFileCalls = func() map[string][]FileArg {
 	w0 := []FileArg{{0, FileWrite}}
 	d0 := []FileArg{{0, FileDelete}}

@@ -3,7 +3,7 @@ package cmdfacts
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // Executors: xargs (GNU and BSD) and GNU parallel (and sem) run a command
@@ -26,8 +26,8 @@ type Xargs struct {
 	// Null (-0), Delim (-d), ArgFile (-a / --arg-file): how items are
 	// read, and from which file instead of stdin.
 	Null    bool
-	Delim   *shell.Word
-	ArgFile *shell.Word
+	Delim   *ir.Word
+	ArgFile *ir.Word
 	// Lines: items are whole lines (-I, -i, -L, -l).
 	Lines bool
 	// NoRun: --help, --version, --show-limits alone: nothing runs.
@@ -47,9 +47,9 @@ var xargsOptional = map[string]bool{"e": true, "i": true, "l": true, "eof": true
 
 // ParseXargs reads xargs's arguments (after the command word). Cost:
 // linear in the words.
-func ParseXargs(args []shell.Word) Xargs {
+func ParseXargs(args []ir.Word) Xargs {
 	x := Xargs{Cmd: len(args)}
-	set := func(name string, val *shell.Word) {
+	set := func(name string, val *ir.Word) {
 		switch name {
 		case "I":
 			if val != nil {
@@ -95,7 +95,7 @@ type Parallel struct {
 	Quote bool
 	// Null (-0) and Delim (-d) say how stdin and files split into items.
 	Null  bool
-	Delim *shell.Word
+	Delim *ir.Word
 	// DryRun (--dry-run), Pipe (--pipe / --pipepart: stdin is the
 	// command's input, not its arguments), Semaphore (sem, --semaphore:
 	// the command runs once), NoRun (--version, --help ... alone).
@@ -104,8 +104,8 @@ type Parallel struct {
 
 // ParallelSource is one input source of parallel.
 type ParallelSource struct {
-	Words []shell.Word
-	File  *shell.Word
+	Words []ir.Word
+	File  *ir.Word
 }
 
 // parallelValued are parallel's options that take the next word.
@@ -130,7 +130,7 @@ var parallelValued = map[string]bool{
 // ParseParallel reads parallel's arguments (after the command word); sem
 // is true for the sem command (parallel --semaphore). Cost: linear in
 // the words.
-func ParseParallel(args []shell.Word, sem bool) Parallel {
+func ParseParallel(args []ir.Word, sem bool) Parallel {
 	p := Parallel{Replace: "{}", Semaphore: sem}
 	argSep, fileSep := ":::", "::::"
 	i := 0
@@ -145,7 +145,7 @@ func ParseParallel(args []shell.Word, sem bool) Parallel {
 			break
 		}
 		var name string
-		var val *shell.Word
+		var val *ir.Word
 		if strings.HasPrefix(v, "--") {
 			n, _, eq := strings.Cut(v[2:], "=")
 			name = n

@@ -3,7 +3,7 @@ package cmdfacts
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // Job launchers: mpirun / mpiexec / orterun (Open MPI, MPICH's Hydra,
@@ -43,7 +43,7 @@ var mpiNoProgram = map[string]bool{"app": true, "configfile": true, "help": true
 // program the first application context runs; ok is false when none is
 // named (mpirun -app FILE, --help). Words after it are the program's.
 // Cost: linear in args.
-func MPIProgram(args []shell.Word) (int, bool) {
+func MPIProgram(args []ir.Word) (int, bool) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		v := a.Value
@@ -121,7 +121,7 @@ type NixCommand struct {
 // nix run of a flake's default app (nix run ., nix run github:o/r),
 // whose program file the command line does not name. Cost: linear in
 // args.
-func ParseNixCommand(args []shell.Word) (NixCommand, bool) {
+func ParseNixCommand(args []ir.Word) (NixCommand, bool) {
 	sub := -1
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -182,7 +182,7 @@ func ParseNixCommand(args []shell.Word) (NixCommand, bool) {
 // nixRun completes a nix run line: the program named by the installable
 // (FLAKE#ATTR.PATH: the last attribute; nixpkgs.NAME, nix 2.3's form,
 // likewise), its arguments from index from.
-func nixRun(n NixCommand, args []shell.Word, installable, from int) (NixCommand, bool) {
+func nixRun(n NixCommand, args []ir.Word, installable, from int) (NixCommand, bool) {
 	if installable < 0 || args[installable].Unknown {
 		return NixCommand{}, false
 	}

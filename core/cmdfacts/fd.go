@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // fd (fdfind on Debian and Ubuntu) reads: fd [options] [pattern] [path...]
@@ -52,10 +52,10 @@ func IsFdExec(v string) bool {
 type Fd struct {
 	// Roots are the search paths: the operands after the pattern and the
 	// --search-path values; "." when none.
-	Roots []shell.Word
+	Roots []ir.Word
 	// Pattern is the search pattern; nil when none is given (fd then
 	// lists everything).
-	Pattern *shell.Word
+	Pattern *ir.Word
 	// Glob, Fixed and FullPath are -g/--glob, -F/--fixed-strings and
 	// -p/--full-path (the last of --glob and --regex wins).
 	Glob, Fixed, FullPath bool
@@ -69,7 +69,7 @@ type Fd struct {
 	Filtered bool
 	// Types are the -t/--type values, Excludes the -E/--exclude globs,
 	// Extensions the -e/--extension values, Ands the --and patterns.
-	Types, Excludes, Extensions, Ands []shell.Word
+	Types, Excludes, Extensions, Ands []ir.Word
 	// Sized is set by -S/--size, which only files pass.
 	Sized bool
 	// Execs are the commands of -x/-X, in order.
@@ -81,7 +81,7 @@ type FdExec struct {
 	// Batch is set for -X/--exec-batch.
 	Batch bool
 	// Argv is the command as written, without its ";" terminator.
-	Argv []shell.Word
+	Argv []ir.Word
 }
 
 // fdPlaceholders are the words fd replaces by a path derived from a
@@ -93,9 +93,9 @@ var fdPlaceholders = map[string]bool{"{}": true, "{/}": true, "{//}": true, "{.}
 func IsFdPlaceholder(w string) bool { return fdPlaceholders[w] }
 
 // ParseFd reads args, the words after "fd". Cost: linear in the words.
-func ParseFd(args []shell.Word) Fd {
+func ParseFd(args []ir.Word) Fd {
 	var f Fd
-	var opts []shell.Word
+	var opts []ir.Word
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.Unknown || !IsFdExec(a.Value) {
@@ -169,7 +169,7 @@ func ParseFd(args []shell.Word) Fd {
 	}
 	f.Roots = append(f.Roots, p.Values("search-path")...)
 	if len(f.Roots) == 0 {
-		f.Roots = []shell.Word{Literal(".")}
+		f.Roots = []ir.Word{Literal(".")}
 	}
 	if bases := p.Values("base-directory"); len(bases) > 0 {
 		base := bases[len(bases)-1]
@@ -196,7 +196,7 @@ func isAbsText(s string) bool {
 
 // FdRoots returns fd's search paths: the operands after the pattern and
 // the --search-path values, before -x/-X; "." when none.
-func FdRoots(args []shell.Word) []shell.Word { return ParseFd(args).Roots }
+func FdRoots(args []ir.Word) []ir.Word { return ParseFd(args).Roots }
 
 // Matcher returns the test fd's pattern applies to an entry: to its base
 // name, or with FullPath to its absolute path. ok is false when the
@@ -209,7 +209,7 @@ func (f Fd) Matcher() (match func(name string) bool, ok bool) {
 }
 
 // matcher is Matcher for one pattern (the main one or an --and one).
-func (f Fd) matcher(w shell.Word) (func(name string) bool, bool) {
+func (f Fd) matcher(w ir.Word) (func(name string) bool, bool) {
 	if w.Unknown || len(w.Value) > maxFdPattern {
 		return nil, false
 	}

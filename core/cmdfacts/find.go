@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // Find is a find (GNU or BSD) command line read the way find reads it:
@@ -12,14 +12,14 @@ import (
 type Find struct {
 	// Roots are the start paths: the operands before the expression,
 	// after the -H, -L, -P, -D DEBUG and -Olevel options; "." when none.
-	Roots []shell.Word
+	Roots []ir.Word
 	// Delete is set when the expression holds -delete (outside the
 	// command of an -exec).
 	Delete bool
 	// Execs are the commands of -exec, -execdir, -ok and -okdir.
 	Execs []FindExec
 	// Outputs are the files -fprint, -fprint0, -fls and -fprintf write.
-	Outputs []shell.Word
+	Outputs []ir.Word
 	// Names are the patterns of the name tests (FindNameTests) outside
 	// the command of an -exec, in order.
 	Names []FindName
@@ -87,7 +87,7 @@ type FindName struct {
 	// Test is the test as written ("-name", "-ipath").
 	Test string
 	// Pattern is its pattern.
-	Pattern shell.Word
+	Pattern ir.Word
 	// Negated is set when "!" or -not stands right before the test.
 	Negated bool
 }
@@ -143,7 +143,7 @@ type FindExec struct {
 	Action string
 	// Argv is the command, without its terminator (";", or "+" after
 	// "{}"); "{}" stands for each file found.
-	Argv []shell.Word
+	Argv []ir.Word
 }
 
 // FindStart returns where find's expression starts in args (the words
@@ -199,13 +199,13 @@ func FindExecEnd(n, from int, lit func(i int) (string, bool)) int {
 }
 
 // ParseFind reads args, the words after "find". Cost: linear.
-func ParseFind(args []shell.Word) Find {
+func ParseFind(args []ir.Word) Find {
 	lit := func(i int) (string, bool) { return args[i].Value, !args[i].Unknown }
 	var f Find
 	from, to := FindStart(len(args), lit)
 	f.Roots = args[from:to:to]
 	if from == to {
-		f.Roots = []shell.Word{Literal(".")}
+		f.Roots = []ir.Word{Literal(".")}
 	}
 	picks := false // something other than an attribute test filters
 	for i := to; i < len(args); i++ {

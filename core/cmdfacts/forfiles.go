@@ -3,7 +3,7 @@ package cmdfacts
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // Forfiles reads forfiles' arguments (after the command word: /P DIR,
@@ -16,7 +16,7 @@ import (
 // the judges see them as unknown. The default command (cmd /c echo @file)
 // runs nothing worth judging: ok is false without /C. Cost: linear in the
 // arguments and the command's length.
-func Forfiles(args []shell.Word) (cmd string, ok bool) {
+func Forfiles(args []ir.Word) (cmd string, ok bool) {
 	dir, mask := ".", "*"
 	for i := 0; i < len(args); i++ {
 		a := args[i]

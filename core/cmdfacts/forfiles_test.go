@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 type forfilesCase struct {
@@ -18,7 +18,7 @@ type forfilesCase struct {
 // worth judging).
 func TestForfiles(t *testing.T) {
 	for _, tc := range load[forfilesCase](t, "forfiles.json") {
-		args := make([]shell.Word, len(tc.Args))
+		args := make([]ir.Word, len(tc.Args))
 		for i, a := range tc.Args {
 			args[i] = cmdfacts.Literal(a)
 		}

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // The git front-end: how git reads its own command line before it runs a
@@ -73,7 +73,7 @@ type Git struct {
 	// $OPTS push, see Unknown), or when it is a shell alias (ShellAlias).
 	Sub string
 	// Args are the words after the subcommand, an alias's own words first.
-	Args []shell.Word
+	Args []ir.Word
 	// Alias is the alias name Sub was expanded from (the first one when
 	// aliases name aliases), or "".
 	Alias string
@@ -88,7 +88,7 @@ type Git struct {
 	Config []GitConfig
 	// Dirs are the -C directories, in order; GitDir and WorkTree the
 	// values of --git-dir and --work-tree.
-	Dirs, GitDir, WorkTree []shell.Word
+	Dirs, GitDir, WorkTree []ir.Word
 }
 
 // ParseGit reads args (the words after "git") and assigns (the
@@ -96,14 +96,14 @@ type Git struct {
 // way git does: global options, then the subcommand, with -c alias.NAME=
 // aliases expanded (aliases in the user's git config files are invisible
 // to an offline analysis). Cost: linear in the words and the aliases.
-func ParseGit(args []shell.Word, assigns []shell.Assign) Git {
+func ParseGit(args []ir.Word, assigns []ir.Assign) Git {
 	return ParseGitWith(args, assigns, nil)
 }
 
 // ParseGitWith is ParseGit with settings from git's configuration files
 // known beforehand (files are read first: the environment and -c win
 // over them), such as an alias the same script wrote with `git config`.
-func ParseGitWith(args []shell.Word, assigns []shell.Assign, files []GitConfig) Git {
+func ParseGitWith(args []ir.Word, assigns []ir.Assign, files []GitConfig) Git {
 	var g Git
 	g.Config = append(append(g.Config, files...), envConfig(assigns)...)
 	i, sub, ok := g.globals(args, assigns)
@@ -129,7 +129,7 @@ func ParseGitWith(args []shell.Word, assigns []shell.Assign, files []GitConfig) 
 // GitCommand reads c as a git invocation: "git ..." or the dashed form of
 // a subcommand ("git-push ...", /usr/lib/git-core/git-push), which takes
 // no global options. ok is false when c is neither.
-func GitCommand(c *shell.Command) (g Git, ok bool) {
+func GitCommand(c *ir.Command) (g Git, ok bool) {
 	if c == nil || len(c.Args) == 0 {
 		return Git{}, false
 	}
@@ -158,7 +158,7 @@ func GitFrontEnds() []string { return sortedNames(gitFrontEnds) }
 // first word after them, the subcommand when an option stands for one
 // (--help), and ok false when no subcommand runs (an option that exits)
 // or an unknown word hides it (Unknown is set then).
-func (g *Git) globals(args []shell.Word, assigns []shell.Assign) (next int, sub string, ok bool) {
+func (g *Git) globals(args []ir.Word, assigns []ir.Assign) (next int, sub string, ok bool) {
 	i := 0
 	for ; i < len(args); i++ {
 		a := args[i]
@@ -213,7 +213,7 @@ func gitCommandName(v string) string {
 }
 
 // global records the value of a valued global option.
-func (g *Git) global(name string, val shell.Word, assigns []shell.Assign) {
+func (g *Git) global(name string, val ir.Word, assigns []ir.Assign) {
 	switch name {
 	case "-C":
 		g.Dirs = append(g.Dirs, val)
@@ -247,7 +247,7 @@ func (g *Git) alias(name string) (GitConfig, bool) {
 // is not a command of its own: a "!" alias runs a shell command; another
 // is split like a command line (quotes and backslashes), its leading
 // global options read, and its first word becomes the subcommand.
-func (g *Git) expandAliases(assigns []shell.Assign) {
+func (g *Git) expandAliases(assigns []ir.Assign) {
 	var seen []string
 	for range maxGitAliases + 1 {
 		def, ok := g.alias(g.Sub)
@@ -275,7 +275,7 @@ func (g *Git) expandAliases(assigns []shell.Assign) {
 			g.Sub, g.Args = "", nil // git dies on a bad alias
 			return
 		}
-		words := make([]shell.Word, len(fields), len(fields)+len(g.Args))
+		words := make([]ir.Word, len(fields), len(fields)+len(g.Args))
 		for k, f := range fields {
 			words[k] = Literal(f)
 			if cut := strings.IndexAny(f, "$`"); def.Unknown && cut >= 0 {
@@ -355,7 +355,7 @@ func splitGitCmdline(s string) (fields []string, ok bool) {
 // GIT_CONFIG_COUNT with GIT_CONFIG_KEY_n / GIT_CONFIG_VALUE_n, and
 // GIT_CONFIG_PARAMETERS (the form git passes -c settings to its children
 // in: 'name'='value' or 'name=value', blank-separated).
-func envConfig(assigns []shell.Assign) []GitConfig {
+func envConfig(assigns []ir.Assign) []GitConfig {
 	var out []GitConfig
 	if p, ok := lookupAssign(assigns, "GIT_CONFIG_PARAMETERS"); ok {
 		out = append(out, parseConfigParameters(p)...)
@@ -383,7 +383,7 @@ func envConfig(assigns []shell.Assign) []GitConfig {
 
 // parseConfigParameters reads GIT_CONFIG_PARAMETERS: shell single-quoted
 // items, each 'name=value' or 'name'='value'.
-func parseConfigParameters(w shell.Word) []GitConfig {
+func parseConfigParameters(w ir.Word) []GitConfig {
 	var out []GitConfig
 	s := w.Value
 	for {
@@ -430,11 +430,11 @@ func cutSingleQuoted(s string) (text, rest string, ok bool) {
 }
 
 // lookupAssign returns the value of the last assignment of name.
-func lookupAssign(assigns []shell.Assign, name string) (shell.Word, bool) {
+func lookupAssign(assigns []ir.Assign, name string) (ir.Word, bool) {
 	for k := len(assigns) - 1; k >= 0; k-- {
 		if assigns[k].Name == name {
 			return assigns[k].Value, true
 		}
 	}
-	return shell.Word{}, false
+	return ir.Word{}, false
 }

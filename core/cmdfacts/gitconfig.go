@@ -3,7 +3,7 @@ package cmdfacts
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // What git runs through a shell because its configuration or environment
@@ -104,11 +104,11 @@ type GitConfigWrite struct {
 	// Scope is "global", "system", "local", "worktree" or "file".
 	Scope string
 	// File is the --file / -f / --blob target when Scope is "file".
-	File *shell.Word
+	File *ir.Word
 	// Name is the key, lower-cased in its section and variable parts.
 	Name string
 	// Value is the value written ("" for --unset and the like).
-	Value shell.Word
+	Value ir.Word
 	// Unset is set for --unset, --unset-all, --remove-section,
 	// --rename-section and the unset subcommand.
 	Unset bool
@@ -124,10 +124,10 @@ var gitConfigValued = map[string]bool{"--file": true, "-f": true, "--blob": true
 // --unset[-all], --rename-section, --remove-section, and the subcommand
 // forms `git config set|unset|rename-section|remove-section [SCOPE] ...`.
 // Reads (--get, --list, get, list ...) and `--edit` return false.
-func ParseGitConfigWrite(args []shell.Word) (GitConfigWrite, bool) {
+func ParseGitConfigWrite(args []ir.Word) (GitConfigWrite, bool) {
 	var w GitConfigWrite
 	w.Scope = "local"
-	var ops []shell.Word
+	var ops []ir.Word
 	mode := ""
 	if len(args) > 0 && !args[0].Unknown {
 		switch args[0].Value {
@@ -228,7 +228,7 @@ func GitPayloads(g Git) []Payload {
 	add := func(text string, unknown bool, via string) {
 		w := Literal(text)
 		if unknown {
-			w = shell.Word{Value: text, Raw: text, Unknown: true}
+			w = ir.Word{Value: text, Raw: text, Unknown: true}
 		}
 		out = append(out, Payload{Via: via, Line: &w})
 	}
@@ -319,7 +319,7 @@ func gitSubcommandPayloads(g Git) []Payload {
 
 // joinWords joins words with blanks into one word, unknown from the first
 // unknown word on.
-func joinWords(ws []shell.Word) shell.Word {
+func joinWords(ws []ir.Word) ir.Word {
 	var vals []string
 	known, prefix := true, ""
 	for i, w := range ws {
@@ -337,5 +337,5 @@ func joinWords(ws []shell.Word) shell.Word {
 	if known {
 		return Literal(text)
 	}
-	return shell.Word{Value: text, Raw: text, Unknown: true, KnownPrefix: prefix}
+	return ir.Word{Value: text, Raw: text, Unknown: true, KnownPrefix: prefix}
 }

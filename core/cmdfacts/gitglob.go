@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // Globs that reach a repository's .git: a shell glob only matches names
@@ -93,7 +93,7 @@ func zshQualifiers(seg string) (string, bool) {
 // empty or unset: off), zsh's setopt/unsetopt globdots (any case,
 // underscores ignored, a "no" prefix inverting it). set is false when it
 // does neither.
-func DotGlobSetting(c *shell.Command) (set, on bool) {
+func DotGlobSetting(c *ir.Command) (set, on bool) {
 	if len(c.Args) == 0 {
 		for _, a := range c.Assigns {
 			if a.Name == "GLOBIGNORE" {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // How git's subcommands read their options (parse-options.c): long
@@ -111,7 +111,7 @@ var gitOptTables = sync.OnceValue(func() map[string][]gitOpt {
 // has none), its value, and whether it was negated (--no-force).
 type GitOpt struct {
 	Name  string
-	Value *shell.Word
+	Value *ir.Word
 	Neg   bool
 	// Arg is the word the option was written in ("-fdx", "--forc").
 	Arg string
@@ -125,7 +125,7 @@ type GitArgs struct {
 	// push, which git refuses) stands for every option it may mean.
 	Opts []GitOpt
 	// Operands are the other words, those after "--" included.
-	Operands []shell.Word
+	Operands []ir.Word
 	// DashDash is the number of operands before "--", or -1 when there is
 	// none.
 	DashDash int
@@ -141,7 +141,7 @@ type GitArgs struct {
 // git has no table for sub. Unknown options are kept as written and do
 // not stop the parse (a newer git may have them). Cost: linear in the
 // words times the table.
-func ParseGitArgs(sub string, args []shell.Word) (GitArgs, bool) {
+func ParseGitArgs(sub string, args []ir.Word) (GitArgs, bool) {
 	table, ok := gitOptTables()[sub]
 	if !ok {
 		return GitArgs{DashDash: -1}, false
@@ -309,7 +309,7 @@ func (g GitArgs) Count(name string) int {
 // GitSubSub splits a subcommand with subcommands of its own (worktree
 // remove, reflog expire, stash drop) from its arguments: the key for
 // ParseGitArgs and the rest.
-func GitSubSub(sub string, args []shell.Word) (string, []shell.Word) {
+func GitSubSub(sub string, args []ir.Word) (string, []ir.Word) {
 	switch sub {
 	case "worktree", "reflog", "stash", "submodule", "remote", "notes", "bisect":
 	default:

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 type historyCase struct {
@@ -39,7 +39,7 @@ func TestFindNames(t *testing.T) {
 			f := cmdfacts.ParseFind(command(t, tc.Command).Args[1:])
 			var got []string
 			for _, n := range f.Names {
-				s := n.Test + " " + shown([]shell.Word{n.Pattern})[0]
+				s := n.Test + " " + shown([]ir.Word{n.Pattern})[0]
 				if n.Negated {
 					s = "! " + s
 				}

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // Infrastructure command lines: which invocations of the infrastructure-
@@ -62,10 +62,10 @@ type InfraOp struct {
 	// Targets are what it acts on, as written (stack, namespace, bucket,
 	// database, resource group); empty when it acts on everything the
 	// tool manages.
-	Targets []shell.Word
+	Targets []ir.Word
 	// Namespace and Context are a cluster operation's -n/--namespace and
 	// --context (--kube-context) values, nil when not given.
-	Namespace, Context *shell.Word
+	Namespace, Context *ir.Word
 }
 
 // Infra reports whether command name (Command.Name), run with args (the
@@ -73,7 +73,7 @@ type InfraOp struct {
 // operation. Reading, listing, planning and dry-run forms are not; neither
 // is an invocation whose subcommand is unknown ($VERB). Pure; linear in
 // args.
-func Infra(name string, args []shell.Word) (InfraOp, bool) {
+func Infra(name string, args []ir.Word) (InfraOp, bool) {
 	if parse := infraCLIs[name]; parse != nil {
 		return parse(name, args)
 	}
@@ -81,7 +81,7 @@ func Infra(name string, args []shell.Word) (InfraOp, bool) {
 }
 
 // infraCLIs maps each command name Infra reads to its reader.
-var infraCLIs = map[string]func(name string, args []shell.Word) (InfraOp, bool){
+var infraCLIs = map[string]func(name string, args []ir.Word) (InfraOp, bool){
 	"terraform": terraformOp, "tofu": terraformOp, "terragrunt": terraformOp,
 	"pulumi": pulumiOp, "cdk": cdkOp, "cdktf": cdkOp, "serverless": serverlessOp, "sls": serverlessOp, "sst": serverlessOp,
 	"kubectl": kubectlOp, "oc": kubectlOp, "helm": helmOp,
@@ -113,7 +113,7 @@ func sortedNames[V any](m map[string]V) []string {
 // -name, --name, -name=BOOL. set reports whether it was given, on its
 // last value. strconv.ParseBool's spellings are accepted; anything else is
 // an error terraform reports, read as not set.
-func goBool(args []shell.Word, name string) (set, on bool) {
+func goBool(args []ir.Word, name string) (set, on bool) {
 	for _, a := range args {
 		if a.Unknown {
 			continue
@@ -147,8 +147,8 @@ func goBool(args []shell.Word, name string) (set, on bool) {
 // goOperands returns the words that are not options (Go flag package:
 // every -x and --x=v is an option; a valued option given as "-x v" is not
 // distinguished, which only adds its value to the operands).
-func goOperands(args []shell.Word) []shell.Word {
-	var out []shell.Word
+func goOperands(args []ir.Word) []ir.Word {
+	var out []ir.Word
 	for i, a := range args {
 		if a.Value == "--" && !a.Unknown {
 			return append(out, args[i+1:]...)
@@ -166,7 +166,7 @@ var terragruntValued = []string{"--working-dir", "--terragrunt-working-dir", "--
 	"--terragrunt-exclude-dir", "--parallelism", "--terragrunt-parallelism", "--iam-assume-role",
 	"--terragrunt-iam-role", "--tf-path", "--terragrunt-tfpath"}
 
-func terraformOp(name string, args []shell.Word) (InfraOp, bool) {
+func terraformOp(name string, args []ir.Word) (InfraOp, bool) {
 	// Global options before the subcommand: -chdir=DIR, -help, -version
 	// (terragrunt: its own options, and run-all / run [--all] [--]).
 	i := 0
@@ -244,8 +244,8 @@ func terraformOp(name string, args []shell.Word) (InfraOp, bool) {
 
 // goValues returns the values of a Go flag-package option given as
 // -name=VALUE or -name VALUE (one or two dashes).
-func goValues(args []shell.Word, name string) []shell.Word {
-	var out []shell.Word
+func goValues(args []ir.Word, name string) []ir.Word {
+	var out []ir.Word
 	for i, a := range args {
 		if a.Unknown {
 			continue
@@ -288,7 +288,7 @@ var pulumiSpec = Spec{Short: "Csmpvcrx", Long: []string{"cwd", "color", "tracing
 	"parallel", "verbose", "config", "config-file", "target", "exclude", "exec-kind", "exec-agent", "suppress-permalink",
 	"policy-pack", "policy-pack-config", "import-file", "attach-debugger"}}
 
-func pulumiOp(_ string, args []shell.Word) (InfraOp, bool) {
+func pulumiOp(_ string, args []ir.Word) (InfraOp, bool) {
 	p := ParseArgs(args, pulumiSpec)
 	if h, _ := pflagBool(p, "help", "h"); h {
 		return InfraOp{}, false
@@ -317,7 +317,7 @@ func pulumiOp(_ string, args []shell.Word) (InfraOp, bool) {
 var cdkSpec = Spec{Short: "acop", Long: []string{"app", "context", "output", "profile", "plugin", "role-arn",
 	"toolkit-stack-name", "concurrency", "proxy", "ca-bundle-path", "build", "language", "parallelism"}}
 
-func cdkOp(_ string, args []shell.Word) (InfraOp, bool) {
+func cdkOp(_ string, args []ir.Word) (InfraOp, bool) {
 	p := ParseArgs(args, cdkSpec)
 	ops := lowerOps(p.Operands)
 	if len(ops) == 0 || ops[0] != "destroy" {
@@ -332,7 +332,7 @@ func cdkOp(_ string, args []shell.Word) (InfraOp, bool) {
 // serverlessSpec lists serverless's and sst's options that take a value.
 var serverlessSpec = Spec{Short: "srcp", Long: []string{"stage", "region", "config", "aws-profile", "profile", "app", "org"}}
 
-func serverlessOp(_ string, args []shell.Word) (InfraOp, bool) {
+func serverlessOp(_ string, args []ir.Word) (InfraOp, bool) {
 	p := ParseArgs(args, serverlessSpec)
 	ops := lowerOps(p.Operands)
 	if len(ops) == 0 || ops[0] != "remove" {
@@ -393,7 +393,7 @@ func kubeDryRun(p Args) bool {
 	return dry
 }
 
-func kubectlOp(_ string, args []shell.Word) (InfraOp, bool) {
+func kubectlOp(_ string, args []ir.Word) (InfraOp, bool) {
 	p := ParseArgs(args, kubectlSpec)
 	if len(p.Operands) == 0 || p.Operands[0].Unknown {
 		return InfraOp{}, false
@@ -462,7 +462,7 @@ var helmSpec = Spec{Short: "n", Long: []string{"namespace", "kube-context", "kub
 // helmUninstall are helm uninstall's name and aliases.
 var helmUninstall = []string{"uninstall", "delete", "del", "un"}
 
-func helmOp(_ string, args []shell.Word) (InfraOp, bool) {
+func helmOp(_ string, args []ir.Word) (InfraOp, bool) {
 	p := ParseArgs(args, helmSpec)
 	ops := lowerOps(p.Operands)
 	if len(ops) < 2 || !slices.Contains(helmUninstall, ops[0]) {
@@ -520,7 +520,7 @@ var awsDestructive = map[string][]string{
 // awsOption reports whether word w is the long option name, given in full
 // or as an unambiguous prefix among the operation's options (argparse);
 // others lists the option names of the operation that share a prefix.
-func awsOption(w shell.Word, name string, others ...string) bool {
+func awsOption(w ir.Word, name string, others ...string) bool {
 	if w.Unknown || !strings.HasPrefix(w.Value, "--") {
 		return false
 	}
@@ -541,7 +541,7 @@ func awsOption(w shell.Word, name string, others ...string) bool {
 
 // awsHas reports whether one of the words (before "--") is option name
 // or an unambiguous abbreviation of it.
-func awsHas(ws []shell.Word, name string, others ...string) bool {
+func awsHas(ws []ir.Word, name string, others ...string) bool {
 	for _, w := range ws {
 		if w.Value == "--" && !w.Unknown {
 			return false
@@ -556,8 +556,8 @@ func awsHas(ws []shell.Word, name string, others ...string) bool {
 // awsTargets returns the values of the operation's options that name what
 // it acts on (--bucket, --stack-name, --db-instance-identifier,
 // --instance-ids ...), and its s3:// operands.
-func awsTargets(ws []shell.Word) []shell.Word {
-	var out []shell.Word
+func awsTargets(ws []ir.Word) []ir.Word {
+	var out []ir.Word
 	for i, w := range ws {
 		if w.Unknown {
 			continue
@@ -585,7 +585,7 @@ func awsTargets(ws []shell.Word) []shell.Word {
 	return out
 }
 
-func awsOp(_ string, args []shell.Word) (InfraOp, bool) {
+func awsOp(_ string, args []ir.Word) (InfraOp, bool) {
 	i := 0
 	for ; i < len(args); i++ {
 		a := args[i]
@@ -668,7 +668,7 @@ var gcloudValued = []string{"--project", "--account", "--configuration", "--form
 // cloudPath splits a gcloud or az command line into its command path (the
 // leading operands, lower-cased) and its other words; valued lists the
 // options that take the next word.
-func cloudPath(args []shell.Word, valued []string) (path []string, pathWords, rest []shell.Word, ok bool) {
+func cloudPath(args []ir.Word, valued []string) (path []string, pathWords, rest []ir.Word, ok bool) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.Unknown {
@@ -699,7 +699,7 @@ func hasPathPrefix(path, want []string) bool {
 	return len(path) >= len(want) && slices.Equal(path[:len(want)], want)
 }
 
-func gcloudOp(_ string, args []shell.Word) (InfraOp, bool) {
+func gcloudOp(_ string, args []ir.Word) (InfraOp, bool) {
 	path, words, rest, ok := cloudPath(args, gcloudValued)
 	if !ok {
 		return InfraOp{}, false
@@ -729,7 +729,7 @@ func gcloudOp(_ string, args []shell.Word) (InfraOp, bool) {
 // gsutilSpec lists gsutil's global options that take a value.
 var gsutilSpec = Spec{Short: "ohu"}
 
-func gsutilOp(_ string, args []shell.Word) (InfraOp, bool) {
+func gsutilOp(_ string, args []ir.Word) (InfraOp, bool) {
 	// gsutil [-m] [-o K=V] [-h H] [-u PROJECT] rm -r|-R|-a URL...
 	p := ParseArgs(args, gsutilSpec)
 	ops := lowerOps(p.Operands)
@@ -765,7 +765,7 @@ var azValued = []string{"--name", "-n", "--resource-group", "-g", "--subscriptio
 	"--query", "--account-name", "--server", "-s", "--source", "--container-name", "-c", "--cluster-name",
 	"--location", "-l", "--ids", "--account-key", "--connection-string", "--sas-token", "--pattern"}
 
-func azOp(_ string, args []shell.Word) (InfraOp, bool) {
+func azOp(_ string, args []ir.Word) (InfraOp, bool) {
 	path, _, rest, ok := cloudPath(args, azValued)
 	if !ok {
 		return InfraOp{}, false
@@ -777,7 +777,7 @@ func azOp(_ string, args []shell.Word) (InfraOp, bool) {
 	}
 	for _, want := range azDestructive {
 		if slices.Equal(path, want) {
-			var targets []shell.Word
+			var targets []ir.Word
 			for i, w := range rest {
 				name, val, eq := strings.Cut(w.Value, "=")
 				if w.Unknown || !slices.Contains([]string{"--name", "-n", "--resource-group", "-g", "--source", "-s"}, name) {
@@ -807,7 +807,7 @@ var forgeDestructive = map[string][][]string{
 // forgeValued are the gh/glab options that take the next word.
 var forgeValued = []string{"--repo", "-R", "--hostname", "--cleanup-tag"}
 
-func forgeOp(name string, args []shell.Word) (InfraOp, bool) {
+func forgeOp(name string, args []ir.Word) (InfraOp, bool) {
 	path, pathWords, rest, ok := cloudPath(args, forgeValued)
 	if !ok {
 		return InfraOp{}, false
@@ -840,7 +840,7 @@ var containerEngineSpec = Spec{Short: "cHl", Long: []string{"context", "host", "
 	"address", "filter", "cgroup-manager", "events-backend", "network-cmd-path", "runtime", "tmpdir",
 	"volumepath", "imagestore", "module", "storage-opt", "ssh"}}
 
-func containerOp(name string, args []shell.Word) (InfraOp, bool) {
+func containerOp(name string, args []ir.Word) (InfraOp, bool) {
 	p := ParseArgs(args, containerEngineSpec)
 	ops := lowerOps(p.Operands)
 	if h, _ := pflagBool(p, "help", "h"); h || len(ops) < 2 {
@@ -947,7 +947,7 @@ var execValued = Spec{Short: "euwfp", Long: []string{"env", "env-file", "user", 
 // nerdctl exec (also container exec, compose exec), or a kubectl or oc
 // exec, runs inside the container or pod; ok is false for anything else
 // and when the command is not given. Pure; linear in args.
-func ContainerExec(name string, args []shell.Word) ([]shell.Word, bool) {
+func ContainerExec(name string, args []ir.Word) ([]ir.Word, bool) {
 	switch name {
 	case "kubectl", "oc":
 		// kubectl exec POD [-c C] -- COMMAND...

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 type infraCase struct {
@@ -18,7 +18,7 @@ type infraCase struct {
 	Why       string   `json:"why"`
 }
 
-func wordValue(w *shell.Word) string {
+func wordValue(w *ir.Word) string {
 	if w == nil {
 		return ""
 	}

@@ -3,7 +3,7 @@ package cmdfacts
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // How interpreters take their program: a one-liner option (node -e,
@@ -36,7 +36,7 @@ type Inline struct {
 	// Files are the operands after the program (the files perl -n/-p/-i,
 	// ruby -n/-p/-i and awk read, or edit when InPlace), without awk's
 	// var=value operands.
-	Files []shell.Word
+	Files []ir.Word
 }
 
 // InlineScripts returns the one-liners command c runs: node/nodejs
@@ -50,7 +50,7 @@ type Inline struct {
 // Option parsing stops at the first operand, as the interpreters do, so
 // `node app.js -e x` has no one-liner. c.Name must be the normalised name
 // (Command.Name). Cost: linear in the arguments.
-func InlineScripts(c *shell.Command) []Inline {
+func InlineScripts(c *ir.Command) []Inline {
 	return scan(c).out
 }
 
@@ -59,12 +59,12 @@ func InlineScripts(c *shell.Command) []Inline {
 // script operand, or "-" as the script. awk never does (its input is
 // data), nor a command that is no interpreter. Cost: linear in the
 // arguments.
-func ProgramFromStdin(c *shell.Command) bool {
+func ProgramFromStdin(c *ir.Command) bool {
 	return scan(c).stdin
 }
 
 // scan reads the arguments of interpreter command c.
-func scan(c *shell.Command) *runner {
+func scan(c *ir.Command) *runner {
 	if c == nil || len(c.Args) == 0 {
 		return &runner{}
 	}
@@ -118,19 +118,19 @@ func scan(c *shell.Command) *runner {
 }
 
 type runner struct {
-	c     *shell.Command
+	c     *ir.Command
 	lang  string
 	out   []Inline
 	stdin bool // the interpreter reads its program from stdin
 }
 
-func (r *runner) add(code shell.Word, via string) {
+func (r *runner) add(code ir.Word, via string) {
 	r.out = append(r.out, Inline{Lang: r.lang, Code: code.Value, Via: r.c.Name + " " + via, Unknown: code.Unknown})
 }
 
 // attached returns the code glued to a switch ("--eval=CODE", "-cCODE").
-func attachedCode(w shell.Word, code string) shell.Word {
-	return shell.Word{Value: code, Raw: code, Unknown: w.Unknown, KnownPrefix: code}
+func attachedCode(w ir.Word, code string) ir.Word {
+	return ir.Word{Value: code, Raw: code, Unknown: w.Unknown, KnownPrefix: code}
 }
 
 func (r *runner) stdinCode() {
@@ -150,7 +150,7 @@ func oneOf(v, list string) bool {
 	return false
 }
 
-func (r *runner) node(args []shell.Word) {
+func (r *runner) node(args []ir.Word) {
 	const evalOpts = "-e --eval -p --print -pe -ep"
 	const valueOpts = "-r --require --import --loader --experimental-loader -C --conditions --input-type --title " +
 		"--env-file --inspect-port --redirect-warnings --openssl-config --icu-data-dir --disable-warning --watch-path " +
@@ -187,7 +187,7 @@ loop:
 	}
 }
 
-func (r *runner) bun(args []shell.Word) {
+func (r *runner) bun(args []ir.Word) {
 	const valueOpts = "--cwd -r --preload --config -c --env-file --tsconfig-override --define -d --loader -l " +
 		"--port --conditions --main-fields --extension-order --jsx-factory --jsx-fragment --jsx-import-source " +
 		"--jsx-runtime --origin"
@@ -211,7 +211,7 @@ func (r *runner) bun(args []shell.Word) {
 	}
 }
 
-func (r *runner) deno(args []shell.Word) {
+func (r *runner) deno(args []ir.Word) {
 	for i := 0; i < len(args); i++ {
 		v := args[i].Value
 		if strings.HasPrefix(v, "-") {
@@ -261,7 +261,7 @@ func (r *runner) deno(args []shell.Word) {
 	}
 }
 
-func (r *runner) python(args []shell.Word) {
+func (r *runner) python(args []ir.Word) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		v := a.Value
@@ -311,7 +311,7 @@ func (r *runner) python(args []shell.Word) {
 // valueNext lists the switches whose value is the rest of the bundle or,
 // when that is empty, the next argument; valueRest those whose value is
 // only the rest of the bundle; digits those followed by optional digits.
-func (r *runner) bundled(args []shell.Word, valueNext, valueRest, digits string) {
+func (r *runner) bundled(args []ir.Word, valueNext, valueRest, digits string) {
 	var codes []string
 	unknown, inPlace, script := false, false, false
 	via := "-e"
@@ -387,11 +387,11 @@ loop:
 	r.out = append(r.out, in)
 }
 
-func (r *runner) perl(args []shell.Word) { r.bundled(args, "", "IMmxdDCFV", "l0") }
+func (r *runner) perl(args []ir.Word) { r.bundled(args, "", "IMmxdDCFV", "l0") }
 
-func (r *runner) ruby(args []shell.Word) { r.bundled(args, "rICXE", "FxKTW", "0") }
+func (r *runner) ruby(args []ir.Word) { r.bundled(args, "rICXE", "FxKTW", "0") }
 
-func (r *runner) php(args []shell.Word) {
+func (r *runner) php(args []ir.Word) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		v := a.Value
@@ -417,8 +417,8 @@ func (r *runner) php(args []shell.Word) {
 	}
 }
 
-func (r *runner) awk(args []shell.Word) {
-	var sources []shell.Word
+func (r *runner) awk(args []ir.Word) {
+	var sources []ir.Word
 	hasFile, inPlace := false, false
 	i := 0
 loop:
@@ -461,7 +461,7 @@ loop:
 	rest := args[min(i, len(args)):]
 	codes := sources
 	if len(sources) == 0 && !hasFile && len(rest) > 0 {
-		codes = []shell.Word{rest[0]}
+		codes = []ir.Word{rest[0]}
 		rest = rest[1:]
 	}
 	if len(codes) == 0 {
@@ -495,7 +495,7 @@ func awkVarName(s string) bool {
 	return s != ""
 }
 
-func (r *runner) osascript(args []shell.Word) {
+func (r *runner) osascript(args []ir.Word) {
 	var codes []string
 	unknown, script := false, false
 	lang := "osascript"
@@ -543,7 +543,7 @@ loop:
 // first operand, or fileOpt's value), or stdin when there is neither.
 // valued lists the other options taking a value (lua -l); stop ends the
 // options ("--args" for R). Cost: linear in the arguments.
-func (r *runner) codeOptions(args []shell.Word, codeOpt, fileOpt, valued, stop string) {
+func (r *runner) codeOptions(args []ir.Word, codeOpt, fileOpt, valued, stop string) {
 	var codes []string
 	unknown, script := false, false
 	for i := 0; i < len(args); i++ {
@@ -620,8 +620,8 @@ var elixirValued = map[string]int{
 // NODE CODE; options stop at the script file, -S SCRIPT or --) and mix
 // (only `mix run`, whose -e/--eval CODE or --eval=CODE come before the
 // file). None reads its program from stdin here.
-func (r *runner) elixir(args []shell.Word) {
-	var codes []shell.Word
+func (r *runner) elixir(args []ir.Word) {
+	var codes []ir.Word
 	via := "-e"
 	if r.c.Name == "mix" {
 		i := 0
@@ -671,11 +671,11 @@ func (r *runner) elixir(args []shell.Word) {
 
 // addCodes adds the code pieces of one command as one Inline, joined by
 // newlines; Via is the command name and via.
-func (r *runner) addCodes(codes []shell.Word, via string) { r.addJoined(codes, via, "\n") }
+func (r *runner) addCodes(codes []ir.Word, via string) { r.addJoined(codes, via, "\n") }
 
 // addJoined adds the code pieces of one command as one Inline, joined by
 // sep; Via is the command name and via.
-func (r *runner) addJoined(codes []shell.Word, via, sep string) {
+func (r *runner) addJoined(codes []ir.Word, via, sep string) {
 	if len(codes) == 0 {
 		return
 	}
@@ -700,8 +700,8 @@ func (r *runner) addJoined(codes []shell.Word, via, sep string) {
 // list as their concatenation (erl -run os cmd "make" runs make), so it
 // is written as the code MOD:FUNC("ARG..."), Via "erl -run". (-s passes
 // atoms, which those functions refuse.)
-func (r *runner) erl(args []shell.Word) {
-	var codes []shell.Word
+func (r *runner) erl(args []ir.Word) {
+	var codes []ir.Word
 	for i := 0; i < len(args); i++ {
 		v := args[i].Value
 		if v == "-extra" {
@@ -726,7 +726,7 @@ func (r *runner) erl(args []shell.Word) {
 }
 
 // erlRun adds erl -run MOD FUNC ARG... as the code MOD:FUNC("ARG...").
-func (r *runner) erlRun(ws []shell.Word) {
+func (r *runner) erlRun(ws []ir.Word) {
 	in := Inline{Lang: r.lang, Via: r.c.Name + " -run"}
 	var b strings.Builder
 	for _, w := range ws[2:] {
@@ -742,8 +742,8 @@ func (r *runner) erlRun(ws []shell.Word) {
 // groovy reads groovy -e SCRIPT; options taking a value are skipped and
 // the first operand (the script file) ends the options. Groovy given no
 // script does not read one from stdin.
-func (r *runner) groovy(args []shell.Word) {
-	var codes []shell.Word
+func (r *runner) groovy(args []ir.Word) {
+	var codes []ir.Word
 loop:
 	for i := 0; i < len(args); i++ {
 		v := args[i].Value
@@ -764,8 +764,8 @@ loop:
 // order) and runghc/runhaskell, which pass -e to ghc and end their
 // options at the module to run (-f GHC takes a value). ghc does not read
 // its program from stdin.
-func (r *runner) ghc(args []shell.Word) {
-	var codes []shell.Word
+func (r *runner) ghc(args []ir.Word) {
+	var codes []ir.Word
 	run := r.c.Name != "ghc"
 	for i := 0; i < len(args); i++ {
 		v := args[i].Value
@@ -786,7 +786,7 @@ func (r *runner) ghc(args []shell.Word) {
 // operands joined by blanks, or stdin when there are none (-D FLAG and
 // -O LEVEL take values). Other subcommands (build, run, spec, a file)
 // carry no one-liner.
-func (r *runner) crystal(args []shell.Word) {
+func (r *runner) crystal(args []ir.Word) {
 	i := 0
 	for i < len(args) && strings.HasPrefix(args[i].Value, "-") {
 		i++
@@ -794,7 +794,7 @@ func (r *runner) crystal(args []shell.Word) {
 	if i == len(args) || args[i].Value != "eval" {
 		return
 	}
-	var codes []shell.Word
+	var codes []ir.Word
 	rest := args[i+1:]
 	for j := 0; j < len(rest); j++ {
 		v := rest[j].Value
@@ -818,8 +818,8 @@ func (r *runner) crystal(args []shell.Word) {
 // same JVM family), anywhere before "--" (the program's arguments):
 // scala-cli takes inputs and snippets together. Neither reads its program
 // from stdin here.
-func (r *runner) scala(args []shell.Word) {
-	var codes []shell.Word
+func (r *runner) scala(args []ir.Word) {
+	var codes []ir.Word
 	for i := 0; i < len(args); i++ {
 		v := args[i].Value
 		switch {

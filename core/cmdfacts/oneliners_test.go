@@ -8,17 +8,17 @@ import (
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/shell/oneliner"
 )
 
 // inlTestCommand builds the Command an analysis would give for argv:
 // Name normalised as Command.Name documents, every word known except the
 // indexes in unknown.
-func inlTestCommand(argv []string, unknown []int, stdin string) *shell.Command {
-	c := &shell.Command{Stdin: stdin, Parent: -1, FeedsInto: -1}
+func inlTestCommand(argv []string, unknown []int, stdin string) *ir.Command {
+	c := &ir.Command{Stdin: stdin, Parent: -1, FeedsInto: -1}
 	for i, a := range argv {
-		w := shell.Word{Value: a, Raw: a, KnownPrefix: a}
+		w := ir.Word{Value: a, Raw: a, KnownPrefix: a}
 		for _, u := range unknown {
 			if u == i {
 				w.Unknown, w.KnownPrefix = true, ""
@@ -110,7 +110,7 @@ func TestInlineScriptsNil(t *testing.T) {
 	if got := cmdfacts.InlineScripts(nil); got != nil {
 		t.Errorf("InlineScripts(nil) = %v", got)
 	}
-	if got := cmdfacts.InlineScripts(&shell.Command{Name: "python3"}); got != nil {
+	if got := cmdfacts.InlineScripts(&ir.Command{Name: "python3"}); got != nil {
 		t.Errorf("InlineScripts(no args) = %v", got)
 	}
 }
@@ -147,7 +147,7 @@ func BenchmarkInlineScripts(b *testing.B) {
 }
 
 // shownOrNil is shown, nil for no words (as the cases write it).
-func shownOrNil(ws []shell.Word) []string {
+func shownOrNil(ws []ir.Word) []string {
 	if len(ws) == 0 {
 		return nil
 	}

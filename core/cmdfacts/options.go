@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // Spec describes a command's options the way GNU getopt_long reads them:
@@ -43,13 +43,13 @@ func SpecFor(valued ...string) Spec {
 // and its value when it has one.
 type Opt struct {
 	Name string
-	Val  *shell.Word
+	Val  *ir.Word
 }
 
 // Args are a command's options and operands, in order.
 type Args struct {
 	Opts     []Opt
-	Operands []shell.Word
+	Operands []ir.Word
 	// OptsBefore[k] is how many of Opts came before Operands[k], for the
 	// options that apply only to the operands after them (tar -C DIR).
 	OptsBefore []int
@@ -60,7 +60,7 @@ type Args struct {
 // text does not start with "-" is an operand. A value attached to its
 // option (-tDIR, --out=FILE) is the SubWord after the option. Cost: linear
 // in the words, one small allocation per attached value.
-func ParseArgs(args []shell.Word, spec Spec) Args {
+func ParseArgs(args []ir.Word, spec Spec) Args {
 	var out Args
 	done := false
 	for i := 0; i < len(args); i++ {
@@ -100,7 +100,7 @@ func ParseArgs(args []shell.Word, spec Spec) Args {
 				out.Opts = append(out.Opts, Opt{Name: letter})
 				continue
 			}
-			var val shell.Word
+			var val ir.Word
 			switch {
 			case k+1 < len(v):
 				val = SubWord(w, k+1)
@@ -131,8 +131,8 @@ func (a Args) Has(names ...string) bool {
 }
 
 // Values returns the values of every option in names, in order.
-func (a Args) Values(names ...string) []shell.Word {
-	var out []shell.Word
+func (a Args) Values(names ...string) []ir.Word {
+	var out []ir.Word
 	for _, o := range a.Opts {
 		if o.Val != nil && slices.Contains(names, o.Name) {
 			out = append(out, *o.Val)
@@ -143,9 +143,9 @@ func (a Args) Values(names ...string) []shell.Word {
 
 // Last returns the last operand and true, or false when there are fewer
 // than min operands (or none).
-func (a Args) Last(min int) (shell.Word, bool) {
+func (a Args) Last(min int) (ir.Word, bool) {
 	if len(a.Operands) < min || len(a.Operands) == 0 {
-		return shell.Word{}, false
+		return ir.Word{}, false
 	}
 	return a.Operands[len(a.Operands)-1], true
 }
@@ -154,7 +154,7 @@ func (a Args) Last(min int) (shell.Word, bool) {
 // that take a value, written as they appear ("-t", "--target-directory";
 // see SpecFor). Unknown words count as operands unless their known text
 // starts with "-".
-func Operands(args []shell.Word, valued ...string) []shell.Word {
+func Operands(args []ir.Word, valued ...string) []ir.Word {
 	return ParseArgs(args, SpecFor(valued...)).Operands
 }
 
@@ -162,7 +162,7 @@ func Operands(args []shell.Word, valued ...string) []shell.Word {
 // appear: "-t", "--target-directory") found before "--": "-t DIR", "-tDIR"
 // for a one-letter option, or "--name=DIR" and "--name DIR"; nil when none
 // is given. Unknown words are skipped.
-func Value(args []shell.Word, names ...string) *shell.Word {
+func Value(args []ir.Word, names ...string) *ir.Word {
 	for i, a := range args {
 		if a.Unknown {
 			continue
@@ -188,7 +188,7 @@ func Value(args []shell.Word, names ...string) *shell.Word {
 
 // IsOption reports whether w reads as an option: its text (for an unknown
 // word, its known prefix) starts with "-" and is longer than "-".
-func IsOption(w shell.Word) bool {
+func IsOption(w ir.Word) bool {
 	v := w.Value
 	if w.Unknown {
 		v = w.KnownPrefix
@@ -201,7 +201,7 @@ func IsOption(w shell.Word) bool {
 // unknown words are skipped. It knows nothing of which options take a
 // value, so a value that looks like a cluster (-m -f) can mislead it;
 // parse with a Spec where that matters.
-func HasShort(args []shell.Word, letters string) bool {
+func HasShort(args []ir.Word, letters string) bool {
 	for _, a := range args {
 		v := a.Value
 		if a.Unknown {
@@ -220,7 +220,7 @@ func HasShort(args []shell.Word, letters string) bool {
 // HasLong reports whether one of the long options (written with their
 // dashes: "--force"), alone or with "=value", appears before "--".
 // Unknown words are skipped.
-func HasLong(args []shell.Word, names ...string) bool {
+func HasLong(args []ir.Word, names ...string) bool {
 	for _, a := range args {
 		if a.Unknown {
 			continue
@@ -240,11 +240,11 @@ func HasLong(args []shell.Word, names ...string) bool {
 // attached option (-tDIR, --output=FILE, of=FILE). Raw is cut the same way
 // when it starts with the same text (no quotes before off), else left
 // empty; KnownPrefix is cut or emptied to match.
-func SubWord(w shell.Word, off int) shell.Word {
+func SubWord(w ir.Word, off int) ir.Word {
 	if off > len(w.Value) {
-		return shell.Word{}
+		return ir.Word{}
 	}
-	out := shell.Word{Value: w.Value[off:], Unknown: w.Unknown, Glob: w.Glob}
+	out := ir.Word{Value: w.Value[off:], Unknown: w.Unknown, Glob: w.Glob}
 	if strings.HasPrefix(w.Raw, w.Value[:off]) {
 		out.Raw = w.Raw[off:]
 	}
@@ -259,8 +259,8 @@ func SubWord(w shell.Word, off int) shell.Word {
 
 // Literal makes a known word from text (a directory a rule names itself,
 // such as ".", or a word of a git alias).
-func Literal(text string) shell.Word {
-	return shell.Word{Value: text, Raw: text, KnownPrefix: text}
+func Literal(text string) ir.Word {
+	return ir.Word{Value: text, Raw: text, KnownPrefix: text}
 }
 
 // walkOptions reads options in POSIX order from args: they end at the
@@ -270,7 +270,7 @@ func Literal(text string) shell.Word {
 // ones only an attached value (-i{}, --eof=X); --name=VALUE always
 // carries one. It returns the index of the first operand (len(args) when
 // none). Cost: linear in the words.
-func walkOptions(args []shell.Word, valued, optional func(name string) bool, set func(name string, val *shell.Word)) int {
+func walkOptions(args []ir.Word, valued, optional func(name string) bool, set func(name string, val *ir.Word)) int {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		v := a.Value

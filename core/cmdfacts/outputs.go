@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // Output options of common tools: the files and directories a command
@@ -93,7 +93,7 @@ var outputWriters = map[string]outputWriter{
 // writes because of its output options or output operands, as written;
 // nil for commands it does not know. A value "-" (stdout) is returned
 // as written: callers skip it. Cost: linear in the arguments.
-func OutputFiles(name string, args []shell.Word) []shell.Word {
+func OutputFiles(name string, args []ir.Word) []ir.Word {
 	switch name {
 	case "ffmpeg":
 		return ffmpegOutputs(args)
@@ -118,7 +118,7 @@ func OutputFiles(name string, args []shell.Word) []shell.Word {
 			}
 		}
 	}
-	var out []shell.Word
+	var out []ir.Word
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.Unknown {
@@ -152,7 +152,7 @@ func OutputFiles(name string, args []shell.Word) []shell.Word {
 
 // outputValue reads a BuildKit output (type=local,dest=DIR) as its
 // destination; any other value is the file itself.
-func outputValue(w shell.Word) shell.Word {
+func outputValue(w ir.Word) ir.Word {
 	if w.Unknown || !strings.Contains(w.Value, "dest=") {
 		return w
 	}
@@ -168,7 +168,7 @@ func outputValue(w shell.Word) shell.Word {
 // second one when the first is a management group (docker image save,
 // docker buildx build) or may be a global option's value (docker
 // --context prod save).
-func hasSubcommand(args []shell.Word, subs, groups []string) bool {
+func hasSubcommand(args []ir.Word, subs, groups []string) bool {
 	for i, a := range args {
 		if a.Unknown {
 			return false
@@ -207,8 +207,8 @@ var ffmpegFlags = map[string]bool{"-y": true, "-n": true, "-hide_banner": true, 
 
 // ffmpegOutputs: every operand that is not an option's value (inputs
 // come with -i): ffmpeg's output files; "-" (stdout) is not a file.
-func ffmpegOutputs(args []shell.Word) []shell.Word {
-	var out []shell.Word
+func ffmpegOutputs(args []ir.Word) []ir.Word {
+	var out []ir.Word
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -234,7 +234,7 @@ var magickReaders = map[string]bool{"identify": true, "display": true, "animate"
 // -write FILE, and mogrify rewrites every input in place. An output with
 // a coder prefix (PNG:/x.png) is the file after it; a pseudo-output
 // (info:, null:, png:-) writes no file.
-func magickOutputs(name string, args []shell.Word) []shell.Word {
+func magickOutputs(name string, args []ir.Word) []ir.Word {
 	if name == "magick" && len(args) > 0 && !args[0].Unknown && !strings.HasPrefix(args[0].Value, "-") {
 		switch t := strings.ToLower(args[0].Value); {
 		case magickReaders[t]:
@@ -243,8 +243,8 @@ func magickOutputs(name string, args []shell.Word) []shell.Word {
 			name, args = t, args[1:]
 		}
 	}
-	var out []shell.Word
-	var operands []shell.Word
+	var out []ir.Word
+	var operands []ir.Word
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -276,7 +276,7 @@ func magickOutputs(name string, args []shell.Word) []shell.Word {
 
 // magickFile strips a coder prefix (PNG:out.png, png:-); ok is false for
 // a pseudo-output that writes no file (info:, null:, x:, png:-).
-func magickFile(w shell.Word) (shell.Word, bool) {
+func magickFile(w ir.Word) (ir.Word, bool) {
 	if w.Unknown {
 		return w, true
 	}
@@ -294,7 +294,7 @@ func magickFile(w shell.Word) (shell.Word, bool) {
 // scriptOutputs: script [options] [FILE] writes its typescript to FILE
 // and its logs to -I/-O/-B/-T (--log-in, --log-out, --log-io,
 // --log-timing).
-func scriptOutputs(args []shell.Word) []shell.Word {
+func scriptOutputs(args []ir.Word) []ir.Word {
 	p := ParseArgs(args, Spec{Short: "cEIOBTmo", Long: []string{"command", "echo", "log-in", "log-out", "log-io",
 		"log-timing", "logging-format", "output-limit"}})
 	out := p.Values("I", "O", "B", "T", "log-in", "log-out", "log-io", "log-timing")
@@ -305,8 +305,8 @@ func scriptOutputs(args []shell.Word) []shell.Word {
 }
 
 // protocOutputs: protoc --LANG_out=[OPTIONS:]DIR (and --LANG_out DIR).
-func protocOutputs(args []shell.Word) []shell.Word {
-	var out []shell.Word
+func protocOutputs(args []ir.Word) []ir.Word {
+	var out []ir.Word
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.Unknown || !strings.HasPrefix(a.Value, "--") {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // Commands that other programs run for their caller, written in those
@@ -24,10 +24,10 @@ type Payload struct {
 	// .shell", "tmux send-keys", "ssh ProxyCommand").
 	Via string
 	// Line is a command line run by a shell (sh -c), when set.
-	Line *shell.Word
+	Line *ir.Word
 	// Argv is an argv run directly (screen CMD ARGS, xterm -e CMD ARGS),
 	// when set.
-	Argv []shell.Word
+	Argv []ir.Word
 	// Stdin reports a program (a shell script, or a makefile when Lang is
 	// "make") read from the command's stdin: its heredoc, here-string or
 	// piped literal text.
@@ -35,7 +35,7 @@ type Payload struct {
 	// File is the file the program is read from (make -f FILE): the
 	// analysis reads it when it is a process substitution of literal text
 	// or /dev/stdin.
-	File *shell.Word
+	File *ir.Word
 	// Lang is "" for shell text, "make" for a makefile (see MakeCommands).
 	Lang string
 }
@@ -46,7 +46,7 @@ type Payload struct {
 // here-string, literal text piped in), else nil: the dot-commands of
 // `echo '.shell x' | sqlite3` are read from it. Cost: linear in the
 // arguments and stdin.
-func Payloads(c *shell.Command, stdin *shell.Word) []Payload {
+func Payloads(c *ir.Command, stdin *ir.Word) []Payload {
 	if c == nil || len(c.Args) == 0 {
 		return nil
 	}
@@ -61,27 +61,27 @@ func Payloads(c *shell.Command, stdin *shell.Word) []Payload {
 
 type payloads struct {
 	name  string
-	args  []shell.Word
-	stdin *shell.Word
-	c     *shell.Command
+	args  []ir.Word
+	stdin *ir.Word
+	c     *ir.Command
 	out   []Payload
 }
 
-func (p *payloads) line(w shell.Word, via string) {
+func (p *payloads) line(w ir.Word, via string) {
 	if strings.TrimSpace(w.Value) == "" {
 		return
 	}
 	p.out = append(p.out, Payload{Via: via, Line: &w})
 }
 
-func (p *payloads) argv(ws []shell.Word, via string) {
+func (p *payloads) argv(ws []ir.Word, via string) {
 	if len(ws) > 0 {
 		p.out = append(p.out, Payload{Via: via, Argv: ws})
 	}
 }
 
 // stdinLines calls f for every line of the known stdin text.
-func (p *payloads) stdinLines(f func(line shell.Word)) {
+func (p *payloads) stdinLines(f func(line ir.Word)) {
 	if p.stdin == nil {
 		return
 	}
@@ -120,8 +120,8 @@ func init() {
 
 // Lines splits w's value at newlines into words, each as known as the
 // part of w it comes from.
-func Lines(w shell.Word) []shell.Word {
-	var out []shell.Word
+func Lines(w ir.Word) []ir.Word {
+	var out []ir.Word
 	off := 0
 	for _, l := range strings.Split(w.Value, "\n") {
 		out = append(out, Piece(w, off, off+len(l), l))
@@ -134,7 +134,7 @@ func Lines(w shell.Word) []shell.Word {
 // from and to (text may be a rewriting of it, such as with quotes
 // removed): known when that stretch lies in w's known prefix, else
 // unknown with no known prefix.
-func Piece(w shell.Word, from, to int, text string) shell.Word {
+func Piece(w ir.Word, from, to int, text string) ir.Word {
 	if !w.Unknown || to <= len(w.KnownPrefix) {
 		return Literal(text)
 	}
@@ -142,12 +142,12 @@ func Piece(w shell.Word, from, to int, text string) shell.Word {
 	if from < len(w.KnownPrefix) && strings.HasPrefix(text, w.KnownPrefix[from:]) {
 		known = w.KnownPrefix[from:]
 	}
-	return shell.Word{Value: text, Raw: text, Unknown: true, KnownPrefix: known}
+	return ir.Word{Value: text, Raw: text, Unknown: true, KnownPrefix: known}
 }
 
 // restFrom is the piece of w from byte off to its end, blanks trimmed
 // on the left.
-func restFrom(w shell.Word, off int) shell.Word {
+func restFrom(w ir.Word, off int) ir.Word {
 	v := w.Value
 	for off < len(v) && (v[off] == ' ' || v[off] == '\t') {
 		off++
@@ -167,7 +167,7 @@ func restFrom(w shell.Word, off int) shell.Word {
 // argument, and with no SQL argument every stdin line, may be a
 // dot-command.
 func (p *payloads) sqlite() {
-	var operands []shell.Word
+	var operands []ir.Word
 	for i := 0; i < len(p.args); i++ {
 		a := p.args[i]
 		if a.Unknown || !strings.HasPrefix(a.Value, "-") || len(operands) > 0 {
@@ -195,7 +195,7 @@ func (p *payloads) sqlite() {
 // shell command (.shell, .system) or opens a pipe to one (.once |CMD,
 // .output |CMD, .read |CMD, .import |CMD TABLE). sqlite3 accepts a
 // command name abbreviated down to a few letters.
-func (p *payloads) sqliteDot(w shell.Word) {
+func (p *payloads) sqliteDot(w ir.Word) {
 	v := strings.TrimLeft(w.Value, " \t")
 	if !strings.HasPrefix(v, ".") {
 		return
@@ -292,7 +292,7 @@ func (p *payloads) psql() {
 	}
 }
 
-func (p *payloads) psqlScript(w shell.Word) {
+func (p *payloads) psqlScript(w ir.Word) {
 	v := w.Value
 	off := 0
 	for _, l := range strings.Split(v, "\n") {
@@ -437,7 +437,7 @@ var gdbSpec = Spec{Long: []string{"ex", "eval-command", "iex", "init-eval-comman
 // gdb: -ex/--eval-command/-iex commands and the stdin script: shell CMD
 // and !CMD.
 func (p *payloads) gdb() {
-	var cmds []shell.Word
+	var cmds []ir.Word
 	for i := 0; i < len(p.args); i++ {
 		a := p.args[i]
 		name, val, eq := strings.Cut(strings.TrimLeft(a.Value, "-"), "=")
@@ -458,7 +458,7 @@ func (p *payloads) gdb() {
 			i++
 		}
 	}
-	p.stdinLines(func(l shell.Word) { cmds = append(cmds, l) })
+	p.stdinLines(func(l ir.Word) { cmds = append(cmds, l) })
 	for _, w := range cmds {
 		t := strings.TrimLeft(w.Value, " \t")
 		off := len(w.Value) - len(t)
@@ -486,7 +486,7 @@ func containsStr(list []string, s string) bool {
 // os.execute().
 func (p *payloads) vim() {
 	exMode := p.name == "ex"
-	var cmds []shell.Word
+	var cmds []ir.Word
 	for i := 0; i < len(p.args); i++ {
 		a := p.args[i]
 		v := a.Value
@@ -506,7 +506,7 @@ func (p *payloads) vim() {
 		}
 	}
 	if exMode {
-		p.stdinLines(func(l shell.Word) { cmds = append(cmds, l) })
+		p.stdinLines(func(l ir.Word) { cmds = append(cmds, l) })
 	}
 	for _, w := range cmds {
 		p.exCommand(w)
@@ -523,7 +523,7 @@ func isDigits(s string) bool {
 }
 
 // exCommand reads one Ex command line.
-func (p *payloads) exCommand(w shell.Word) {
+func (p *payloads) exCommand(w ir.Word) {
 	v := w.Value
 	i := 0
 	skip := func() {
@@ -641,7 +641,7 @@ func stringLiteral(s string) (string, bool) {
 func (p *payloads) emacs() {
 	for i := 0; i < len(p.args); i++ {
 		a := p.args[i]
-		var expr *shell.Word
+		var expr *ir.Word
 		switch {
 		case a.Unknown:
 		case (a.Value == "--eval" || a.Value == "-eval") && i+1 < len(p.args):
@@ -729,7 +729,7 @@ func (p *payloads) tar() {
 			if strings.IndexByte(tarValued, c) < 0 {
 				continue
 			}
-			var val *shell.Word
+			var val *ir.Word
 			if k+1 < len(v) {
 				w := SubWord(a, k+1)
 				val = &w
@@ -768,7 +768,7 @@ func (p *payloads) ssh() {
 	for i := 0; i < len(p.args); i++ {
 		a := p.args[i]
 		v := a.Value
-		var opt *shell.Word
+		var opt *ir.Word
 		switch {
 		case a.Unknown && !strings.HasPrefix(a.KnownPrefix, "-"):
 			continue
@@ -801,7 +801,7 @@ func (p *payloads) ssh() {
 		p.line(restFrom(*opt, len(ov)-len(rest)), p.name+" "+key)
 	}
 	if batchStdin {
-		p.stdinLines(func(l shell.Word) {
+		p.stdinLines(func(l ir.Word) {
 			t := strings.TrimLeft(l.Value, " \t-@")
 			if strings.HasPrefix(t, "!") {
 				p.line(restFrom(l, len(l.Value)-len(t)+1), "sftp !")
@@ -911,7 +911,7 @@ var atSpec = Spec{Short: "qft", POSIX: true}
 // AtSchedules reports whether at or batch (name) with args schedules a
 // job: not the listing, removing or printing forms (-l, -r, -d, -c; atq,
 // atrm), nor -h/--help or -V alone; at needs a time operand.
-func AtSchedules(name string, args []shell.Word) bool {
+func AtSchedules(name string, args []ir.Word) bool {
 	if name != "at" && name != "batch" {
 		return false
 	}
@@ -931,7 +931,7 @@ func (p *payloads) make() {
 	for i := 0; i < len(p.args); i++ {
 		a := p.args[i]
 		v := a.Value
-		var file, eval *shell.Word
+		var file, eval *ir.Word
 		switch {
 		case a.Unknown && !strings.HasPrefix(a.KnownPrefix, "-"):
 			continue
@@ -1201,7 +1201,7 @@ func (p *payloads) tmux() {
 			if strings.IndexByte("cfLST", v[k]) < 0 {
 				continue
 			}
-			var val *shell.Word
+			var val *ir.Word
 			if k+1 < len(v) {
 				w := SubWord(a, k+1)
 				val = &w
@@ -1229,7 +1229,7 @@ func (p *payloads) tmux() {
 // maxTmuxNesting bounds if-shell inside if-shell.
 const maxTmuxNesting = 4
 
-func (p *payloads) tmuxCmd(ws []shell.Word, depth int) {
+func (p *payloads) tmuxCmd(ws []ir.Word, depth int) {
 	if len(ws) == 0 || ws[0].Unknown || depth > maxTmuxNesting {
 		return
 	}
@@ -1291,7 +1291,7 @@ func (p *payloads) tmuxCmd(ws []shell.Word, depth int) {
 			if c.Unknown {
 				continue
 			}
-			var sub []shell.Word
+			var sub []ir.Word
 			for _, f := range sqliteFields(c.Value) {
 				sub = append(sub, Literal(f))
 			}
@@ -1303,7 +1303,7 @@ func (p *payloads) tmuxCmd(ws []shell.Word, depth int) {
 // typedKeys is the text send-keys types: key names (unless literal) turn
 // into the characters they stand for; C-c and C-u drop the line typed so
 // far, other named keys end it.
-func typedKeys(ops []shell.Word, literal bool) shell.Word {
+func typedKeys(ops []ir.Word, literal bool) ir.Word {
 	var sb strings.Builder
 	line := 0 // where the current line starts in sb
 	unknown, known := false, ""
@@ -1336,7 +1336,7 @@ func typedKeys(ops []shell.Word, literal bool) shell.Word {
 		}
 	}
 	if unknown {
-		return shell.Word{Value: sb.String(), Raw: sb.String(), Unknown: true, KnownPrefix: known}
+		return ir.Word{Value: sb.String(), Raw: sb.String(), Unknown: true, KnownPrefix: known}
 	}
 	return Literal(sb.String())
 }
@@ -1402,7 +1402,7 @@ func (p *payloads) screen() {
 	}
 }
 
-func (p *payloads) screenCommand(ws []shell.Word) {
+func (p *payloads) screenCommand(ws []ir.Word) {
 	if len(ws) == 0 || ws[0].Unknown {
 		return
 	}
@@ -1423,7 +1423,7 @@ func (p *payloads) screenCommand(ws []shell.Word) {
 }
 
 // screen2 reads the screen command's own arguments: options, then CMD.
-func (p *payloads) screen2(ws []shell.Word) {
+func (p *payloads) screen2(ws []ir.Word) {
 	for i := 0; i < len(ws); i++ {
 		v := ws[i].Value
 		if ws[i].Unknown || !strings.HasPrefix(v, "-") {
@@ -1439,7 +1439,7 @@ func (p *payloads) screen2(ws []shell.Word) {
 // screenString decodes the escapes of a screen string: \n, \r, \t, \\,
 // octal \NNN, and ^X control characters (^M and ^J end a line, ^C and ^U
 // drop it).
-func screenString(w shell.Word) shell.Word {
+func screenString(w ir.Word) ir.Word {
 	v := w.Value
 	var sb strings.Builder
 	line := 0

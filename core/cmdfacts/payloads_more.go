@@ -3,7 +3,7 @@ package cmdfacts
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // More programs that run a command for their caller: lldb (the program
@@ -52,7 +52,7 @@ func (p *payloads) lldb() {
 
 // lldbCommand reads one lldb command: `platform shell CMD` and its alias
 // `shell CMD` run CMD through the shell.
-func (p *payloads) lldbCommand(w shell.Word) {
+func (p *payloads) lldbCommand(w ir.Word) {
 	t := strings.TrimLeft(w.Value, " \t")
 	off := len(w.Value) - len(t)
 	for _, prefix := range []string{"platform shell ", "shell "} {
@@ -232,7 +232,7 @@ func (p *payloads) lispEval() {
 	operand := false
 	for i := 0; i < len(p.args); i++ {
 		a := p.args[i]
-		var expr *shell.Word
+		var expr *ir.Word
 		switch {
 		case a.Unknown:
 		case containsStr(opts, a.Value) && i+1 < len(p.args):
@@ -254,7 +254,7 @@ func (p *payloads) lispEval() {
 }
 
 // lispForms reads every call of lispCalls[dialect] in expr's text.
-func (p *payloads) lispForms(expr shell.Word, dialect string) {
+func (p *payloads) lispForms(expr ir.Word, dialect string) {
 	s := expr.Value
 	for k := 0; k < len(s); k++ {
 		if s[k] != '(' {
@@ -271,7 +271,7 @@ func (p *payloads) lispForms(expr shell.Word, dialect string) {
 		case call.shell && len(args) > 0 && args[0].str:
 			p.line(Piece(expr, 0, len(s), args[0].text), via)
 		case call.words && len(args) == 1 && args[0].str:
-			var ws []shell.Word
+			var ws []ir.Word
 			for _, f := range strings.Fields(args[0].text) {
 				ws = append(ws, Piece(expr, 0, len(s), f))
 			}
@@ -280,7 +280,7 @@ func (p *payloads) lispForms(expr shell.Word, dialect string) {
 			// An argv; as a shell line (quoted words, ~ left to the
 			// shell) when a word is the home directory.
 			var line []string
-			var ws []shell.Word
+			var ws []ir.Word
 			home := false
 			for _, x := range args[call.prog:] {
 				if !x.str {
@@ -299,7 +299,7 @@ func (p *payloads) lispForms(expr shell.Word, dialect string) {
 				p.argv(ws, via)
 			}
 		case call.argv && call.prog < len(args) && args[call.prog].str:
-			var ws []shell.Word
+			var ws []ir.Word
 			for _, x := range args[call.prog:] {
 				if x.str {
 					ws = append(ws, Piece(expr, 0, len(s), x.text))

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 type payloadCase struct {
@@ -39,7 +39,7 @@ func TestPayloads(t *testing.T) {
 	for _, tc := range load[payloadCase](t, "payloads.json") {
 		t.Run(tc.Command, func(t *testing.T) {
 			c := command(t, tc.Command)
-			var stdin *shell.Word
+			var stdin *ir.Word
 			if tc.Stdin != "" {
 				w := cmdfacts.Literal(tc.Stdin)
 				stdin = &w

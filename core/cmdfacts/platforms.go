@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // Framework database resets and hosted-platform destroys: which
@@ -115,18 +115,18 @@ type PlatformOp struct {
 	Detail string
 	// Targets are what it acts on, as written (app, site, volume,
 	// endpoint, database path); empty for the configured database.
-	Targets []shell.Word
+	Targets []ir.Word
 	// EnvVars are the environment variables that pick the framework
 	// environment the reset runs in (RAILS_ENV, MIX_ENV, APP_ENV ...), and
 	// Env the environment the command line itself names (--env=test,
 	// RAILS_ENV=test as a rake argument), nil when none.
 	EnvVars []string
-	Env     *shell.Word
+	Env     *ir.Word
 	// URLVars are the environment variables the tool reads the database's
 	// URL from by convention (DATABASE_URL), and URL the URL its command
 	// line gives (--url, --db-url), nil when none.
 	URLVars []string
-	URL     *shell.Word
+	URL     *ir.Word
 	// Remote is set for a reset of a remote database the command line
 	// does not name (supabase db reset --linked: the linked project's).
 	Remote bool
@@ -141,7 +141,7 @@ type PlatformOp struct {
 // is a framework database reset or a platform destroy (see the table
 // above). Help, dry runs, and forms whose own prompt stands are not.
 // Pure; linear in args.
-func Platform(name string, args []shell.Word) (PlatformOp, bool) {
+func Platform(name string, args []ir.Word) (PlatformOp, bool) {
 	if f := platformCLIs[name]; f != nil {
 		return f(name, args)
 	}
@@ -153,7 +153,7 @@ func Platform(name string, args []shell.Word) (PlatformOp, bool) {
 
 // platformCLIs maps each command name Platform reads (besides the python
 // interpreters, which it reads for manage.py) to its reader.
-var platformCLIs = map[string]func(name string, args []shell.Word) (PlatformOp, bool){
+var platformCLIs = map[string]func(name string, args []ir.Word) (PlatformOp, bool){
 	"prisma": prismaOp,
 	"rails":  railsOp, "rake": railsOp,
 	"manage.py": djangoOp, "django-admin": djangoOp, "django-admin.py": djangoOp,
@@ -203,7 +203,7 @@ func TestEnvName(env string) bool {
 // mysql://, or a key=value string) names a database on this machine
 // whose name reads as a throwaway one (DisposableName): the same line the
 // database clients' drops draw.
-func LocalDisposableURL(w shell.Word) bool {
+func LocalDisposableURL(w ir.Word) bool {
 	host, db, ok := connString(w)
 	return ok && LocalHost(host) && db != nil && DisposableName(db.Value)
 }
@@ -212,7 +212,7 @@ func LocalDisposableURL(w shell.Word) bool {
 func helpAsked(p Args) bool { return p.Has("h", "help") }
 
 // lastValue returns the last value of the named options, nil when none.
-func lastValue(p Args, names ...string) *shell.Word {
+func lastValue(p Args, names ...string) *ir.Word {
 	vs := p.Values(names...)
 	if len(vs) == 0 {
 		return nil
@@ -237,7 +237,7 @@ func verbIs(word string, verbs ...string) bool {
 // prismaSpec: prisma's options that take a value.
 var prismaSpec = Spec{Short: "n", Long: []string{"schema", "config", "url", "name", "from-url", "to-url", "file"}}
 
-func prismaOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func prismaOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, prismaSpec)
 	ops := lowerOps(p.Operands)
 	if helpAsked(p) || len(ops) < 2 {
@@ -275,7 +275,7 @@ var railsDestroys = []string{"db:drop", "db:reset", "db:schema:load", "db:struct
 var railsSpec = Spec{Short: "eCfIRrEp", Long: []string{"environment", "directory", "rakefile", "libdir",
 	"rakelibdir", "require", "execute", "execute-print", "execute-continue"}}
 
-func railsOp(name string, args []shell.Word) (PlatformOp, bool) {
+func railsOp(name string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, railsSpec)
 	if helpAsked(p) || p.Has("n", "dry-run", "T", "tasks", "P", "prereqs", "W", "where", "D", "describe") {
 		return PlatformOp{}, false
@@ -313,7 +313,7 @@ func railsOp(name string, args []shell.Word) (PlatformOp, bool) {
 var djangoSpec = Spec{Short: "vUOPDR", Long: []string{"database", "settings", "pythonpath", "verbosity", "router",
 	"owner", "user", "password", "dbname"}}
 
-func djangoOp(name string, args []shell.Word) (PlatformOp, bool) {
+func djangoOp(name string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, djangoSpec)
 	ops := lowerOps(p.Operands)
 	if helpAsked(p) || len(ops) == 0 {
@@ -334,7 +334,7 @@ func djangoOp(name string, args []shell.Word) (PlatformOp, bool) {
 
 // pythonScriptOp reads python [OPTIONS] manage.py ARGS and python -m
 // django ARGS.
-func pythonScriptOp(args []shell.Word) (PlatformOp, bool) {
+func pythonScriptOp(args []ir.Word) (PlatformOp, bool) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.Unknown {
@@ -352,7 +352,7 @@ func pythonScriptOp(args []shell.Word) (PlatformOp, bool) {
 			return PlatformOp{}, false
 		case strings.HasPrefix(v, "-"):
 		default:
-			if shell.CommandName(v) == "manage.py" {
+			if ir.CommandName(v) == "manage.py" {
 				return djangoOp("manage.py", args[i+1:])
 			}
 			return PlatformOp{}, false
@@ -367,7 +367,7 @@ var nodeORMSpec = Spec{Short: "dc", Long: []string{"env", "config", "options-pat
 	"migrations-path", "seeders-path", "url", "dataSource", "datasource", "knexfile", "knexpath", "cwd",
 	"client", "connection", "migrations-directory", "migrations-table-name", "specific", "dialect", "schema", "out"}}
 
-func sequelizeOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func sequelizeOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, nodeORMSpec)
 	ops := lowerOps(p.Operands)
 	if helpAsked(p) || len(ops) == 0 {
@@ -380,7 +380,7 @@ func sequelizeOp(_ string, args []shell.Word) (PlatformOp, bool) {
 	return PlatformOp{}, false
 }
 
-func typeormOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func typeormOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, nodeORMSpec)
 	ops := lowerOps(p.Operands)
 	if helpAsked(p) || len(ops) == 0 || ops[0] != "schema:drop" {
@@ -389,7 +389,7 @@ func typeormOp(_ string, args []shell.Word) (PlatformOp, bool) {
 	return PlatformOp{Kind: PlatformDBReset, Detail: "schema:drop"}, true
 }
 
-func knexOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func knexOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, nodeORMSpec)
 	ops := lowerOps(p.Operands)
 	if helpAsked(p) || len(ops) == 0 || ops[0] != "migrate:rollback" {
@@ -401,7 +401,7 @@ func knexOp(_ string, args []shell.Word) (PlatformOp, bool) {
 	return PlatformOp{Kind: PlatformDBReset, Detail: "migrate:rollback --all", EnvVars: []string{"NODE_ENV"}, Env: lastValue(p, "env")}, true
 }
 
-func drizzleOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func drizzleOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, nodeORMSpec)
 	ops := lowerOps(p.Operands)
 	if helpAsked(p) || len(ops) == 0 || ops[0] != "push" {
@@ -416,7 +416,7 @@ func drizzleOp(_ string, args []shell.Word) (PlatformOp, bool) {
 // alembicSpec: alembic's options that take a value.
 var alembicSpec = Spec{Short: "cnx", Long: []string{"config", "name", "x", "tag", "raiseerr"}}
 
-func alembicOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func alembicOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, alembicSpec)
 	ops := lowerOps(p.Operands)
 	if helpAsked(p) || len(ops) < 2 || ops[0] != "downgrade" || ops[1] != "base" {
@@ -431,7 +431,7 @@ func alembicOp(_ string, args []shell.Word) (PlatformOp, bool) {
 // mixSpec: the options of mix's ecto tasks that take a value.
 var mixSpec = Spec{Short: "rn", Long: []string{"repo", "migrations-path", "to", "step", "log-level", "to-exclusive"}}
 
-func mixOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func mixOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, mixSpec)
 	ops := lowerOps(p.Operands)
 	if helpAsked(p) || len(ops) == 0 {
@@ -464,7 +464,7 @@ func mixOp(_ string, args []shell.Word) (PlatformOp, bool) {
 
 // phpOp reads php [OPTIONS] artisan ... and php [OPTIONS] bin/console ...
 // (-f SCRIPT names the script too; -r CODE runs code instead).
-func phpOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func phpOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.Unknown {
@@ -482,7 +482,7 @@ func phpOp(_ string, args []shell.Word) (PlatformOp, bool) {
 		if strings.HasPrefix(a.Value, "-") {
 			continue
 		}
-		switch shell.CommandName(a.Value) {
+		switch ir.CommandName(a.Value) {
 		case "artisan":
 			return laravelOp("artisan", args[i+1:])
 		case "console":
@@ -495,7 +495,7 @@ func phpOp(_ string, args []shell.Word) (PlatformOp, bool) {
 
 // sailOp reads Laravel Sail: sail artisan|art|a ... and sail php artisan
 // ..., run in the application's container against its database.
-func sailOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func sailOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	ops := lowerOps(args)
 	if len(ops) == 0 || IsOption(args[0]) {
 		return PlatformOp{}, false
@@ -511,7 +511,7 @@ func sailOp(_ string, args []shell.Word) (PlatformOp, bool) {
 
 // symfonyCLIOp reads the Symfony CLI's symfony console ... (bin/console
 // run by the CLI).
-func symfonyCLIOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func symfonyCLIOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	if len(args) == 0 || args[0].Unknown || args[0].Value != "console" {
 		return PlatformOp{}, false
 	}
@@ -525,7 +525,7 @@ var symfonySpec = Spec{Short: "ec", Long: []string{"env", "database", "path", "c
 // every migration back.
 var laravelDestroys = []string{"migrate:fresh", "migrate:refresh", "migrate:reset", "db:wipe"}
 
-func laravelOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func laravelOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, symfonySpec)
 	ops := lowerOps(p.Operands)
 	if helpAsked(p) || p.Has("pretend") || len(ops) == 0 {
@@ -540,7 +540,7 @@ func laravelOp(_ string, args []shell.Word) (PlatformOp, bool) {
 	return PlatformOp{}, false
 }
 
-func symfonyOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func symfonyOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, symfonySpec)
 	ops := lowerOps(p.Operands)
 	if helpAsked(p) || p.Has("dump-sql") || len(ops) == 0 {
@@ -581,7 +581,7 @@ func consoleNames(word, full string) bool {
 var supabaseSpec = Spec{Short: "po", Long: []string{"db-url", "workdir", "profile", "output", "network-id",
 	"dns-resolver", "version", "project-ref", "password"}}
 
-func supabaseOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func supabaseOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, supabaseSpec)
 	ops := lowerOps(p.Operands)
 	if helpAsked(p) || len(ops) < 2 || ops[0] != "db" || ops[1] != "reset" {
@@ -591,7 +591,7 @@ func supabaseOp(_ string, args []shell.Word) (PlatformOp, bool) {
 		return PlatformOp{Kind: PlatformDBReset, Detail: "db reset --linked", Remote: true}, true
 	}
 	if url := lastValue(p, "db-url"); url != nil {
-		return PlatformOp{Kind: PlatformDBReset, Detail: "db reset --db-url", Targets: []shell.Word{*url}, URL: url}, true
+		return PlatformOp{Kind: PlatformDBReset, Detail: "db reset --db-url", Targets: []ir.Word{*url}, URL: url}, true
 	}
 	return PlatformOp{}, false
 }
@@ -603,7 +603,7 @@ func supabaseOp(_ string, args []shell.Word) (PlatformOp, bool) {
 // sites:delete, firebase database:remove) as "topic:verb", lower-cased,
 // from its first operands, accepting the space-separated form as well
 // (heroku apps destroy); rest are the operands after it.
-func topicVerb(ops []string, words []shell.Word) (cmd string, rest []shell.Word) {
+func topicVerb(ops []string, words []ir.Word) (cmd string, rest []ir.Word) {
 	if len(ops) == 0 {
 		return "", nil
 	}
@@ -625,7 +625,7 @@ var herokuDestroys = map[string]string{
 	"pg:reset": "pg:reset",
 }
 
-func herokuOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func herokuOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, herokuSpec)
 	if helpAsked(p) {
 		return PlatformOp{}, false
@@ -645,7 +645,7 @@ func herokuOp(_ string, args []shell.Word) (PlatformOp, bool) {
 // flySpec: the fly/flyctl options that take a value.
 var flySpec = Spec{Short: "aoct", Long: []string{"app", "org", "config", "access-token", "region", "output"}}
 
-func flyOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func flyOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, flySpec)
 	ops := lowerOps(p.Operands)
 	if helpAsked(p) || len(ops) == 0 {
@@ -668,7 +668,7 @@ func flyOp(_ string, args []shell.Word) (PlatformOp, bool) {
 // vercelSpec: the vercel options that take a value.
 var vercelSpec = Spec{Short: "tSAQ", Long: []string{"token", "scope", "local-config", "global-config", "cwd", "team"}}
 
-func vercelOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func vercelOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, vercelSpec)
 	ops := lowerOps(p.Operands)
 	if helpAsked(p) || len(ops) < 2 {
@@ -686,7 +686,7 @@ func vercelOp(_ string, args []shell.Word) (PlatformOp, bool) {
 // netlifySpec: the netlify options that take a value.
 var netlifySpec = Spec{Long: []string{"auth", "site", "filter", "account-slug"}}
 
-func netlifyOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func netlifyOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, netlifySpec)
 	if helpAsked(p) {
 		return PlatformOp{}, false
@@ -701,7 +701,7 @@ func netlifyOp(_ string, args []shell.Word) (PlatformOp, bool) {
 // firebaseSpec: the firebase options that take a value.
 var firebaseSpec = Spec{Short: "P", Long: []string{"project", "token", "account", "config", "database", "instance", "only", "except"}}
 
-func firebaseOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func firebaseOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, firebaseSpec)
 	ops := lowerOps(p.Operands)
 	if helpAsked(p) || len(ops) == 0 {
@@ -753,7 +753,7 @@ var hostedPaths = map[string][][]string{
 var hostedPathSpec = Spec{Short: "ceo", Long: []string{"config", "env", "name", "project-id", "api-key", "output",
 	"context-file", "branch", "org", "service-token", "service-token-id", "group", "location", "binding", "namespace-id"}}
 
-func hostedPathOp(name string, args []shell.Word) (PlatformOp, bool) {
+func hostedPathOp(name string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, hostedPathSpec)
 	ops := lowerOps(p.Operands)
 	if helpAsked(p) || p.Has("dry-run") {
@@ -772,7 +772,7 @@ func hostedPathOp(name string, args []shell.Word) (PlatformOp, bool) {
 var ghAPISpec = Spec{Short: "XHfFqtpR", Long: []string{"method", "header", "raw-field", "field", "input", "jq",
 	"template", "hostname", "preview", "cache", "repo"}}
 
-func ghAPIOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func ghAPIOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, ghAPISpec)
 	ops := lowerOps(p.Operands)
 	if helpAsked(p) || len(ops) < 2 || ops[0] != "api" {
@@ -786,7 +786,7 @@ func ghAPIOp(_ string, args []shell.Word) (PlatformOp, bool) {
 	if ep.Unknown || !ForgeAPIDestroys(ep.Value) {
 		return PlatformOp{}, false
 	}
-	return PlatformOp{Kind: PlatformForge, Detail: "api --method DELETE", Targets: []shell.Word{ep}}, true
+	return PlatformOp{Kind: PlatformForge, Detail: "api --method DELETE", Targets: []ir.Word{ep}}, true
 }
 
 // ForgeAPIDestroys reports whether a GitHub REST endpoint (as gh api
@@ -832,7 +832,7 @@ var composeSpec = Spec{Short: "cHlfpt", Long: []string{"context", "host", "confi
 	"tlscert", "tlskey", "connection", "url", "identity", "root", "runroot", "namespace", "address", "file",
 	"project-name", "project-directory", "profile", "env-file", "ansi", "parallel", "progress", "rmi", "timeout"}}
 
-func composeOp(name string, args []shell.Word) (PlatformOp, bool) {
+func composeOp(name string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, composeSpec)
 	ops := lowerOps(p.Operands)
 	if helpAsked(p) {
@@ -853,7 +853,7 @@ func composeOp(name string, args []shell.Word) (PlatformOp, bool) {
 	return PlatformOp{Kind: PlatformVolumes, Detail: "compose down --volumes", Targets: p.Values("project-name", "p")}, true
 }
 
-func vagrantOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func vagrantOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, Spec{})
 	ops := lowerOps(p.Operands)
 	if helpAsked(p) || len(ops) == 0 || ops[0] != "destroy" {
@@ -868,7 +868,7 @@ func vagrantOp(_ string, args []shell.Word) (PlatformOp, bool) {
 	return PlatformOp{}, false
 }
 
-func multipassOp(_ string, args []shell.Word) (PlatformOp, bool) {
+func multipassOp(_ string, args []ir.Word) (PlatformOp, bool) {
 	p := ParseArgs(args, Spec{})
 	ops := lowerOps(p.Operands)
 	if helpAsked(p) || len(ops) == 0 {

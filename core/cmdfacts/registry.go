@@ -3,7 +3,7 @@ package cmdfacts
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // The Windows registry as commands name it: reg.exe keys (HKLM\Software,
@@ -113,7 +113,7 @@ func RegistrySystemKey(key string) bool {
 // RegistryWord reads a word as a registry key in dialect d, with the
 // command's directory chain cd (PowerShell's Set-Location HKLM:\ makes a
 // relative key relative to it).
-func RegistryWord(w shell.Word, cd []shell.Word) (string, bool) {
+func RegistryWord(w ir.Word, cd []ir.Word) (string, bool) {
 	if w.Unknown {
 		return "", false
 	}
@@ -148,8 +148,8 @@ func RegistryWord(w shell.Word, cd []shell.Word) (string, bool) {
 // before a blank (icacls C:\ /grant ...: bash read "C: /grant") is split
 // at its blanks, backslashes kept, as cmd.exe would. Other words are
 // unchanged. Cost: linear in the words.
-func WindowsArgv(ws []shell.Word) []shell.Word {
-	var out []shell.Word
+func WindowsArgv(ws []ir.Word) []ir.Word {
+	var out []ir.Word
 	for _, w := range ws {
 		raw := w.Raw
 		if w.Unknown || strings.ContainsAny(raw, `'"$`+"`") || !strings.Contains(raw, `\ `) && !strings.Contains(raw, "\\\t") {

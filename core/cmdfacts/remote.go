@@ -3,7 +3,7 @@ package cmdfacts
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // Remote shells: ssh (and autossh, which passes ssh's options through)
@@ -59,7 +59,7 @@ type Remote struct {
 // Each word contributes its Value, whose unknown parts are their source
 // text ($X): the remote analysis then sees them as unknown too. Cost:
 // linear in the words.
-func RemoteCommand(name string, args []shell.Word) (r Remote, ok bool) {
+func RemoteCommand(name string, args []ir.Word) (r Remote, ok bool) {
 	switch name {
 	case "ssh", "autossh":
 		return sshCommand(args, false)
@@ -92,7 +92,7 @@ func RemoteCommand(name string, args []shell.Word) (r Remote, ok bool) {
 // again (OpenSSH reads options after the destination too), then the
 // command words. host is set when the destination is already given
 // (gcloud compute ssh VM -- SSH_ARGS puts SSH_ARGS after it).
-func sshCommand(args []shell.Word, host bool) (Remote, bool) {
+func sshCommand(args []ir.Word, host bool) (Remote, bool) {
 	var option string // -o RemoteCommand=
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -151,7 +151,7 @@ func sshCommand(args []shell.Word, host bool) (Remote, bool) {
 }
 
 // joinRemote joins the command words the way ssh does (with spaces).
-func joinRemote(ws []shell.Word) (Remote, bool) {
+func joinRemote(ws []ir.Word) (Remote, bool) {
 	parts := make([]string, len(ws))
 	for i, w := range ws {
 		parts[i] = w.Value

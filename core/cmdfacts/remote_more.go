@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // More remote runners, read by RemoteCommand besides ssh, mosh and
@@ -43,7 +43,7 @@ var remoteClients = []string{"ssh", "autossh", "mosh", "vagrant", "gcloud", "az"
 func RemoteClients() []string { return slices.Clone(remoteClients) }
 
 // moreRemote reads the runners other than ssh, mosh and vagrant.
-func moreRemote(name string, args []shell.Word) (Remote, bool) {
+func moreRemote(name string, args []ir.Word) (Remote, bool) {
 	switch name {
 	case "gcloud":
 		return gcloudSSH(args)
@@ -79,7 +79,7 @@ func moreRemote(name string, args []shell.Word) (Remote, bool) {
 
 // execRemote is a command run as argv in a container: its words quoted
 // back into a command line (unknown words stay as written, $X).
-func execRemote(argv []shell.Word) (Remote, bool) {
+func execRemote(argv []ir.Word) (Remote, bool) {
 	if len(argv) == 0 {
 		return Remote{}, false
 	}
@@ -104,7 +104,7 @@ func quoteWord(s string) string {
 }
 
 // dashAt returns the index of the first "--" in args, or len(args).
-func dashAt(args []shell.Word) int {
+func dashAt(args []ir.Word) int {
 	for i, a := range args {
 		if !a.Unknown && a.Value == "--" {
 			return i
@@ -123,7 +123,7 @@ var gcloudSSHValued = append(slices.Clip(gcloudValued), "--command", "--ssh-flag
 // ssh and cloud-shell ssh: --command CMD runs CMD; the words after "--"
 // go to ssh after the host, where its positionals are the command.
 // --dry-run prints the ssh command line and runs nothing.
-func gcloudSSH(args []shell.Word) (Remote, bool) {
+func gcloudSSH(args []ir.Word) (Remote, bool) {
 	dash := dashAt(args)
 	path, _, rest, ok := cloudPath(args[:dash], gcloudSSHValued)
 	if !ok {
@@ -152,7 +152,7 @@ func gcloudSSH(args []shell.Word) (Remote, bool) {
 // lines of --scripts (one or more words) or the text of --script run on
 // the VM, in PowerShell when --command-id is RunPowerShellScript. A
 // value @FILE is the file's text, which this reading does not have.
-func azRunCommand(args []shell.Word) (Remote, bool) {
+func azRunCommand(args []ir.Word) (Remote, bool) {
 	path, _, _, ok := cloudPath(args, azValued)
 	if !ok || len(path) < 3 || path[0] != "vm" && path[0] != "vmss" || path[1] != "run-command" ||
 		!slices.Contains([]string{"invoke", "create", "update"}, path[2]) {
@@ -208,7 +208,7 @@ var awsSSMValued = append(slices.Clip(awsGlobalValued), "--instance-ids", "--tar
 // ({"commands":["a"]}), run on the managed nodes, in PowerShell when the
 // document is AWS-RunPowerShellScript. The options may be abbreviated
 // (--param, argparse). file:// parameters are not read.
-func awsSendCommand(args []shell.Word) (Remote, bool) {
+func awsSendCommand(args []ir.Word) (Remote, bool) {
 	path, _, _, ok := cloudPath(args, awsSSMValued)
 	if !ok || !hasPathPrefix(path, []string{"ssm", "send-command"}) {
 		return Remote{}, false
@@ -251,7 +251,7 @@ var awsECSValued = append(slices.Clip(awsGlobalValued), "--cluster", "--containe
 
 // awsECSExec reads aws ecs execute-command --command CMD: CMD runs in a
 // container of the task (ECS Exec, through an SSM session).
-func awsECSExec(args []shell.Word) (Remote, bool) {
+func awsECSExec(args []ir.Word) (Remote, bool) {
 	path, _, _, ok := cloudPath(args, awsECSValued)
 	if !ok || !hasPathPrefix(path, []string{"ecs", "execute-command"}) {
 		return Remote{}, false
@@ -285,7 +285,7 @@ var flyValued = []string{"-A", "--address", "-a", "--app", "-C", "--command", "-
 
 // flySSH reads fly ssh console -C CMD (also flyctl): CMD runs on a
 // machine of the app; without -C an interactive shell starts.
-func flySSH(args []shell.Word) (Remote, bool) {
+func flySSH(args []ir.Word) (Remote, bool) {
 	path, _, rest, ok := cloudPath(args, flyValued)
 	if !ok || !hasPathPrefix(path, []string{"ssh", "console"}) {
 		return Remote{}, false
@@ -395,7 +395,7 @@ var lxcValued = []string{"cwd", "env", "group", "mode", "user", "project"}
 // instanceExec reads lxc / incus exec [REMOTE:]INSTANCE [flags] [--]
 // COMMAND: the command after "--", or the words after the instance (the
 // flags may come anywhere before "--").
-func instanceExec(args []shell.Word) ([]shell.Word, bool) {
+func instanceExec(args []ir.Word) ([]ir.Word, bool) {
 	dash := dashAt(args)
 	var pos []int
 	for i := 0; i < dash; i++ {
@@ -441,7 +441,7 @@ var machinectlValued = Spec{Short: "pPsHMnoE", Long: []string{"property", "signa
 // MachineShell reads machinectl [OPTIONS] shell [[USER@]NAME [PATH
 // [ARGUMENTS]]]: the words after the path are the program's, not
 // machinectl's. ok is false for any other verb. Cost: linear in args.
-func MachineShell(args []shell.Word) (Machine, bool) {
+func MachineShell(args []ir.Word) (Machine, bool) {
 	verb := -1
 	for i := 0; i < len(args); i++ {
 		a := args[i]

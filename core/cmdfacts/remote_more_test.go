@@ -5,13 +5,13 @@ import (
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // asWords returns the name and arguments of a command line as written,
 // before the analysis strips wrappers (nix run, machinectl shell .host):
 // the line is analysed as the arguments of true.
-func asWords(t *testing.T, text string) (string, []shell.Word) {
+func asWords(t *testing.T, text string) (string, []ir.Word) {
 	t.Helper()
 	c := command(t, "true "+text)
 	if len(c.Args) < 2 {
@@ -92,7 +92,7 @@ func TestLaunchers(t *testing.T) {
 	}
 }
 
-func values(ws []shell.Word) []string {
+func values(ws []ir.Word) []string {
 	out := make([]string, len(ws))
 	for i, w := range ws {
 		out[i] = w.Value

@@ -3,7 +3,7 @@ package cmdfacts
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // GNU sed runs shell commands itself: the e command (e COMMAND runs
@@ -24,7 +24,7 @@ var sedValued = map[string]bool{"--line-length": true}
 
 // sed collects the commands of sed's e command and s///e flag.
 func (p *payloads) sed() {
-	var scripts []shell.Word
+	var scripts []ir.Word
 	fromFile, files := false, 0
 	for i := 0; i < len(p.args); i++ {
 		a := p.args[i]
@@ -61,7 +61,7 @@ func (p *payloads) sed() {
 				if ch != 'e' && ch != 'f' {
 					continue
 				}
-				var w *shell.Word
+				var w *ir.Word
 				if k+1 < len(a.Value) {
 					sw := SubWord(a, k+1)
 					w = &sw
@@ -109,7 +109,7 @@ func (p *payloads) sed() {
 		p.line(Piece(scripts[k], c.from-offs[k], to-offs[k], text[c.from:to]), "sed "+c.form)
 	}
 	if bare && files == 0 {
-		p.stdinLines(func(l shell.Word) { p.line(l, "sed e") })
+		p.stdinLines(func(l ir.Word) { p.line(l, "sed e") })
 	}
 }
 

@@ -3,7 +3,7 @@ package cmdfacts
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // Commands whose output is their input decoded or rewritten: text that
@@ -42,7 +42,7 @@ var rewriters = map[string]bool{"rev": true, "tac": true, "tr": true, "sed": tru
 // TextChangeOf says whether command c (Name normalised, wrappers
 // stripped) decodes or rewrites the text it outputs. Cost: linear in the
 // arguments.
-func TextChangeOf(c *shell.Command) TextChange {
+func TextChangeOf(c *ir.Command) TextChange {
 	if c == nil || len(c.Args) == 0 {
 		return Unchanged
 	}
@@ -116,7 +116,7 @@ func TextChangeOf(c *shell.Command) TextChange {
 }
 
 // printfFormat is the index of printf's format argument, or -1.
-func printfFormat(args []shell.Word) int {
+func printfFormat(args []ir.Word) int {
 	i := 0
 	if i < len(args) && args[i].Value == "--" {
 		i++
@@ -155,7 +155,7 @@ func isHexDigit(c byte) bool {
 
 // echoEscapes reports echo -e (or an echo without -E, which sh and zsh
 // read alike) whose text holds code escapes.
-func echoEscapes(args []shell.Word) bool {
+func echoEscapes(args []ir.Word) bool {
 	i := 0
 	noEsc := false
 	for ; i < len(args); i++ {

@@ -70,8 +70,16 @@ type Builtin struct {
 	// layer's own time limit; deferred layers are given that much time plus
 	// a little, within the global budget.
 	TimeoutKey string
+	// Reads is the boolean setting under which the layer judges read
+	// calls (core.KindRead: the hosts' Read, Grep, ... tools), on by its
+	// default; a zero Spec: the layer never sees them. A read call goes to
+	// these layers only: never to one without Reads, a third-party layer
+	// or a deferred one (the decision model), so adding the read tools to
+	// the hook matchers makes no other line judge reads. With no such
+	// layer switched on, a read call runs no layer at all.
+	Reads config.Spec
 	// Incomplete, when set, makes the layer fail closed on shell and file
-	// calls: when it errs, panics or gives no answer in time, the call asks
+	// calls (and, for a layer with Reads, read calls): when it errs, panics or gives no answer in time, the call asks
 	// with the reason Incomplete renders for the cause, in the call's
 	// language, after whatever the layer had found. Nil: the layer fails
 	// open (the decision model).
@@ -215,6 +223,9 @@ func (h *Host) run(ctx context.Context, call *core.Call, pre []core.Reason, cfg 
 	}()
 
 	slots, notes := h.slots(cfg, call.DataDir)
+	if call.Kind == core.KindRead {
+		slots = readSlots(slots, cfg)
+	}
 	disabled, offNotes := DisabledRules(cfg)
 	notes = append(notes, offNotes...)
 	vet := vetExternal(slots, call, cfg.Get(config.KeyLanguage))
@@ -293,6 +304,18 @@ func (h *Host) PrefetchLayers(ctx context.Context, cfg config.Config, dataDir st
 			h.Prefetch(ctx, s.spec)
 		}
 	}
+}
+
+// readSlots keeps the slots that judge read calls: built-in, not deferred,
+// with their Reads setting on.
+func readSlots(slots []slot, cfg config.Config) []slot {
+	var out []slot
+	for _, s := range slots {
+		if s.builtin != nil && !s.deferred && s.builtin.Reads.Key != "" && cfg.Bool(s.builtin.Reads.Key) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // slots lists this call's layers from the configuration.
@@ -575,10 +598,10 @@ func (h *Host) inProcess(outer context.Context, s slot, c *core.Call) (core.Verd
 
 // failsClosed reports whether s must ask when it cannot decide call: a
 // built-in with an Incomplete reason, on a shell or file call (the calls
-// the guard judges; DESIGN §3).
+// the guard judges; DESIGN §3), or on a read call it judges (Reads).
 func failsClosed(s slot, call *core.Call) bool {
 	return s.builtin != nil && s.builtin.Incomplete != nil && call != nil &&
-		(call.Kind == core.KindShell || call.Kind == core.KindFile)
+		(call.Kind == core.KindShell || call.Kind == core.KindFile || call.Kind == core.KindRead && s.builtin.Reads.Key != "")
 }
 
 // incompleteVerdict is the ask of a built-in that could not decide: the

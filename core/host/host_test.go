@@ -16,8 +16,8 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/config"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
 // fakeLayer answers as told.
@@ -483,18 +483,18 @@ func TestOversizedScriptIsJudgedInProcess(t *testing.T) {
 		return &fakeRemote{fakeLayer: fakeLayer{name: spec.Name, ask: true}, closed: &closed}, nil
 	}
 	h := Host{Builtins: []Builtin{builtin(&fakeLayer{name: "gate", ask: true}, false, config.Spec{})}, Launch: launch, Self: "/self"}
-	step := shell.Word{Value: strings.Repeat("d", 4000), Raw: "$d", KnownPrefix: strings.Repeat("d", 4000)}
-	chain := slices.Repeat([]shell.Word{step}, 32)
-	huge := &shell.Script{}
+	step := ir.Word{Value: strings.Repeat("d", 4000), Raw: "$d", KnownPrefix: strings.Repeat("d", 4000)}
+	chain := slices.Repeat([]ir.Word{step}, 32)
+	huge := &ir.Script{}
 	for range 64 {
-		huge.Commands = append(huge.Commands, shell.Command{Name: "echo", Cd: chain, Parent: -1, FeedsInto: -1})
+		huge.Commands = append(huge.Commands, ir.Command{Name: "echo", Cd: chain, Parent: -1, FeedsInto: -1})
 	}
 	for _, tc := range []struct {
-		script   *shell.Script
+		script   *ir.Script
 		mode     string
 		launches int32
 	}{
-		{&shell.Script{Commands: []shell.Command{{Name: "echo", Cd: chain[:1], Parent: -1, FeedsInto: -1}}}, ModeProcess, 1},
+		{&ir.Script{Commands: []ir.Command{{Name: "echo", Cd: chain[:1], Parent: -1, FeedsInto: -1}}}, ModeProcess, 1},
 		{huge, ModeInProcess, 0},
 	} {
 		launched.Store(0)

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
 // AnnotationCustomSkipped is the verdict annotation naming the custom
@@ -124,7 +124,7 @@ func (j *judge) judgeCustomText(text string) {
 // judgeCustomCommand matches the custom rules against one command's text:
 // its assignments and arguments as the shell resolved them (so ^rule
 // matches behind sudo, quotes and bash -c too).
-func (j *judge) judgeCustomCommand(c *shell.Command) {
+func (j *judge) judgeCustomCommand(c *ir.Command) {
 	if j.custom == nil || len(j.custom.rules) == 0 || len(c.Args) == 0 {
 		return
 	}

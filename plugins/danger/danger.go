@@ -72,12 +72,25 @@ var Enable = config.Spec{
 	Description: "Ask before catastrophic, irreversible or system-level commands (rm -rf ~, mkfs, dd of=/dev/sda, git push --force, curl | sh, ...).",
 }
 
+// KeyProtectSecrets switches the fourth line (the secrets family): asking
+// before the user's credential stores outside the project are read,
+// copied or sent, by shell commands and by the hosts' read tools.
+const KeyProtectSecrets = "protect_secrets"
+
+// ProtectSecrets is the fourth line's switch. It is also the host's
+// Builtin.Reads for this layer: with it off, read calls run no layer.
+var ProtectSecrets = config.Spec{
+	Key: KeyProtectSecrets, Kind: config.Bool, Default: "true",
+	Title:       "Protect secrets",
+	Description: "Ask before the agent reads, copies or sends your credential stores outside the project (SSH private keys, cloud and registry tokens, browser cookies and logins, the agent hosts' own auth files, password managers that print secrets), by shell commands and by its Read and Grep tools. Files inside the project and public keys stay silent. Part of the danger gate.",
+}
+
 // Settings declares the danger gate's own settings.
 var Settings = []config.Spec{{
 	Key: KeyCustomRules, Kind: config.String,
 	Title:       "Custom danger rules",
 	Description: "Extra regular expressions, separated by ';'. A command that matches any of them asks. A rule that does not compile is skipped.",
-}}
+}, ProtectSecrets}
 
 // Layer is the danger gate. Use New; it is safe for concurrent use.
 type Layer struct {
@@ -150,6 +163,9 @@ func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err e
 			}
 		}
 	}()
+	if c != nil && c.Kind == core.KindRead {
+		return l.decideRead(ctx, c), nil
+	}
 	if c == nil || c.Kind != core.KindShell {
 		return core.SilentVerdict, nil
 	}
@@ -164,6 +180,7 @@ func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err e
 	budget := steps.New(l.budget)
 	j = newJudge(ctx, plat, c.Language() == core.English, script, c.Cwd, budget)
 	j.custom = custom
+	j.secretsOn = secretsOn(c)
 	j.roots = c.WritableRoots
 	if c.ProjectRoot != "" {
 		j.project = plat.Clean(c.ProjectRoot)

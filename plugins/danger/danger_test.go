@@ -14,10 +14,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/layerproto/convert"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 )
 
@@ -107,9 +107,9 @@ func (c tcase) call(language string) *core.Call {
 		cwd = defaultCwd[goos]
 	}
 	cwd = plat.Clean(cwd).Norm
-	tool, dialect := "Bash", shell.Bash
+	tool, dialect := "Bash", ir.Bash
 	if c.Tool == "PowerShell" {
-		tool, dialect = "PowerShell", shell.PowerShell
+		tool, dialect = "PowerShell", ir.PowerShell
 	}
 	command := strings.ReplaceAll(c.Command, "{PROJECT}", cwd)
 	custom := c.CustomRules
@@ -124,7 +124,19 @@ func (c tcase) call(language string) *core.Call {
 	if custom != "" {
 		call.Options[KeyCustomRules] = custom
 	}
+	if isReadTool(c.Tool) { // a host's read tool: the command is the path read
+		call.Tool, call.Kind, call.Paths, call.Command, call.Script = c.Tool, core.KindRead, []string{command}, "", nil
+	}
 	return call
+}
+
+// isReadTool: the normalised read tools (core/agenthost's reads.go).
+func isReadTool(tool string) bool {
+	switch tool {
+	case "Read", "Grep", "NotebookRead", "ReadMany":
+		return true
+	}
+	return false
 }
 
 func readCases(t testing.TB, file string) []tcase {

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 	"github.com/zcode-fence/zcode-fence/core/shell/oneliner"
 	"github.com/zcode-fence/zcode-fence/core/steps"
@@ -35,13 +35,13 @@ func gapLiteralStdin(v *cmdv, k int) {
 	}
 	v.judgeEffects(v.display()+" stdin", text, oneliner.Effects(lang, text))
 	for _, line := range oneliner.Execs(lang, text) {
-		j.nestedScript(v, line, shell.Bash)
+		j.nestedScript(v, line, ir.Bash)
 	}
 }
 
 // nestedScript analyses text as a script run by v, in v's directory, and
 // judges it with this judge's settings; its reasons join ours.
-func (j *judge) nestedScript(v *cmdv, text string, dialect shell.Dialect) {
+func (j *judge) nestedScript(v *cmdv, text string, dialect ir.Dialect) {
 	j.spend(4 * steps.Path(len(text))) // the analysis of the text
 	base, _ := v.baseDir()
 	cwd := ""
@@ -52,7 +52,7 @@ func (j *judge) nestedScript(v *cmdv, text string, dialect shell.Dialect) {
 	if j.seen == nil {
 		j.seen = map[string]bool{}
 	}
-	sub := &judge{plat: j.plat, en: j.en, s: s, cwd: j.callCwd(), cwdDone: true, custom: j.custom, roots: j.roots, project: j.project, seen: j.seen, nested: j.nested + 1, steps: j.steps, ctx: j.ctx}
+	sub := &judge{plat: j.plat, en: j.en, s: s, cwd: j.callCwd(), cwdDone: true, custom: j.custom, roots: j.roots, project: j.project, seen: j.seen, nested: j.nested + 1, steps: j.steps, ctx: j.ctx, secretsOn: j.secretsOn, secretsAt: j.secretsAt}
 	if base.IsAbs() {
 		sub.cwd = base
 	}

@@ -6,9 +6,10 @@ import (
 	"sync"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/secrets"
 	"github.com/zcode-fence/zcode-fence/core/shell/cdchain"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 	"github.com/zcode-fence/zcode-fence/core/steps"
@@ -19,7 +20,7 @@ import (
 type judge struct {
 	plat    paths.Platform
 	en      bool
-	s       *shell.Script
+	s       *ir.Script
 	cwdRaw  string     // the call's cwd as given
 	cwd     paths.Path // cwdRaw cleaned, once needed (see callCwd)
 	custom  *customSet
@@ -34,6 +35,9 @@ type judge struct {
 	reasons   []core.Reason
 	seen      map[string]bool
 	nested    int // how deep gap re-analysis (literal text fed to a shell) went
+
+	secretsOn bool         // protect_secrets (rules_secrets.go)
+	secretsAt *secrets.Set // the catalogue placed for the call, once needed
 
 	ctx   context.Context // the call's; nested judges share it
 	steps *steps.Counter  // the call's budget, shared with nested judges
@@ -53,7 +57,7 @@ var judges = sync.Pool{New: func() any { return new(judge) }}
 
 // newJudge returns a judge for one call, spending from budget; give it
 // back with release.
-func newJudge(ctx context.Context, plat paths.Platform, en bool, s *shell.Script, cwd string, budget *steps.Counter) *judge {
+func newJudge(ctx context.Context, plat paths.Platform, en bool, s *ir.Script, cwd string, budget *steps.Counter) *judge {
 	j := judges.Get().(*judge)
 	*j = judge{ctx: ctx, plat: plat, en: en, s: s, cwdRaw: cwd, steps: budget}
 	return j
@@ -113,7 +117,7 @@ func (j *judge) run() error {
 // per word, and one per PathChunk bytes of its words (every rule works on
 // them in a few passes), times the custom rules matched on its text. Its
 // cd chain is counted as it is resolved (cdStep).
-func (j *judge) commandCost(c *shell.Command) int {
+func (j *judge) commandCost(c *ir.Command) int {
 	bytes := 0
 	for _, w := range c.Args {
 		bytes += len(w.Value) + len(w.Raw)
@@ -165,12 +169,15 @@ func (j *judge) command(i int) {
 func (v *cmdv) rules() {
 	if v.name == "" {
 		v.unknownCommand()
-	} else if r := dispatch[v.name]; r != nil {
-		r(v)
+	} else if rs := dispatch[v.name]; len(rs) > 0 {
+		for _, r := range rs {
+			r(v)
+		}
 	} else if strings.HasPrefix(v.name, "mkfs") || strings.HasPrefix(v.name, "newfs") {
 		ruleMkfs(v)
 	}
 	v.inlineScripts()
+	v.secrets()
 	v.forkBomb()
 	v.tamper()
 	v.archiveDelete()
@@ -182,9 +189,9 @@ func (v *cmdv) rules() {
 type cmdv struct {
 	j    *judge
 	i    int
-	c    *shell.Command
-	name string       // what the rules are keyed on (see dispatchName)
-	args []shell.Word // the arguments after the command word
+	c    *ir.Command
+	name string    // what the rules are keyed on (see dispatchName)
+	args []ir.Word // the arguments after the command word
 
 	baseDone    bool
 	base        paths.Path
@@ -194,12 +201,12 @@ type cmdv struct {
 // dispatchName is the name rules are keyed on: Command.Name, else
 // NameIfEmpty (r${X}m is judged as rm); in PowerShell the canonical cmdlet
 // of an alias, lower-cased (rm, del and ri are "remove-item").
-func dispatchName(c *shell.Command) string {
+func dispatchName(c *ir.Command) string {
 	name := c.Name
 	if name == "" {
 		name = c.NameIfEmpty
 	}
-	if c.Dialect == shell.PowerShell && name != "" && len(c.Args) > 0 && !c.Args[0].Unknown {
+	if c.Dialect == ir.PowerShell && name != "" && len(c.Args) > 0 && !c.Args[0].Unknown {
 		if canon, ok := winshell.PowerShellCmdlet(c.Args[0].Value); ok {
 			return strings.ToLower(canon)
 		}
@@ -214,7 +221,7 @@ func (v *cmdv) display() string {
 	if strings.HasPrefix(v.name, "[") && len(v.c.Args) > 0 {
 		return v.c.Args[0].Raw
 	}
-	if v.c.Dialect == shell.PowerShell && len(v.c.Args) > 0 {
+	if v.c.Dialect == ir.PowerShell && len(v.c.Args) > 0 {
 		if canon, ok := winshell.PowerShellCmdlet(v.c.Args[0].Value); ok {
 			return canon
 		}
@@ -258,7 +265,7 @@ func (v *cmdv) baseDir() (base paths.Path, unknown bool) {
 // so none follows an unknown one. A known step from a known directory
 // that leads nowhere paths can name (past the path limits, ~user) makes it
 // unknown too. Cost: one Normalize and one Join, counted in steps.
-func (j *judge) cdStep(cur cdDir, w shell.Word, _ shell.Dialect) cdDir {
+func (j *judge) cdStep(cur cdDir, w ir.Word, _ ir.Dialect) cdDir {
 	if cur.unknown {
 		return cur
 	}
@@ -285,7 +292,7 @@ const (
 
 // hasWord reports whether one of the words appears as an argument,
 // compared case-insensitively.
-func hasWord(args []shell.Word, words ...string) bool {
+func hasWord(args []ir.Word, words ...string) bool {
 	for _, a := range args {
 		for _, w := range words {
 			if strings.EqualFold(a.Value, w) {
@@ -298,7 +305,7 @@ func hasWord(args []shell.Word, words ...string) bool {
 
 // firstOperand returns the first argument that is not an option,
 // lower-cased, or "".
-func firstOperand(args []shell.Word) string {
+func firstOperand(args []ir.Word) string {
 	for _, a := range args {
 		if a.Unknown {
 			return ""
@@ -311,7 +318,7 @@ func firstOperand(args []shell.Word) string {
 }
 
 // lowerValues returns the argument values, lower-cased.
-func lowerValues(args []shell.Word) []string {
+func lowerValues(args []ir.Word) []string {
 	out := make([]string, len(args))
 	for i, a := range args {
 		out[i] = strings.ToLower(a.Value)
@@ -324,12 +331,12 @@ func lowerValues(args []shell.Word) []string {
 
 // feedTarget returns the command that consumes command k's output and how,
 // or -1.
-func (j *judge) feedTarget(k int) (int, shell.FeedKind) {
+func (j *judge) feedTarget(k int) (int, ir.FeedKind) {
 	c := &j.s.Commands[k]
 	if c.FeedsInto >= 0 && c.FeedsInto < len(j.s.Commands) {
 		return c.FeedsInto, c.Feed
 	}
-	return -1, shell.FeedNone
+	return -1, ir.FeedNone
 }
 
 // feeders returns the commands whose output reaches command i.
@@ -352,11 +359,11 @@ func (j *judge) feeders(i int) []int {
 // directly or through other commands (curl | tee | sh), nearest first;
 // kind is how the direct feeder's output reaches i. f returns false to
 // stop. Each command is visited once.
-func (j *judge) upstream(i int, f func(k int, kind shell.FeedKind) bool) {
+func (j *judge) upstream(i int, f func(k int, kind ir.FeedKind) bool) {
 	seen := map[int]bool{i: true}
 	type item struct {
 		k    int
-		kind shell.FeedKind
+		kind ir.FeedKind
 	}
 	var queue []item
 	for _, k := range j.feeders(i) {
@@ -391,9 +398,9 @@ func (j *judge) view(k int) *cmdv {
 
 // viaLast returns the innermost Via entry of the command, or the zero
 // Via (ViaOther, no text).
-func (v *cmdv) viaLast() shell.Via {
+func (v *cmdv) viaLast() ir.Via {
 	if n := len(v.c.Via); n > 0 {
 		return v.c.Via[n-1]
 	}
-	return shell.Via{}
+	return ir.Via{}
 }

@@ -3,101 +3,56 @@ package danger
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
-// dispatch maps a dispatch name (see dispatchName) to the rule that judges
-// commands of that name. Names starting with mkfs or newfs go to ruleMkfs.
-var dispatch map[string]func(*cmdv)
+// A rule judges the commands of the names it is declared on: each rule
+// file declares its rules in one package variable, a []judging of on(...)
+// entries, and ruleSets lists those variables. A name may have several
+// rules; all of them run, in the order of ruleSets and then of each list.
+// Nothing is overridden, and no declaration depends on another's
+// initialisation (Go initialises every package variable before dispatch,
+// which is built from them). Names starting with mkfs or newfs that have
+// no rule of their own go to ruleMkfs (judge.go).
 
-func init() {
-	dispatch = map[string]func(*cmdv){}
-	reg := func(f func(*cmdv), names ...string) {
-		for _, n := range names {
-			dispatch[n] = f
+// judging declares that rule judges the commands named names (dispatch
+// names, see dispatchName).
+type judging struct {
+	rule  func(*cmdv)
+	names []string
+}
+
+// on declares rule for names.
+func on(rule func(*cmdv), names ...string) judging { return judging{rule: rule, names: names} }
+
+// ruleSets are the declarations of every rule file. Where names share
+// rules, the order here is the order they run in: an infrastructure
+// client's own rule before the remote-command rule, a platform's
+// destroy after the rule the name has otherwise.
+var ruleSets = [][]judging{
+	deleteRules, hiddenRules, overwriteRules, diskRules, diskMoreRules, volumeRules, powerRules,
+	gitRules, persistRules, accountsRules, pskillRules, registryRules, deferredRules,
+	infraRules, remoteShellRules, platformsRules,
+}
+
+// dispatch maps a dispatch name to the rules that judge commands of that
+// name. It is built in init: rules reach it through the judge.
+var dispatch map[string][]func(*cmdv)
+
+func init() { dispatch = buildDispatch(ruleSets) }
+
+// buildDispatch indexes sets by name.
+func buildDispatch(sets [][]judging) map[string][]func(*cmdv) {
+	out := map[string][]func(*cmdv){}
+	for _, set := range sets {
+		for _, j := range set {
+			for _, n := range j.names {
+				out[n] = append(out[n], j.rule)
+			}
 		}
 	}
-	// Deletes.
-	reg(ruleRm, "rm")
-	reg(ruleRimraf, "rimraf")
-	reg(ruleRunner, "npx", "pnpx", "bunx", "pnpm", "yarn", "npm")
-	reg(ruleRmdir, "rmdir")
-	reg(ruleWinDelete, "del", "erase", "rd")
-	reg(ruleRemoveItem, "remove-item")
-	reg(ruleFind, "find", "gfind")
-	reg(ruleShred, "shred")
-	reg(ruleUnlink, "unlink")
-	reg(ruleMv, "mv", "move")
-	reg(ruleMoveItem, "move-item")
-	reg(ruleDotNet, cmdfacts.DotNetFileCalls()...)
-	reg(ruleRsync, "rsync")
-	reg(ruleRobocopy, "robocopy")
-	// Overwrites of critical files and disks.
-	reg(ruleCopyTo, "cp", "install", "ln", "pv")
-	reg(ruleTee, "tee", "tee-object")
-	reg(ruleTruncate, "truncate")
-	reg(ruleSed, "sed", "gsed")
-	// Disk and system.
-	reg(ruleDd, "dd")
-	reg(ruleMkfs, "mke2fs", "mkswap", "mkdosfs", "mkntfs", "mkexfatfs", "mformat")
-	reg(ruleWipefs, "wipefs")
-	reg(rulePartition, "blkdiscard", "sgdisk", "parted", "sfdisk", "fdisk", "gdisk", "cfdisk", "nvme")
-	reg(ruleDiskpart, "diskpart")
-	reg(ruleDiskutil, "diskutil")
-	reg(ruleFormat, "format")
-	reg(rulePSDisk, "format-volume", "clear-disk", "remove-partition", "initialize-disk", "reset-physicaldisk")
-	reg(ruleReg, "reg")
-	reg(ruleVssadmin, "vssadmin")
-	reg(ruleWmic, "wmic")
-	reg(ruleWbadmin, "wbadmin")
-	reg(ruleRemoveCim, "remove-ciminstance", "remove-wmiobject")
-	reg(ruleCipher, "cipher")
-	reg(ruleChmod, "chmod", "chown", "chgrp", "chattr", "setfacl")
-	reg(ruleIcacls, "icacls", "takeown")
-	// Power and boot.
-	reg(ruleShutdown, "shutdown")
-	reg(rulePowerCmd, "reboot", "halt", "poweroff")
-	reg(ruleStopComputer, "stop-computer", "restart-computer")
-	reg(ruleSystemctl, "systemctl")
-	reg(ruleLoginctl, "loginctl")
-	reg(ruleInit, "init", "telinit")
-	reg(ruleBcdedit, "bcdedit")
-	// Git.
-	reg(ruleGit, cmdfacts.GitFrontEnds()...)
-	reg(ruleGit, cmdfacts.GitDashedNames()...)
-	// Infrastructure and data stores.
-	infraRules(reg)
-	// Persistence and protections.
-	reg(ruleCrontab, "crontab")
-	reg(ruleSc, "sc", "set-content")
-	reg(ruleNewService, "new-service")
-	reg(ruleUpdateRcd, "update-rc.d")
-	reg(ruleChkconfig, "chkconfig")
-	reg(ruleSchtasks, "schtasks")
-	reg(ruleRegisterTask, "register-scheduledtask")
-	reg(ruleItemProperty, "set-itemproperty", "new-itemproperty")
-	reg(ruleLaunchctl, "launchctl")
-	reg(ruleUfw, "ufw")
-	reg(ruleNetsh, "netsh")
-	reg(ruleFirewallProfile, "set-netfirewallprofile")
-	reg(ruleMpPreference, "set-mppreference")
-	reg(ruleStopService, "stop-service", "set-service")
-	reg(ruleNet, "net")
-	reg(ruleService, "service")
-	reg(ruleSetenforce, "setenforce")
-	reg(ruleSpctl, "spctl")
-	reg(ruleCsrutil, "csrutil")
-	reg(ruleIptables, "iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft")
-	reg(ruleNft, "nft")
-	reg(rulePfctl, "pfctl")
-	for name, f := range moreRules {
-		reg(f, name)
-	}
-	// Framework database resets and platform destroys, after the rules
-	// their names already have.
-	chainPlatformRules(dispatch)
+	return out
 }
 
 // pick returns the hits of the given kinds.
@@ -144,7 +99,7 @@ func (v *cmdv) viaArgs() bool {
 
 // isSlashSwitch reports whether w is a one-letter cmd.exe-style switch
 // (/s, /Q, /a:h), which must never be read as the MSYS drive S:\.
-func isSlashSwitch(w shell.Word) bool {
+func isSlashSwitch(w ir.Word) bool {
 	v := w.Value
 	if w.Unknown || len(v) < 2 || v[0] != '/' {
 		return false

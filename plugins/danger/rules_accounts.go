@@ -4,12 +4,15 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
-var _ = addRules(ruleUserdel, "userdel", "deluser")
-var _ = addRules(ruleKillUser, "pkill", "killall")
+// accountsRules are the rules of this file and the command names they judge.
+var accountsRules = []judging{
+	on(ruleUserdel, "userdel", "deluser"),
+	on(ruleKillUser, "pkill", "killall"),
+}
 
 // ruleUserdel: userdel -r / --remove deletes the account's home directory
 // and mail spool; deluser --remove-home the home, --remove-all-files every
@@ -41,7 +44,7 @@ var killUserSpec = cmdfacts.Spec{Short: "uUgGPsntFo", Long: []string{"euid", "ui
 // system) or the caller ($USER, $(whoami), the home directory's owner
 // name: the session and the agent). A name or pattern narrows it.
 func ruleKillUser(v *cmdv) {
-	if v.c.Dialect != shell.Bash {
+	if v.c.Dialect != ir.Bash {
 		return
 	}
 	p := cmdfacts.ParseArgs(v.args, killUserSpec)
@@ -61,7 +64,7 @@ func ruleKillUser(v *cmdv) {
 
 // currentUserWord reports a word written as the caller's user name
 // ($USER, $LOGNAME, $(whoami), $(id -un)).
-func (v *cmdv) currentUserWord(w shell.Word) bool {
+func (v *cmdv) currentUserWord(w ir.Word) bool {
 	r := strings.Trim(w.Raw, `"`)
 	switch r {
 	case "$USER", "${USER}", "$LOGNAME", "${LOGNAME}", "$(whoami)", "`whoami`", "$(id -un)", "$(id -u)", "$UID", "${UID}", "$EUID":

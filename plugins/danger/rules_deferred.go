@@ -7,21 +7,9 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
-// moreRules are rules registered by name in files of their own (the
-// dispatch table in rules.go adds them).
-var moreRules = map[string]func(*cmdv){
-	"at":    ruleAt,
-	"batch": ruleAt,
-}
-
-// addRules registers a rule under names in moreRules; a file calls it in
-// a package-level declaration (var _ = addRules(...)), which runs before
-// the init that builds the dispatch table.
-func addRules(f func(*cmdv), names ...string) bool {
-	for _, n := range names {
-		moreRules[n] = f
-	}
-	return true
+// deferredRules are the rules of this file and the command names they judge.
+var deferredRules = []judging{
+	on(ruleAt, "at", "batch"),
 }
 
 // ruleAt: at or batch scheduling a job (DG-PERSIST-AT). What the job runs

@@ -5,12 +5,30 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
+
+// deleteRules are the rules of this file and the command names they judge.
+var deleteRules = []judging{
+	on(ruleRm, "rm"),
+	on(ruleRimraf, "rimraf"),
+	on(ruleRmdir, "rmdir"),
+	on(ruleWinDelete, "del", "erase", "rd"),
+	on(ruleRemoveItem, "remove-item"),
+	on(ruleFind, "find", "gfind"),
+	on(ruleShred, "shred"),
+	on(ruleUnlink, "unlink"),
+	on(ruleMv, "mv", "move"),
+	on(ruleMoveItem, "move-item"),
+	on(ruleDotNet, cmdfacts.DotNetFileCalls()...),
+	on(ruleRsync, "rsync"),
+	on(ruleRobocopy, "robocopy"),
+	on(ruleFd, "fd", "fdfind"),
+}
 
 // ruleRm: rm -r of a catastrophic target (DG-RM-RECURSIVE), rm
 // --no-preserve-root (DG-RM-NO-PRESERVE-ROOT), rm of a glob over a
@@ -72,7 +90,7 @@ func rmTargets(v *cmdv, recursive bool) {
 // {*,.*}). At the project root that is the project (DG-PROJECT-DELETE,
 // which then stands for the .git the dot glob hits too); home and / are
 // already catastrophic through their globs.
-func (v *cmdv) wholeDirHits(ops []shell.Word, hs []hit) []hit {
+func (v *cmdv) wholeDirHits(ops []ir.Word, hs []hit) []hit {
 	type cover struct{ plain, dots bool }
 	var dirs map[string]*cover
 	var order []string
@@ -174,7 +192,7 @@ func globbed(hs []hit) []hit {
 // ruleRmdir: POSIX rmdir of a catastrophic directory (DG-RMDIR); with
 // cmd.exe switches (rmdir /s /q) it is the Windows command.
 func ruleRmdir(v *cmdv) {
-	if v.c.Dialect == shell.Cmd || hasSlashSwitch(v.args) {
+	if v.c.Dialect == ir.Cmd || hasSlashSwitch(v.args) {
 		ruleWinDelete(v)
 		return
 	}
@@ -184,7 +202,7 @@ func ruleRmdir(v *cmdv) {
 	v.report(rules.Rmdir, "", own)
 }
 
-func hasSlashSwitch(args []shell.Word) bool {
+func hasSlashSwitch(args []ir.Word) bool {
 	for _, a := range args {
 		if isSlashSwitch(a) {
 			return true
@@ -220,7 +238,7 @@ func ruleRemoveItem(v *cmdv) {
 		return
 	}
 	dels, _ := pc.Targets()
-	var words []shell.Word
+	var words []ir.Word
 	for _, w := range dels {
 		if isSlashSwitch(w) {
 			continue
@@ -242,8 +260,8 @@ func ruleRemoveItem(v *cmdv) {
 	}
 	hs := v.targets(words, want)
 	if len(dels) == 0 {
-		v.j.upstream(v.i, func(k int, kind shell.FeedKind) bool {
-			if kind == shell.FeedPipe {
+		v.j.upstream(v.i, func(k int, kind ir.FeedKind) bool {
+			if kind == ir.FeedPipe {
 				hs = append(hs, v.j.listedHits(k, hitCatastrophic, "")...)
 			}
 			return true
@@ -269,7 +287,7 @@ func ruleFind(v *cmdv) {
 			continue
 		}
 		run := e.Argv[1:]
-		switch shell.CommandName(e.Argv[0].Value) {
+		switch ir.CommandName(e.Argv[0].Value) {
 		case "unlink", "shred", "rmdir":
 			deletes = true
 		case "rm":
@@ -283,8 +301,6 @@ func ruleFind(v *cmdv) {
 	v.report(rules.FindDelete, "", pick(hs, hitCatastrophic))
 	v.report(rules.UnresolvedTarget, "", pick(hs, hitUnknown))
 }
-
-var _ = addRules(ruleFd, "fd", "fdfind")
 
 // ruleFd: fd (fdfind) whose -x/-X command recursively deletes what fd
 // finds (rm -r with a placeholder, or none). From the project root (or a
@@ -302,7 +318,7 @@ func ruleFd(v *cmdv) {
 	}
 	f := cmdfacts.ParseFd(v.args)
 	if f.Hidden && !f.Filtered {
-		var roots []shell.Word
+		var roots []ir.Word
 		for _, r := range f.Roots {
 			if dir, ok := v.absDir(r); ok && f.PicksAll(dir) {
 				roots = append(roots, r)
@@ -318,7 +334,7 @@ func ruleFd(v *cmdv) {
 		if !ok {
 			dir = shownRaw(r)
 		}
-		if len(v.targets([]shell.Word{r}, hitCatastrophic)) > 0 {
+		if len(v.targets([]ir.Word{r}, hitCatastrophic)) > 0 {
 			continue // rm's own rule names the catastrophic directory
 		}
 		if ok && f.PicksAll(dir) && !(v.j.project.IsAbs() && v.j.plat.Contains(v.j.plat.Clean(dir), v.j.project)) {
@@ -342,7 +358,7 @@ func (v *cmdv) fdRemovesResults() bool {
 	cmds := v.j.s.Commands
 	for k := v.i + 1; k < len(cmds); k++ {
 		c := &cmds[k]
-		if c.Parent != v.i || c.Name != "rm" || !slices.ContainsFunc(c.Via, func(s shell.Via) bool { return s.Kind == shell.ViaFdExec }) {
+		if c.Parent != v.i || c.Name != "rm" || !slices.ContainsFunc(c.Via, func(s ir.Via) bool { return s.Kind == ir.ViaFdExec }) {
 			continue
 		}
 		run := c.Args[1:]
@@ -360,7 +376,7 @@ func (v *cmdv) fdRemovesResults() bool {
 
 // absDir resolves a directory operand against the command's directory;
 // ok is false when it cannot be (unknown word or directory).
-func (v *cmdv) absDir(w shell.Word) (string, bool) {
+func (v *cmdv) absDir(w ir.Word) (string, bool) {
 	if w.Unknown {
 		return "", false
 	}
@@ -396,9 +412,9 @@ func ruleUnlink(v *cmdv) {
 // ruleMv: mv (or cmd.exe move) of a catastrophic source (DG-MV-SOURCE),
 // or of/onto a critical file.
 func ruleMv(v *cmdv) {
-	var ops []shell.Word
+	var ops []ir.Word
 	toDir := false
-	if v.name == "move" || v.c.Dialect == shell.Cmd {
+	if v.name == "move" || v.c.Dialect == ir.Cmd {
 		_, ops = winshell.CmdSwitches(v.c.Args)
 	} else {
 		ops = cmdfacts.Operands(v.args, "-t", "--target-directory", "-S", "--suffix")
@@ -407,7 +423,7 @@ func ruleMv(v *cmdv) {
 	if len(ops) == 0 {
 		return
 	}
-	sources, dest := ops, []shell.Word(nil)
+	sources, dest := ops, []ir.Word(nil)
 	if !toDir {
 		sources, dest = ops[:len(ops)-1], ops[len(ops)-1:]
 	}
@@ -420,7 +436,7 @@ func ruleMv(v *cmdv) {
 // [IO.File]::WriteAllText, ...) deleting a catastrophic target
 // (DG-PS-REMOVE), or deleting or writing a critical file or a disk.
 func ruleDotNet(v *cmdv) {
-	var dels, writes []shell.Word
+	var dels, writes []ir.Word
 	ops, _ := cmdfacts.DotNetFileCall(v.name)
 	for _, op := range ops {
 		if op.Index >= len(v.args) {

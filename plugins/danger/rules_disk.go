@@ -4,10 +4,30 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
+
+// diskRules are the rules of this file and the command names they judge.
+var diskRules = []judging{
+	on(ruleDd, "dd"),
+	on(ruleMkfs, "mke2fs", "mkswap", "mkdosfs", "mkntfs", "mkexfatfs", "mformat"),
+	on(ruleWipefs, "wipefs"),
+	on(rulePartition, "blkdiscard", "sgdisk", "parted", "sfdisk", "fdisk", "gdisk", "cfdisk", "nvme"),
+	on(ruleDiskpart, "diskpart"),
+	on(ruleDiskutil, "diskutil"),
+	on(ruleFormat, "format"),
+	on(rulePSDisk, "format-volume", "clear-disk", "remove-partition", "initialize-disk", "reset-physicaldisk"),
+	on(ruleReg, "reg"),
+	on(ruleVssadmin, "vssadmin"),
+	on(ruleWmic, "wmic"),
+	on(ruleWbadmin, "wbadmin"),
+	on(ruleRemoveCim, "remove-ciminstance", "remove-wmiobject"),
+	on(ruleCipher, "cipher"),
+	on(ruleChmod, "chmod", "chown", "chgrp", "chattr", "setfacl"),
+	on(ruleIcacls, "icacls", "takeown"),
+}
 
 // ---------------------------------------------------------------------------
 // Disks, volumes, the registry and backups
@@ -19,7 +39,7 @@ func ruleDd(v *cmdv) {
 		if len(a.Value) < 3 || !strings.EqualFold(a.Value[:3], "of=") {
 			continue
 		}
-		hs := v.targets([]shell.Word{cmdfacts.SubWord(a, 3)}, hitDevice|hitCatastrophic|hitCritical|hitUnknown)
+		hs := v.targets([]ir.Word{cmdfacts.SubWord(a, 3)}, hitDevice|hitCatastrophic|hitCritical|hitUnknown)
 		if dev := pick(hs, hitDevice); len(dev) > 0 {
 			v.report(rules.DdDevice, "", dev)
 		} else {
@@ -187,7 +207,7 @@ func ruleReg(v *cmdv) {
 
 // keyText is a registry key argument as meant: the raw text when POSIX
 // quoting dropped its backslashes (HKLM\Software became HKLMSoftware).
-func keyText(w shell.Word) string {
+func keyText(w ir.Word) string {
 	if strings.Contains(w.Raw, `\`) && !strings.Contains(w.Value, `\`) {
 		return strings.NewReplacer(`'`, "", `"`, "").Replace(w.Raw)
 	}
@@ -261,7 +281,7 @@ func ruleWbadmin(v *cmdv) {
 // (DG-VSSADMIN).
 func ruleRemoveCim(v *cmdv) {
 	found := hasWord(v.args, "win32_shadowcopy")
-	v.j.upstream(v.i, func(k int, _ shell.FeedKind) bool {
+	v.j.upstream(v.i, func(k int, _ ir.FeedKind) bool {
 		found = found || hasWord(v.j.s.Commands[k].Args, "win32_shadowcopy")
 		return !found
 	})
@@ -303,7 +323,7 @@ func ruleChmod(v *cmdv) {
 // target (DG-CHMOD-RECURSIVE).
 func ruleIcacls(v *cmdv) {
 	args := v.c.Args
-	if v.c.Dialect == shell.Bash {
+	if v.c.Dialect == ir.Bash {
 		args = cmdfacts.WindowsArgv(args) // icacls C:\ /grant ...: bash read "C: /grant"
 	}
 	switches, ops := winshell.CmdSwitches(args)
@@ -338,7 +358,7 @@ func (v *cmdv) forkBomb() {
 	name := ""
 	if fn := v.viaLast().Function(); fn != "" && c.Name == strings.ToLower(fn) {
 		name = fn + "()"
-	} else if c.Dialect == shell.Cmd && len(c.Args) > 0 && c.Args[0].Raw == "%0" {
+	} else if c.Dialect == ir.Cmd && len(c.Args) > 0 && c.Args[0].Raw == "%0" {
 		name = "%0|%0"
 	}
 	if name != "" && (c.FeedsInto >= 0 || c.Background || len(v.j.feeders(v.i)) > 0) {

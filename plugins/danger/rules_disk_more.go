@@ -4,17 +4,20 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
+
+// diskMoreRules are the rules of this file and the command names they judge.
+var diskMoreRules = []judging{
+	on(ruleCryptsetup, "cryptsetup"),
+	on(ruleHdparm, "hdparm"),
+}
 
 // Disk tools that wipe or lock a device through their own verbs
 // (DG-PARTITION): cryptsetup luksFormat / erase / luksErase /
 // luksKillSlot / luksRemoveKey, and hdparm's ATA security erase, sector
 // trims and writes, drive passwords and capacity changes.
-
-var _ = addRules(ruleCryptsetup, "cryptsetup")
-var _ = addRules(ruleHdparm, "hdparm")
 
 // cryptsetupSpec lists cryptsetup's options that take a value.
 var cryptsetupSpec = cmdfacts.Spec{Short: "cshdlSitTM", Long: []string{"type", "cipher", "key-size", "hash",
@@ -62,7 +65,7 @@ func ruleHdparm(v *cmdv) {
 	if detail == "" {
 		return
 	}
-	var devs []shell.Word
+	var devs []ir.Word
 	for _, a := range v.args {
 		if a.Unknown || strings.HasPrefix(a.Value, "/dev/") {
 			devs = append(devs, a)

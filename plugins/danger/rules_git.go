@@ -4,9 +4,15 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
+
+// gitRules are the rules of this file and the command names they judge.
+var gitRules = []judging{
+	on(ruleGit, cmdfacts.GitFrontEnds()...),
+	on(ruleGit, cmdfacts.GitDashedNames()...),
+}
 
 // maxAliasNesting bounds how deep git shell aliases are followed.
 const maxAliasNesting = 2
@@ -21,7 +27,7 @@ func ruleGit(v *cmdv) {
 	}
 	sub, rest := g.Sub, g.Args
 	if script := g.ShellCommand(); script != "" && v.j.nested < maxAliasNesting {
-		v.j.nestedScript(v, script, shell.Bash)
+		v.j.nestedScript(v, script, ir.Bash)
 	}
 	ruleGitSettings(v, g)
 	switch sub {
@@ -86,7 +92,7 @@ func (v *cmdv) gitFinding(rule *rules.Rule, sub, detail string, subject []string
 // gitOperands is the operands among args (words that are not options,
 // every word after --), skipping the values of valued options; an unknown
 // word is shown as written ($BRANCH).
-func gitOperands(args []shell.Word, valued map[string]bool) []string {
+func gitOperands(args []ir.Word, valued map[string]bool) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -111,7 +117,7 @@ func gitOperands(args []shell.Word, valued map[string]bool) []string {
 
 // wordText is a word as a message shows it: its value, or as written
 // when its value is unknown.
-func wordText(w shell.Word) string {
+func wordText(w ir.Word) string {
 	if w.Unknown {
 		return w.Raw
 	}

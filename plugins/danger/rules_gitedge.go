@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
@@ -32,7 +32,7 @@ func ruleFindRepo(v *cmdv, f cmdfacts.Find) {
 			continue
 		}
 		run := e.Argv[1:]
-		switch shell.CommandName(e.Argv[0].Value) {
+		switch ir.CommandName(e.Argv[0].Value) {
 		case "rm":
 			deletes = true
 			recursive = recursive || cmdfacts.HasShort(run, "rR") || cmdfacts.HasLong(run, "--recursive")
@@ -74,7 +74,7 @@ func ruleFindRepo(v *cmdv, f cmdfacts.Find) {
 
 // ruleGitTag: tag -d/--delete (DG-GIT-TAG-DELETE), with names or fed
 // them by xargs.
-func ruleGitTag(v *cmdv, args []shell.Word) {
+func ruleGitTag(v *cmdv, args []ir.Word) {
 	p, _ := cmdfacts.ParseGitArgs("tag", args)
 	if p.Exits || !p.On("delete") || p.On("list") || len(p.Operands) == 0 && !v.viaArgs() {
 		return
@@ -85,7 +85,7 @@ func ruleGitTag(v *cmdv, args []shell.Word) {
 
 // ruleGitFilter: filter-branch and filter-repo (DG-GIT-REWRITE), unless
 // they only report (filter-repo --analyze, --dry-run) or print help.
-func ruleGitFilter(v *cmdv, sub string, args []shell.Word) {
+func ruleGitFilter(v *cmdv, sub string, args []ir.Word) {
 	p, _ := cmdfacts.ParseGitArgs(sub, args)
 	if p.Exits || p.On("analyze") || p.On("dry-run") {
 		return
@@ -101,7 +101,7 @@ func ruleGitFilter(v *cmdv, sub string, args []shell.Word) {
 // the working tree are overwritten with the tree, local changes
 // discarded. -m -u refuses to overwrite them; without -u only the index
 // changes.
-func ruleGitReadTree(v *cmdv, args []shell.Word) {
+func ruleGitReadTree(v *cmdv, args []ir.Word) {
 	p, _ := cmdfacts.ParseGitArgs("read-tree", args)
 	if p.Exits || !p.On("reset") || !p.On("u") || p.On("dry-run") {
 		return
@@ -113,7 +113,7 @@ func ruleGitReadTree(v *cmdv, args []shell.Word) {
 // working tree (DG-GIT-DISCARD): with -f it overwrites modified files.
 // Without -f it skips existing files; --prefix and --temp write copies
 // elsewhere.
-func ruleGitCheckoutIndex(v *cmdv, args []shell.Word) {
+func ruleGitCheckoutIndex(v *cmdv, args []ir.Word) {
 	p, _ := cmdfacts.ParseGitArgs("checkout-index", args)
 	if p.Exits || !p.On("force") || p.On("temp") || p.On("no-create") {
 		return
@@ -135,7 +135,7 @@ func ruleGitCheckoutIndex(v *cmdv, args []shell.Word) {
 // (checks out over local changes; not with --merge or --rebase, which
 // keep them). submodule foreach needs nothing here: the walker runs its
 // command as a script.
-func ruleGitForced(v *cmdv, sub string, args []shell.Word) {
+func ruleGitForced(v *cmdv, sub string, args []ir.Word) {
 	key, rest := cmdfacts.GitSubSub(sub, args)
 	switch key {
 	case "worktree remove", "submodule deinit", "submodule update":
@@ -253,8 +253,8 @@ func (v *cmdv) attributePicked(f cmdfacts.Find, recursive bool) []hit {
 // find . -type f -print0 | xargs -0 shred -u, rm -f $(find . -type f).
 func (v *cmdv) fedByAttributeFind(recursive bool) []hit {
 	var out []hit
-	v.j.upstream(v.i, func(k int, kind shell.FeedKind) bool {
-		if kind != shell.FeedArgs && kind != shell.FeedSubst {
+	v.j.upstream(v.i, func(k int, kind ir.FeedKind) bool {
+		if kind != ir.FeedArgs && kind != ir.FeedSubst {
 			return true // stdin alone: rm and shred do not read it
 		}
 		if lv := v.j.view(k); lv.name == "find" || lv.name == "gfind" {
@@ -274,8 +274,8 @@ func (v *cmdv) fedByAttributeFind(recursive bool) []hit {
 // .git) lists every .git below.
 func (v *cmdv) listedRepoHits() []hit {
 	var out []hit
-	v.j.upstream(v.i, func(k int, kind shell.FeedKind) bool {
-		if kind != shell.FeedPipe {
+	v.j.upstream(v.i, func(k int, kind ir.FeedKind) bool {
+		if kind != ir.FeedPipe {
 			return true
 		}
 		out = append(out, v.j.listedHits(k, hitRepo, "")...)
@@ -284,7 +284,7 @@ func (v *cmdv) listedRepoHits() []hit {
 			return true
 		}
 		pc := winshell.ParsePowerShellCommand(lv.c.Args)
-		for _, w := range append(append([]shell.Word(nil), pc.Named["filter"]...), pc.Named["include"]...) {
+		for _, w := range append(append([]ir.Word(nil), pc.Named["filter"]...), pc.Named["include"]...) {
 			if !w.Unknown && cmdfacts.GitHistoryPath(w.Value) {
 				out = append(out, hit{kind: hitRepo, shown: "Get-ChildItem " + w.Value})
 			}

@@ -7,8 +7,8 @@ import (
 	"sync"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
 // The irreversible-Git rules read a subcommand's options the way git does
@@ -29,7 +29,7 @@ func written(o cmdfacts.GitOpt) string {
 }
 
 // operandTexts shows operands as messages do.
-func operandTexts(ws []shell.Word) []string {
+func operandTexts(ws []ir.Word) []string {
 	out := make([]string, 0, len(ws))
 	for _, w := range ws {
 		out = append(out, wordText(w))
@@ -46,7 +46,7 @@ func operandTexts(ws []shell.Word) []string {
 // purpose: it refuses to overwrite a remote branch that moved since it was
 // last fetched, so it cannot destroy work the pusher has not seen; it is
 // the safe form the agent should be steered to, not asked about.
-func ruleGitPushOpts(v *cmdv, args []shell.Word) {
+func ruleGitPushOpts(v *cmdv, args []ir.Word) {
 	p, _ := cmdfacts.ParseGitArgs("push", args)
 	if p.Exits || p.On("dry-run") {
 		return
@@ -61,7 +61,7 @@ func ruleGitPushOpts(v *cmdv, args []shell.Word) {
 			}
 		}
 	}
-	var refspecs []shell.Word
+	var refspecs []ir.Word
 	if len(p.Operands) > 1 {
 		refspecs = p.Operands[1:]
 	}
@@ -82,7 +82,7 @@ func ruleGitPushOpts(v *cmdv, args []shell.Word) {
 
 // ruleGitResetOpts: reset whose last mode is --hard or --merge
 // (DG-GIT-RESET-HARD); --no-hard cancels it.
-func ruleGitResetOpts(v *cmdv, args []shell.Word) {
+func ruleGitResetOpts(v *cmdv, args []ir.Word) {
 	p, _ := cmdfacts.ParseGitArgs("reset", args)
 	if p.Exits {
 		return
@@ -106,7 +106,7 @@ func ruleGitResetOpts(v *cmdv, args []shell.Word) {
 
 // ruleGitCleanOpts: clean with -f (counted, --no-force resets it) and no
 // -n (DG-GIT-CLEAN); the detail is the word that gave the last -f.
-func ruleGitCleanOpts(v *cmdv, args []shell.Word) {
+func ruleGitCleanOpts(v *cmdv, args []ir.Word) {
 	p, _ := cmdfacts.ParseGitArgs("clean", args)
 	if p.Exits || p.Count("force") == 0 || p.On("dry-run") {
 		return
@@ -117,7 +117,7 @@ func ruleGitCleanOpts(v *cmdv, args []shell.Word) {
 
 // ruleGitBranchOpts: branch -D, or delete and force together
 // (DG-GIT-BRANCH-D).
-func ruleGitBranchOpts(v *cmdv, args []shell.Word) {
+func ruleGitBranchOpts(v *cmdv, args []ir.Word) {
 	p, _ := cmdfacts.ParseGitArgs("branch", args)
 	if p.Exits {
 		return
@@ -139,7 +139,7 @@ func ruleGitBranchOpts(v *cmdv, args []shell.Word) {
 // all), paths after --, a tree-ish followed by paths, or a single operand
 // that is a path (".", ":/", a glob, ./x, a/b.go). Creating or switching
 // a branch is silent.
-func ruleGitCheckoutOpts(v *cmdv, args []shell.Word) {
+func ruleGitCheckoutOpts(v *cmdv, args []ir.Word) {
 	p, _ := cmdfacts.ParseGitArgs("checkout", args)
 	if p.Exits {
 		return
@@ -197,7 +197,7 @@ var pathExt = sync.OnceValue(func() *regexp.Regexp {
 // ".", "./x", "../x", an absolute path, a :/ or :(...) pathspec, a glob,
 // or a name with a file extension (src/main.go); never a revision
 // (HEAD~1, main@{2}, v1.2.3).
-func looksLikePath(w shell.Word) bool {
+func looksLikePath(w ir.Word) bool {
 	s := w.Value
 	if w.Unknown || strings.ContainsAny(s, "~^@") {
 		return false
@@ -220,7 +220,7 @@ func looksLikePath(w shell.Word) bool {
 // sense) switches the other off unless it is named too; neither named
 // means the working tree only; no path makes git refuse, except with
 // -p/--patch, which then goes through the whole working tree.
-func ruleGitRestoreOpts(v *cmdv, args []shell.Word) {
+func ruleGitRestoreOpts(v *cmdv, args []ir.Word) {
 	p, _ := cmdfacts.ParseGitArgs("restore", args)
 	if p.Exits {
 		return
@@ -246,7 +246,7 @@ func ruleGitRestoreOpts(v *cmdv, args []shell.Word) {
 
 // ruleGitSwitchOpts: switch --discard-changes / -f / --force
 // (DG-GIT-DISCARD).
-func ruleGitSwitchOpts(v *cmdv, args []shell.Word) {
+func ruleGitSwitchOpts(v *cmdv, args []ir.Word) {
 	p, _ := cmdfacts.ParseGitArgs("switch", args)
 	if p.Exits {
 		return
@@ -261,7 +261,7 @@ func ruleGitSwitchOpts(v *cmdv, args []shell.Word) {
 
 // ruleGitRm: rm -f without --cached (DG-GIT-DISCARD): the files go from
 // the working tree with their uncommitted changes.
-func ruleGitRm(v *cmdv, args []shell.Word) {
+func ruleGitRm(v *cmdv, args []ir.Word) {
 	p, _ := cmdfacts.ParseGitArgs("rm", args)
 	if p.Exits || !p.On("force") || p.On("cached") || p.On("dry-run") || len(p.Operands) == 0 && !p.On("pathspec-from-file") {
 		return
@@ -272,7 +272,7 @@ func ruleGitRm(v *cmdv, args []shell.Word) {
 
 // ruleGitReflog: reflog expire / reflog delete, not as a dry run
 // (DG-GIT-PRUNE).
-func ruleGitReflog(v *cmdv, args []shell.Word) {
+func ruleGitReflog(v *cmdv, args []ir.Word) {
 	key, rest := cmdfacts.GitSubSub("reflog", args)
 	if key != "reflog expire" && key != "reflog delete" {
 		return
@@ -298,7 +298,7 @@ var pruneNow = sync.OnceValue(func() *regexp.Regexp {
 
 // ruleGitGc: gc --prune=now (or all, or minutes ago) (DG-GIT-PRUNE);
 // plain gc keeps two weeks of unreachable objects.
-func ruleGitGc(v *cmdv, args []shell.Word) {
+func ruleGitGc(v *cmdv, args []ir.Word) {
 	p, _ := cmdfacts.ParseGitArgs("gc", args)
 	if p.Exits {
 		return
@@ -312,7 +312,7 @@ func ruleGitGc(v *cmdv, args []shell.Word) {
 
 // ruleGitPruneCmd: git prune, which drops every unreachable loose object
 // unless --expire gives a grace (DG-GIT-PRUNE); -n only reports.
-func ruleGitPruneCmd(v *cmdv, args []shell.Word) {
+func ruleGitPruneCmd(v *cmdv, args []ir.Word) {
 	p, _ := cmdfacts.ParseGitArgs("prune", args)
 	if p.Exits || p.On("dry-run") {
 		return
@@ -329,7 +329,7 @@ func ruleGitPruneCmd(v *cmdv, args []shell.Word) {
 
 // ruleGitUpdateRef: update-ref -d REF, or --stdin with a delete line in
 // its known input (DG-GIT-PRUNE).
-func ruleGitUpdateRef(v *cmdv, args []shell.Word) {
+func ruleGitUpdateRef(v *cmdv, args []ir.Word) {
 	p, _ := cmdfacts.ParseGitArgs("update-ref", args)
 	if p.Exits {
 		return
@@ -350,7 +350,7 @@ func ruleGitUpdateRef(v *cmdv, args []shell.Word) {
 
 // ruleGitConfig: git config setting core.hooksPath or init.templateDir
 // (DG-PERSIST-GIT-HOOKS).
-func ruleGitConfig(v *cmdv, args []shell.Word) {
+func ruleGitConfig(v *cmdv, args []ir.Word) {
 	w, ok := cmdfacts.ParseGitConfigWrite(args)
 	if !ok || w.Unset {
 		return

@@ -4,10 +4,15 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/oneliner"
 )
+
+// hiddenRules are the rules of this file and the command names they judge.
+var hiddenRules = []judging{
+	on(ruleRunner, "npx", "pnpx", "bunx", "pnpm", "yarn", "npm"),
+}
 
 // inlineScripts judges the interpreter one-liners the command runs
 // (python -c, node -e, perl -e, awk, osascript ...): the literal files
@@ -50,7 +55,7 @@ func (v *cmdv) judgeEffects(cmd, code string, effects []oneliner.Effect) {
 			computed = computed || e.Op == "delete"
 			continue
 		}
-		w := []shell.Word{cmdfacts.Literal(e.Path)}
+		w := []ir.Word{cmdfacts.Literal(e.Path)}
 		switch e.Op {
 		case "delete":
 			hs := v.targets(w, hitCatastrophic|hitCritical|hitDisk|hitRepo)
@@ -70,7 +75,7 @@ func (v *cmdv) judgeEffects(cmd, code string, effects []oneliner.Effect) {
 		}
 	}
 	if computed && len(dels) == 0 {
-		var lits []shell.Word
+		var lits []ir.Word
 		for _, lit := range pathLiterals(code) {
 			lits = append(lits, cmdfacts.Literal(lit))
 		}
@@ -170,13 +175,13 @@ func (v *cmdv) unknownCommand() {
 // judgeInner judges argv (argv[0] a known command word) as a command run
 // by v (a package runner), with v's directory, redirects and place in the
 // analysis, by the rule for its name.
-func (v *cmdv) judgeInner(argv []shell.Word) {
+func (v *cmdv) judgeInner(argv []ir.Word) {
 	if len(argv) == 0 || argv[0].Unknown {
 		return
 	}
 	inner := *v.c
 	inner.Args = argv
-	inner.Name = shell.CommandName(argv[0].Value)
+	inner.Name = ir.CommandName(argv[0].Value)
 	if at := strings.LastIndexByte(inner.Name, '@'); at > 0 {
 		inner.Name = inner.Name[:at] // npx rimraf@5
 	}
@@ -219,7 +224,7 @@ func ruleRunner(v *cmdv) {
 			v.judgeInner(args[i+1:])
 			return
 		case (a.Value == "-c" || a.Value == "--call") && i+1 < len(args) && !args[i+1].Unknown:
-			v.j.nestedScript(v, args[i+1].Value, shell.Bash)
+			v.j.nestedScript(v, args[i+1].Value, ir.Bash)
 			return
 		case runnerValued[a.Value]:
 			i++

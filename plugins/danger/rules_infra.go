@@ -4,12 +4,19 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 	"github.com/zcode-fence/zcode-fence/core/steps"
 )
+
+// infraRules are the rules of this file and the command names they judge.
+var infraRules = []judging{
+	on(ruleInfraCLI, cmdfacts.InfraCLIs()...),
+	on(ruleDBClient, cmdfacts.DBClients()...),
+	on(ruleRclone, "rclone"),
+}
 
 // Infrastructure and data stores (the Infra family): bulk and
 // irreversible loss outside the local disk. The command facts are
@@ -18,12 +25,6 @@ import (
 // clients), and ContainerExec (a client run inside a container or pod).
 // What stays silent because it is clearly local and disposable is
 // written in the family's doc (core/rules/infra.go).
-
-// infraRules registers the family's rules with the dispatch table.
-func infraRules(reg func(func(*cmdv), ...string)) {
-	reg(ruleInfraCLI, cmdfacts.InfraCLIs()...)
-	reg(ruleDBClient, cmdfacts.DBClients()...)
-}
 
 // ruleInfraCLI judges an IaC tool, a cluster client, a cloud CLI or a
 // container engine; an exec into a container or pod is judged as the
@@ -64,8 +65,6 @@ func ruleInfraCLI(v *cmdv) {
 	v.j.add(finding{rule: rule, cmd: v.display(), detail: op.Detail, subject: v.infraSubject(op)})
 }
 
-var _ = addRules(ruleRclone, "rclone")
-
 // ruleRclone: rclone purge of a remote path, or delete of one with no
 // filter (DG-CLOUD-DELETE), as gsutil rm -r and aws s3 rm --recursive of
 // any cloud path ask (cmdfacts.ParseRcloneDelete).
@@ -80,7 +79,7 @@ func ruleRclone(v *cmdv) {
 
 // productionLike reports a known name that reads as production (an
 // unknown one, $NS, is not assumed to).
-func productionLike(w *shell.Word) bool {
+func productionLike(w *ir.Word) bool {
 	return w != nil && !w.Unknown && cmdfacts.ProductionLike(w.Value)
 }
 
@@ -146,7 +145,7 @@ func ruleDBClient(v *cmdv) {
 // dbHost is the server a client talks to: its -h/--host or URL, else
 // the host an assignment before it names (PGHOST=db psql ...); nil for
 // the client's local default.
-func (v *cmdv) dbHost(c cmdfacts.DBClient) *shell.Word {
+func (v *cmdv) dbHost(c cmdfacts.DBClient) *ir.Word {
 	if !cmdfacts.LocalHost(c.Host) {
 		return c.Host
 	}
@@ -165,7 +164,7 @@ func (v *cmdv) dbHost(c cmdfacts.DBClient) *shell.Word {
 // SQLite database in memory or inside the writable roots, or a database
 // named like test or dev on this machine (Redis databases have no names,
 // so a flush always asks).
-func (v *cmdv) disposableDB(c cmdfacts.DBClient, host *shell.Word, l cmdfacts.Loss) bool {
+func (v *cmdv) disposableDB(c cmdfacts.DBClient, host *ir.Word, l cmdfacts.Loss) bool {
 	switch c.Engine {
 	case cmdfacts.EngineRedis:
 		return false
@@ -199,7 +198,7 @@ func (v *cmdv) disposableDB(c cmdfacts.DBClient, host *shell.Word, l cmdfacts.Lo
 // inWritableRoots reports whether an SQLite database file is in memory
 // (no file, :memory:, "") or inside the call's writable roots (the
 // project, temp dirs, extra roots; the cwd when no project is known).
-func (v *cmdv) inWritableRoots(file *shell.Word) bool {
+func (v *cmdv) inWritableRoots(file *ir.Word) bool {
 	if file == nil {
 		return true
 	}
@@ -262,8 +261,8 @@ func (v *cmdv) stdinTexts() []string {
 	if v.c.Stdin != "" {
 		out = append(out, v.c.Stdin)
 	}
-	v.j.upstream(v.i, func(k int, kind shell.FeedKind) bool {
-		if kind != shell.FeedPipe {
+	v.j.upstream(v.i, func(k int, kind ir.FeedKind) bool {
+		if kind != ir.FeedPipe {
 			return true
 		}
 		u := v.j.view(k)
@@ -292,11 +291,11 @@ func infraDispatch(v *cmdv) {
 // there loses the same data, while its file paths are the container's
 // (not judged here). A shell's -c script there is analysed and each of
 // its commands judged the same way.
-func (v *cmdv) execInner(argv []shell.Word) {
+func (v *cmdv) execInner(argv []ir.Word) {
 	if len(argv) == 0 || argv[0].Unknown {
 		return
 	}
-	name := shell.CommandName(argv[0].Value)
+	name := ir.CommandName(argv[0].Value)
 	if !cmdfacts.IsShell(name) {
 		inner := *v.c
 		inner.Args, inner.Name, inner.NameIfEmpty = argv, name, name
@@ -313,8 +312,8 @@ func (v *cmdv) execInner(argv []shell.Word) {
 	if j.seen == nil {
 		j.seen = map[string]bool{}
 	}
-	s := analysis.Analyze(script.Value, analysis.Options{Dialect: shell.Bash, Home: j.plat.Home, Lookup: j.plat.Lookup})
-	sub := &judge{plat: j.plat, en: j.en, s: s, custom: j.custom, roots: j.roots, project: j.project, seen: j.seen, nested: j.nested + 1, steps: j.steps, ctx: j.ctx}
+	s := analysis.Analyze(script.Value, analysis.Options{Dialect: ir.Bash, Home: j.plat.Home, Lookup: j.plat.Lookup})
+	sub := &judge{plat: j.plat, en: j.en, s: s, custom: j.custom, roots: j.roots, project: j.project, seen: j.seen, nested: j.nested + 1, steps: j.steps, ctx: j.ctx, secretsOn: j.secretsOn, secretsAt: j.secretsAt}
 	for k := range s.Commands {
 		if j.steps.Exhausted() {
 			break

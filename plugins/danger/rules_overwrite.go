@@ -4,10 +4,18 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
+
+// overwriteRules are the rules of this file and the command names they judge.
+var overwriteRules = []judging{
+	on(ruleCopyTo, "cp", "install", "ln", "pv"),
+	on(ruleTee, "tee", "tee-object"),
+	on(ruleTruncate, "truncate"),
+	on(ruleSed, "sed", "gsed"),
+}
 
 // ---------------------------------------------------------------------------
 // Overwriting critical files and disks (DG-CRITICAL-FILE, DG-DEVICE-WRITE)
@@ -20,7 +28,7 @@ func (v *cmdv) redirects() {
 		if !r.IsWrite() {
 			continue
 		}
-		hs := v.targets([]shell.Word{r.Target}, hitCritical|hitDisk|hitSysrq)
+		hs := v.targets([]ir.Word{r.Target}, hitCritical|hitDisk|hitSysrq)
 		if len(hs) == 0 {
 			continue
 		}
@@ -52,7 +60,7 @@ func ruleCopyTo(v *cmdv) {
 	}
 	dest := ops[len(ops)-1:]
 	if t := cmdfacts.Value(v.args, "-t", "--target-directory"); t != nil {
-		dest = []shell.Word{*t}
+		dest = []ir.Word{*t}
 	} else if v.name == "pv" {
 		return
 	}
@@ -72,7 +80,7 @@ func ruleTee(v *cmdv) {
 
 // writes reports the findings of writing onto each of words: a critical
 // file, a disk, the SysRq trigger.
-func (v *cmdv) writes(words []shell.Word) {
+func (v *cmdv) writes(words []ir.Word) {
 	hs := v.targets(words, hitCritical|hitDisk|hitSysrq)
 	v.report(rules.DeviceWrite, "", pick(hs, hitDisk))
 	v.report(rules.CriticalFile, "", pick(hs, hitCritical))

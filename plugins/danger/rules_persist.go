@@ -4,10 +4,36 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
+
+// persistRules are the rules of this file and the command names they judge.
+var persistRules = []judging{
+	on(ruleCrontab, "crontab"),
+	on(ruleSc, "sc", "set-content"),
+	on(ruleNewService, "new-service"),
+	on(ruleUpdateRcd, "update-rc.d"),
+	on(ruleChkconfig, "chkconfig"),
+	on(ruleSchtasks, "schtasks"),
+	on(ruleRegisterTask, "register-scheduledtask"),
+	on(ruleItemProperty, "set-itemproperty", "new-itemproperty"),
+	on(ruleLaunchctl, "launchctl"),
+	on(ruleUfw, "ufw"),
+	on(ruleNetsh, "netsh"),
+	on(ruleFirewallProfile, "set-netfirewallprofile"),
+	on(ruleMpPreference, "set-mppreference"),
+	on(ruleStopService, "stop-service", "set-service"),
+	on(ruleNet, "net"),
+	on(ruleService, "service"),
+	on(ruleSetenforce, "setenforce"),
+	on(ruleSpctl, "spctl"),
+	on(ruleCsrutil, "csrutil"),
+	on(ruleIptables, "iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft"),
+	on(ruleNft, "nft"),
+	on(rulePfctl, "pfctl"),
+}
 
 // ---------------------------------------------------------------------------
 // Persistence
@@ -151,7 +177,7 @@ func psBoolOn(s string) bool {
 
 // psParamValue returns the value given to -name (as -Name V or -Name:V),
 // compared case-insensitively, and whether the parameter appears.
-func psParamValue(args []shell.Word, match func(name string) bool) (name, val string, ok bool) {
+func psParamValue(args []ir.Word, match func(name string) bool) (name, val string, ok bool) {
 	for i, a := range args {
 		s := a.Value
 		if !strings.HasPrefix(s, "-") {

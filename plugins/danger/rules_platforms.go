@@ -4,38 +4,20 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
 // Framework database resets and hosted-platform destroys (Infra family):
 // the command facts are core/cmdfacts.Platform. Several of its command
-// names already have a rule (gh and docker: ruleInfraCLI; vagrant:
-// ruleRemoteShell; yarn and pnpm: ruleRunner), so the platform rule is
-// chained after whatever rule a name has rather than replacing it.
+// names have other rules too (gh and docker: ruleInfraCLI; vagrant:
+// ruleRemoteShell; yarn and pnpm: ruleRunner), which run first.
 
-// chainPlatformRules adds rulePlatform to the dispatch table for every
-// command name cmdfacts.Platform reads, after the rule the name already
-// has, and rulePackageBin after yarn's and pnpm's. It runs last in the
-// table's init, so that every earlier registration is kept.
-func chainPlatformRules(dispatch map[string]func(*cmdv)) {
-	chain := func(name string, f func(*cmdv)) {
-		prev := dispatch[name]
-		if prev == nil {
-			dispatch[name] = f
-			return
-		}
-		dispatch[name] = func(v *cmdv) {
-			prev(v)
-			f(v)
-		}
-	}
-	for _, n := range cmdfacts.PlatformCLIs() {
-		chain(n, rulePlatform)
-	}
-	for _, n := range []string{"yarn", "pnpm"} {
-		chain(n, rulePackageBin)
-	}
+// platformsRules are the rules of this file: rulePlatform on every command
+// name cmdfacts.Platform reads, and rulePackageBin on yarn and pnpm.
+var platformsRules = []judging{
+	on(rulePlatform, cmdfacts.PlatformCLIs()...),
+	on(rulePackageBin, "yarn", "pnpm"),
 }
 
 // rulePlatform judges a framework database reset (DG-FRAMEWORK-DB-RESET),
@@ -90,8 +72,8 @@ func (v *cmdv) testEnv(op cmdfacts.PlatformOp) bool {
 
 // lastAssign returns the value of the last of the command's own NAME=value
 // prefixes that sets one of names, or nil.
-func (v *cmdv) lastAssign(names []string) *shell.Word {
-	var val *shell.Word
+func (v *cmdv) lastAssign(names []string) *ir.Word {
+	var val *ir.Word
 	for i := range v.c.Assigns {
 		a := &v.c.Assigns[i]
 		for _, name := range names {
@@ -119,8 +101,8 @@ func (v *cmdv) stdinFed() bool {
 		}
 	}
 	fed := false
-	v.j.upstream(v.i, func(_ int, kind shell.FeedKind) bool {
-		fed = fed || kind == shell.FeedPipe
+	v.j.upstream(v.i, func(_ int, kind ir.FeedKind) bool {
+		fed = fed || kind == ir.FeedPipe
 		return !fed
 	})
 	return fed
@@ -151,7 +133,7 @@ func rulePackageBin(v *cmdv) {
 	if len(args) == 0 || args[0].Unknown {
 		return
 	}
-	name := shell.CommandName(args[0].Value)
+	name := ir.CommandName(args[0].Value)
 	if !cmdfacts.IsPlatformCLI(name) {
 		return
 	}

@@ -8,6 +8,17 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
+// powerRules are the rules of this file and the command names they judge.
+var powerRules = []judging{
+	on(ruleShutdown, "shutdown"),
+	on(rulePowerCmd, "reboot", "halt", "poweroff"),
+	on(ruleStopComputer, "stop-computer", "restart-computer"),
+	on(ruleSystemctl, "systemctl"),
+	on(ruleLoginctl, "loginctl"),
+	on(ruleInit, "init", "telinit"),
+	on(ruleBcdedit, "bcdedit"),
+}
+
 // shutdownHarmless are the shutdown arguments that abort a pending
 // shutdown, only warn, or print help.
 var shutdownHarmless = map[string]bool{

@@ -3,13 +3,16 @@ package danger
 import (
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
-var _ = addRules(ruleStopProcess, "stop-process")
-var _ = addRules(ruleTaskkill, "taskkill")
+// pskillRules are the rules of this file and the command names they judge.
+var pskillRules = []judging{
+	on(ruleStopProcess, "stop-process"),
+	on(ruleTaskkill, "taskkill"),
+}
 
 // ruleStopProcess: PowerShell's Stop-Process (kill, spps) of every
 // process (DG-KILL-ALL): fed by a Get-Process that names no process
@@ -18,7 +21,7 @@ var _ = addRules(ruleTaskkill, "taskkill")
 // (Get-Process node | Stop-Process, ... | Where-Object ... | Stop-Process)
 // is everyday work.
 func ruleStopProcess(v *cmdv) {
-	if v.c.Dialect != shell.PowerShell {
+	if v.c.Dialect != ir.PowerShell {
 		return
 	}
 	ps := winshell.ParsePowerShellCommand(v.c.Args)
@@ -35,7 +38,7 @@ func ruleStopProcess(v *cmdv) {
 		return
 	}
 	for _, k := range v.j.feeders(v.i) {
-		if _, kind := v.j.feedTarget(k); kind != shell.FeedPipe {
+		if _, kind := v.j.feedTarget(k); kind != ir.FeedPipe {
 			continue
 		}
 		u := v.j.view(k)
@@ -55,7 +58,7 @@ func ruleStopProcess(v *cmdv) {
 func ruleTaskkill(v *cmdv) {
 	for i := 0; i+1 < len(v.args); i++ {
 		a := v.args[i]
-		if !a.Unknown && strings.EqualFold(a.Value, "/im") && !v.args[i+1].Unknown && !(v.args[i+1].Glob && v.c.Dialect == shell.Bash) &&
+		if !a.Unknown && strings.EqualFold(a.Value, "/im") && !v.args[i+1].Unknown && !(v.args[i+1].Glob && v.c.Dialect == ir.Bash) &&
 			v.args[i+1].Value != "" && strings.Trim(v.args[i+1].Value, "*.") == "" {
 			v.flag(rules.KillAll, "/IM "+v.args[i+1].Value)
 			return

@@ -3,8 +3,8 @@ package danger
 import (
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
 // decodedVariable: a PowerShell command that runs code from its words
@@ -18,12 +18,12 @@ import (
 // not tracked, the decoder's unused output is. Cost: one pass over the
 // commands before this one, once per code-running command.
 func (v *cmdv) decodedVariable(words bool) {
-	if !words || v.c.Dialect != shell.PowerShell || len(v.j.feeders(v.i)) > 0 || !v.codeFromVariable() {
+	if !words || v.c.Dialect != ir.PowerShell || len(v.j.feeders(v.i)) > 0 || !v.codeFromVariable() {
 		return
 	}
 	for k := v.i - 1; k >= 0; k-- {
 		u := v.j.view(k)
-		if u.c.Dialect != shell.PowerShell || u.c.Depth > v.c.Depth || u.c.FeedsInto >= 0 || !u.isDecoder() {
+		if u.c.Dialect != ir.PowerShell || u.c.Depth > v.c.Depth || u.c.FeedsInto >= 0 || !u.isDecoder() {
 			continue
 		}
 		v.j.add(finding{rule: rules.RCEDecoded, cmd: u.display(), detail: v.display()})

@@ -4,9 +4,9 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
@@ -42,11 +42,11 @@ func (v *cmdv) runsCode() (stdin, words bool) {
 		v.name == "start-job", v.name == "start-threadjob":
 		// A script block made from text, or run in place: the text is code.
 		return false, true
-	case v.name == "" && v.c.Dialect == shell.PowerShell && len(v.c.Args) > 0 && !strings.HasPrefix(v.c.Args[0].Raw, "{"):
+	case v.name == "" && v.c.Dialect == ir.PowerShell && len(v.c.Args) > 0 && !strings.HasPrefix(v.c.Args[0].Raw, "{"):
 		// & (...) / . (...) / & $sb: the command is whatever the expression
 		// gives (a block written in place, & { ... }, is not).
 		return false, true
-	case v.name == "" && v.c.Dialect == shell.Bash && len(v.c.Args) > 0 && v.c.Args[0].Unknown &&
+	case v.name == "" && v.c.Dialect == ir.Bash && len(v.c.Args) > 0 && v.c.Args[0].Unknown &&
 		v.c.Args[0].KnownPrefix == "":
 		// $(...) / `...` as the command word: the command is whatever the
 		// substitution prints, run as argv.
@@ -99,7 +99,7 @@ func (v *cmdv) codeConsumer() {
 	}
 	v.decodedVariable(words) // rules_psvar.go
 	if t, kind := v.j.feedTarget(v.i); v.name == "[system.management.automation.scriptblock]::create" && t >= 0 &&
-		kind == shell.FeedSubst {
+		kind == ir.FeedSubst {
 		if _, w := v.j.view(t).runsCode(); w {
 			return // the block goes on to iex / & / Invoke-Command, which is judged
 		}
@@ -107,11 +107,11 @@ func (v *cmdv) codeConsumer() {
 	for _, k := range v.j.feeders(v.i) {
 		_, kind := v.j.feedTarget(k)
 		switch kind {
-		case shell.FeedPipe:
+		case ir.FeedPipe:
 			if !stdin {
 				continue
 			}
-		case shell.FeedSubst, shell.FeedProcSubst, shell.FeedArgs:
+		case ir.FeedSubst, ir.FeedProcSubst, ir.FeedArgs:
 			// FeedArgs: xargs puts the items in the words (xargs sh -c).
 			if !words {
 				continue
@@ -133,7 +133,7 @@ func (v *cmdv) codeConsumer() {
 				rule = rules.RCETransformed
 			}
 			v.j.add(finding{rule: rule, cmd: v.j.view(decode).display(), detail: v.display()})
-		case kind == shell.FeedPipe:
+		case kind == ir.FeedPipe:
 			gapLiteralStdin(v, k)
 		}
 	}
@@ -168,17 +168,17 @@ func (v *cmdv) recordDownload() {
 }
 
 // downloadTargets returns the files the command downloads into.
-func (v *cmdv) downloadTargets() []shell.Word {
+func (v *cmdv) downloadTargets() []ir.Word {
 	switch v.name {
 	case "curl", "fetch":
 		return curlOutputs(v.args)
 	case "wget":
 		if o := cmdfacts.Value(v.args, "-O", "--output-document"); o != nil {
-			return []shell.Word{*o}
+			return []ir.Word{*o}
 		}
 		for _, u := range cmdfacts.Operands(v.args, "-P", "--directory-prefix", "-o", "--output-file", "-a", "--append-output", "-e", "--execute", "-U", "--user-agent", "--header") {
 			if b := urlBase(u.Value); b != "" {
-				return []shell.Word{cmdfacts.Literal(b)}
+				return []ir.Word{cmdfacts.Literal(b)}
 			}
 		}
 	case "invoke-webrequest", "invoke-restmethod":
@@ -189,8 +189,8 @@ func (v *cmdv) downloadTargets() []shell.Word {
 
 // curlOutputs returns curl's -o/--output files and, for -O/--remote-name,
 // the base names of its URLs.
-func curlOutputs(args []shell.Word) []shell.Word {
-	var out []shell.Word
+func curlOutputs(args []ir.Word) []ir.Word {
+	var out []ir.Word
 	remote := false
 	for i := 0; i < len(args); i++ {
 		s := args[i].Value
@@ -278,7 +278,7 @@ func (v *cmdv) runsDownload() {
 // scriptFile returns the file the command runs as a program or script: a
 // command word with a directory (./install.sh), the script operand of a
 // shell or interpreter, what source or . reads, powershell -File.
-func (v *cmdv) scriptFile() *shell.Word {
+func (v *cmdv) scriptFile() *ir.Word {
 	if len(v.c.Args) > 0 && strings.ContainsAny(v.c.Args[0].Value, `/\`) && !v.c.Args[0].Unknown {
 		return &v.c.Args[0]
 	}
@@ -356,7 +356,7 @@ func (j *judge) origin(k int) (fetch, decode int) {
 		return true
 	}
 	if check(k) {
-		j.upstream(k, func(i int, _ shell.FeedKind) bool { return check(i) })
+		j.upstream(k, func(i int, _ ir.FeedKind) bool { return check(i) })
 	}
 	return fetch, decode
 }

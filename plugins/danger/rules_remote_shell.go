@@ -1,39 +1,21 @@
 package danger
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 	"github.com/zcode-fence/zcode-fence/core/steps"
 )
 
-var _ = addRemoteRules()
-
-// addRemoteRules registers ruleRemoteShell for every remote runner; the
-// infrastructure clients among them (gcloud, az, aws, kubectl, docker
-// ...) keep ruleInfraCLI too, which runs first.
-func addRemoteRules() bool {
-	infra := cmdfacts.InfraCLIs()
-	for _, n := range cmdfacts.RemoteClients() {
-		if slices.Contains(infra, n) {
-			addRules(ruleInfraThenRemote, n)
-		} else {
-			addRules(ruleRemoteShell, n)
-		}
-	}
-	return true
-}
-
-// ruleInfraThenRemote judges an infrastructure client that may also run a
-// command elsewhere (kubectl exec, gcloud compute ssh).
-func ruleInfraThenRemote(v *cmdv) {
-	ruleInfraCLI(v)
-	ruleRemoteShell(v)
+// remoteShellRules judge every remote runner; the infrastructure clients
+// among them (gcloud, az, aws, kubectl, docker ...) have ruleInfraCLI too
+// (infraRules), which runs first.
+var remoteShellRules = []judging{
+	on(ruleRemoteShell, cmdfacts.RemoteClients()...),
 }
 
 // maxRemoteNesting bounds ssh inside ssh (ssh a ssh b 'CMD').
@@ -73,15 +55,15 @@ func ruleRemoteShell(v *cmdv) {
 		return
 	}
 	j.spend(4 * steps.Path(len(text)))
-	dialect := shell.Bash
+	dialect := ir.Bash
 	if r.PowerShell {
-		dialect = shell.PowerShell
+		dialect = ir.PowerShell
 	}
 	// ruleInfraCLI judges the data stores a docker / kubectl exec reaches
 	// (execInner), before this rule: its findings are not repeated here.
 	_, infraJudged := cmdfacts.ContainerExec(v.name, v.args)
 	s := analysis.Analyze(text, analysis.Options{Dialect: dialect, Cwd: j.plat.Home, Home: j.plat.Home})
-	sub := &judge{plat: j.plat, en: j.en, s: s, cwdRaw: j.plat.Home, custom: j.custom, nested: j.nested + 1, steps: j.steps, ctx: j.ctx}
+	sub := &judge{plat: j.plat, en: j.en, s: s, cwdRaw: j.plat.Home, custom: j.custom, nested: j.nested + 1, steps: j.steps, ctx: j.ctx, secretsOn: j.secretsOn}
 	_ = sub.run() // a deadline error shows again in the caller's next check
 	for k := range s.Commands {
 		c := &s.Commands[k]

@@ -6,8 +6,8 @@ import (
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/config"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
 // Switching the guard off (the Tamper family): an agent host's CLI that
@@ -217,7 +217,7 @@ func (v *cmdv) archiveDelete() {
 	if !ok {
 		return
 	}
-	words := make([]shell.Word, 0, len(inputs))
+	words := make([]ir.Word, 0, len(inputs))
 	for _, in := range inputs {
 		w := in.Word
 		if len(in.Under) > 0 && !w.Unknown && !strings.HasPrefix(w.Value, "/") {

@@ -4,20 +4,23 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
+
+// volumeRules are the rules of this file and the command names they judge.
+var volumeRules = []judging{
+	on(ruleZfs, "zfs", "zpool"),
+	on(ruleLvmRemove, "lvremove", "vgremove", "pvremove"),
+	on(ruleBtrfs, "btrfs"),
+	on(ruleMdadm, "mdadm"),
+	on(ruleKill, "kill", "killall5"),
+}
 
 // Volume managers that destroy a pool, dataset, volume or RAID member with
 // its data (DG-VOLUME-DESTROY), and kills of every process (DG-KILL-ALL).
 // Their targets are pool and volume names, not paths, so every
 // destroying form asks; the dry runs and help stay silent.
-
-var _ = addRules(ruleZfs, "zfs", "zpool")
-var _ = addRules(ruleLvmRemove, "lvremove", "vgremove", "pvremove")
-var _ = addRules(ruleBtrfs, "btrfs")
-var _ = addRules(ruleMdadm, "mdadm")
-var _ = addRules(ruleKill, "kill", "killall5")
 
 // zfsDestroys are the zfs and zpool verbs that destroy data.
 var zfsDestroys = map[string]map[string]bool{
@@ -80,7 +83,7 @@ func ruleMdadm(v *cmdv) {
 // 1234; after it, or after "--", -1 is the pid. Bash dialect only
 // (PowerShell's kill is Stop-Process).
 func ruleKill(v *cmdv) {
-	if v.c.Dialect != shell.Bash {
+	if v.c.Dialect != ir.Bash {
 		return
 	}
 	if v.name == "killall5" {

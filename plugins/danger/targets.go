@@ -4,8 +4,8 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/paths"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
@@ -52,7 +52,7 @@ const (
 //
 // Cost: linear in the words (de-duplication goes through a map once there
 // are more than a few hits).
-func (v *cmdv) targets(words []shell.Word, want hitKind) []hit {
+func (v *cmdv) targets(words []ir.Word, want hitKind) []hit {
 	type hitKey struct {
 		kind  hitKind
 		shown string
@@ -89,8 +89,8 @@ func (v *cmdv) targets(words []shell.Word, want hitKind) []hit {
 }
 
 // wordHits judges one word.
-func (v *cmdv) wordHits(w shell.Word, want hitKind) []hit {
-	if k := v.viaLast().Kind; want&hitRepo != 0 && strings.Contains(w.Raw, "{}") && k != shell.ViaXargs && k != shell.ViaParallel {
+func (v *cmdv) wordHits(w ir.Word, want hitKind) []hit {
+	if k := v.viaLast().Kind; want&hitRepo != 0 && strings.Contains(w.Raw, "{}") && k != ir.ViaXargs && k != ir.ViaParallel {
 		// find -exec's {} stands for what find's tests pick below its
 		// start paths, judged as the start paths themselves: the project
 		// root there is no delete of the whole project (find . -name
@@ -109,7 +109,7 @@ func (v *cmdv) wordHits(w shell.Word, want hitKind) []hit {
 }
 
 // wordHitsAll is wordHits without its find -exec exception.
-func (v *cmdv) wordHitsAll(w shell.Word, want hitKind) []hit {
+func (v *cmdv) wordHitsAll(w ir.Word, want hitKind) []hit {
 	if isInputWord(w) || v.isReplaceWord(w) {
 		hs := v.inputHits(w, want)
 		// $(...)/* with unknown output: empty, it is /*. A bare $(...)
@@ -131,7 +131,7 @@ func (v *cmdv) wordHitsAll(w shell.Word, want hitKind) []hit {
 		}
 		return nil
 	}
-	if v.c.Dialect == shell.Bash && w.LiteralTilde() {
+	if v.c.Dialect == ir.Bash && w.LiteralTilde() {
 		return v.literalTildeHits(w, want)
 	}
 	var out []hit
@@ -155,7 +155,7 @@ func (v *cmdv) wordHitsAll(w shell.Word, want hitKind) []hit {
 // reading still asks, naming the real target and saying it is a directory
 // literally named ~ in the working directory, not home (an agent that
 // wrote rm -rf "~" may have meant either). The fence names the full path.
-func (v *cmdv) literalTildeHits(w shell.Word, want hitKind) []hit {
+func (v *cmdv) literalTildeHits(w ir.Word, want hitKind) []hit {
 	here := v.textHits("./"+w.Value, want)
 	if want&hitCatastrophic == 0 || len(pick(here, hitCatastrophic)) > 0 {
 		return here
@@ -317,7 +317,7 @@ func wholeDir(rel string) bool {
 // $TMPDIR/scratch and ${TMPDIR:-/tmp}/x are not: empty or at its default
 // the target is an ordinary directory, and whatever the variable holds it
 // is a subdirectory of it.
-func (v *cmdv) unknownStart(w shell.Word) bool {
+func (v *cmdv) unknownStart(w ir.Word) bool {
 	form, ok := emptyForm(w.Value)
 	if !ok || strings.TrimSpace(form) == "" {
 		return true
@@ -471,7 +471,7 @@ func isVarName(s string) bool {
 // isInputWord reports whether w stands for items another command feeds
 // in: the xargs/parallel input placeholder, or a $(...) / `...`
 // substitution.
-func isInputWord(w shell.Word) bool {
+func isInputWord(w ir.Word) bool {
 	if !w.Unknown {
 		return false
 	}
@@ -481,7 +481,7 @@ func isInputWord(w shell.Word) bool {
 // isReplaceWord reports a word of a command run by xargs -I, parallel or
 // fd -x that starts with the replace string ({}, %, {/}): unknown to the
 // analysis, with no shell expansion in it.
-func (v *cmdv) isReplaceWord(w shell.Word) bool {
+func (v *cmdv) isReplaceWord(w ir.Word) bool {
 	if !w.Unknown || w.KnownPrefix != "" || strings.ContainsAny(w.Value, "$`") {
 		return false
 	}
@@ -493,20 +493,20 @@ func (v *cmdv) isReplaceWord(w shell.Word) bool {
 // producer prints (echo /, pwd, dirname "$PWD"), followed by what the word
 // has after its substitution ("$(pwd)/build" is the cwd's build). For fd
 // -x the lister is the fd command itself.
-func (v *cmdv) inputHits(w shell.Word, want hitKind) []hit {
+func (v *cmdv) inputHits(w ir.Word, want hitKind) []hit {
 	if want&(hitCatastrophic|hitCritical) == 0 {
 		return nil
 	}
-	wantFeed, tail := shell.FeedArgs, ""
+	wantFeed, tail := ir.FeedArgs, ""
 	switch {
 	case strings.HasPrefix(w.Value, "$(") || strings.HasPrefix(w.Value, "`"):
-		wantFeed, tail = shell.FeedSubst, substTail(w.Value)
+		wantFeed, tail = ir.FeedSubst, substTail(w.Value)
 	case w.Value != analysis.InputPlaceholder:
 		if i := strings.IndexAny(w.Value, `/\`); i >= 0 {
 			tail = w.Value[i:] // {}/x: what follows the replace string
 		}
 	}
-	if v.viaLast().Kind == shell.ViaFdExec && v.c.Parent >= 0 {
+	if v.viaLast().Kind == ir.ViaFdExec && v.c.Parent >= 0 {
 		var out []hit
 		for _, h := range v.j.listedHits(v.c.Parent, want, tail) {
 			h.fromInput = true
@@ -515,7 +515,7 @@ func (v *cmdv) inputHits(w shell.Word, want hitKind) []hit {
 		return out
 	}
 	var out []hit
-	v.j.upstream(v.i, func(k int, kind shell.FeedKind) bool {
+	v.j.upstream(v.i, func(k int, kind ir.FeedKind) bool {
 		if kind != wantFeed {
 			return true
 		}
@@ -559,7 +559,7 @@ func substTail(v string) string {
 // tail does not narrow them (empty, "/", "/*").
 func (j *judge) listedHits(k int, want hitKind, tail string) []hit {
 	lv := j.view(k)
-	var roots []shell.Word
+	var roots []ir.Word
 	switch lv.name {
 	case "find", "gfind":
 		roots = cmdfacts.ParseFind(lv.args).Roots
@@ -567,12 +567,12 @@ func (j *judge) listedHits(k int, want hitKind, tail string) []hit {
 		roots = cmdfacts.FdRoots(lv.args)
 	case "ls", "dir", "get-childitem", "tree":
 		roots = cmdfacts.Operands(lv.args)
-		if lv.c.Dialect == shell.PowerShell {
+		if lv.c.Dialect == ir.PowerShell {
 			pc := winshell.ParsePowerShellCommand(lv.c.Args)
-			roots = append(append(append([]shell.Word(nil), pc.Named["path"]...), pc.Named["literalpath"]...), pc.Positional...)
+			roots = append(append(append([]ir.Word(nil), pc.Named["path"]...), pc.Named["literalpath"]...), pc.Positional...)
 		}
 		if len(roots) == 0 {
-			roots = []shell.Word{cmdfacts.Literal(".")}
+			roots = []ir.Word{cmdfacts.Literal(".")}
 		}
 	case "echo", "printf":
 		text, ok := literalOutput(lv)
@@ -619,7 +619,7 @@ func (j *judge) listedHits(k int, want hitKind, tail string) []hit {
 }
 
 // childHits judges "everything below" each root: ROOT/*.
-func (v *cmdv) childHits(roots []shell.Word, want hitKind) []hit {
+func (v *cmdv) childHits(roots []ir.Word, want hitKind) []hit {
 	var out []hit
 	for _, r := range roots {
 		if r.Unknown {
@@ -654,7 +654,7 @@ func (v *cmdv) childHits(roots []shell.Word, want hitKind) []hit {
 // backslashes of a Windows path (C:\Users\x became C:Usersx), or it holds
 // %VAR% references. Quote characters are removed; text with shell
 // expansions ($, `) is left to the value.
-func rawPath(w shell.Word) (string, bool) {
+func rawPath(w ir.Word) (string, bool) {
 	r := w.Raw
 	if r == w.Value || !strings.ContainsAny(r, `\%`) || strings.ContainsAny(r, "$`") {
 		return "", false
@@ -668,7 +668,7 @@ func rawPath(w shell.Word) (string, bool) {
 
 // shownRaw is how an unknown word is named in messages: as written, quotes
 // removed.
-func shownRaw(w shell.Word) string {
+func shownRaw(w ir.Word) string {
 	s := strings.NewReplacer(`'`, "", `"`, "").Replace(w.Raw)
 	if s == "" {
 		s = w.Value

@@ -2,7 +2,7 @@ package fence
 
 import (
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // dotNetTargets returns the targets of a .NET file API call that the
@@ -11,7 +11,7 @@ import (
 // or another file call cmdfacts.DotNetFileCall knows,
 // with the label to name it by (the call as written). Arguments built at
 // run time arrive as Unknown words and are judged as such.
-func dotNetTargets(c *shell.Command) (label string, out []target) {
+func dotNetTargets(c *ir.Command) (label string, out []target) {
 	spec, ok := cmdfacts.DotNetFileCall(c.Name)
 	if !ok {
 		return "", nil

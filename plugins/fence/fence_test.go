@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	corerules "github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 )
 
@@ -108,9 +108,9 @@ func callFor(t testing.TB, tc tcase) (*core.Call, paths.Platform) {
 	case "Bash", "Shell", "PowerShell":
 		c.Kind = core.KindShell
 		c.Command = tc.Command
-		d := shell.Bash
+		d := ir.Bash
 		if tool == "PowerShell" {
-			d = shell.PowerShell
+			d = ir.PowerShell
 		}
 		c.Script = analysis.Analyze(tc.Command, analysis.Options{Dialect: d, Cwd: cwd, Home: w.home, Lookup: p.Lookup})
 	default:

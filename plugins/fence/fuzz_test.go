@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
 )
 
@@ -50,7 +50,7 @@ func FuzzDecide(f *testing.F) {
 				roots = append(roots, r.Norm)
 			}
 			base := core.Call{ProjectRoot: w.project, Cwd: path, Platform: goos, WritableRoots: roots}
-			for _, d := range []shell.Dialect{shell.Bash, shell.PowerShell} {
+			for _, d := range []ir.Dialect{ir.Bash, ir.PowerShell} {
 				c := base
 				c.Tool, c.Kind, c.Command = "Bash", core.KindShell, cmd
 				c.Script = analysis.Analyze(cmd, analysis.Options{Dialect: d, Cwd: path, Home: w.home, Lookup: p.Lookup})

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/shell/oneliner"
 )
 
@@ -17,7 +17,7 @@ import (
 // the script, as the seed README asks ("a write API and an absolute path
 // literal together"). The shell commands a script runs are separate
 // commands of the analysis and judged as such.
-func (j *judge) scriptTargets(c *shell.Command) []target {
+func (j *judge) scriptTargets(c *ir.Command) []target {
 	var out []target
 	for _, in := range cmdfacts.InlineScripts(c) {
 		if in.InPlace {

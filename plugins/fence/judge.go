@@ -8,9 +8,9 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/protect"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/cdchain"
 	"github.com/zcode-fence/zcode-fence/core/steps"
 )
@@ -412,7 +412,7 @@ type resolved struct {
 // (the agent wrote C:\Users\x and meant the Windows path). An unknown word
 // goes through resolveUnknown. Nil means "not a file" (a process
 // substitution, a PowerShell provider path, "-").
-func (j *judge) resolve(w shell.Word, base paths.Path, d shell.Dialect) []resolved {
+func (j *judge) resolve(w ir.Word, base paths.Path, d ir.Dialect) []resolved {
 	if w.Unknown {
 		return j.resolveUnknown(w, base)
 	}
@@ -420,17 +420,17 @@ func (j *judge) resolve(w shell.Word, base paths.Path, d shell.Dialect) []resolv
 	if v == "" || v == "-" {
 		return nil
 	}
-	if d == shell.PowerShell {
+	if d == ir.PowerShell {
 		var ok bool
 		if v, ok = fileSystemPath(v); !ok {
 			return nil
 		}
 	}
-	if d == shell.Bash && w.LiteralTilde() {
+	if d == ir.Bash && w.LiteralTilde() {
 		return []resolved{{p: j.p.Normalize("./" + v)}} // rm -rf "~": a directory named ~ here
 	}
 	out := []resolved{{p: j.p.Normalize(v)}}
-	if d == shell.Bash && strings.IndexByte(w.Raw, '\\') >= 0 && !strings.ContainsAny(w.Raw, "$`") {
+	if d == ir.Bash && strings.IndexByte(w.Raw, '\\') >= 0 && !strings.ContainsAny(w.Raw, "$`") {
 		raw := strings.NewReplacer(`"`, "", `'`, "").Replace(w.Raw)
 		if raw != v && raw != "" {
 			if x := j.p.Normalize(raw); x.Norm != out[0].p.Norm || x.Kind != out[0].p.Kind {
@@ -451,7 +451,7 @@ func (j *judge) resolve(w shell.Word, base paths.Path, d shell.Dialect) []resolv
 //   - a known prefix that starts a plain relative name (log-$X.txt) lies
 //     in the command's directory;
 //   - anything else ($X, "$X/etc", C$X) is unresolved.
-func (j *judge) resolveUnknown(w shell.Word, base paths.Path) []resolved {
+func (j *judge) resolveUnknown(w ir.Word, base paths.Path) []resolved {
 	v := w.Value
 	if strings.HasPrefix(w.Raw, "<(") || strings.HasPrefix(w.Raw, ">(") || strings.HasPrefix(v, "<(") || strings.HasPrefix(v, ">(") {
 		return nil
@@ -650,7 +650,7 @@ func fileSystemPath(v string) (string, bool) {
 // chain is resolved once, and a chain that extends the one resolved last
 // reuses its prefix (cdchain): a script with n cds costs O(n) steps, not
 // O(n²).
-func (j *judge) dirOf(c *shell.Command) paths.Path {
+func (j *judge) dirOf(c *ir.Command) paths.Path {
 	if len(c.Cd) == 0 {
 		return j.cwd
 	}
@@ -665,7 +665,7 @@ func (j *judge) dirOf(c *shell.Command) paths.Path {
 // later relative targets are unresolved, until an absolute step; a step
 // known only up to a directory (cd /tmp/$X) uses that directory, and
 // find -execdir's step uses the start path it stands under.
-func (j *judge) step(cur paths.Path, w shell.Word, d shell.Dialect) paths.Path {
+func (j *judge) step(cur paths.Path, w ir.Word, d ir.Dialect) paths.Path {
 	j.steps.Spend(steps.Path(len(w.Value)+len(w.Raw)) + steps.Path(len(cur.Norm)+len(w.Value)))
 	if w.Unknown && (w.Raw == "-execdir" || w.Raw == "-okdir") && w.Value != "" {
 		w = cmdfacts.Literal(w.Value)

@@ -4,10 +4,10 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/protect"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
 // Protected paths (core/protect) are judged on every write target, before
@@ -108,7 +108,7 @@ func protectedRule(v verb, bulk bool) *rules.Rule {
 // ~/.claude/settings.json). A source whose name is unknown is skipped;
 // one ending in "/" or "/." copies its contents: the destination is then
 // a bulk target.
-func copiedNames(dest shell.Word, sources []shell.Word, v verb) []target {
+func copiedNames(dest ir.Word, sources []ir.Word, v verb) []target {
 	if dest.Unknown {
 		return nil
 	}
@@ -139,8 +139,8 @@ func copiedNames(dest shell.Word, sources []shell.Word, v verb) []target {
 // roots asks, FN-HARDLINK-OUTSIDE); a symbolic one only for protected
 // paths. A relative symlink target is relative to the link's directory,
 // taken from the link's word when it names one.
-func linkSources(c *shell.Command) []target {
-	if c.Dialect != shell.Bash || len(c.Args) < 2 {
+func linkSources(c *ir.Command) []target {
+	if c.Dialect != ir.Bash || len(c.Args) < 2 {
 		return nil
 	}
 	args := c.Args[1:]
@@ -154,7 +154,7 @@ func linkSources(c *shell.Command) []target {
 	case "ln":
 		p := cmdfacts.ParseArgs(args, cpSpec)
 		sources := p.Operands
-		var linkDir []shell.Word
+		var linkDir []ir.Word
 		switch t := p.Values("t", "target-directory"); {
 		case len(t) > 0:
 			linkDir = t[len(t)-1:]
@@ -162,10 +162,10 @@ func linkSources(c *shell.Command) []target {
 			last := sources[len(sources)-1]
 			sources = sources[:len(sources)-1]
 			if i := strings.LastIndexAny(last.Value, `/\`); i > 0 && !last.Unknown {
-				linkDir = []shell.Word{cmdfacts.Literal(last.Value[:i])}
+				linkDir = []ir.Word{cmdfacts.Literal(last.Value[:i])}
 			}
 			if len(sources) > 1 || strings.HasSuffix(last.Value, "/") {
-				linkDir = []shell.Word{last}
+				linkDir = []ir.Word{last}
 			}
 		}
 		if p.Has("s", "symbolic") {
@@ -188,7 +188,7 @@ func linkSources(c *shell.Command) []target {
 	return nil
 }
 
-func linkTargets(sources []shell.Word, mode targetMode, under []shell.Word) []target {
+func linkTargets(sources []ir.Word, mode targetMode, under []ir.Word) []target {
 	out := make([]target, 0, len(sources))
 	for _, s := range sources {
 		if !s.Unknown && (s.Value == "" || s.Value == "-") {
@@ -205,7 +205,7 @@ func linkTargets(sources []shell.Word, mode targetMode, under []shell.Word) []ta
 
 // archiveInputs are the inputs an archiver deletes once archived (tar
 // --remove-files, zip -m, 7z a -sdel, rar m; core/cmdfacts.DeletedInputs).
-func archiveInputs(c *shell.Command) []target {
+func archiveInputs(c *ir.Command) []target {
 	if len(c.Args) < 2 {
 		return nil
 	}

@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 	"github.com/zcode-fence/zcode-fence/core/steps"
 )
@@ -53,7 +53,7 @@ func (j *judge) shellScript() {
 // commandCost is the fixed part of judging c, in steps: one, one per
 // word and one per PathChunk bytes of its words. Resolving its directory
 // and targets is counted as it happens (dirOf, check, the symlink walks).
-func commandCost(c *shell.Command) int {
+func commandCost(c *ir.Command) int {
 	bytes := 0
 	for _, w := range c.Args {
 		bytes += len(w.Value) + len(w.Raw)
@@ -68,10 +68,10 @@ func commandCost(c *shell.Command) int {
 // ln -s TARGET in the current directory), so that a later write through
 // one (ln -s /etc cfg && echo x > cfg/hosts) is judged by where it leads.
 // A relative TARGET is relative to the link's directory.
-func (j *judge) planLinks(cmds []shell.Command) {
+func (j *judge) planLinks(cmds []ir.Command) {
 	for i := range cmds {
 		c := &cmds[i]
-		if c.Name != "ln" || c.Dialect != shell.Bash || len(c.Args) < 2 {
+		if c.Name != "ln" || c.Dialect != ir.Bash || len(c.Args) < 2 {
 			continue
 		}
 		p := cmdfacts.ParseArgs(c.Args[1:], cpSpec)
@@ -119,7 +119,7 @@ func baseName(s string) string {
 
 // command judges one simple command: its write redirects, the write
 // targets its arguments name, and the writes of an inline script.
-func (j *judge) command(i int, c *shell.Command) {
+func (j *judge) command(i int, c *ir.Command) {
 	var base paths.Path
 	haveBase := false
 	dir := func() paths.Path { // only commands that write need their directory
@@ -158,7 +158,7 @@ func (j *judge) command(i int, c *shell.Command) {
 // target judges one target of command i: its directories (under) are
 // applied to base first; an input item of xargs, parallel or fd -x, and a
 // $(...) argument, are replaced by what produces them when that is known.
-func (j *judge) target(i int, c *shell.Command, base paths.Path, t target, o origin) {
+func (j *judge) target(i int, c *ir.Command, base paths.Path, t target, o origin) {
 	for _, u := range t.under {
 		base = j.step(base, u, c.Dialect)
 	}
@@ -199,11 +199,11 @@ func (j *judge) target(i int, c *shell.Command, base paths.Path, t target, o ori
 
 // commandLabel names a command in messages: the canonical cmdlet name in
 // PowerShell, else the command name.
-func commandLabel(c *shell.Command) string {
+func commandLabel(c *ir.Command) string {
 	if len(c.Args) == 0 {
 		return ""
 	}
-	if c.Dialect == shell.PowerShell {
+	if c.Dialect == ir.PowerShell {
 		if canon, ok := winshell.PowerShellCmdlet(c.Args[0].Value); ok {
 			return canon
 		}
@@ -216,7 +216,7 @@ func commandLabel(c *shell.Command) string {
 
 // isItemRunner reports whether c is run by xargs, parallel or fd -x, so an
 // unknown argument stands for an input item.
-func isItemRunner(c *shell.Command) bool {
+func isItemRunner(c *ir.Command) bool {
 	if len(c.Via) == 0 {
 		return false
 	}
@@ -231,9 +231,9 @@ func isSubst(v string) bool { return strings.HasPrefix(v, "$(") || strings.HasPr
 // paths of the find / fd / ls / grep -l / git ls-files that feeds it, or
 // the words echo / printf print. ok is false when an item source is not
 // known (cat list.txt | xargs rm): the item is then unresolved.
-func (j *judge) items(i int, c *shell.Command) ([]paths.Path, bool) {
+func (j *judge) items(i int, c *ir.Command) ([]paths.Path, bool) {
 	cmds := j.call.Script.Commands
-	if c.Via[len(c.Via)-1].Kind == shell.ViaFdExec {
+	if c.Via[len(c.Via)-1].Kind == ir.ViaFdExec {
 		if c.Parent < 0 || c.Parent >= len(cmds) {
 			return nil, false
 		}
@@ -249,7 +249,7 @@ func (j *judge) items(i int, c *shell.Command) ([]paths.Path, bool) {
 func (j *judge) substItems(i int) ([]paths.Path, bool) {
 	var feeders []int
 	for _, f := range j.feeders(i) {
-		if j.call.Script.Commands[f].Feed == shell.FeedSubst {
+		if j.call.Script.Commands[f].Feed == ir.FeedSubst {
 			feeders = append(feeders, f)
 		}
 	}
@@ -281,7 +281,7 @@ func (j *judge) itemsFrom(feeders []int, depth int) ([]paths.Path, bool) {
 		if len(fc.Args) > 0 && passThrough[fc.Name] && len(cmdfacts.ParseArgs(fc.Args[1:], cmdfacts.Spec{Short: "nckt", Long: []string{"lines", "bytes"}}).Operands) == 0 {
 			var ups []int
 			for _, u := range j.feeders(f) {
-				if cmds[u].Feed == shell.FeedPipe {
+				if cmds[u].Feed == ir.FeedPipe {
 					ups = append(ups, u)
 				}
 			}
@@ -312,13 +312,13 @@ func (j *judge) itemsFrom(feeders []int, depth int) ([]paths.Path, bool) {
 
 // itemWords returns the words whose paths (or paths below them) command c
 // prints one per line, when c is a known path lister.
-func itemWords(c *shell.Command) ([]shell.Word, bool) {
+func itemWords(c *ir.Command) ([]ir.Word, bool) {
 	if len(c.Args) == 0 {
 		return nil, false
 	}
 	args := c.Args[1:]
-	dot := []shell.Word{cmdfacts.Literal(".")}
-	orDot := func(ws []shell.Word) []shell.Word {
+	dot := []ir.Word{cmdfacts.Literal(".")}
+	orDot := func(ws []ir.Word) []ir.Word {
 		if len(ws) == 0 {
 			return dot
 		}
@@ -370,8 +370,8 @@ func itemWords(c *shell.Command) ([]shell.Word, bool) {
 // splitItems splits the words echo or printf print into the items xargs
 // reads: at blanks and line breaks (written as \n too). Unknown words stay
 // whole.
-func splitItems(ws []shell.Word) []shell.Word {
-	var out []shell.Word
+func splitItems(ws []ir.Word) []ir.Word {
+	var out []ir.Word
 	for _, w := range ws {
 		if w.Unknown || !strings.ContainsAny(w.Value, " \t\n\\") {
 			out = append(out, w)

@@ -4,17 +4,17 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
 // target is one path a command writes, creates, deletes, moves or
 // modifies, as written.
 type target struct {
-	w shell.Word
+	w ir.Word
 	// under are directories w is relative to, applied in order from the
 	// command's own directory (tar -C, curl --output-dir, git -C, patch -d).
-	under []shell.Word
+	under []ir.Word
 	// del: the command removes w itself, so a symlink as its last
 	// component is not followed.
 	del  bool
@@ -43,7 +43,7 @@ const (
 
 // extractor lists the targets of one command from its arguments (the words
 // after the command word).
-type extractor func(args []shell.Word) []target
+type extractor func(args []ir.Word) []target
 
 // commandTargets lists the write targets of command c by its dialect and
 // name. PowerShell cmdlets bind their parameters (winshell.PSCommand);
@@ -74,9 +74,9 @@ type extractor func(args []shell.Word) []target
 // (ssh-keygen -f, pg_dump -f, mysqldump -r, docker save/export/build -o,
 // go test -coverprofile, ffmpeg's output operands, magick's last operand,
 // terraform plan -out, protoc --X_out, javac -d, cmake -B ...).
-func commandTargets(c *shell.Command) []target {
+func commandTargets(c *ir.Command) []target {
 	ts := tableTargets(c)
-	if c.Dialect != shell.Cmd || c.Name == "git" {
+	if c.Dialect != ir.Cmd || c.Name == "git" {
 		// The output options and operands of common tools (git archive -o,
 		// ssh-keygen -f, pg_dump -f, docker save -o, ffmpeg's output ...).
 		ts = append(ts, each(cmdfacts.OutputFiles(c.Name, c.Args[1:]), verbWrite)...)
@@ -85,7 +85,7 @@ func commandTargets(c *shell.Command) []target {
 }
 
 // tableTargets lists the targets the tables below give.
-func tableTargets(c *shell.Command) []target {
+func tableTargets(c *ir.Command) []target {
 	args := c.Args[1:]
 	if cmdfacts.IsApplyPatch(c.Name) {
 		return applyPatchTargets(c) // any dialect: Codex applies it itself
@@ -94,7 +94,7 @@ func tableTargets(c *shell.Command) []target {
 		return gitTargets(args, c.Assigns) // git reads its environment too (GIT_CONFIG_*)
 	}
 	switch c.Dialect {
-	case shell.PowerShell:
+	case ir.PowerShell:
 		ts := psTargets(c)
 		_, cmdlet := winshell.PowerShellCmdlet(c.Args[0].Value)
 		if !cmdlet || c.Name == "curl" || c.Name == "wget" {
@@ -105,7 +105,7 @@ func tableTargets(c *shell.Command) []target {
 			}
 		}
 		return ts
-	case shell.Cmd:
+	case ir.Cmd:
 		if f := cmdBuiltins[c.Name]; f != nil {
 			return f(args)
 		}
@@ -119,7 +119,7 @@ func tableTargets(c *shell.Command) []target {
 	if strings.HasPrefix(c.Name, "python") && len(args) > 1 && args[0].Value == "-m" && (args[1].Value == "pip" || args[1].Value == "pip3") {
 		return pipTargets(args[2:]) // python -m pip install --target DIR
 	}
-	if c.Dialect == shell.Bash {
+	if c.Dialect == ir.Bash {
 		if f := windowsTools[c.Name]; f != nil {
 			return f(args) // robocopy, icacls ... run from Git Bash
 		}
@@ -212,7 +212,7 @@ func init() {
 var cpSpec = cmdfacts.Spec{Short: "tS", Long: []string{"target-directory", "suffix"}}
 
 // each makes targets of words, skipping "-" (stdin/stdout).
-func each(ws []shell.Word, v verb) []target {
+func each(ws []ir.Word, v verb) []target {
 	out := make([]target, 0, len(ws))
 	for _, w := range ws {
 		if !w.Unknown && w.Value == "-" {
@@ -225,7 +225,7 @@ func each(ws []shell.Word, v verb) []target {
 
 // bulkTargets are directories an extraction writes members it does not
 // name into.
-func bulkTargets(ws []shell.Word) []target {
+func bulkTargets(ws []ir.Word) []target {
 	out := each(ws, verbWrite)
 	for k := range out {
 		out[k].bulk = true
@@ -237,7 +237,7 @@ func bulkTargets(ws []shell.Word) []target {
 var here = cmdfacts.Literal(".")
 
 func operands(spec cmdfacts.Spec, v verb) extractor {
-	return func(args []shell.Word) []target {
+	return func(args []ir.Word) []target {
 		return each(cmdfacts.ParseArgs(args, spec).Operands, v)
 	}
 }
@@ -245,7 +245,7 @@ func operands(spec cmdfacts.Spec, v verb) extractor {
 func firstOperand(spec cmdfacts.Spec, v verb) extractor { return nthOperand(spec, 0, v) }
 
 func nthOperand(spec cmdfacts.Spec, n int, v verb) extractor {
-	return func(args []shell.Word) []target {
+	return func(args []ir.Word) []target {
 		ops := cmdfacts.ParseArgs(args, spec).Operands
 		if len(ops) <= n {
 			return nil
@@ -256,7 +256,7 @@ func nthOperand(spec cmdfacts.Spec, n int, v verb) extractor {
 
 // optionTargets: the values of the named options are written.
 func optionTargets(spec cmdfacts.Spec, names ...string) extractor {
-	return func(args []shell.Word) []target {
+	return func(args []ir.Word) []target {
 		return each(cmdfacts.ParseArgs(args, spec).Values(names...), verbWrite)
 	}
 }
@@ -264,14 +264,14 @@ func optionTargets(spec cmdfacts.Spec, names ...string) extractor {
 // copyTargets: cp / mv SRC... DEST, or -t DIR SRC...; mv also moves its
 // sources away.
 func copyTargets(spec cmdfacts.Spec, move bool) extractor {
-	return func(args []shell.Word) []target {
+	return func(args []ir.Word) []target {
 		p := cmdfacts.ParseArgs(args, spec)
 		var out []target
 		sources := p.Operands
 		if t := p.Values("t", "target-directory"); len(t) > 0 {
 			out = append(each(t, verbWrite), copiedNames(t[len(t)-1], sources, verbWrite)...)
 		} else if d, ok := p.Last(2); ok {
-			out = each([]shell.Word{d}, verbWrite)
+			out = each([]ir.Word{d}, verbWrite)
 			sources = p.Operands[:len(p.Operands)-1]
 			out = append(out, copiedNames(d, sources, verbWrite)...)
 		} else {
@@ -284,7 +284,7 @@ func copyTargets(spec cmdfacts.Spec, move bool) extractor {
 	}
 }
 
-func installTargets(args []shell.Word) []target {
+func installTargets(args []ir.Word) []target {
 	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "mogtS", Long: []string{"mode", "owner", "group", "target-directory", "suffix", "strip-program"}})
 	switch {
 	case p.Has("d", "directory"):
@@ -294,23 +294,23 @@ func installTargets(args []shell.Word) []target {
 		return append(each(t, verbWrite), copiedNames(t[len(t)-1], p.Operands, verbWrite)...)
 	}
 	if d, ok := p.Last(2); ok {
-		return append(each([]shell.Word{d}, verbWrite), copiedNames(d, p.Operands[:len(p.Operands)-1], verbWrite)...)
+		return append(each([]ir.Word{d}, verbWrite), copiedNames(d, p.Operands[:len(p.Operands)-1], verbWrite)...)
 	}
 	return nil
 }
 
 // lnTargets: the link made: LINK of ln TARGET LINK, DIR of ln TARGET... DIR
 // or -t DIR, the current directory for ln TARGET.
-func lnTargets(args []shell.Word) []target {
+func lnTargets(args []ir.Word) []target {
 	p := cmdfacts.ParseArgs(args, cpSpec)
 	if t := p.Values("t", "target-directory"); len(t) > 0 {
 		return append(each(t, verbWrite), copiedNames(t[len(t)-1], p.Operands, verbWrite)...)
 	}
 	if d, ok := p.Last(2); ok {
-		return append(each([]shell.Word{d}, verbWrite), copiedNames(d, p.Operands[:len(p.Operands)-1], verbWrite)...)
+		return append(each([]ir.Word{d}, verbWrite), copiedNames(d, p.Operands[:len(p.Operands)-1], verbWrite)...)
 	}
 	if len(p.Operands) == 1 {
-		return each([]shell.Word{here}, verbWrite)
+		return each([]ir.Word{here}, verbWrite)
 	}
 	return nil
 }
@@ -324,7 +324,7 @@ var rsyncSpec = cmdfacts.Spec{Short: "efTBM", Long: []string{"rsh", "filter", "e
 
 // rsyncTargets: the local destination; the sources too with
 // --remove-source-files; --log-file and --write-batch files.
-func rsyncTargets(args []shell.Word) []target {
+func rsyncTargets(args []ir.Word) []target {
 	p := cmdfacts.ParseArgs(args, rsyncSpec)
 	out := each(p.Values("log-file", "write-batch", "only-write-batch"), verbWrite)
 	d, ok := p.Last(2)
@@ -332,8 +332,8 @@ func rsyncTargets(args []shell.Word) []target {
 		return out
 	}
 	if !isRemote(d.Value) {
-		out = append(out, each([]shell.Word{d}, verbWrite)...)
-		var local []shell.Word
+		out = append(out, each([]ir.Word{d}, verbWrite)...)
+		var local []ir.Word
 		for _, s := range p.Operands[:len(p.Operands)-1] {
 			if !isRemote(s.Value) {
 				local = append(local, s)
@@ -344,7 +344,7 @@ func rsyncTargets(args []shell.Word) []target {
 	if p.Has("remove-source-files") {
 		for _, s := range p.Operands[:len(p.Operands)-1] {
 			if !isRemote(s.Value) {
-				out = append(out, each([]shell.Word{s}, verbMove)...)
+				out = append(out, each([]ir.Word{s}, verbMove)...)
 			}
 		}
 	}
@@ -353,19 +353,19 @@ func rsyncTargets(args []shell.Word) []target {
 
 // remoteCopyTargets: scp / ditto SRC... DEST, DEST when local.
 func remoteCopyTargets(spec cmdfacts.Spec) extractor {
-	return func(args []shell.Word) []target {
+	return func(args []ir.Word) []target {
 		d, ok := cmdfacts.ParseArgs(args, spec).Last(2)
 		if !ok || isRemote(d.Value) {
 			return nil
 		}
-		return each([]shell.Word{d}, verbWrite)
+		return each([]ir.Word{d}, verbWrite)
 	}
 }
 
 // containerCopyTargets: docker / podman / kubectl cp SRC DEST with a local
 // DEST (container:path is remote).
 func containerCopyTargets(spec cmdfacts.Spec) extractor {
-	return func(args []shell.Word) []target {
+	return func(args []ir.Word) []target {
 		if len(args) > 1 && args[0].Value == "container" {
 			args = args[1:]
 		}
@@ -383,17 +383,17 @@ var rcloneSpec = cmdfacts.Spec{Long: []string{"config", "exclude", "include", "f
 
 // rcloneTargets: copy/sync/move(to) DEST, move's source, and the operands
 // of delete/purge/mkdir/rmdir/touch, when local.
-func rcloneTargets(args []shell.Word) []target {
+func rcloneTargets(args []ir.Word) []target {
 	p := cmdfacts.ParseArgs(args, rcloneSpec)
 	out := each(p.Values("log-file"), verbWrite)
 	if len(p.Operands) == 0 {
 		return out
 	}
 	sub, rest := p.Operands[0].Value, p.Operands[1:]
-	local := func(ws []shell.Word, v verb) {
+	local := func(ws []ir.Word, v verb) {
 		for _, w := range ws {
 			if !isRemote(w.Value) {
-				out = append(out, each([]shell.Word{w}, v)...)
+				out = append(out, each([]ir.Word{w}, v)...)
 			}
 		}
 	}
@@ -418,8 +418,8 @@ func rcloneTargets(args []shell.Word) []target {
 // chmodTargets: every operand after the mode (all of them with
 // --reference). A dash word that is not one of chmod's own flags is a
 // mode (chmod -x file).
-func chmodTargets(args []shell.Word) []target {
-	var ops []shell.Word
+func chmodTargets(args []ir.Word) []target {
+	var ops []ir.Word
 	ref, done := false, false
 	for i := 0; i < len(args); i++ {
 		w := args[i]
@@ -448,7 +448,7 @@ func chmodTargets(args []shell.Word) []target {
 }
 
 // ownerTargets: chown / chgrp OWNER FILE... (FILE... with --reference).
-func ownerTargets(args []shell.Word) []target {
+func ownerTargets(args []ir.Word) []target {
 	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Long: []string{"reference", "from"}})
 	ops := p.Operands
 	if !p.Has("reference") && len(ops) > 0 {
@@ -459,8 +459,8 @@ func ownerTargets(args []shell.Word) []target {
 
 // chattrTargets: chattr [-RVf] [-v N] [-p N] MODE FILE...; modes start
 // with +, - or =.
-func chattrTargets(args []shell.Word) []target {
-	var ops []shell.Word
+func chattrTargets(args []ir.Word) []target {
+	var ops []ir.Word
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		v := w.Value
@@ -481,9 +481,9 @@ func chattrTargets(args []shell.Word) []target {
 // script, or every operand with -e/-f). GNU's optional suffix is glued to
 // -i, so -ie means suffix "e"; BSD's separate suffix (an empty word or .bak)
 // is read as the script, which only adds a harmless relative name.
-func sedTargets(args []shell.Word) []target {
+func sedTargets(args []ir.Word) []target {
 	inPlace, script, done := false, false, false
-	var ops []shell.Word
+	var ops []ir.Word
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		v := w.Value
@@ -546,9 +546,9 @@ func sedTargets(args []shell.Word) []target {
 // that take the rest of the word as their value; separate those that take
 // the next word when nothing is attached; code those that give the code.
 func inPlaceTargets(attached, separate, code string) extractor {
-	return func(args []shell.Word) []target {
+	return func(args []ir.Word) []target {
 		inPlace, hasCode := false, false
-		var ops []shell.Word
+		var ops []ir.Word
 		for i := 0; i < len(args); i++ {
 			w := args[i]
 			v := w.Value
@@ -603,15 +603,15 @@ var curlSpec = cmdfacts.Spec{Short: "AbcCdDeEFHKmorTuUwxXyYzPQt", Long: []string
 // curlTargets: -o/--output files (under --output-dir), the remote-name
 // files of -O/-J (into --output-dir or here), and the files -D, -c,
 // --trace, --stderr, --libcurl, --etag-save, --hsts and --alt-svc write.
-func curlTargets(args []shell.Word) []target {
+func curlTargets(args []ir.Word) []target {
 	p := cmdfacts.ParseArgs(args, curlSpec)
-	var under []shell.Word
+	var under []ir.Word
 	if d := p.Values("output-dir"); len(d) > 0 {
 		under = d[len(d)-1:]
 	}
 	out := each(p.Values("o", "output"), verbWrite)
 	if p.Has("O", "remote-name", "remote-name-all", "J", "remote-header-name") {
-		out = append(out, each([]shell.Word{here}, verbWrite)...)
+		out = append(out, each([]ir.Word{here}, verbWrite)...)
 	}
 	for k := range out {
 		out[k].under = under
@@ -630,7 +630,7 @@ var wgetSpec = cmdfacts.Spec{Short: "eoaiBtOTwQPUlARDXI", Long: []string{"output
 
 // wgetTargets: -O files (relative to here, not -P), else the -P directory
 // (or here) that downloads land in; -o/-a log files; --save-cookies.
-func wgetTargets(args []shell.Word) []target {
+func wgetTargets(args []ir.Word) []target {
 	p := cmdfacts.ParseArgs(args, wgetSpec)
 	out := each(p.Values("o", "output-file", "a", "append-output", "save-cookies"), verbWrite)
 	if docs := p.Values("O", "output-document"); len(docs) > 0 {
@@ -642,20 +642,20 @@ func wgetTargets(args []shell.Word) []target {
 	if d := p.Values("P", "directory-prefix"); len(d) > 0 {
 		return append(out, each(d[len(d)-1:], verbWrite)...)
 	}
-	return append(out, each([]shell.Word{here}, verbWrite)...)
+	return append(out, each([]ir.Word{here}, verbWrite)...)
 }
 
 // aria2Targets: -o files under -d (or here), the -d directory, -l log.
-func aria2Targets(args []shell.Word) []target {
+func aria2Targets(args []ir.Word) []target {
 	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "doilxsjU", Long: []string{"dir", "out", "input-file", "log",
 		"max-connection-per-server", "split", "max-concurrent-downloads", "user-agent"}})
-	var under []shell.Word
+	var under []ir.Word
 	if d := p.Values("d", "dir"); len(d) > 0 {
 		under = d[len(d)-1:]
 	}
 	out := each(p.Values("o", "out"), verbWrite)
 	if len(out) == 0 {
-		out = each([]shell.Word{here}, verbWrite)
+		out = each([]ir.Word{here}, verbWrite)
 	}
 	for k := range out {
 		out[k].under = under
@@ -667,7 +667,7 @@ func aria2Targets(args []shell.Word) []target {
 // here, unless to stdout (-O); create/append/update/catenate/delete write
 // the -f archive. The traditional form (tar xzf a.tgz) takes the values of
 // its letters from the following words, in order.
-func tarTargets(args []shell.Word) []target {
+func tarTargets(args []ir.Word) []target {
 	p := cmdfacts.ParseTar(args)
 	extract, write := false, false
 	for _, o := range p.Opts {
@@ -693,8 +693,8 @@ func tarTargets(args []shell.Word) []target {
 
 // unzipTargets: the -d directory (or here), unless the archive is only
 // listed, tested or piped (-l -t -v -p -c -Z).
-func unzipTargets(args []shell.Word) []target {
-	var dirs []shell.Word
+func unzipTargets(args []ir.Word) []target {
+	var dirs []ir.Word
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		v := w.Value
@@ -705,7 +705,7 @@ func unzipTargets(args []shell.Word) []target {
 		for k := 1; k < len(v); k++ {
 			switch v[k] {
 			case 'd', 'P':
-				var val shell.Word
+				var val ir.Word
 				if k+1 < len(v) {
 					val = cmdfacts.SubWord(w, k+1)
 				} else if i+1 < len(args) {
@@ -722,16 +722,16 @@ func unzipTargets(args []shell.Word) []target {
 		}
 	}
 	if len(dirs) == 0 {
-		dirs = []shell.Word{here}
+		dirs = []ir.Word{here}
 	}
 	return bulkTargets(dirs[len(dirs)-1:])
 }
 
 // sevenZipTargets: 7z x/e write into -oDIR (or here); a/u/d/rn write the
 // archive.
-func sevenZipTargets(args []shell.Word) []target {
+func sevenZipTargets(args []ir.Word) []target {
 	var cmd string
-	var ops, outDirs []shell.Word
+	var ops, outDirs []ir.Word
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		v := w.Value
@@ -751,7 +751,7 @@ func sevenZipTargets(args []shell.Word) []target {
 	switch cmd {
 	case "x", "e":
 		if len(outDirs) == 0 {
-			outDirs = []shell.Word{here}
+			outDirs = []ir.Word{here}
 		}
 		return bulkTargets(outDirs[len(outDirs)-1:])
 	case "a", "u", "d", "rn":
@@ -763,7 +763,7 @@ func sevenZipTargets(args []shell.Word) []target {
 }
 
 // zipTargets: zip ARCHIVE FILE... writes ARCHIVE (and -O OUT).
-func zipTargets(args []shell.Word) []target {
+func zipTargets(args []ir.Word) []target {
 	p := cmdfacts.ParseArgs(args, cmdfacts.ZipSpec)
 	out := each(p.Values("O", "output-file"), verbWrite)
 	if len(p.Operands) > 0 {
@@ -773,11 +773,11 @@ func zipTargets(args []shell.Word) []target {
 }
 
 // ddTargets: every of=FILE.
-func ddTargets(args []shell.Word) []target {
+func ddTargets(args []ir.Word) []target {
 	var out []target
 	for _, w := range args {
 		if strings.HasPrefix(w.Value, "of=") && (!w.Unknown || len(w.KnownPrefix) >= 3) {
-			out = append(out, each([]shell.Word{cmdfacts.SubWord(w, 3)}, verbWrite)...)
+			out = append(out, each([]ir.Word{cmdfacts.SubWord(w, 3)}, verbWrite)...)
 		}
 	}
 	return out
@@ -787,7 +787,7 @@ func ddTargets(args []shell.Word) []target {
 // files of -fprint, -fprint0, -fls and -fprintf. Commands of -exec are
 // judged on their own (the analysis runs them with {} replaced by the
 // start paths).
-func findTargets(args []shell.Word) []target {
+func findTargets(args []ir.Word) []target {
 	f := cmdfacts.ParseFind(args)
 	out := each(f.Outputs, verbWrite)
 	if f.Delete {
@@ -813,12 +813,12 @@ var gitCloneSpec = cmdfacts.Spec{Short: "bocuj", Long: []string{"branch", "origi
 // gitTargets: clone's directory, init's directory, worktree add's path,
 // --separate-git-dir; and for a writing subcommand run with -C,
 // --git-dir or --work-tree, that directory.
-func gitTargets(args []shell.Word, assigns []shell.Assign) []target {
+func gitTargets(args []ir.Word, assigns []ir.Assign) []target {
 	g := cmdfacts.ParseGit(args, assigns)
 	if g.Sub == "" {
 		return nil
 	}
-	under, places := g.Dirs, append(append([]shell.Word(nil), g.GitDir...), g.WorkTree...)
+	under, places := g.Dirs, append(append([]ir.Word(nil), g.GitDir...), g.WorkTree...)
 	sub, rest := g.Sub, g.Args
 	var out []target
 	switch sub {
@@ -829,7 +829,7 @@ func gitTargets(args []shell.Word, assigns []shell.Assign) []target {
 		case len(p.Operands) >= 2:
 			out = append(out, each(p.Operands[1:2], verbWrite)...)
 		case len(p.Operands) == 1:
-			out = append(out, each([]shell.Word{here}, verbWrite)...)
+			out = append(out, each([]ir.Word{here}, verbWrite)...)
 		}
 	case "init":
 		p := cmdfacts.ParseArgs(rest, cmdfacts.Spec{Short: "b", Long: []string{"template", "separate-git-dir", "object-format", "ref-format", "initial-branch"}})
@@ -837,7 +837,7 @@ func gitTargets(args []shell.Word, assigns []shell.Assign) []target {
 		if len(p.Operands) > 0 {
 			out = append(out, each(p.Operands[:1], verbWrite)...)
 		} else {
-			out = append(out, each([]shell.Word{here}, verbWrite)...)
+			out = append(out, each([]ir.Word{here}, verbWrite)...)
 		}
 	case "config":
 		out = gitConfigTargets(rest)
@@ -856,7 +856,7 @@ func gitTargets(args []shell.Word, assigns []shell.Assign) []target {
 		if len(places) > 0 {
 			out = each(places, verbWrite)
 		} else {
-			out = each([]shell.Word{here}, verbWrite)
+			out = each([]ir.Word{here}, verbWrite)
 		}
 	}
 	for k := range out {
@@ -868,48 +868,48 @@ func gitTargets(args []shell.Word, assigns []shell.Assign) []target {
 // gitConfigTargets: the file a `git config` write changes when it is not
 // the repository's own: ~/.gitconfig for --global, /etc/gitconfig for
 // --system, the --file / -f file.
-func gitConfigTargets(args []shell.Word) []target {
+func gitConfigTargets(args []ir.Word) []target {
 	w, ok := cmdfacts.ParseGitConfigWrite(args)
 	if !ok {
 		return nil
 	}
 	switch w.Scope {
 	case "global":
-		return each([]shell.Word{cmdfacts.Literal("~/.gitconfig")}, verbWrite)
+		return each([]ir.Word{cmdfacts.Literal("~/.gitconfig")}, verbWrite)
 	case "system":
-		return each([]shell.Word{cmdfacts.Literal("/etc/gitconfig")}, verbWrite)
+		return each([]ir.Word{cmdfacts.Literal("/etc/gitconfig")}, verbWrite)
 	case "file":
 		if w.File != nil {
-			return each([]shell.Word{*w.File}, verbWrite)
+			return each([]ir.Word{*w.File}, verbWrite)
 		}
 	}
 	return nil
 }
 
 // splitTargets: split [FILE [PREFIX]] writes PREFIXaa... (xaa... here).
-func splitTargets(args []shell.Word) []target {
+func splitTargets(args []ir.Word) []target {
 	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "abClnt", Long: []string{"suffix-length", "bytes", "line-bytes", "lines", "number", "separator", "additional-suffix", "filter"}})
 	if len(p.Operands) >= 2 {
 		return each(p.Operands[1:2], verbWrite)
 	}
-	return each([]shell.Word{here}, verbWrite)
+	return each([]ir.Word{here}, verbWrite)
 }
 
 // csplitTargets: csplit -f PREFIX (xx00... here by default).
-func csplitTargets(args []shell.Word) []target {
+func csplitTargets(args []ir.Word) []target {
 	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "fbn", Long: []string{"prefix", "suffix-format", "digits"}})
 	if f := p.Values("f", "prefix"); len(f) > 0 {
 		return each(f, verbWrite)
 	}
-	return each([]shell.Word{here}, verbWrite)
+	return each([]ir.Word{here}, verbWrite)
 }
 
 // patchTargets: the file to patch (or the -d directory the patch's own
 // file names are under, or here), -o and -r files, all under -d.
-func patchTargets(args []shell.Word) []target {
+func patchTargets(args []ir.Word) []target {
 	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "oBdDFgiprVYz", Long: []string{"output", "directory", "input", "strip",
 		"reject-file", "prefix", "basename-prefix", "ifdef", "fuzz", "get", "version-control", "suffix"}})
-	var under []shell.Word
+	var under []ir.Word
 	if d := p.Values("d", "directory"); len(d) > 0 {
 		under = d[len(d)-1:]
 	}
@@ -917,7 +917,7 @@ func patchTargets(args []shell.Word) []target {
 	if len(p.Operands) > 0 {
 		out = append(out, each(p.Operands[:1], verbWrite)...)
 	} else {
-		out = append(out, each([]shell.Word{here}, verbWrite)...)
+		out = append(out, each([]ir.Word{here}, verbWrite)...)
 	}
 	for k := range out {
 		out[k].under = under
@@ -927,7 +927,7 @@ func patchTargets(args []shell.Word) []target {
 
 // patchFromStdin stands for a patch text that reaches apply_patch through a
 // pipe: the files it names cannot be known.
-var patchFromStdin = shell.Word{Raw: "(the patch on its standard input)", Unknown: true}
+var patchFromStdin = ir.Word{Raw: "(the patch on its standard input)", Unknown: true}
 
 // applyPatchTargets: every file the patch names (cmdfacts.ParsePatch),
 // relative to the command's directory: added and moved-to files written,
@@ -935,14 +935,14 @@ var patchFromStdin = shell.Word{Raw: "(the patch on its standard input)", Unknow
 // moves it moved away. The patch is the heredoc or here-string on stdin,
 // else the one argument; an argument with unknown parts, or no text at all
 // (a patch piped in), is an unresolved target.
-func applyPatchTargets(c *shell.Command) []target {
+func applyPatchTargets(c *ir.Command) []target {
 	text := c.Stdin
 	if text == "" {
 		if len(c.Args) < 2 {
-			return each([]shell.Word{patchFromStdin}, verbWrite)
+			return each([]ir.Word{patchFromStdin}, verbWrite)
 		}
 		if w := c.Args[1]; w.Unknown {
-			return each([]shell.Word{w}, verbWrite)
+			return each([]ir.Word{w}, verbWrite)
 		}
 		text = c.Args[1].Value
 	}
@@ -966,12 +966,12 @@ func applyPatchTargets(c *shell.Command) []target {
 
 // mktempTargets: the file (or directory) mktemp creates when it is not in
 // the temp dir: TEMPLATE under -p DIR / --tmpdir=DIR, or a template here.
-func mktempTargets(args []shell.Word) []target {
+func mktempTargets(args []ir.Word) []target {
 	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "p", Long: []string{"suffix"}})
 	if p.Has("u", "dry-run") {
 		return nil
 	}
-	var under []shell.Word
+	var under []ir.Word
 	if d := p.Values("p", "tmpdir"); len(d) > 0 {
 		under = d[len(d)-1:]
 	} else if p.Has("t", "tmpdir") {
@@ -982,7 +982,7 @@ func mktempTargets(args []shell.Word) []target {
 	case len(p.Operands) > 0:
 		out = each(p.Operands[:1], verbWrite)
 	case len(under) > 0:
-		out = each([]shell.Word{here}, verbWrite)
+		out = each([]ir.Word{here}, verbWrite)
 	}
 	for k := range out {
 		out[k].under = under
@@ -991,7 +991,7 @@ func mktempTargets(args []shell.Word) []target {
 }
 
 // openSSLTargets: the files of -out and -keyout.
-func openSSLTargets(args []shell.Word) []target {
+func openSSLTargets(args []ir.Word) []target {
 	var out []target
 	for i := 0; i+1 < len(args); i++ {
 		if v := args[i].Value; !args[i].Unknown && (v == "-out" || v == "-keyout") {
@@ -1004,7 +1004,7 @@ func openSSLTargets(args []shell.Word) []target {
 
 // compilerTargets: cc/gcc/clang/rustc -o FILE (or -oFILE), -MF FILE (or
 // -MFFILE).
-func compilerTargets(args []shell.Word) []target {
+func compilerTargets(args []ir.Word) []target {
 	var out []target
 	for i := 0; i < len(args); i++ {
 		w := args[i]
@@ -1014,16 +1014,16 @@ func compilerTargets(args []shell.Word) []target {
 			out = append(out, each(args[i+1:i+2], verbWrite)...)
 			i++
 		case strings.HasPrefix(w.Value, "-o") && len(w.Value) > 2:
-			out = append(out, each([]shell.Word{cmdfacts.SubWord(w, 2)}, verbWrite)...)
+			out = append(out, each([]ir.Word{cmdfacts.SubWord(w, 2)}, verbWrite)...)
 		case strings.HasPrefix(w.Value, "-MF") && len(w.Value) > 3:
-			out = append(out, each([]shell.Word{cmdfacts.SubWord(w, 3)}, verbWrite)...)
+			out = append(out, each([]ir.Word{cmdfacts.SubWord(w, 3)}, verbWrite)...)
 		}
 	}
 	return out
 }
 
 // goTargets: go build/test/... -o FILE (or -o=FILE).
-func goTargets(args []shell.Word) []target {
+func goTargets(args []ir.Word) []target {
 	if len(args) == 0 || (args[0].Value != "build" && args[0].Value != "test" && args[0].Value != "install") {
 		return nil
 	}
@@ -1036,7 +1036,7 @@ func goTargets(args []shell.Word) []target {
 			out = append(out, each(args[i+1:i+2], verbWrite)...)
 			i++
 		case strings.HasPrefix(w.Value, "-o="):
-			out = append(out, each([]shell.Word{cmdfacts.SubWord(w, 3)}, verbWrite)...)
+			out = append(out, each([]ir.Word{cmdfacts.SubWord(w, 3)}, verbWrite)...)
 		}
 	}
 	return out
@@ -1058,7 +1058,7 @@ var compressors = map[string]cmdfacts.Spec{
 // or uncompressed twin), -o / --output-dir-* files; nothing when the
 // output goes to stdout or the files are only tested or listed.
 func compressTargets(spec cmdfacts.Spec) extractor {
-	return func(args []shell.Word) []target {
+	return func(args []ir.Word) []target {
 		p := cmdfacts.ParseArgs(args, spec)
 		out := each(p.Values("o", "output", "output-dir-flat", "output-dir-mirror"), verbWrite)
 		if p.Has("c", "stdout", "to-stdout", "t", "test", "l", "list", "h", "help", "V", "version") {
@@ -1081,7 +1081,7 @@ var outputNames = map[string]bool{
 // values of their output-like long options (pandoc --output=/x, cargo
 // --target-dir /x, tsc --outDir /x). A value that is not a path (--output
 // json) reads as a relative name, which is harmless inside the project.
-func outputOptions(args []shell.Word) []target {
+func outputOptions(args []ir.Word) []target {
 	var out []target
 	for i := 0; i < len(args); i++ {
 		w := args[i]
@@ -1093,7 +1093,7 @@ func outputOptions(args []shell.Word) []target {
 			continue
 		}
 		if eq {
-			out = append(out, each([]shell.Word{cmdfacts.SubWord(w, 2+len(name)+1)}, verbWrite)...)
+			out = append(out, each([]ir.Word{cmdfacts.SubWord(w, 2+len(name)+1)}, verbWrite)...)
 		} else if i+1 < len(args) && !cmdfacts.IsOption(args[i+1]) {
 			i++
 			out = append(out, each(args[i:i+1], verbWrite)...)
@@ -1104,11 +1104,11 @@ func outputOptions(args []shell.Word) []target {
 
 // subcommandTargets: shx rm -rf x (a portable command named by its first
 // argument).
-func subcommandTargets(args []shell.Word) []target {
+func subcommandTargets(args []ir.Word) []target {
 	if len(args) == 0 || args[0].Unknown {
 		return nil
 	}
-	name := shell.CommandName(args[0].Value)
+	name := ir.CommandName(args[0].Value)
 	if f := posixTargets[name]; f != nil { // each level consumes a word: no loop
 		return f(args[1:])
 	}
@@ -1117,7 +1117,7 @@ func subcommandTargets(args []shell.Word) []target {
 
 // packageRunnerTargets: npx / bunx / pnpx [opts] PKG[@version] ARGS run the
 // package's command, judged like that command (npx rimraf ~).
-func packageRunnerTargets(args []shell.Word) []target {
+func packageRunnerTargets(args []ir.Word) []target {
 	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "p", Long: []string{"package", "node-options", "registry", "cache", "userconfig"}, POSIX: true})
 	if len(p.Operands) == 0 || p.Operands[0].Unknown {
 		return nil
@@ -1126,7 +1126,7 @@ func packageRunnerTargets(args []shell.Word) []target {
 	if i := strings.LastIndexByte(pkg, '@'); i > 0 {
 		pkg = pkg[:i] // rimraf@5, @scope/tool@1
 	}
-	return subcommandTargets(append([]shell.Word{cmdfacts.Literal(pkg)}, p.Operands[1:]...))
+	return subcommandTargets(append([]ir.Word{cmdfacts.Literal(pkg)}, p.Operands[1:]...))
 }
 
 var pipSpec = cmdfacts.Spec{Short: "tdwecri", Long: []string{"target", "prefix", "root", "src", "dest", "wheel-dir",
@@ -1135,7 +1135,7 @@ var pipSpec = cmdfacts.Spec{Short: "tdwecri", Long: []string{"target", "prefix",
 
 // pipTargets: pip install --target/--prefix/--root/--src DIR, pip download
 // -d DIR, pip wheel -w DIR, --log and --report files, --cache-dir.
-func pipTargets(args []shell.Word) []target {
+func pipTargets(args []ir.Word) []target {
 	p := cmdfacts.ParseArgs(args, pipSpec)
 	if len(p.Operands) == 0 {
 		return nil
@@ -1148,7 +1148,7 @@ func pipTargets(args []shell.Word) []target {
 }
 
 // uvTargets: uv pip install --target DIR (and the other pip forms).
-func uvTargets(args []shell.Word) []target {
+func uvTargets(args []ir.Word) []target {
 	if len(args) > 0 && args[0].Value == "pip" {
 		return pipTargets(args[1:])
 	}
@@ -1164,7 +1164,7 @@ var nodeInstallers = map[string]bool{"install": true, "i": true, "add": true, "c
 // --prefix DIR (npm), -C/--dir DIR (pnpm) or --cwd DIR (yarn) write into
 // DIR; and npm pack --pack-destination DIR. Global installs (-g) are not
 // path writes and stay silent.
-func nodePackageTargets(args []shell.Word) []target {
+func nodePackageTargets(args []ir.Word) []target {
 	p := cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "C", Long: []string{"prefix", "dir", "cwd", "pack-destination", "registry", "cache", "userconfig", "workspace", "filter"}})
 	if len(p.Operands) == 0 || p.Has("g", "global") {
 		return nil

@@ -3,7 +3,7 @@ package fence
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
@@ -13,7 +13,7 @@ import (
 // Move-Item, Remove-Item, Rename-Item, Expand-Archive -DestinationPath,
 // Invoke-WebRequest -OutFile, Tee-Object, Export-Csv, Start-Process
 // -RedirectStandardOutput, ...). Nothing under -WhatIf.
-func psTargets(c *shell.Command) []target {
+func psTargets(c *ir.Command) []target {
 	pc := winshell.ParsePowerShellCommand(c.Args)
 	deletes, writes := pc.Targets()
 	var out []target
@@ -55,19 +55,19 @@ var windowsTools = map[string]extractor{
 }
 
 // cmdOperands returns the non-switch arguments.
-func cmdOperands(args []shell.Word) (switches []string, ops []shell.Word) {
-	return winshell.CmdSwitches(append([]shell.Word{{}}, args...))
+func cmdOperands(args []ir.Word) (switches []string, ops []ir.Word) {
+	return winshell.CmdSwitches(append([]ir.Word{{}}, args...))
 }
 
 func cmdAll(v verb) extractor {
-	return func(args []shell.Word) []target {
+	return func(args []ir.Word) []target {
 		_, ops := cmdOperands(args)
 		return each(ops, v)
 	}
 }
 
 func cmdFirst(v verb) extractor {
-	return func(args []shell.Word) []target {
+	return func(args []ir.Word) []target {
 		_, ops := cmdOperands(args)
 		if len(ops) == 0 {
 			return nil
@@ -77,19 +77,19 @@ func cmdFirst(v verb) extractor {
 }
 
 // cmdCopy: copy SRC[+SRC...] [DEST]: DEST, or here.
-func cmdCopy(args []shell.Word) []target {
+func cmdCopy(args []ir.Word) []target {
 	_, ops := cmdOperands(args)
 	switch {
 	case len(ops) >= 2:
 		return each(ops[len(ops)-1:], verbWrite)
 	case len(ops) == 1:
-		return each([]shell.Word{here}, verbWrite)
+		return each([]ir.Word{here}, verbWrite)
 	}
 	return nil
 }
 
 // cmdMove: move SRC... DEST: DEST written, sources moved away.
-func cmdMove(args []shell.Word) []target {
+func cmdMove(args []ir.Word) []target {
 	_, ops := cmdOperands(args)
 	if len(ops) < 2 {
 		return nil
@@ -98,20 +98,20 @@ func cmdMove(args []shell.Word) []target {
 }
 
 // cmdXcopy: xcopy SRC [DEST]: DEST, or here.
-func cmdXcopy(args []shell.Word) []target {
+func cmdXcopy(args []ir.Word) []target {
 	_, ops := cmdOperands(args)
 	switch {
 	case len(ops) >= 2:
 		return each(ops[1:2], verbWrite)
 	case len(ops) == 1:
-		return each([]shell.Word{here}, verbWrite)
+		return each([]ir.Word{here}, verbWrite)
 	}
 	return nil
 }
 
 // cmdRobocopy: robocopy SRC DEST [FILES] [/opts]: DEST; SRC too with /MOV
 // or /MOVE.
-func cmdRobocopy(args []shell.Word) []target {
+func cmdRobocopy(args []ir.Word) []target {
 	sw, ops := cmdOperands(args)
 	if len(ops) < 2 {
 		return nil
@@ -127,9 +127,9 @@ func cmdRobocopy(args []shell.Word) []target {
 }
 
 // cmdAttrib: attrib [+r|-r ...] FILE...: the files.
-func cmdAttrib(args []shell.Word) []target {
+func cmdAttrib(args []ir.Word) []target {
 	_, ops := cmdOperands(args)
-	var files []shell.Word
+	var files []ir.Word
 	for _, w := range ops {
 		if !strings.HasPrefix(w.Value, "+") && !strings.HasPrefix(w.Value, "-") {
 			files = append(files, w)

@@ -1,5 +1,5 @@
 // Package convert translates between the layer contract's types (core.Call,
-// shell.Script, core.Verdict) and the layer protocol's messages (layerpb):
+// ir.Script, core.Verdict) and the layer protocol's messages (layerpb):
 // the host converts a call to a DecideRequest and a DecideResponse back,
 // a served layer does the reverse. It is pure: no I/O, no state.
 package convert
@@ -14,8 +14,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/layerproto/layerpb"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
 // MaxInputBytes is the largest raw tool_input sent to a layer. A larger one
@@ -107,7 +107,7 @@ func CallFromProto(r *layerpb.DecideRequest) *core.Call {
 // ScriptFits reports whether CallToProto sends s (nil fits): false when
 // even a lower bound of its encoding passes MaxScriptBytes. Cost: one pass
 // over the commands and their words, stopping once past the limit.
-func ScriptFits(s *shell.Script) bool {
+func ScriptFits(s *ir.Script) bool {
 	return s == nil || scriptBytes(s) <= MaxScriptBytes
 }
 
@@ -115,9 +115,9 @@ func ScriptFits(s *shell.Script) bool {
 // strings. Cost: one pass over the commands and their words, without
 // building anything, so an oversized Script is dropped before it is
 // converted.
-func scriptBytes(s *shell.Script) int {
+func scriptBytes(s *ir.Script) int {
 	n := len(s.Source) + len(s.ParseError)
-	word := func(w shell.Word) int { return len(w.Value) + len(w.Raw) + len(w.KnownPrefix) }
+	word := func(w ir.Word) int { return len(w.Value) + len(w.Raw) + len(w.KnownPrefix) }
 	for i := range s.Commands {
 		c := &s.Commands[i]
 		n += len(c.Name) + len(c.NameIfEmpty) + len(c.Stdin)
@@ -143,7 +143,7 @@ func scriptBytes(s *shell.Script) int {
 	return n
 }
 
-func scriptToProto(s *shell.Script) *layerpb.Script {
+func scriptToProto(s *ir.Script) *layerpb.Script {
 	if s == nil {
 		return nil
 	}
@@ -162,18 +162,18 @@ func scriptToProto(s *shell.Script) *layerpb.Script {
 	return p
 }
 
-func scriptFromProto(p *layerpb.Script) *shell.Script {
+func scriptFromProto(p *layerpb.Script) *ir.Script {
 	if p == nil {
 		return nil
 	}
-	s := &shell.Script{
+	s := &ir.Script{
 		Source:     p.GetSource(),
-		Dialect:    shell.Dialect(p.GetDialect()),
+		Dialect:    ir.Dialect(p.GetDialect()),
 		ParseError: p.GetParseError(),
 		Truncated:  p.GetTruncated(),
 	}
 	if len(p.GetCommands()) > 0 {
-		s.Commands = make([]shell.Command, len(p.GetCommands()))
+		s.Commands = make([]ir.Command, len(p.GetCommands()))
 		for i, pc := range p.GetCommands() {
 			s.Commands[i] = commandFromProto(pc)
 		}
@@ -181,7 +181,7 @@ func scriptFromProto(p *layerpb.Script) *shell.Script {
 	return s
 }
 
-func commandToProto(c *shell.Command) *layerpb.Command {
+func commandToProto(c *ir.Command) *layerpb.Command {
 	p := &layerpb.Command{
 		Args:       wordsToProto(c.Args),
 		Cd:         wordsToProto(c.Cd),
@@ -216,31 +216,31 @@ func commandToProto(c *shell.Command) *layerpb.Command {
 	return p
 }
 
-func commandFromProto(p *layerpb.Command) shell.Command {
-	c := shell.Command{
+func commandFromProto(p *layerpb.Command) ir.Command {
+	c := ir.Command{
 		Name:        exact(p.GetName(), p.GetNameBytes()),
 		NameIfEmpty: p.GetNameIfEmpty(),
 		Args:        wordsFromProto(p.GetArgs()),
 		Cd:          wordsFromProto(p.GetCd()),
-		Dialect:     shell.Dialect(p.GetDialect()),
+		Dialect:     ir.Dialect(p.GetDialect()),
 		Depth:       int(p.GetDepth()),
 		Via:         viaFromProto(p.GetVia()),
 		Parent:      int(p.GetParent()),
 		FeedsInto:   int(p.GetFeedsInto()),
-		Feed:        shell.FeedKind(p.GetFeed()),
+		Feed:        ir.FeedKind(p.GetFeed()),
 		Stdin:       exact(p.GetStdin(), p.GetStdinBytes()),
 		Background:  p.GetBackground(),
 	}
 	if len(p.GetAssigns()) > 0 {
-		c.Assigns = make([]shell.Assign, len(p.GetAssigns()))
+		c.Assigns = make([]ir.Assign, len(p.GetAssigns()))
 		for i, a := range p.GetAssigns() {
-			c.Assigns[i] = shell.Assign{Name: a.GetName(), Value: wordFromProto(a.GetValue())}
+			c.Assigns[i] = ir.Assign{Name: a.GetName(), Value: wordFromProto(a.GetValue())}
 		}
 	}
 	if len(p.GetRedirects()) > 0 {
-		c.Redirects = make([]shell.Redirect, len(p.GetRedirects()))
+		c.Redirects = make([]ir.Redirect, len(p.GetRedirects()))
 		for i, r := range p.GetRedirects() {
-			c.Redirects[i] = shell.Redirect{
+			c.Redirects[i] = ir.Redirect{
 				Op:     r.GetOp(),
 				Fd:     r.GetFd(),
 				Target: wordFromProto(r.GetTarget()),
@@ -251,7 +251,7 @@ func commandFromProto(p *layerpb.Command) shell.Command {
 	return c
 }
 
-func wordsToProto(ws []shell.Word) []*layerpb.Word {
+func wordsToProto(ws []ir.Word) []*layerpb.Word {
 	if len(ws) == 0 {
 		return nil
 	}
@@ -262,18 +262,18 @@ func wordsToProto(ws []shell.Word) []*layerpb.Word {
 	return out
 }
 
-func wordsFromProto(ps []*layerpb.Word) []shell.Word {
+func wordsFromProto(ps []*layerpb.Word) []ir.Word {
 	if len(ps) == 0 {
 		return nil
 	}
-	out := make([]shell.Word, len(ps))
+	out := make([]ir.Word, len(ps))
 	for i, p := range ps {
 		out[i] = wordFromProto(p)
 	}
 	return out
 }
 
-func wordToProto(w shell.Word) *layerpb.Word {
+func wordToProto(w ir.Word) *layerpb.Word {
 	p := &layerpb.Word{Unknown: w.Unknown, Glob: w.Glob}
 	p.Value, p.ValueBytes = exactText(w.Value)
 	p.Raw, p.RawBytes = exactText(w.Raw)
@@ -282,8 +282,8 @@ func wordToProto(w shell.Word) *layerpb.Word {
 }
 
 // wordFromProto accepts nil (a missing target or value) as the zero word.
-func wordFromProto(p *layerpb.Word) shell.Word {
-	return shell.Word{
+func wordFromProto(p *layerpb.Word) ir.Word {
+	return ir.Word{
 		Value:       exact(p.GetValue(), p.GetValueBytes()),
 		Raw:         exact(p.GetRaw(), p.GetRawBytes()),
 		Unknown:     p.GetUnknown(),
@@ -402,22 +402,22 @@ func textMap(m map[string]string) map[string]string {
 
 // viaToProto writes each Via as its text (the wire keeps Via a list of
 // strings), repairing invalid UTF-8 as texts does.
-func viaToProto(vias []shell.Via) []string {
+func viaToProto(vias []ir.Via) []string {
 	if len(vias) == 0 {
 		return nil
 	}
-	return texts(shell.ViaTexts(vias))
+	return texts(ir.ViaTexts(vias))
 }
 
 // viaFromProto reads Via texts back into typed entries with
-// shell.ParseVia; nil for none.
-func viaFromProto(ss []string) []shell.Via {
+// ir.ParseVia; nil for none.
+func viaFromProto(ss []string) []ir.Via {
 	if len(ss) == 0 {
 		return nil
 	}
-	out := make([]shell.Via, len(ss))
+	out := make([]ir.Via, len(ss))
 	for i, s := range ss {
-		out[i] = shell.ParseVia(s)
+		out[i] = ir.ParseVia(s)
 	}
 	return out
 }

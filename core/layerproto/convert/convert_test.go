@@ -10,9 +10,9 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/layerproto/internal/wiretest"
 	"github.com/zcode-fence/zcode-fence/core/layerproto/layerpb"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
 // overWire marshals a request to bytes and back, as gRPC would.
@@ -51,20 +51,20 @@ func TestCallRoundTrip(t *testing.T) {
 // arrives with U+FFFD, and marshalling never fails.
 func TestInvalidUTF8(t *testing.T) {
 	bad := "/tmp/\xff\xfe-link"
-	word := shell.Word{Value: bad, Raw: "$'/tmp/\\xff\\xfe-link'", KnownPrefix: bad[:6]}
+	word := ir.Word{Value: bad, Raw: "$'/tmp/\\xff\\xfe-link'", KnownPrefix: bad[:6]}
 	call := &core.Call{
 		Tool:    "Bash\xff",
 		Kind:    core.KindShell,
 		Command: "rm -rf $'/tmp/\\xff\\xfe-link'",
-		Script: &shell.Script{
+		Script: &ir.Script{
 			Source: "src\xc3",
-			Commands: []shell.Command{{
+			Commands: []ir.Command{{
 				Name:      "r\xffm",
-				Args:      []shell.Word{{Value: "r\xffm", Raw: "r\xffm", KnownPrefix: "r\xffm"}, word},
-				Assigns:   []shell.Assign{{Name: "X\xff", Value: word}},
-				Redirects: []shell.Redirect{{Op: ">", Target: word, Body: "body\xff"}},
-				Cd:        []shell.Word{word},
-				Via:       []shell.Via{shell.ParseVia("sudo\xff")},
+				Args:      []ir.Word{{Value: "r\xffm", Raw: "r\xffm", KnownPrefix: "r\xffm"}, word},
+				Assigns:   []ir.Assign{{Name: "X\xff", Value: word}},
+				Redirects: []ir.Redirect{{Op: ">", Target: word, Body: "body\xff"}},
+				Cd:        []ir.Word{word},
+				Via:       []ir.Via{ir.ParseVia("sudo\xff")},
 				Parent:    -1,
 				FeedsInto: -1,
 				Stdin:     "in\xff",
@@ -156,14 +156,14 @@ func TestInputLimit(t *testing.T) {
 // commands sharing one long cd chain, which the wire repeats per command)
 // is left out; a smaller one is sent whole.
 func TestScriptLimit(t *testing.T) {
-	chain := make([]shell.Word, 32)
+	chain := make([]ir.Word, 32)
 	for i := range chain {
-		chain[i] = shell.Word{Value: strings.Repeat("d", 4000), Raw: "$d", KnownPrefix: strings.Repeat("d", 4000)}
+		chain[i] = ir.Word{Value: strings.Repeat("d", 4000), Raw: "$d", KnownPrefix: strings.Repeat("d", 4000)}
 	}
-	script := func(n int) *shell.Script {
-		s := &shell.Script{Source: "crafted"}
+	script := func(n int) *ir.Script {
+		s := &ir.Script{Source: "crafted"}
 		for range n {
-			s.Commands = append(s.Commands, shell.Command{Name: "echo", Args: []shell.Word{{Value: "echo", Raw: "echo", KnownPrefix: "echo"}}, Cd: chain, Parent: -1, FeedsInto: -1})
+			s.Commands = append(s.Commands, ir.Command{Name: "echo", Args: []ir.Word{{Value: "echo", Raw: "echo", KnownPrefix: "echo"}}, Cd: chain, Parent: -1, FeedsInto: -1})
 		}
 		return s
 	}
@@ -278,7 +278,7 @@ func TestNilConversions(t *testing.T) {
 		Redirects: []*layerpb.Redirect{{Op: ">"}},
 		Assigns:   []*layerpb.Assign{{Name: "A"}},
 	}}}})
-	if got := c.Script.Commands[0]; got.Redirects[0].Target != (shell.Word{}) || got.Assigns[0].Value != (shell.Word{}) {
+	if got := c.Script.Commands[0]; got.Redirects[0].Target != (ir.Word{}) || got.Assigns[0].Value != (ir.Word{}) {
 		t.Errorf("missing words decoded as %+v", got)
 	}
 }

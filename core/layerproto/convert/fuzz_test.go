@@ -7,8 +7,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/layerproto/layerpb"
-	"github.com/zcode-fence/zcode-fence/core/shell"
 )
 
 // FuzzCallText puts arbitrary text (any bytes, valid UTF-8 or not) in every
@@ -20,15 +20,15 @@ func FuzzCallText(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		w := shell.Word{Value: s, Raw: s, KnownPrefix: s, Unknown: true}
+		w := ir.Word{Value: s, Raw: s, KnownPrefix: s, Unknown: true}
 		call := &core.Call{
 			Tool: s, Command: s, Paths: []string{s}, ProjectRoot: s, Cwd: s,
 			SessionID: s, WritableRoots: []string{s}, Platform: s, DataDir: s,
 			Options: map[string]string{"k": s},
-			Script: &shell.Script{Source: s, ParseError: s, Commands: []shell.Command{{
-				Name: s, Args: []shell.Word{w}, Cd: []shell.Word{w}, Via: []shell.Via{shell.ParseVia(s)}, Stdin: s,
-				Assigns:   []shell.Assign{{Name: s, Value: w}},
-				Redirects: []shell.Redirect{{Op: s, Fd: s, Target: w, Body: s}},
+			Script: &ir.Script{Source: s, ParseError: s, Commands: []ir.Command{{
+				Name: s, Args: []ir.Word{w}, Cd: []ir.Word{w}, Via: []ir.Via{ir.ParseVia(s)}, Stdin: s,
+				Assigns:   []ir.Assign{{Name: s, Value: w}},
+				Redirects: []ir.Redirect{{Op: s, Fd: s, Target: w, Body: s}},
 			}}},
 		}
 		data, err := proto.Marshal(CallToProto(call))
@@ -41,7 +41,7 @@ func FuzzCallText(f *testing.F) {
 		}
 		got := CallFromProto(&req)
 		cmd := got.Script.Commands[0]
-		for _, exactWord := range []shell.Word{cmd.Args[0], cmd.Cd[0], cmd.Assigns[0].Value, cmd.Redirects[0].Target} {
+		for _, exactWord := range []ir.Word{cmd.Args[0], cmd.Cd[0], cmd.Assigns[0].Value, cmd.Redirects[0].Target} {
 			if exactWord != w {
 				t.Errorf("word %+v, want %+v", exactWord, w)
 			}

@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // adversarial is one generated input shape that could make the analysis
 // superlinear: gen(n) returns a text of about n bytes (never much more).
 type adversarial struct {
 	name    string
-	dialect shell.Dialect
+	dialect ir.Dialect
 	gen     func(n int) string
 }
 
@@ -55,89 +55,89 @@ var bigValue = "x=abcdefgh; " + strings.Repeat(`x="$x$x"; `, 12)
 // dangerous command at the end of several of them is only text for
 // Analyze, which never runs anything.
 var adversarialInputs = []adversarial{
-	{"cd chain", shell.Bash, func(n int) string { return repeatTo(n, "cd a; ", "rm -rf *") }},
-	{"cd and chain", shell.Bash, func(n int) string { return repeatTo(n, "cd a && ", "rm -rf *") }},
-	{"cd dotdot chain", shell.Bash, func(n int) string { return repeatTo(n, "cd ../b; ", "rm -rf *") }},
-	{"cd absolute chain", shell.Bash, func(n int) string { return repeatTo(n, "cd /tmp; cd a; ", "rm -rf *") }},
-	{"cd unknown chain", shell.Bash, func(n int) string { return repeatTo(n, "cd $X; cd a; ", "rm -rf *") }},
-	{"cd long names", shell.Bash, func(n int) string { return repeatTo(n, "cd "+strings.Repeat("d", 250)+"; ", "rm -rf *") }},
-	{"pushd chain", shell.Bash, func(n int) string { return repeatTo(n, "pushd a; ", "rm -rf *") }},
-	{"pushd popd", shell.Bash, func(n int) string { return repeatTo(n, "pushd a; popd; ", "rm -rf *") }},
-	{"conditional cd", shell.Bash, func(n int) string { return repeatTo(n, "if t; then cd a; fi; ", "rm -rf *") }},
-	{"cd in subshells", shell.Bash, func(n int) string { return repeatTo(n, "(cd a; x); ", "rm -rf *") }},
-	{"and chain", shell.Bash, func(n int) string { return repeatTo(n, "true && ", "x") }},
-	{"and chain with vars", shell.Bash, func(n int) string {
+	{"cd chain", ir.Bash, func(n int) string { return repeatTo(n, "cd a; ", "rm -rf *") }},
+	{"cd and chain", ir.Bash, func(n int) string { return repeatTo(n, "cd a && ", "rm -rf *") }},
+	{"cd dotdot chain", ir.Bash, func(n int) string { return repeatTo(n, "cd ../b; ", "rm -rf *") }},
+	{"cd absolute chain", ir.Bash, func(n int) string { return repeatTo(n, "cd /tmp; cd a; ", "rm -rf *") }},
+	{"cd unknown chain", ir.Bash, func(n int) string { return repeatTo(n, "cd $X; cd a; ", "rm -rf *") }},
+	{"cd long names", ir.Bash, func(n int) string { return repeatTo(n, "cd "+strings.Repeat("d", 250)+"; ", "rm -rf *") }},
+	{"pushd chain", ir.Bash, func(n int) string { return repeatTo(n, "pushd a; ", "rm -rf *") }},
+	{"pushd popd", ir.Bash, func(n int) string { return repeatTo(n, "pushd a; popd; ", "rm -rf *") }},
+	{"conditional cd", ir.Bash, func(n int) string { return repeatTo(n, "if t; then cd a; fi; ", "rm -rf *") }},
+	{"cd in subshells", ir.Bash, func(n int) string { return repeatTo(n, "(cd a; x); ", "rm -rf *") }},
+	{"and chain", ir.Bash, func(n int) string { return repeatTo(n, "true && ", "x") }},
+	{"and chain with vars", ir.Bash, func(n int) string {
 		return numbered(min(n/2, 8000), "v%d=1; ", "") + repeatTo(n/2, "t && ", "x")
 	}},
-	{"or chain of assignments", shell.Bash, func(n int) string { return numbered(n, "v%d=1 || ", "x") }},
-	{"vars then subshells", shell.Bash, func(n int) string { return manyVars(n/2) + repeatTo(n/2, "(x); ", "") }},
-	{"vars then pipelines", shell.Bash, func(n int) string { return manyVars(n/2) + repeatTo(n/2, "a | b; ", "") }},
-	{"vars then ifs", shell.Bash, func(n int) string { return manyVars(n/2) + repeatTo(n/2, "if t; then x; fi; ", "") }},
-	{"vars then loops", shell.Bash, func(n int) string { return manyVars(n/2) + repeatTo(n/2, "while t; do x; done; ", "") }},
-	{"vars then cases", shell.Bash, func(n int) string { return manyVars(n/2) + repeatTo(n/2, "case a in a) x;; b) y;; esac; ", "") }},
-	{"vars then background", shell.Bash, func(n int) string { return manyVars(n/2) + repeatTo(n/2, "x & ", "") }},
-	{"vars then bash -c", shell.Bash, func(n int) string { return manyVars(n/2) + repeatTo(n/2, "bash -c x; ", "") }},
-	{"funcs then subshells", shell.Bash, func(n int) string {
+	{"or chain of assignments", ir.Bash, func(n int) string { return numbered(n, "v%d=1 || ", "x") }},
+	{"vars then subshells", ir.Bash, func(n int) string { return manyVars(n/2) + repeatTo(n/2, "(x); ", "") }},
+	{"vars then pipelines", ir.Bash, func(n int) string { return manyVars(n/2) + repeatTo(n/2, "a | b; ", "") }},
+	{"vars then ifs", ir.Bash, func(n int) string { return manyVars(n/2) + repeatTo(n/2, "if t; then x; fi; ", "") }},
+	{"vars then loops", ir.Bash, func(n int) string { return manyVars(n/2) + repeatTo(n/2, "while t; do x; done; ", "") }},
+	{"vars then cases", ir.Bash, func(n int) string { return manyVars(n/2) + repeatTo(n/2, "case a in a) x;; b) y;; esac; ", "") }},
+	{"vars then background", ir.Bash, func(n int) string { return manyVars(n/2) + repeatTo(n/2, "x & ", "") }},
+	{"vars then bash -c", ir.Bash, func(n int) string { return manyVars(n/2) + repeatTo(n/2, "bash -c x; ", "") }},
+	{"funcs then subshells", ir.Bash, func(n int) string {
 		return numbered(n/2, "f%d() { g; }; ", "") + repeatTo(n/2, "(x); ", "")
 	}},
-	{"assignments", shell.Bash, func(n int) string { return numbered(n, "v%d=%[1]d; ", "x") }},
-	{"prefix assignments", shell.Bash, func(n int) string { return numbered(n, "v%d=x ", "cmd") }},
-	{"exports", shell.Bash, func(n int) string { return numbered(n, "export v%d=1; ", "bash -c x") }},
-	{"variable doubling", shell.Bash, func(n int) string { return "x=ab; " + repeatTo(n, `x="$x$x"; `, "echo $x") }},
-	{"value amplification", shell.Bash, func(n int) string { return bigValue + "echo " + repeatTo(n, "a$x ", "") }},
-	{"value amplification in commands", shell.Bash, func(n int) string { return bigValue + repeatTo(n, "echo a$x; ", "") }},
-	{"value amplification in heredoc", shell.Bash, func(n int) string { return bigValue + "cat <<EOF\n" + repeatTo(n, "$x\n", "EOF\n") }},
-	{"value amplification in bash -c", shell.Bash, func(n int) string { return bigValue + repeatTo(n, `bash -c "echo $x"; `, "") }},
-	{"positional amplification", shell.Bash, func(n int) string {
+	{"assignments", ir.Bash, func(n int) string { return numbered(n, "v%d=%[1]d; ", "x") }},
+	{"prefix assignments", ir.Bash, func(n int) string { return numbered(n, "v%d=x ", "cmd") }},
+	{"exports", ir.Bash, func(n int) string { return numbered(n, "export v%d=1; ", "bash -c x") }},
+	{"variable doubling", ir.Bash, func(n int) string { return "x=ab; " + repeatTo(n, `x="$x$x"; `, "echo $x") }},
+	{"value amplification", ir.Bash, func(n int) string { return bigValue + "echo " + repeatTo(n, "a$x ", "") }},
+	{"value amplification in commands", ir.Bash, func(n int) string { return bigValue + repeatTo(n, "echo a$x; ", "") }},
+	{"value amplification in heredoc", ir.Bash, func(n int) string { return bigValue + "cat <<EOF\n" + repeatTo(n, "$x\n", "EOF\n") }},
+	{"value amplification in bash -c", ir.Bash, func(n int) string { return bigValue + repeatTo(n, `bash -c "echo $x"; `, "") }},
+	{"positional amplification", ir.Bash, func(n int) string {
 		return "set -- " + strings.Repeat("abcdefgh ", min(4096, n/18)) + "; " + repeatTo(n/2, `echo "a$@"; `, "")
 	}},
-	{"redirects one command", shell.Bash, func(n int) string { return numbered(n, ">f%d ", "echo") }},
-	{"redirects many commands", shell.Bash, func(n int) string { return numbered(n, "x >f%d 2>&1; ", "") }},
-	{"pipeline", shell.Bash, func(n int) string { return repeatTo(n, "a | ", "b") }},
-	{"pipeline into xargs", shell.Bash, func(n int) string { return repeatTo(n, "a | xargs ", "b") }},
-	{"commands", shell.Bash, func(n int) string { return repeatTo(n, "x; ", "") }},
-	{"newline commands", shell.Bash, func(n int) string { return repeatTo(n, "x\n", "") }},
-	{"background commands", shell.Bash, func(n int) string { return repeatTo(n, "x & ", "") }},
-	{"deep subshells", shell.Bash, func(n int) string { return nested(n, "(", ")", "x") }},
-	{"deep groups", shell.Bash, func(n int) string { return nested(n, "{ ", "; }", "x") }},
-	{"deep ifs", shell.Bash, func(n int) string { return nested(n, "if t; then ", "; fi", "x") }},
-	{"deep substitutions", shell.Bash, func(n int) string { return nested(n, "$(", ")", "x") }},
-	{"deep quoted substitutions", shell.Bash, func(n int) string { return nested(n, `"$(`, `)"`, "x") }},
-	{"deep backquotes", shell.Bash, func(n int) string { return nested(min(n, 64), "echo `", "`", "x") }},
-	{"deep bash -c", shell.Bash, func(n int) string { return nested(n, "bash -c '", "'", "x") }},
-	{"eval chain", shell.Bash, func(n int) string { return repeatTo(n, "eval ", "x") }},
-	{"heredoc body", shell.Bash, func(n int) string { return "cat <<EOF\n" + repeatTo(n, "line $x\n", "EOF\n") }},
-	{"heredoc into sh", shell.Bash, func(n int) string { return "sh <<EOF\n" + repeatTo(n, "cd a; rm -rf x\n", "EOF\n") }},
-	{"many heredocs", shell.Bash, func(n int) string { return repeatTo(n, "cat <<E\nx\nE\n", "") }},
-	{"brace expansions", shell.Bash, func(n int) string { return repeatTo(n, "echo {a,b}{c,d}{e,f}{g,h}; ", "") }},
-	{"brace words", shell.Bash, func(n int) string { return "echo " + repeatTo(n, "{a,b}{c,d}{e,f} ", "") }},
-	{"brace sequence", shell.Bash, func(n int) string { return repeatTo(n, "echo {1..200}; ", "") }},
-	{"nested braces", shell.Bash, func(n int) string { return "echo " + nested(n, "{a,", "}", "b") }},
-	{"substitutions", shell.Bash, func(n int) string { return "echo " + repeatTo(n, "$(x) ", "") }},
-	{"functions", shell.Bash, func(n int) string { return numbered(n, "f%d() { g; }; ", "") }},
-	{"function calls", shell.Bash, func(n int) string { return "f() { cd a; x; }; " + repeatTo(n, "f; ", "") }},
-	{"for loops", shell.Bash, func(n int) string { return repeatTo(n, "for i in a b c; do x $i; done; ", "") }},
-	{"nested for loops", shell.Bash, func(n int) string { return nested(n, "for i in 1 2 3; do ", "; done", "x") }},
-	{"case items", shell.Bash, func(n int) string { return "case $x in " + numbered(n, "p%d) cd a; y;; ", "esac") }},
-	{"set positional", shell.Bash, func(n int) string { return "set -- " + repeatTo(n, "a ", "; echo $@") }},
-	{"long word", shell.Bash, func(n int) string { return "echo " + strings.Repeat("a", n) }},
-	{"quoted words", shell.Bash, func(n int) string { return "echo " + repeatTo(n, `"a" `, "") }},
-	{"parse error commands", shell.Bash, func(n int) string { return repeatTo(n, "cd a; x; ", "'") }},
-	{"parse error parens", shell.Bash, func(n int) string { return repeatTo(n, "(", "") }},
-	{"sudo chain", shell.Bash, func(n int) string { return repeatTo(min(n, 4096), "sudo ", "rm -rf /") }},
-	{"find exec", shell.Bash, func(n int) string { return "find ." + repeatTo(n, " -exec x {} ;", "") }},
-	{"echo into sh", shell.Bash, func(n int) string { return repeatTo(n, "echo x | sh; ", "") }},
-	{"ps statements", shell.PowerShell, func(n int) string { return repeatTo(n, "Remove-Item x; ", "") }},
-	{"ps cd chain", shell.PowerShell, func(n int) string { return repeatTo(n, "cd a; ", "Remove-Item -Recurse *") }},
-	{"ps script blocks", shell.PowerShell, func(n int) string { return nested(n, "& { ", " }", "x") }},
-	{"ps subexpressions", shell.PowerShell, func(n int) string { return nested(n, "$(", ")", "x") }},
-	{"ps iex chain", shell.PowerShell, func(n int) string { return repeatTo(n, "iex ", "x") }},
-	{"ps static calls", shell.PowerShell, func(n int) string { return repeatTo(n, `[IO.File]::Delete('C:\x'); `, "") }},
-	{"ps start-process", shell.PowerShell, func(n int) string { return repeatTo(n, "Start-Process cmd -ArgumentList '/c x'; ", "") }},
-	{"cmd statements", shell.Cmd, func(n int) string { return repeatTo(n, "del x & ", "") }},
-	{"cmd cd chain", shell.Cmd, func(n int) string { return repeatTo(n, "cd a & ", "rd /s /q .") }},
-	{"cmd groups", shell.Cmd, func(n int) string { return nested(n, "(", ")", "x") }},
-	{"cmd for loops", shell.Cmd, func(n int) string { return repeatTo(n, "for %i in (a b c) do del %i\n", "") }},
+	{"redirects one command", ir.Bash, func(n int) string { return numbered(n, ">f%d ", "echo") }},
+	{"redirects many commands", ir.Bash, func(n int) string { return numbered(n, "x >f%d 2>&1; ", "") }},
+	{"pipeline", ir.Bash, func(n int) string { return repeatTo(n, "a | ", "b") }},
+	{"pipeline into xargs", ir.Bash, func(n int) string { return repeatTo(n, "a | xargs ", "b") }},
+	{"commands", ir.Bash, func(n int) string { return repeatTo(n, "x; ", "") }},
+	{"newline commands", ir.Bash, func(n int) string { return repeatTo(n, "x\n", "") }},
+	{"background commands", ir.Bash, func(n int) string { return repeatTo(n, "x & ", "") }},
+	{"deep subshells", ir.Bash, func(n int) string { return nested(n, "(", ")", "x") }},
+	{"deep groups", ir.Bash, func(n int) string { return nested(n, "{ ", "; }", "x") }},
+	{"deep ifs", ir.Bash, func(n int) string { return nested(n, "if t; then ", "; fi", "x") }},
+	{"deep substitutions", ir.Bash, func(n int) string { return nested(n, "$(", ")", "x") }},
+	{"deep quoted substitutions", ir.Bash, func(n int) string { return nested(n, `"$(`, `)"`, "x") }},
+	{"deep backquotes", ir.Bash, func(n int) string { return nested(min(n, 64), "echo `", "`", "x") }},
+	{"deep bash -c", ir.Bash, func(n int) string { return nested(n, "bash -c '", "'", "x") }},
+	{"eval chain", ir.Bash, func(n int) string { return repeatTo(n, "eval ", "x") }},
+	{"heredoc body", ir.Bash, func(n int) string { return "cat <<EOF\n" + repeatTo(n, "line $x\n", "EOF\n") }},
+	{"heredoc into sh", ir.Bash, func(n int) string { return "sh <<EOF\n" + repeatTo(n, "cd a; rm -rf x\n", "EOF\n") }},
+	{"many heredocs", ir.Bash, func(n int) string { return repeatTo(n, "cat <<E\nx\nE\n", "") }},
+	{"brace expansions", ir.Bash, func(n int) string { return repeatTo(n, "echo {a,b}{c,d}{e,f}{g,h}; ", "") }},
+	{"brace words", ir.Bash, func(n int) string { return "echo " + repeatTo(n, "{a,b}{c,d}{e,f} ", "") }},
+	{"brace sequence", ir.Bash, func(n int) string { return repeatTo(n, "echo {1..200}; ", "") }},
+	{"nested braces", ir.Bash, func(n int) string { return "echo " + nested(n, "{a,", "}", "b") }},
+	{"substitutions", ir.Bash, func(n int) string { return "echo " + repeatTo(n, "$(x) ", "") }},
+	{"functions", ir.Bash, func(n int) string { return numbered(n, "f%d() { g; }; ", "") }},
+	{"function calls", ir.Bash, func(n int) string { return "f() { cd a; x; }; " + repeatTo(n, "f; ", "") }},
+	{"for loops", ir.Bash, func(n int) string { return repeatTo(n, "for i in a b c; do x $i; done; ", "") }},
+	{"nested for loops", ir.Bash, func(n int) string { return nested(n, "for i in 1 2 3; do ", "; done", "x") }},
+	{"case items", ir.Bash, func(n int) string { return "case $x in " + numbered(n, "p%d) cd a; y;; ", "esac") }},
+	{"set positional", ir.Bash, func(n int) string { return "set -- " + repeatTo(n, "a ", "; echo $@") }},
+	{"long word", ir.Bash, func(n int) string { return "echo " + strings.Repeat("a", n) }},
+	{"quoted words", ir.Bash, func(n int) string { return "echo " + repeatTo(n, `"a" `, "") }},
+	{"parse error commands", ir.Bash, func(n int) string { return repeatTo(n, "cd a; x; ", "'") }},
+	{"parse error parens", ir.Bash, func(n int) string { return repeatTo(n, "(", "") }},
+	{"sudo chain", ir.Bash, func(n int) string { return repeatTo(min(n, 4096), "sudo ", "rm -rf /") }},
+	{"find exec", ir.Bash, func(n int) string { return "find ." + repeatTo(n, " -exec x {} ;", "") }},
+	{"echo into sh", ir.Bash, func(n int) string { return repeatTo(n, "echo x | sh; ", "") }},
+	{"ps statements", ir.PowerShell, func(n int) string { return repeatTo(n, "Remove-Item x; ", "") }},
+	{"ps cd chain", ir.PowerShell, func(n int) string { return repeatTo(n, "cd a; ", "Remove-Item -Recurse *") }},
+	{"ps script blocks", ir.PowerShell, func(n int) string { return nested(n, "& { ", " }", "x") }},
+	{"ps subexpressions", ir.PowerShell, func(n int) string { return nested(n, "$(", ")", "x") }},
+	{"ps iex chain", ir.PowerShell, func(n int) string { return repeatTo(n, "iex ", "x") }},
+	{"ps static calls", ir.PowerShell, func(n int) string { return repeatTo(n, `[IO.File]::Delete('C:\x'); `, "") }},
+	{"ps start-process", ir.PowerShell, func(n int) string { return repeatTo(n, "Start-Process cmd -ArgumentList '/c x'; ", "") }},
+	{"cmd statements", ir.Cmd, func(n int) string { return repeatTo(n, "del x & ", "") }},
+	{"cmd cd chain", ir.Cmd, func(n int) string { return repeatTo(n, "cd a & ", "rd /s /q .") }},
+	{"cmd groups", ir.Cmd, func(n int) string { return nested(n, "(", ")", "x") }},
+	{"cmd for loops", ir.Cmd, func(n int) string { return repeatTo(n, "for %i in (a b c) do del %i\n", "") }},
 }
 
 // adversarialSizes are the input sizes benchmarked: a long hand-written
@@ -182,7 +182,7 @@ func BenchmarkCdChain3000(b *testing.B) {
 // the bash shapes: mvdan.cc/sh parsing the text, nothing analysed.
 func BenchmarkAdversarialParse(b *testing.B) {
 	for _, in := range adversarialInputs {
-		if in.dialect != shell.Bash {
+		if in.dialect != ir.Bash {
 			continue
 		}
 		src := in.gen(MaxInput)

@@ -13,7 +13,7 @@
 // Analyze is the entry point; POSIX/bash text is parsed with
 // mvdan.cc/sh/v3, PowerShell and cmd.exe with the splitters of
 // core/shell/winshell; interpreter one-liners are read with core/cmdfacts
-// and scanned with core/shell/oneliner. The result is a *shell.Script, the
+// and scanned with core/shell/oneliner. The result is a *ir.Script, the
 // type layers receive (core/shell).
 //
 // Cost: linear in the input. Parsing stops at the command cap; the cd
@@ -34,7 +34,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -43,7 +43,7 @@ import (
 type Options struct {
 	// Dialect is the language of the text: Bash for the Bash and Shell
 	// tools, PowerShell for the PowerShell tool.
-	Dialect shell.Dialect
+	Dialect ir.Dialect
 	// Cwd is the directory the command starts in: the value of $PWD until
 	// a cd changes it. "" means unknown.
 	Cwd string
@@ -102,8 +102,8 @@ const (
 // Cost: a few microseconds for a typical agent command (see the
 // benchmarks); linear in the input, bounded by MaxInput, MaxDepth and the
 // command cap.
-func Analyze(src string, opts Options) (out *shell.Script) {
-	out = &shell.Script{Source: src, Dialect: opts.Dialect}
+func Analyze(src string, opts Options) (out *ir.Script) {
+	out = &ir.Script{Source: src, Dialect: opts.Dialect}
 	defer func() {
 		if r := recover(); r != nil {
 			out.Commands = nil
@@ -141,7 +141,7 @@ func budgetFor(inputLen, limit int) int {
 var parserPool = sync.Pool{New: func() any { return newBashParser() }}
 
 // safeFallback runs the token scan alone after the full analysis panicked.
-func safeFallback(out *shell.Script, src string, opts Options) {
+func safeFallback(out *ir.Script, src string, opts Options) {
 	defer func() {
 		if r := recover(); r != nil {
 			out.Commands = nil
@@ -232,7 +232,7 @@ func cutUTF8(s string, n int) string {
 // holes standing for unknown text inside nested scripts.
 type analyzer struct {
 	opts    Options
-	out     *shell.Script
+	out     *ir.Script
 	parser  *syntax.Parser
 	maxCmds int
 
@@ -264,7 +264,7 @@ type declaredFunc struct {
 	c    ctx
 }
 
-func newAnalyzer(opts Options, out *shell.Script, inputLen int) *analyzer {
+func newAnalyzer(opts Options, out *ir.Script, inputLen int) *analyzer {
 	maxCmds := opts.MaxCommands
 	if maxCmds <= 0 {
 		maxCmds = DefaultMaxCommands
@@ -288,12 +288,12 @@ func (a *analyzer) stepsUsed() int {
 // enclosing compound commands add (background, redirects, stdin).
 type ctx struct {
 	depth   int
-	via     []shell.Via
+	via     []ir.Via
 	parent  int
-	dialect shell.Dialect
+	dialect ir.Dialect
 	src     string
 	bg      bool
-	redirs  []shell.Redirect
+	redirs  []ir.Redirect
 	stdin   *xword
 	stdinOp string
 	piped   *pipedInput // literal text a pipe feeds (see piped.go)
@@ -302,18 +302,18 @@ type ctx struct {
 	container *containerFS
 }
 
-func appendVia(via []shell.Via, s string) []shell.Via {
-	out := make([]shell.Via, len(via), len(via)+1)
+func appendVia(via []ir.Via, s string) []ir.Via {
+	out := make([]ir.Via, len(via), len(via)+1)
 	copy(out, via)
-	return append(out, shell.ParseVia(s))
+	return append(out, ir.ParseVia(s))
 }
 
 // simple is a simple command before wrappers are stripped.
 type simple struct {
 	words   []xword
-	assigns []shell.Assign
+	assigns []ir.Assign
 	env     map[string]variable // prefix assignments, exported to the command
-	redirs  []shell.Redirect
+	redirs  []ir.Redirect
 	stdin   *xword
 	stdinOp string        // "<<" or "<<<" when stdin is set
 	subst   []syntax.Node // $(...), `...`, <(...), >(...) in its words
@@ -339,7 +339,7 @@ func (a *analyzer) top(text string) {
 
 // text analyses a script in c's dialect.
 func (a *analyzer) text(c ctx, st *state, text string) {
-	if c.dialect != shell.Bash {
+	if c.dialect != ir.Bash {
 		a.foreign(c, st, text)
 		return
 	}
@@ -466,11 +466,11 @@ func (a *analyzer) uncalled(start int) {
 
 // nestedText analyses a script found inside a command (bash -c, eval,
 // powershell -Command, ...) one level deeper, with parent as its Parent.
-func (a *analyzer) nestedText(c ctx, st *state, text string, dialect shell.Dialect, via string, parent int) {
+func (a *analyzer) nestedText(c ctx, st *state, text string, dialect ir.Dialect, via string, parent int) {
 	if strings.TrimSpace(text) == "" {
 		return
 	}
-	if c.depth+1 > shell.MaxDepth {
+	if c.depth+1 > ir.MaxDepth {
 		a.out.Truncated = true
 		return
 	}
@@ -488,7 +488,7 @@ func (a *analyzer) nestedArgv(c ctx, st *state, words []xword, via string, paren
 	if len(words) == 0 {
 		return -1
 	}
-	if c.depth+1 > shell.MaxDepth {
+	if c.depth+1 > ir.MaxDepth {
 		a.out.Truncated = true
 		return -1
 	}
@@ -515,7 +515,7 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	via := c.via
 	assigns := sc.assigns
 	env := sc.env
-	var extraCd []shell.Word
+	var extraCd []ir.Word
 	stripped := false // a wrapper was stripped
 	external := false // ... and it is a separate process (sudo, env, ...)
 	for n := 0; n < maxWrappers && len(words) > 0; n++ {
@@ -524,7 +524,7 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 			name = looseName(words[0])
 		}
 		w, ok := wrappers[name]
-		if !ok || (w.posix && c.dialect != shell.Bash) {
+		if !ok || (w.posix && c.dialect != ir.Bash) {
 			break
 		}
 		u := w.strip(a, words)
@@ -557,7 +557,7 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 		name = nameOf(words[0])
 		loose = looseName(words[0])
 	}
-	cmd := shell.Command{
+	cmd := ir.Command{
 		Name:        name,
 		NameIfEmpty: loose,
 		Assigns:     assigns,
@@ -569,7 +569,7 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 		Background:  c.bg,
 	}
 	if len(words) > 0 {
-		cmd.Args = make([]shell.Word, len(words))
+		cmd.Args = make([]ir.Word, len(words))
 		for i, w := range words {
 			cmd.Args[i] = w.word()
 		}
@@ -590,7 +590,7 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	switch {
 	case stdin != nil:
 		cmd.Stdin = stdin.value()
-	case c.piped != nil && c.dialect == shell.Bash:
+	case c.piped != nil && c.dialect == ir.Bash:
 		cmd.Stdin = c.piped.posix.value() // echo '...' | python3
 	}
 	if len(st.cd) > 0 || len(extraCd) > 0 {
@@ -623,13 +623,13 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	ex := exec{idx: idx, name: name, words: words, env: env, redirs: cmd.Redirects}
 	if name == "" {
 		ex.name = loose // follow ba${X}sh -c as bash -c: the careful reading
-		if ex.name == "" && c.dialect == shell.Bash && len(words) > 1 && shellVarWord(words[0]) {
+		if ex.name == "" && c.dialect == ir.Bash && len(words) > 1 && shellVarWord(words[0]) {
 			ex.name = "sh" // $SHELL -c ...
 		}
 	}
 	a.commandVarPayloads(inner, ist, idx, assigns)
 	if ex.name != "" {
-		if !stripped && sc.plain && c.dialect == shell.Bash {
+		if !stripped && sc.plain && c.dialect == ir.Bash {
 			if f := st.funcs[name]; f != nil && !f.called {
 				a.callFunc(c, st, f, ex)
 			}
@@ -660,7 +660,7 @@ type exec struct {
 	name   string
 	words  []xword
 	env    map[string]variable
-	redirs []shell.Redirect
+	redirs []ir.Redirect
 }
 
 func cloneEnv(m map[string]variable) map[string]variable {
@@ -680,13 +680,13 @@ func (a *analyzer) substitutions(c ctx, st *state, sc *simple, idx int) {
 			return
 		}
 		var stmts []*syntax.Stmt
-		kind, via := shell.FeedSubst, "$()"
+		kind, via := ir.FeedSubst, "$()"
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
 			stmts = n.Stmts
 		case *syntax.ProcSubst:
 			stmts = n.Stmts
-			kind = shell.FeedProcSubst
+			kind = ir.FeedProcSubst
 			via = n.Op.String() + ")"
 		}
 		a.subshellAt(c, st, stmts, sc.src, via, idx, kind)
@@ -695,15 +695,15 @@ func (a *analyzer) substitutions(c ctx, st *state, sc *simple, idx int) {
 
 // subshellAt walks statements of a substitution one level deeper, marking
 // their top-level commands as feeding target (when target >= 0).
-func (a *analyzer) subshellAt(c ctx, st *state, stmts []*syntax.Stmt, src, via string, target int, kind shell.FeedKind) {
+func (a *analyzer) subshellAt(c ctx, st *state, stmts []*syntax.Stmt, src, via string, target int, kind ir.FeedKind) {
 	if len(stmts) == 0 {
 		return
 	}
-	if c.depth+1 > shell.MaxDepth {
+	if c.depth+1 > ir.MaxDepth {
 		a.out.Truncated = true
 		return
 	}
-	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: target, dialect: shell.Bash, src: src, bg: c.bg, container: c.container}
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: target, dialect: ir.Bash, src: src, bg: c.bg, container: c.container}
 	if target < 0 {
 		n.parent = c.parent
 	}
@@ -744,7 +744,7 @@ func nameOf(w xword) string {
 	if !ok {
 		return ""
 	}
-	return shell.CommandName(v)
+	return ir.CommandName(v)
 }
 
 // looseName is the name of w with its unknown parts taken as empty.
@@ -755,7 +755,7 @@ func looseName(w xword) string {
 			sb.WriteString(p.text)
 		}
 	}
-	return shell.CommandName(sb.String())
+	return ir.CommandName(sb.String())
 }
 
 // Holes: when a nested script is built from words with unknown parts, each

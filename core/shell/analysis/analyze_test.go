@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/cases.txt with the current outlines")
@@ -92,9 +92,9 @@ func (tc tableCase) options() Options {
 		case "dialect":
 			switch v {
 			case "powershell":
-				o.Dialect = shell.PowerShell
+				o.Dialect = ir.PowerShell
 			case "cmd":
-				o.Dialect = shell.Cmd
+				o.Dialect = ir.Cmd
 			}
 		case "cwd":
 			o.Cwd = v
@@ -149,13 +149,13 @@ func TestCases(t *testing.T) {
 // first and are at most one level up, feeds point at real commands,
 // depths stay within MaxDepth, dialects are valid, unknown words keep a
 // prefix of their value.
-func checkInvariants(t testing.TB, name string, s *shell.Script) {
+func checkInvariants(t testing.TB, name string, s *ir.Script) {
 	t.Helper()
 	for i, c := range s.Commands {
-		if c.Dialect < shell.Bash || c.Dialect > shell.Cmd {
+		if c.Dialect < ir.Bash || c.Dialect > ir.Cmd {
 			t.Errorf("%s: #%d: bad dialect %d", name, i, c.Dialect)
 		}
-		if c.Depth < 0 || c.Depth > shell.MaxDepth {
+		if c.Depth < 0 || c.Depth > ir.MaxDepth {
 			t.Errorf("%s: #%d: depth %d out of range", name, i, c.Depth)
 		}
 		if c.Parent >= i || c.Parent < -1 {
@@ -171,16 +171,16 @@ func checkInvariants(t testing.TB, name string, s *shell.Script) {
 		if c.FeedsInto == i || c.FeedsInto < -1 || c.FeedsInto >= len(s.Commands) {
 			t.Errorf("%s: #%d: feeds into %d", name, i, c.FeedsInto)
 		}
-		if (c.FeedsInto >= 0) != (c.Feed != shell.FeedNone) {
+		if (c.FeedsInto >= 0) != (c.Feed != ir.FeedNone) {
 			t.Errorf("%s: #%d: feeds into %d with kind %q", name, i, c.FeedsInto, c.Feed)
 		}
-		if len(c.Args) > 0 && !c.Args[0].Unknown && (c.Name != shell.CommandName(c.Args[0].Value) || c.NameIfEmpty != c.Name) {
+		if len(c.Args) > 0 && !c.Args[0].Unknown && (c.Name != ir.CommandName(c.Args[0].Value) || c.NameIfEmpty != c.Name) {
 			t.Errorf("%s: #%d: name %q (if empty %q) for %q", name, i, c.Name, c.NameIfEmpty, c.Args[0].Value)
 		}
 		if len(c.Args) > 0 && c.Args[0].Unknown && c.Name != "" {
 			t.Errorf("%s: #%d: name %q for unknown %q", name, i, c.Name, c.Args[0].Value)
 		}
-		words := append([]shell.Word(nil), c.Args...)
+		words := append([]ir.Word(nil), c.Args...)
 		words = append(words, c.Cd...)
 		for _, r := range c.Redirects {
 			words = append(words, r.Target)

@@ -3,7 +3,7 @@ package analysis
 import (
 	"testing"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // agentMix is a realistic mix of what coding agents run through the Bash
@@ -78,7 +78,7 @@ func BenchmarkAnalyzeNested(b *testing.B) {
 // BenchmarkAnalyzePowerShell analyses a PowerShell pipeline with a cmd /c.
 func BenchmarkAnalyzePowerShell(b *testing.B) {
 	opts := testOptions()
-	opts.Dialect = shell.PowerShell
+	opts.Dialect = ir.PowerShell
 	src := `Get-ChildItem -Path C:\src -Recurse -Filter *.log | Remove-Item -Force; cmd /c "rd /s /q C:\src\tmp"`
 	b.ReportAllocs()
 	for b.Loop() {

@@ -2,7 +2,7 @@ package analysis
 
 import (
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/shell/oneliner"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
@@ -23,7 +23,7 @@ func (a *analyzer) foreign(c ctx, st *state, text string) {
 	base := len(a.out.Commands)     // the first command made from text
 	cmdOf := make([]int, len(segs)) // segment -> command index (or its parent's)
 	made := make([]bool, len(segs)) // the segment produced a command
-	viaOf := make([][]shell.Via, len(segs))
+	viaOf := make([][]ir.Via, len(segs))
 	for i := range segs {
 		seg := &segs[i]
 		parent, via := c.parent, c.via
@@ -46,7 +46,7 @@ func (a *analyzer) foreign(c ctx, st *state, text string) {
 		} else {
 			depth = c.depth
 		}
-		if depth > shell.MaxDepth {
+		if depth > ir.MaxDepth {
 			a.out.Truncated = true
 			continue
 		}
@@ -72,7 +72,7 @@ func (a *analyzer) foreign(c ctx, st *state, text string) {
 		}
 		n := c
 		n.depth, n.parent, n.via = depth, parent, via
-		n.bg = c.bg || seg.Sep == "&" && c.dialect == shell.PowerShell
+		n.bg = c.bg || seg.Sep == "&" && c.dialect == ir.PowerShell
 		if idx := a.run(n, st, &sc); idx >= 0 {
 			cmdOf[i], made[i] = idx, true
 		}
@@ -83,7 +83,7 @@ func (a *analyzer) foreign(c ctx, st *state, text string) {
 			continue
 		}
 		if cm := &a.out.Commands[cmdOf[i]]; cm.FeedsInto == -1 {
-			cm.FeedsInto, cm.Feed = cmdOf[f], shell.FeedPipe
+			cm.FeedsInto, cm.Feed = cmdOf[f], ir.FeedPipe
 		}
 	}
 	// What a ( ), $( ), @( ) (or run-in-place { }) block outputs is the
@@ -99,7 +99,7 @@ func (a *analyzer) foreign(c ctx, st *state, text string) {
 			continue
 		}
 		if cm := &a.out.Commands[cmdOf[i]]; cm.FeedsInto == -1 {
-			cm.FeedsInto, cm.Feed = holder, shell.FeedSubst
+			cm.FeedsInto, cm.Feed = holder, ir.FeedSubst
 		}
 	}
 }
@@ -132,7 +132,7 @@ func (a *analyzer) winLookup(st *state) func(string) (string, bool) {
 
 // xFromWord converts a splitter's Word, turning hole tokens back into
 // unknown parts.
-func (a *analyzer) xFromWord(w shell.Word) xword {
+func (a *analyzer) xFromWord(w ir.Word) xword {
 	x := wordToX(w)
 	x.raw = a.fillRaw(x.raw)
 	if len(a.holes) == 0 {
@@ -152,7 +152,7 @@ func (a *analyzer) xFromWord(w shell.Word) xword {
 	return x
 }
 
-func (a *analyzer) fillWord(w shell.Word) shell.Word {
+func (a *analyzer) fillWord(w ir.Word) ir.Word {
 	if len(a.holes) == 0 {
 		return w
 	}
@@ -170,9 +170,9 @@ func (a *analyzer) inline(c ctx, st *state, ex exec) {
 		return
 	}
 	cmd := a.out.Commands[ex.idx] // a copy: Commands grows below
-	d := shell.Bash
-	if c.dialect != shell.Bash {
-		d = shell.Cmd
+	d := ir.Bash
+	if c.dialect != ir.Bash {
+		d = ir.Cmd
 	}
 	for _, in := range cmdfacts.InlineScripts(&cmd) {
 		for _, e := range oneliner.Effects(in.Lang, in.Code) {

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // builtin applies the effect a command has on the shell that runs it:
@@ -13,10 +13,10 @@ import (
 // parameters.
 func (a *analyzer) builtin(c ctx, st *state, ex exec) {
 	switch c.dialect {
-	case shell.PowerShell:
+	case ir.PowerShell:
 		a.psBuiltin(st, ex)
 		return
-	case shell.Cmd:
+	case ir.Cmd:
 		a.cmdBuiltin(st, ex)
 		return
 	}
@@ -36,10 +36,10 @@ func (a *analyzer) builtin(c ctx, st *state, ex exec) {
 		}
 		if i >= len(ws) {
 			if h, ok := ex.env["HOME"]; ok { // HOME=/x cd
-				st.chdir(xword{parts: h.val, raw: ""}.word(), shell.Bash)
+				st.chdir(xword{parts: h.val, raw: ""}.word(), ir.Bash)
 				return
 			}
-			a.cdHome(st, shell.Bash)
+			a.cdHome(st, ir.Bash)
 			return
 		}
 		if v, ok := ws[i].lit(); ok && v == "-" {
@@ -47,15 +47,15 @@ func (a *analyzer) builtin(c ctx, st *state, ex exec) {
 				old := st.old
 				st.setChain(old)
 			} else {
-				st.chdir(unknownStep("-"), shell.Bash)
+				st.chdir(unknownStep("-"), ir.Bash)
 			}
 			return
 		}
-		st.chdir(a.cdStep(st, ex, ws[i]), shell.Bash)
+		st.chdir(a.cdStep(st, ex, ws[i]), ir.Bash)
 	case "pushd":
 		a.pushd(st, ws, "-")
 	case "popd":
-		a.popd(st, ws, "-", shell.Bash)
+		a.popd(st, ws, "-", ir.Bash)
 	case "unset":
 		for _, w := range ws[1:] {
 			if v, ok := w.lit(); ok && !strings.HasPrefix(v, "-") {
@@ -124,7 +124,7 @@ func (a *analyzer) builtin(c ctx, st *state, ex exec) {
 
 // cdStep is the chain step for cd DIR: with $CDPATH set, a relative DIR
 // not starting with . may land in any CDPATH entry, so it is unknown.
-func (a *analyzer) cdStep(st *state, ex exec, w xword) shell.Word {
+func (a *analyzer) cdStep(st *state, ex exec, w xword) ir.Word {
 	step := w.word()
 	v := step.Value
 	if step.Unknown || strings.HasPrefix(v, "/") || strings.HasPrefix(v, ".") {
@@ -140,9 +140,9 @@ func (a *analyzer) cdStep(st *state, ex exec, w xword) shell.Word {
 	return step
 }
 
-func (a *analyzer) cdHome(st *state, d shell.Dialect) {
+func (a *analyzer) cdHome(st *state, d ir.Dialect) {
 	if h, ok := a.lookup(st, "HOME"); ok && partsKnown(h.val) {
-		st.chdir(shell.Word{Value: joinParts(h.val), KnownPrefix: joinParts(h.val)}, d)
+		st.chdir(ir.Word{Value: joinParts(h.val), KnownPrefix: joinParts(h.val)}, d)
 		return
 	}
 	st.chdir(unknownStep("~"), d)
@@ -158,7 +158,7 @@ func (a *analyzer) pushd(st *state, ws []xword, optPrefix string) {
 			break
 		}
 		if v == "-n" || strings.HasPrefix(v, "-") && len(v) > 1 && v[1] >= '0' && v[1] <= '9' {
-			st.chdir(unknownStep(v), shell.Bash)
+			st.chdir(unknownStep(v), ir.Bash)
 			st.dirsLost = true
 			return
 		}
@@ -166,7 +166,7 @@ func (a *analyzer) pushd(st *state, ws []xword, optPrefix string) {
 	}
 	if i >= len(ws) {
 		if len(st.dirs) == 0 || st.dirsLost {
-			st.chdir(unknownStep("pushd"), shell.Bash)
+			st.chdir(unknownStep("pushd"), ir.Bash)
 			return
 		}
 		top := st.dirs[len(st.dirs)-1]
@@ -175,15 +175,15 @@ func (a *analyzer) pushd(st *state, ws []xword, optPrefix string) {
 		return
 	}
 	if v, ok := ws[i].lit(); ok && (strings.HasPrefix(v, "+") && len(v) > 1) {
-		st.chdir(unknownStep(v), shell.Bash)
+		st.chdir(unknownStep(v), ir.Bash)
 		st.dirsLost = true
 		return
 	}
 	st.pushDir()
-	st.chdir(ws[i].word(), shell.Bash)
+	st.chdir(ws[i].word(), ir.Bash)
 }
 
-func (a *analyzer) popd(st *state, ws []xword, optPrefix string, d shell.Dialect) {
+func (a *analyzer) popd(st *state, ws []xword, optPrefix string, d ir.Dialect) {
 	if len(ws) > 1 {
 		if v, ok := ws[1].lit(); ok && v != "" && (v[0] == '+' || strings.HasPrefix(v, optPrefix)) {
 			st.chdir(unknownStep(v), d)
@@ -253,14 +253,14 @@ func (a *analyzer) psBuiltin(st *state, ex exec) {
 		switch {
 		case target == nil && push:
 		case target == nil:
-			a.cdHome(st, shell.PowerShell)
+			a.cdHome(st, ir.PowerShell)
 		case target.value() == "-" && target.known():
-			st.chdir(unknownStep("-"), shell.PowerShell)
+			st.chdir(unknownStep("-"), ir.PowerShell)
 		default:
-			st.chdir(target.word(), shell.PowerShell)
+			st.chdir(target.word(), ir.PowerShell)
 		}
 	case "popd", "pop-location":
-		a.popd(st, ex.words[:1], "-", shell.PowerShell)
+		a.popd(st, ex.words[:1], "-", ir.PowerShell)
 	}
 }
 
@@ -278,21 +278,21 @@ func (a *analyzer) cmdBuiltin(st *state, ex exec) {
 		if len(ws) == 0 {
 			return
 		}
-		st.chdir(joinWords(ws), shell.Cmd)
+		st.chdir(joinWords(ws), ir.Cmd)
 	case "pushd":
 		if len(ex.words) < 2 {
 			return
 		}
 		st.pushDir()
-		st.chdir(joinWords(ex.words[1:]), shell.Cmd)
+		st.chdir(joinWords(ex.words[1:]), ir.Cmd)
 	case "popd":
-		a.popd(st, ex.words[:1], "/", shell.Cmd)
+		a.popd(st, ex.words[:1], "/", ir.Cmd)
 	}
 }
 
 // joinWords joins words with spaces into one Word (cmd's cd takes the rest
 // of the line as the directory).
-func joinWords(ws []xword) shell.Word {
+func joinWords(ws []xword) ir.Word {
 	if len(ws) == 1 {
 		return ws[0].word()
 	}

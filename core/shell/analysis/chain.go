@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // The cd chain (Command.Cd) is kept short whatever the script, because
@@ -43,16 +43,16 @@ var (
 // appendStep returns chain followed by step, bounded as described above,
 // for a cd made in dialect d. chain is never modified: the result is a
 // new slice or chain itself.
-func appendStep(chain []shell.Word, step shell.Word, d shell.Dialect) []shell.Word {
+func appendStep(chain []ir.Word, step ir.Word, d ir.Dialect) []ir.Word {
 	if len(step.Value) > maxCdStepLen || len(step.Raw) > maxCdStepLen {
 		step = cdStepTooLong
 	}
 	if !step.Unknown && !step.Glob && cdAbsolute(step.Value, d) {
-		return []shell.Word{step}
+		return []ir.Word{step}
 	}
 	n := len(chain)
 	if n == 0 {
-		return []shell.Word{step}
+		return []ir.Word{step}
 	}
 	last := chain[n-1]
 	if plainRelativeStep(last, d) && plainRelativeStep(step, d) {
@@ -72,13 +72,13 @@ func appendStep(chain []shell.Word, step shell.Word, d shell.Dialect) []shell.Wo
 }
 
 // whollyUnknown reports a step of which nothing is known.
-func whollyUnknown(w shell.Word) bool { return w.Unknown && w.KnownPrefix == "" }
+func whollyUnknown(w ir.Word) bool { return w.Unknown && w.KnownPrefix == "" }
 
 // cdAbsolute reports whether a cd to v replaces the whole directory: a
 // path from / in bash; a drive path (C:\, C:/) or a UNC path (\\host) in
 // the Windows dialects, where a path from \ alone keeps the drive.
-func cdAbsolute(v string, d shell.Dialect) bool {
-	if d == shell.Bash {
+func cdAbsolute(v string, d ir.Dialect) bool {
+	if d == ir.Bash {
 		return strings.HasPrefix(v, "/")
 	}
 	if strings.HasPrefix(v, `\\`) || strings.HasPrefix(v, "//") {
@@ -91,7 +91,7 @@ func cdAbsolute(v string, d shell.Dialect) bool {
 // with its neighbour: no glob, not empty, and nothing in its value or
 // source that any reading could take for an absolute, drive or provider
 // path (a leading slash or backslash, a colon, a backslash in bash text).
-func plainRelativeStep(w shell.Word, d shell.Dialect) bool {
+func plainRelativeStep(w ir.Word, d ir.Dialect) bool {
 	if w.Unknown || w.Glob || w.Value == "" {
 		return false
 	}
@@ -99,7 +99,7 @@ func plainRelativeStep(w shell.Word, d shell.Dialect) bool {
 		if strings.ContainsRune(s, ':') || strings.HasPrefix(s, "/") || strings.HasPrefix(s, `\`) {
 			return false
 		}
-		if d == shell.Bash && strings.ContainsRune(s, '\\') {
+		if d == ir.Bash && strings.ContainsRune(s, '\\') {
 			return false
 		}
 	}
@@ -109,30 +109,30 @@ func plainRelativeStep(w shell.Word, d shell.Dialect) bool {
 // joinSteps merges two relative steps into one, joining Value and Raw
 // with the dialect's separator; ok is false when the result would be
 // longer than maxCdStepLen.
-func joinSteps(a, b shell.Word, d shell.Dialect) (shell.Word, bool) {
+func joinSteps(a, b ir.Word, d ir.Dialect) (ir.Word, bool) {
 	sep := "/"
-	if d != shell.Bash {
+	if d != ir.Bash {
 		sep = `\`
 	}
 	join := func(x, y string) string {
-		if strings.HasSuffix(x, "/") || strings.HasSuffix(x, `\`) && d != shell.Bash {
+		if strings.HasSuffix(x, "/") || strings.HasSuffix(x, `\`) && d != ir.Bash {
 			return x + y
 		}
 		return x + sep + y
 	}
-	rawOf := func(w shell.Word) string {
+	rawOf := func(w ir.Word) string {
 		if w.Raw == "" {
 			return w.Value
 		}
 		return w.Raw
 	}
 	if len(a.Value)+len(b.Value)+1 > maxCdStepLen || len(rawOf(a))+len(rawOf(b))+1 > maxCdStepLen {
-		return shell.Word{}, false
+		return ir.Word{}, false
 	}
 	v := join(a.Value, b.Value)
 	raw := v // the common case: steps written as plain words
 	if rawOf(a) != a.Value || rawOf(b) != b.Value {
 		raw = join(rawOf(a), rawOf(b))
 	}
-	return shell.Word{Value: v, Raw: raw, KnownPrefix: v}, true
+	return ir.Word{Value: v, Raw: raw, KnownPrefix: v}, true
 }

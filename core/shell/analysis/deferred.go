@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -119,9 +119,9 @@ func (a *analyzer) expandAlias(c ctx, st *state, ce *syntax.CallExpr, redirs []*
 		return true
 	}
 	idx := len(a.out.Commands)
-	a.out.Commands = append(a.out.Commands, shell.Command{
-		Name: shell.CommandName(name), NameIfEmpty: shell.CommandName(name),
-		Args:    []shell.Word{{Value: name, Raw: name, KnownPrefix: name}},
+	a.out.Commands = append(a.out.Commands, ir.Command{
+		Name: ir.CommandName(name), NameIfEmpty: ir.CommandName(name),
+		Args:    []ir.Word{{Value: name, Raw: name, KnownPrefix: name}},
 		Dialect: c.dialect, Depth: c.depth, Via: c.via, Parent: c.parent, FeedsInto: -1, Background: c.bg,
 		Cd: st.cd,
 	})
@@ -130,7 +130,7 @@ func (a *analyzer) expandAlias(c ctx, st *state, ce *syntax.CallExpr, redirs []*
 	a.aliasing = append(a.aliasing, names...)
 	nc := c
 	nc.redirs = nil
-	a.nestedText(nc, st, sb.String(), shell.Bash, "alias "+name, idx)
+	a.nestedText(nc, st, sb.String(), ir.Bash, "alias "+name, idx)
 	a.aliasing = a.aliasing[:saved]
 	return true
 }
@@ -178,7 +178,7 @@ func isStdinPath(v string) bool {
 // here-string, literal text piped in) or a process substitution printing
 // literal text: the text runs in this shell.
 func (a *analyzer) sourceCmd(c ctx, st *state, ex exec) {
-	if c.dialect != shell.Bash || len(ex.words) < 2 {
+	if c.dialect != ir.Bash || len(ex.words) < 2 {
 		return
 	}
 	i := 1
@@ -196,7 +196,7 @@ func (a *analyzer) sourceCmd(c ctx, st *state, ex exec) {
 		return
 	}
 	if text, via, ok := a.fileText(c, st, ex.words[i]); ok {
-		a.nestedWord(c, st, text, shell.Bash, ex.name+" "+via, ex.idx)
+		a.nestedWord(c, st, text, ir.Bash, ex.name+" "+via, ex.idx)
 	}
 }
 
@@ -259,18 +259,18 @@ func (a *analyzer) procSubstText(st *state, w xword) (xword, bool) {
 	if t, ok := catWritten(st, name, words); ok {
 		return t, true
 	}
-	return literalOutput(name, words, stdin, a.maxNested-a.nestedBytes, shell.Bash)
+	return literalOutput(name, words, stdin, a.maxNested-a.nestedBytes, ir.Bash)
 }
 
 // payloads analyses the commands ex makes other programs run
 // (cmdfacts.Payloads, cmdfacts.GitPayloads), each in a child shell one
 // level deeper, and git aliases written earlier in the script.
 func (a *analyzer) payloads(c ctx, st *state, ex exec) {
-	if c.dialect != shell.Bash {
+	if c.dialect != ir.Bash {
 		return
 	}
 	cmd := a.out.Commands[ex.idx] // a copy: Commands grows below
-	var stdin *shell.Word
+	var stdin *ir.Word
 	switch {
 	case c.stdin != nil:
 		w := c.stdin.word()
@@ -293,7 +293,7 @@ func (a *analyzer) payloads(c ctx, st *state, ex exec) {
 func (a *analyzer) runPayload(c ctx, st *state, ex exec, p cmdfacts.Payload) {
 	switch {
 	case p.Line != nil:
-		a.nestedWord(c, st.child(a, ex.env), wordToX(*p.Line), shell.Bash, p.Via, ex.idx)
+		a.nestedWord(c, st.child(a, ex.env), wordToX(*p.Line), ir.Bash, p.Via, ex.idx)
 	case len(p.Argv) > 0:
 		ws := make([]xword, len(p.Argv))
 		for i, w := range p.Argv {
@@ -317,7 +317,7 @@ func (a *analyzer) runPayload(c ctx, st *state, ex exec, p cmdfacts.Payload) {
 			return
 		}
 		if p.Lang != "make" {
-			a.nestedWord(c, st.child(a, ex.env), text, shell.Bash, p.Via, ex.idx)
+			a.nestedWord(c, st.child(a, ex.env), text, ir.Bash, p.Via, ex.idx)
 			return
 		}
 		a.makeText(c, st, ex, text, p.Via)
@@ -330,13 +330,13 @@ func (a *analyzer) makeText(c ctx, st *state, ex exec, text xword, via string) {
 	w := text.word()
 	for _, l := range cmdfacts.MakeCommands(w.Value) {
 		lw := cmdfacts.Piece(w, 0, len(w.Value), l)
-		a.nestedWord(c, st.child(a, ex.env), wordToX(lw), shell.Bash, via, ex.idx)
+		a.nestedWord(c, st.child(a, ex.env), wordToX(lw), ir.Bash, via, ex.idx)
 	}
 }
 
 // wordToXRaw is wordToX keeping the raw text (a process substitution is
 // recognised by it).
-func wordToXRaw(w shell.Word) xword {
+func wordToXRaw(w ir.Word) xword {
 	x := wordToX(w)
 	x.raw = w.Raw
 	return x
@@ -347,7 +347,7 @@ func wordToXRaw(w shell.Word) xword {
 // `git VALUE ...` (or the shell command of a "!" alias), Via "git alias
 // NAME". Aliases given on the command line (-c, GIT_CONFIG_*) are read by
 // cmdfacts.ParseGit wherever git is judged.
-func (a *analyzer) gitAliases(c ctx, st *state, ex exec, cmd *shell.Command, g cmdfacts.Git) {
+func (a *analyzer) gitAliases(c ctx, st *state, ex exec, cmd *ir.Command, g cmdfacts.Git) {
 	if g.Sub == "config" {
 		if w, ok := cmdfacts.ParseGitConfigWrite(g.Args); ok {
 			if name, isAlias := strings.CutPrefix(w.Name, "alias."); isAlias && name != "" {
@@ -375,7 +375,7 @@ func (a *analyzer) gitAliases(c ctx, st *state, ex exec, cmd *shell.Command, g c
 	}
 	via := "git alias " + g2.Alias
 	if sh := g2.ShellCommand(); sh != "" {
-		a.nestedText(c, st.child(a, ex.env), sh, shell.Bash, via, ex.idx)
+		a.nestedText(c, st.child(a, ex.env), sh, ir.Bash, via, ex.idx)
 		return
 	}
 	if g2.Sub == "" {
@@ -391,13 +391,13 @@ func (a *analyzer) gitAliases(c ctx, st *state, ex exec, cmd *shell.Command, g c
 // commandVarPayloads analyses the values assigned to variables that
 // programs run as commands (GIT_SSH_COMMAND='...' git fetch, export
 // PAGER=...), one level under the command that assigns them.
-func (a *analyzer) commandVarPayloads(c ctx, st *state, idx int, assigns []shell.Assign) {
-	if c.dialect != shell.Bash {
+func (a *analyzer) commandVarPayloads(c ctx, st *state, idx int, assigns []ir.Assign) {
+	if c.dialect != ir.Bash {
 		return
 	}
 	for _, as := range assigns {
 		if cmdfacts.CommandVar(as.Name) {
-			a.nestedWord(c, st.child(a, nil), wordToX(as.Value), shell.Bash, as.Name, idx)
+			a.nestedWord(c, st.child(a, nil), wordToX(as.Value), ir.Bash, as.Name, idx)
 		}
 	}
 }
@@ -480,7 +480,7 @@ func (fs *containerFS) mapWord(w xword) xword {
 // read-write bind mount exposes (and, with --privileged or --device, the
 // host's /dev) reaches the host.
 func (a *analyzer) containerCmd(c ctx, st *state, ex exec) {
-	if c.dialect != shell.Bash {
+	if c.dialect != ir.Bash {
 		return
 	}
 	ws := shellWords(ex.words[1:])
@@ -505,7 +505,7 @@ func (a *analyzer) containerCmd(c ctx, st *state, ex exec) {
 		wd = wordToX(*r.Workdir)
 	}
 	child := newState()
-	child.chdir(fs.mapWord(wd).word(), shell.Bash)
+	child.chdir(fs.mapWord(wd).word(), ir.Bash)
 	nc := c
 	nc.container = fs
 	words := make([]xword, len(r.Cmd))

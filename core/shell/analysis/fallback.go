@@ -3,7 +3,7 @@ package analysis
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // The fallback runs when the text does not parse. It splits the text,
@@ -177,14 +177,14 @@ func (a *analyzer) crude(c ctx, st *state, seg string) {
 				k++
 				tw = toks[k].word
 			}
-			sc.redirs = append(sc.redirs, shell.Redirect{Op: op, Fd: fd, Target: tw.word()})
+			sc.redirs = append(sc.redirs, ir.Redirect{Op: op, Fd: fd, Target: tw.word()})
 			continue
 		}
 		if len(sc.words) == 0 {
 			if eq := strings.IndexByte(t.raw, '='); eq > 0 && isName(t.raw[:eq]) {
 				val := t.word
 				val.parts = trimPartsPrefix(val.parts, eq+1)
-				sc.assigns = append(sc.assigns, shell.Assign{Name: t.raw[:eq], Value: val.word()})
+				sc.assigns = append(sc.assigns, ir.Assign{Name: t.raw[:eq], Value: val.word()})
 				continue
 			}
 		}

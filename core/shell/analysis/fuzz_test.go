@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // FuzzAnalyze feeds arbitrary text in every dialect: Analyze must not
@@ -27,7 +27,7 @@ func FuzzAnalyze(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string, dialect uint8) {
 		opts := testOptions()
-		opts.Dialect = shell.Dialect(dialect % 3)
+		opts.Dialect = ir.Dialect(dialect % 3)
 		start := time.Now()
 		s := Analyze(src, opts)
 		if d := time.Since(start); d > 5*time.Second {

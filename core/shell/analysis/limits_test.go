@@ -6,23 +6,23 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // limitCase is one input past a limit of the analysis, generated in code
 // (the inputs are large), with what must hold of its analysis.
 type limitCase struct {
 	name      string
-	dialect   shell.Dialect
+	dialect   ir.Dialect
 	input     string
 	maxCmds   int  // Options.MaxCommands; 0: the default
 	truncated bool // Script.Truncated must be set
 	// check inspects the analysis further; it returns "" or what is wrong.
-	check func(s *shell.Script) string
+	check func(s *ir.Script) string
 }
 
 // lastNamed returns the last command named name, or nil.
-func lastNamed(s *shell.Script, name string) *shell.Command {
+func lastNamed(s *ir.Script, name string) *ir.Command {
 	for i := len(s.Commands) - 1; i >= 0; i-- {
 		if s.Commands[i].Name == name {
 			return &s.Commands[i]
@@ -34,8 +34,8 @@ func lastNamed(s *shell.Script, name string) *shell.Command {
 // chainWithin checks the cd chain of the last command named name against
 // the chain bounds and against want: the values of the steps, "?" for an
 // unknown one; nil skips that comparison.
-func chainWithin(name string, want []string) func(s *shell.Script) string {
-	return func(s *shell.Script) string {
+func chainWithin(name string, want []string) func(s *ir.Script) string {
+	return func(s *ir.Script) string {
 		c := lastNamed(s, name)
 		if c == nil {
 			return "no " + name + " command"
@@ -62,8 +62,8 @@ func chainWithin(name string, want []string) func(s *shell.Script) string {
 }
 
 // commandCount checks the number of commands against [lo, hi].
-func commandCount(lo, hi int) func(s *shell.Script) string {
-	return func(s *shell.Script) string {
+func commandCount(lo, hi int) func(s *ir.Script) string {
+	return func(s *ir.Script) string {
 		if n := len(s.Commands); n < lo || n > hi {
 			return strconv.Itoa(n) + " commands, want " + strconv.Itoa(lo) + ".." + strconv.Itoa(hi)
 		}
@@ -73,8 +73,8 @@ func commandCount(lo, hi int) func(s *shell.Script) string {
 
 // lastArgUnknown checks that the last argument of the last command named
 // name is unknown (an expansion given up on).
-func lastArgUnknown(name string) func(s *shell.Script) string {
-	return func(s *shell.Script) string {
+func lastArgUnknown(name string) func(s *ir.Script) string {
+	return func(s *ir.Script) string {
 		c := lastNamed(s, name)
 		if c == nil || len(c.Args) < 2 {
 			return "no " + name + " command with arguments"
@@ -92,23 +92,23 @@ func limitCases() []limitCase {
 	steps := func(n int) string { return strings.TrimSuffix(strings.Repeat("a/", n), "/") }
 	return []limitCase{
 		{name: "deep subshells go to the fallback", input: strings.Repeat("(", 5000) + "rm x" + strings.Repeat(")", 5000),
-			check: func(s *shell.Script) string {
+			check: func(s *ir.Script) string {
 				if s.ParseError == "" || lastNamed(s, "rm") == nil {
 					return "want a parse error and rm found by the fallback"
 				}
 				return ""
 			}},
 		{name: "deep command substitutions", input: strings.Repeat("$(", 3000) + "rm x" + strings.Repeat(")", 3000),
-			check: func(s *shell.Script) string {
+			check: func(s *ir.Script) string {
 				if lastNamed(s, "rm") == nil {
 					return "rm not found"
 				}
 				return ""
 			}},
 		{name: "nested eval past MaxDepth", input: strings.Repeat("eval ", 20) + "x", truncated: true,
-			check: func(s *shell.Script) string {
+			check: func(s *ir.Script) string {
 				for _, c := range s.Commands {
-					if c.Depth > shell.MaxDepth {
+					if c.Depth > ir.MaxDepth {
 						return "depth " + strconv.Itoa(c.Depth)
 					}
 				}
@@ -116,7 +116,7 @@ func limitCases() []limitCase {
 			}},
 		{name: "statement nesting past maxNest", input: strings.Repeat("{ ", 450) + "x" + strings.Repeat("; }", 450), truncated: true},
 		{name: "input cut at 1 MiB", input: "echo " + strings.Repeat("a", MaxInput) + "\nrm -rf /", truncated: true,
-			check: func(s *shell.Script) string {
+			check: func(s *ir.Script) string {
 				if lastNamed(s, "rm") != nil {
 					return "the command past the cut was analysed"
 				}
@@ -126,7 +126,7 @@ func limitCases() []limitCase {
 				return ""
 			}},
 		{name: "input cut inside a UTF-8 character", input: strings.Repeat("é", MaxInput/2+1), truncated: true,
-			check: func(s *shell.Script) string {
+			check: func(s *ir.Script) string {
 				for _, c := range s.Commands {
 					for _, w := range c.Args {
 						if !utf8.ValidString(w.Value) {
@@ -141,14 +141,14 @@ func limitCases() []limitCase {
 		{name: "command cap stops an and chain", input: strings.Repeat("x && ", 5000) + "y", truncated: true, check: commandCount(DefaultMaxCommands, DefaultMaxCommands)},
 		{name: "command cap with pending heredocs", input: strings.Repeat("cat <<E; x\nb\nE\n", 3000), truncated: true, check: commandCount(DefaultMaxCommands, DefaultMaxCommands)},
 		{name: "word budget", input: "echo " + strings.Repeat("a ", maxWords+10), truncated: true,
-			check: func(s *shell.Script) string {
+			check: func(s *ir.Script) string {
 				if n := len(s.Commands[0].Args); n > maxWords+1 {
 					return strconv.Itoa(n) + " words"
 				}
 				return ""
 			}},
 		{name: "redirect budget", input: "echo" + strings.Repeat(" >f", maxWords+10), truncated: true,
-			check: func(s *shell.Script) string {
+			check: func(s *ir.Script) string {
 				if n := len(s.Commands[0].Redirects); n > maxWords {
 					return strconv.Itoa(n) + " redirects"
 				}
@@ -160,7 +160,7 @@ func limitCases() []limitCase {
 		{name: "nested loops bounded", input: strings.Repeat("for i in 1 2 3 4 5 6 7 8; do ", 6) + "x $i" + strings.Repeat("; done", 6),
 			check: commandCount(1, maxLoopMult*maxIterations)},
 		{name: "long loop list not unrolled", input: "for i in " + strings.Repeat("a ", 100) + "; do rm $i; done",
-			check: func(s *shell.Script) string {
+			check: func(s *ir.Script) string {
 				if c := lastNamed(s, "rm"); c == nil || !c.Args[1].Unknown {
 					return "want one rm with an unknown argument"
 				}
@@ -173,7 +173,7 @@ func limitCases() []limitCase {
 		{name: "cd chain of 3000 relative steps", input: strings.Repeat("cd a; ", 3000) + "rm -rf *",
 			check: chainWithin("rm", []string{steps(2048), steps(952)})},
 		{name: "cd chain of 20000 relative steps", input: strings.Repeat("cd abcdefghij; ", 20000) + "rm -rf *", maxCmds: 1 << 17,
-			check: func(s *shell.Script) string {
+			check: func(s *ir.Script) string {
 				if msg := chainWithin("rm", nil)(s); msg != "" {
 					return msg
 				}
@@ -185,7 +185,7 @@ func limitCases() []limitCase {
 		{name: "cd chain reset by absolute steps", input: strings.Repeat("cd a; cd /tmp; ", 2000) + "cd b; rm -rf *",
 			check: chainWithin("rm", []string{"/tmp", "b"})},
 		{name: "cd chain past 32 steps", input: strings.Repeat("cd x$V; cd a; ", 40) + "rm -rf *",
-			check: func(s *shell.Script) string {
+			check: func(s *ir.Script) string {
 				c := lastNamed(s, "rm")
 				if c == nil || len(c.Cd) != maxCdSteps || !sameStep(c.Cd[maxCdSteps-1], cdChainTooLong) {
 					return "want 32 steps ending in the cap step"
@@ -197,7 +197,7 @@ func limitCases() []limitCase {
 		{name: "cd step too long", input: "cd " + strings.Repeat("d", maxCdStepLen+1) + "; rm -rf *",
 			check: chainWithin("rm", []string{"?"})},
 		{name: "cd steps of 4000 bytes each", input: strings.Repeat("cd "+strings.Repeat("d", 4000)+"; ", 40) + "rm -rf *",
-			check: func(s *shell.Script) string {
+			check: func(s *ir.Script) string {
 				if msg := chainWithin("rm", nil)(s); msg != "" {
 					return msg
 				}
@@ -210,16 +210,16 @@ func limitCases() []limitCase {
 		{name: "conditional cds stay one step", input: strings.Repeat("if t; then cd a; fi; ", 100) + "rm -rf *",
 			check: chainWithin("rm", []string{"?"})},
 		{name: "pushd stack bounded", input: strings.Repeat("pushd a; ", 100) + strings.Repeat("popd; ", 100) + "rm -rf *",
-			check: func(s *shell.Script) string {
+			check: func(s *ir.Script) string {
 				c := lastNamed(s, "rm")
 				if c == nil || len(c.Cd) == 0 || !c.Cd[len(c.Cd)-1].Unknown {
 					return "want the directory unknown after popping past the bounded stack"
 				}
 				return chainWithin("rm", nil)(s)
 			}},
-		{name: "powershell cd chain", dialect: shell.PowerShell, input: strings.Repeat("cd a; ", 3000) + "Remove-Item -Recurse *",
+		{name: "powershell cd chain", dialect: ir.PowerShell, input: strings.Repeat("cd a; ", 3000) + "Remove-Item -Recurse *",
 			check: chainWithin("remove-item", nil)},
-		{name: "cmd cd chain", dialect: shell.Cmd, input: strings.Repeat("cd a & ", 3000) + "rd /s /q .",
+		{name: "cmd cd chain", dialect: ir.Cmd, input: strings.Repeat("cd a & ", 3000) + "rd /s /q .",
 			check: chainWithin("rd", nil)},
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
@@ -144,7 +144,7 @@ loop:
 			payload = c.stdin
 			via = ex.name + " " + c.stdinOp
 		case c.piped != nil:
-			p := c.piped.text(shell.Bash)
+			p := c.piped.text(ir.Bash)
 			payload = &p
 			via = c.piped.from + " | " + ex.name
 		default:
@@ -166,22 +166,22 @@ loop:
 		child.pos, child.posKnown = slices.Clone(ws[min(i+1, len(ws)):]), true
 	}
 	for _, s := range scripts {
-		a.nestedWord(c, child.clone(), s, shell.Bash, ex.name+" -C", ex.idx)
+		a.nestedWord(c, child.clone(), s, ir.Bash, ex.name+" -C", ex.idx)
 	}
-	a.nestedWord(c, child, *payload, shell.Bash, via, ex.idx)
+	a.nestedWord(c, child, *payload, ir.Bash, via, ex.idx)
 }
 
 // nestedWord analyses the value of one word as a nested script.
-func (a *analyzer) nestedWord(c ctx, st *state, w xword, d shell.Dialect, via string, parent int) {
-	text, known := a.joinText([]xword{w}, d != shell.Bash)
+func (a *analyzer) nestedWord(c ctx, st *state, w xword, d ir.Dialect, via string, parent int) {
+	text, known := a.joinText([]xword{w}, d != ir.Bash)
 	if known {
 		a.nestedText(c, st, text, d, via, parent)
 	}
 }
 
 // nestedWords joins words with spaces and analyses them as a nested script.
-func (a *analyzer) nestedWords(c ctx, st *state, ws []xword, d shell.Dialect, via string, parent int) {
-	text, known := a.joinText(ws, d != shell.Bash)
+func (a *analyzer) nestedWords(c ctx, st *state, ws []xword, d ir.Dialect, via string, parent int) {
+	text, known := a.joinText(ws, d != ir.Bash)
 	if known {
 		a.nestedText(c, st, text, d, via, parent)
 	}
@@ -190,7 +190,7 @@ func (a *analyzer) nestedWords(c ctx, st *state, ws []xword, d shell.Dialect, vi
 // evalCmd: eval joins its arguments and runs them in the same shell, so cd
 // and assignments inside carry on.
 func (a *analyzer) evalCmd(c ctx, st *state, ex exec) {
-	if c.dialect != shell.Bash {
+	if c.dialect != ir.Bash {
 		return
 	}
 	ws := ex.words[1:]
@@ -199,7 +199,7 @@ func (a *analyzer) evalCmd(c ctx, st *state, ex exec) {
 			ws = ws[1:]
 		}
 	}
-	a.nestedWords(c, st, ws, shell.Bash, "eval", ex.idx)
+	a.nestedWords(c, st, ws, ir.Bash, "eval", ex.idx)
 }
 
 // trapCmd: trap ACTION SIGNAL... runs ACTION later, in this shell. The
@@ -212,7 +212,7 @@ func (a *analyzer) evalCmd(c ctx, st *state, ex exec) {
 // too. DEBUG, ERR and RETURN actions, which run between any two commands,
 // and signals not known are judged here, with the variables of now.
 func (a *analyzer) trapCmd(c ctx, st *state, ex exec) {
-	if c.dialect != shell.Bash {
+	if c.dialect != ir.Bash {
 		return
 	}
 	i, opts := skipOpts(ex.words, 1, optSpec{})
@@ -231,7 +231,7 @@ func (a *analyzer) trapCmd(c ctx, st *state, ex exec) {
 		}
 	}
 	if !later {
-		a.nestedWord(c, st.clone(), ex.words[i], shell.Bash, "trap", ex.idx)
+		a.nestedWord(c, st.clone(), ex.words[i], ir.Bash, "trap", ex.idx)
 		return
 	}
 	a.traps = append(a.traps, pendingTrap{c: c, st: st.clone(), action: ex.words[i], parent: ex.idx})
@@ -271,9 +271,9 @@ func (a *analyzer) flushTraps(start int, end *state) {
 				then.setFunc(name, def) // trap cleanup EXIT; cleanup() { ... }
 			}
 		}
-		a.nestedWord(t.c, then, t.action, shell.Bash, "trap", t.parent)
+		a.nestedWord(t.c, then, t.action, ir.Bash, "trap", t.parent)
 		if changed && !a.full() {
-			a.nestedWord(t.c, end.clone(), t.action, shell.Bash, "trap", t.parent)
+			a.nestedWord(t.c, end.clone(), t.action, ir.Bash, "trap", t.parent)
 		}
 	}
 	a.traps = a.traps[:start]
@@ -282,7 +282,7 @@ func (a *analyzer) flushTraps(start int, end *state) {
 // watchCmd: watch runs its arguments through sh -c (watch -x is a wrapper).
 func (a *analyzer) watchCmd(c ctx, st *state, ex exec) {
 	i, _ := skipOpts(ex.words, 1, watchSpec)
-	a.nestedWords(c, st.child(a, ex.env), ex.words[i:], shell.Bash, "watch", ex.idx)
+	a.nestedWords(c, st.child(a, ex.env), ex.words[i:], ir.Bash, "watch", ex.idx)
 }
 
 // suCmd: su [opts] [-] [USER] -c COMMAND (also runuser without -u).
@@ -302,7 +302,7 @@ func (a *analyzer) suCmd(c ctx, st *state, ex exec) {
 		i = j + 1 // skip "-" or the user name
 	}
 	for _, w := range cmds {
-		a.nestedWord(c, st.child(a, nil), *w, shell.Bash, ex.name+" -c", ex.idx)
+		a.nestedWord(c, st.child(a, nil), *w, ir.Bash, ex.name+" -c", ex.idx)
 	}
 }
 
@@ -317,7 +317,7 @@ func (a *analyzer) flockCmd(c ctx, st *state, ex exec) {
 		}
 	}
 	if w != nil {
-		a.nestedWord(c, st.child(a, ex.env), *w, shell.Bash, "flock -c", ex.idx)
+		a.nestedWord(c, st.child(a, ex.env), *w, ir.Bash, "flock -c", ex.idx)
 	}
 }
 
@@ -325,7 +325,7 @@ func (a *analyzer) flockCmd(c ctx, st *state, ex exec) {
 func (a *analyzer) scriptCmd(c ctx, st *state, ex exec) {
 	_, opts := skipOpts(ex.words, 1, optSpec{vals: "cEIOBTmo", longVals: []string{"command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format", "output-limit"}})
 	if w := optVal(opts, "c", "command"); w != nil {
-		a.nestedWord(c, st.child(a, ex.env), *w, shell.Bash, "script -c", ex.idx)
+		a.nestedWord(c, st.child(a, ex.env), *w, ir.Bash, "script -c", ex.idx)
 	}
 }
 
@@ -335,7 +335,7 @@ func (a *analyzer) nixShellCmd(c ctx, st *state, ex exec) {
 	ws := ex.words
 	for i := 1; i+1 < len(ws); i++ {
 		if v, ok := ws[i].lit(); ok && (v == "--run" || v == "--command") {
-			a.nestedWord(c, st.child(a, ex.env), ws[i+1], shell.Bash, "nix-shell "+v, ex.idx)
+			a.nestedWord(c, st.child(a, ex.env), ws[i+1], ir.Bash, "nix-shell "+v, ex.idx)
 			i++
 		}
 	}
@@ -370,7 +370,7 @@ func (a *analyzer) wslCmd(c ctx, st *state, ex exec) {
 		break
 	}
 	if i < len(ws) {
-		a.nestedWords(c, newState(), ws[i:], shell.Bash, "wsl", ex.idx)
+		a.nestedWords(c, newState(), ws[i:], ir.Bash, "wsl", ex.idx)
 	}
 }
 
@@ -385,11 +385,11 @@ func (a *analyzer) powershellCmd(c ctx, st *state, ex exec) {
 	via := strings.Replace(h.Via, "powershell", ex.name, 1)
 	switch {
 	case h.Stdin && c.stdin != nil:
-		a.nestedWord(c, st.process(), *c.stdin, shell.PowerShell, via+" -", ex.idx)
+		a.nestedWord(c, st.process(), *c.stdin, ir.PowerShell, via+" -", ex.idx)
 	case h.Stdin && c.piped != nil:
-		a.nestedWord(c, st.process(), c.piped.text(shell.PowerShell), shell.PowerShell, c.piped.from+" | "+via+" -", ex.idx)
+		a.nestedWord(c, st.process(), c.piped.text(ir.PowerShell), ir.PowerShell, c.piped.from+" | "+via+" -", ex.idx)
 	case h.Code != "" && a.hasKnownText(h.Code):
-		a.nestedText(c, st.process(), h.Code, shell.PowerShell, via, ex.idx)
+		a.nestedText(c, st.process(), h.Code, ir.PowerShell, via, ex.idx)
 	}
 }
 
@@ -397,10 +397,10 @@ func (a *analyzer) powershellCmd(c ctx, st *state, ex exec) {
 // that is then run (& $sb, .Invoke(), Invoke-Command): TEXT is analysed
 // as PowerShell in this session.
 func (a *analyzer) scriptBlockCreate(c ctx, st *state, ex exec) {
-	if c.dialect != shell.PowerShell || len(ex.words) < 2 || !a.hasKnownText(ex.words[1].value()) {
+	if c.dialect != ir.PowerShell || len(ex.words) < 2 || !a.hasKnownText(ex.words[1].value()) {
 		return
 	}
-	a.nestedWord(c, st.process(), ex.words[1], shell.PowerShell, "[scriptblock]::Create", ex.idx)
+	a.nestedWord(c, st.process(), ex.words[1], ir.PowerShell, "[scriptblock]::Create", ex.idx)
 }
 
 // cmdCmd: cmd [/s] [/q] ... /c|/k TEXT: the rest is cmd.exe text (read by
@@ -416,16 +416,16 @@ func (a *analyzer) cmdCmd(c ctx, st *state, ex exec) {
 		}
 		switch {
 		case c.stdin != nil:
-			a.nestedWord(c, st.process(), *c.stdin, shell.Cmd, "cmd "+c.stdinOp, ex.idx)
+			a.nestedWord(c, st.process(), *c.stdin, ir.Cmd, "cmd "+c.stdinOp, ex.idx)
 		case c.piped != nil:
-			a.nestedWord(c, st.process(), c.piped.text(shell.Cmd), shell.Cmd, c.piped.from+" | cmd", ex.idx)
+			a.nestedWord(c, st.process(), c.piped.text(ir.Cmd), ir.Cmd, c.piped.from+" | cmd", ex.idx)
 		}
 		return
 	}
 	if !a.hasKnownText(h.Code) {
 		return
 	}
-	a.nestedText(c, st.process(), h.Code, shell.Cmd, h.Via, ex.idx)
+	a.nestedText(c, st.process(), h.Code, ir.Cmd, h.Via, ex.idx)
 }
 
 // allSwitches reports whether every argument is a /switch (/q, /d, /v:on).
@@ -509,8 +509,8 @@ func (a *analyzer) xargsCmd(c ctx, st *state, ex exec) {
 }
 
 // shellWords converts working words to public ones.
-func shellWords(ws []xword) []shell.Word {
-	out := make([]shell.Word, len(ws))
+func shellWords(ws []xword) []ir.Word {
+	out := make([]ir.Word, len(ws))
 	for i, w := range ws {
 		out[i] = w.word()
 	}
@@ -682,7 +682,7 @@ func (a *analyzer) parallelCmd(c ctx, st *state, ex exec) {
 	child := st.child(a, ex.env)
 	start := len(a.out.Commands)
 	run := func(text string) {
-		a.nestedText(c, child.clone(), text, shell.Bash, ex.name, ex.idx)
+		a.nestedText(c, child.clone(), text, ir.Bash, ex.name, ex.idx)
 	}
 	itemText := func(job []xword) []string {
 		out := make([]string, len(job))
@@ -823,7 +823,7 @@ func (a *analyzer) findCmd(c ctx, st *state, ex exec) {
 				step := r.word()
 				step.Unknown = true
 				step.Raw = v
-				child.chdir(step, shell.Bash)
+				child.chdir(step, ir.Bash)
 				break
 			}
 		}

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -28,8 +28,8 @@ type pipedInput struct {
 }
 
 // text returns the reading for a consumer of dialect d.
-func (p *pipedInput) text(d shell.Dialect) xword {
-	if d == shell.Bash {
+func (p *pipedInput) text(d ir.Dialect) xword {
+	if d == ir.Bash {
 		return p.posix
 	}
 	return p.windows
@@ -73,11 +73,11 @@ func (a *analyzer) pipedInto(c ctx, start, mid int, y *syntax.Stmt) *pipedInput 
 		return nil
 	}
 	limit := a.maxNested - a.nestedBytes
-	posix, ok := literalOutput(cmd.Name, a.last.words, a.last.stdin, limit, shell.Bash)
+	posix, ok := literalOutput(cmd.Name, a.last.words, a.last.stdin, limit, ir.Bash)
 	if !ok {
 		return nil
 	}
-	windows, _ := literalOutput(cmd.Name, a.last.words, a.last.stdin, limit, shell.Cmd)
+	windows, _ := literalOutput(cmd.Name, a.last.words, a.last.stdin, limit, ir.Cmd)
 	return &pipedInput{posix: posix, windows: windows, from: cmd.Name}
 }
 
@@ -98,7 +98,7 @@ func (a *analyzer) substValue(st *state, src string, cs *syntax.CmdSubst) (strin
 		s.Background || s.Negated || s.Coprocess || s.Disown {
 		return "", false
 	}
-	name := shell.CommandName(ce.Args[0].Lit())
+	name := ir.CommandName(ce.Args[0].Lit())
 	if name != "echo" && name != "printf" && name != "pwd" && name != "cat" {
 		return "", false
 	}
@@ -140,7 +140,7 @@ func (a *analyzer) substValue(st *state, src string, cs *syntax.CmdSubst) (strin
 		}
 		fallthrough
 	default:
-		x, ok := literalOutput(name, words, nil, a.maxExpanded-a.expanded, shell.Bash)
+		x, ok := literalOutput(name, words, nil, a.maxExpanded-a.expanded, ir.Bash)
 		if !ok || !x.known() {
 			return "", false
 		}
@@ -195,7 +195,7 @@ func passesInput(name string, words []xword) bool {
 // second command behind \n; bash prints them as they are. For cmd.exe and
 // PowerShell consumers (run from Git Bash) echo's escapes are kept, and so
 // are the backslashes bash removed from an unquoted C:\path.
-func literalOutput(name string, words []xword, stdin *xword, limit int, d shell.Dialect) (xword, bool) {
+func literalOutput(name string, words []xword, stdin *xword, limit int, d ir.Dialect) (xword, bool) {
 	switch name {
 	case "echo":
 		size := 0
@@ -217,7 +217,7 @@ func literalOutput(name string, words []xword, stdin *xword, limit int, d shell.
 	return xword{}, false
 }
 
-func echoOutput(words []xword, d shell.Dialect) (xword, bool) {
+func echoOutput(words []xword, d ir.Dialect) (xword, bool) {
 	i := 1
 	newline, escapes, noEscapes := true, false, false
 	for ; i < len(words); i++ {
@@ -234,7 +234,7 @@ func echoOutput(words []xword, d shell.Dialect) (xword, bool) {
 		if k > 0 {
 			b.add(part{text: " "})
 		}
-		if d != shell.Bash && windowsRaw(w) {
+		if d != ir.Bash && windowsRaw(w) {
 			b.add(part{text: w.raw})
 			continue
 		}
@@ -244,7 +244,7 @@ func echoOutput(words []xword, d shell.Dialect) (xword, bool) {
 		b.add(part{text: "\n"})
 	}
 	out := b.single("").parts
-	if d == shell.Bash && (escapes || !noEscapes && hasBackslash(out)) {
+	if d == ir.Bash && (escapes || !noEscapes && hasBackslash(out)) {
 		out = expandEscapes(out)
 	}
 	return xword{parts: out}, true

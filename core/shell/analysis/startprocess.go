@@ -3,21 +3,21 @@ package analysis
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
 )
 
 func (a *analyzer) startProcessCmd(c ctx, st *state, ex exec) {
 	switch c.dialect {
-	case shell.PowerShell:
+	case ir.PowerShell:
 		a.psStartProcess(c, st, ex)
-	case shell.Cmd:
+	case ir.Cmd:
 		a.cmdStart(c, st, ex)
 	}
 }
 
 func (a *analyzer) psStartProcess(c ctx, st *state, ex exec) {
-	args := make([]shell.Word, len(ex.words))
+	args := make([]ir.Word, len(ex.words))
 	for i, w := range ex.words {
 		args[i] = w.word()
 	}
@@ -35,7 +35,7 @@ func (a *analyzer) psStartProcess(c ctx, st *state, ex exec) {
 		list = append(list, a.xFromWord(w))
 	}
 	line, _ := a.joinText(list, false)
-	var wd *shell.Word
+	var wd *ir.Word
 	if d := pc.Named["workingdirectory"]; len(d) == 1 {
 		wd = &d[0]
 	}
@@ -47,7 +47,7 @@ func (a *analyzer) psStartProcess(c ctx, st *state, ex exec) {
 func (a *analyzer) cmdStart(c ctx, st *state, ex exec) {
 	ws := ex.words
 	i := 1
-	var wd *shell.Word
+	var wd *ir.Word
 	bg := true
 loop:
 	for i < len(ws) {
@@ -88,7 +88,7 @@ loop:
 
 // runWindowsProcess runs file with the command line line (holes for the
 // unknown parts) in a new Windows process under the command at idx.
-func (a *analyzer) runWindowsProcess(c ctx, st *state, idx int, file xword, line string, wd *shell.Word, bg bool, via string) {
+func (a *analyzer) runWindowsProcess(c ctx, st *state, idx int, file xword, line string, wd *ir.Word, bg bool, via string) {
 	if v, ok := file.lit(); ok && strings.Contains(v, "://") {
 		return
 	}
@@ -102,15 +102,15 @@ func (a *analyzer) runWindowsProcess(c ctx, st *state, idx int, file xword, line
 			words = append(words, a.holeWord(arg))
 		}
 	}
-	if c.depth+1 > shell.MaxDepth {
+	if c.depth+1 > ir.MaxDepth {
 		a.out.Truncated = true
 		return
 	}
 	child := st.process()
 	if wd != nil {
-		child.chdir(*wd, shell.Cmd)
+		child.chdir(*wd, ir.Cmd)
 	}
-	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: idx, dialect: shell.Cmd, src: c.src, bg: c.bg || bg}
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: idx, dialect: ir.Cmd, src: c.src, bg: c.bg || bg}
 	a.run(n, child, &simple{words: words})
 }
 

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -58,11 +58,11 @@ type state struct {
 	varsShared  bool
 	funcsShared bool
 
-	cd       []shell.Word
-	old      []shell.Word // chain before the last cd, for cd - and $OLDPWD
+	cd       []ir.Word
+	old      []ir.Word // chain before the last cd, for cd - and $OLDPWD
 	oldSet   bool
-	dirs     [][]shell.Word // pushd stack
-	dirsLost bool           // the stack is no longer known
+	dirs     [][]ir.Word // pushd stack
+	dirsLost bool        // the stack is no longer known
 
 	arg0     *xword
 	pos      []xword
@@ -260,7 +260,7 @@ func (s *state) forget(name string) {
 }
 
 // chdir applies one directory change made in dialect d (see appendStep).
-func (s *state) chdir(step shell.Word, d shell.Dialect) {
+func (s *state) chdir(step ir.Word, d ir.Dialect) {
 	s.old, s.oldSet = s.cd, true
 	s.cd = appendStep(s.cd, step, d)
 }
@@ -276,14 +276,14 @@ func (s *state) pushDir() {
 }
 
 // setChain replaces the whole chain (cd -, popd).
-func (s *state) setChain(chain []shell.Word) {
+func (s *state) setChain(chain []ir.Word) {
 	s.old, s.oldSet = s.cd, true
 	s.cd = slices.Clip(chain)
 }
 
 // unknownStep is a cd step whose target the analysis cannot know.
-func unknownStep(text string) shell.Word {
-	return shell.Word{Value: text, Raw: text, Unknown: true}
+func unknownStep(text string) ir.Word {
+	return ir.Word{Value: text, Raw: text, Unknown: true}
 }
 
 // merge combines the states a conditional construct may end in, each a
@@ -365,7 +365,7 @@ func (s *state) mergeRest(o *state) {
 			n++
 		}
 		s.old, s.oldSet = nil, false
-		s.cd = appendStep(s.cd[:n:n], unknownStep("(conditional)"), shell.Bash)
+		s.cd = appendStep(s.cd[:n:n], unknownStep("(conditional)"), ir.Bash)
 	}
 	s.varsFull = s.varsFull || o.varsFull
 	for name, v := range o.aliases {
@@ -399,11 +399,11 @@ func sameVar(a, b variable) bool {
 	return slices.Equal(a.val, b.val) && a.glob == b.glob
 }
 
-func sameStep(a, b shell.Word) bool {
+func sameStep(a, b ir.Word) bool {
 	return a.Value == b.Value && a.Unknown == b.Unknown
 }
 
-func sameChain(a, b []shell.Word) bool {
+func sameChain(a, b []ir.Word) bool {
 	return slices.EqualFunc(a, b, sameStep)
 }
 
@@ -522,7 +522,7 @@ func (a *analyzer) home() string {
 }
 
 // resolveChain resolves a cd chain against Options.Cwd, lexically.
-func (a *analyzer) resolveChain(chain []shell.Word) (string, bool) {
+func (a *analyzer) resolveChain(chain []ir.Word) (string, bool) {
 	dir := a.opts.Cwd
 	known := dir != ""
 	for _, step := range chain {

@@ -3,7 +3,7 @@ package analysis
 import (
 	"slices"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -74,9 +74,9 @@ func (a *analyzer) inheritRedirs(c ctx, st *state, rs []*syntax.Redirect) ctx {
 func (a *analyzer) looseSubst(c ctx, st *state, n syntax.Node) {
 	switch n := n.(type) {
 	case *syntax.CmdSubst:
-		a.subshellAt(c, st, n.Stmts, c.src, "$()", -1, shell.FeedSubst)
+		a.subshellAt(c, st, n.Stmts, c.src, "$()", -1, ir.FeedSubst)
 	case *syntax.ProcSubst:
-		a.subshellAt(c, st, n.Stmts, c.src, n.Op.String()+")", -1, shell.FeedProcSubst)
+		a.subshellAt(c, st, n.Stmts, c.src, n.Op.String()+")", -1, ir.FeedProcSubst)
 	}
 }
 
@@ -159,9 +159,9 @@ func (a *analyzer) pipeline(c ctx, st *state, bc *syntax.BinaryCmd) {
 			break
 		}
 	}
-	kind := shell.FeedPipe
+	kind := ir.FeedPipe
 	if k, ok := a.argsInner[target]; ok {
-		target, kind = k, shell.FeedArgs
+		target, kind = k, ir.FeedArgs
 	}
 	for j := start; j < mid; j++ {
 		cm := &a.out.Commands[j]
@@ -436,7 +436,7 @@ func (a *analyzer) decl(c ctx, st *state, dc *syntax.DeclClause) {
 		if special {
 			v = opaqueVar
 		}
-		sc.assigns = append(sc.assigns, shell.Assign{Name: name, Value: w.word()})
+		sc.assigns = append(sc.assigns, ir.Assign{Name: name, Value: w.word()})
 		arg := xword{parts: append([]part{{text: name + "="}}, w.parts...), raw: nodeText(c.src, as)}
 		sc.words = append(sc.words, arg)
 		sets = append(sets, pending{name: name, v: v, set: true})
@@ -487,7 +487,7 @@ func (a *analyzer) assignValue(st *state, src string, as *syntax.Assign) (xword,
 
 // call handles a simple command (or a redirect-only statement).
 func (a *analyzer) call(c ctx, st *state, ce *syntax.CallExpr, redirs []*syntax.Redirect) {
-	if ce != nil && len(ce.Args) > 0 && c.dialect == shell.Bash {
+	if ce != nil && len(ce.Args) > 0 && c.dialect == ir.Bash {
 		if name, text, ok := a.aliasFor(st, ce.Args[0]); ok && a.expandAlias(c, st, ce, redirs, name, text) {
 			return
 		}
@@ -536,7 +536,7 @@ func (a *analyzer) call(c ctx, st *state, ce *syntax.CallExpr, redirs []*syntax.
 		a.words++
 		name := as.Name.Value
 		w, v := a.assignValue(target, c.src, as)
-		sc.assigns = append(sc.assigns, shell.Assign{Name: name, Value: w.word()})
+		sc.assigns = append(sc.assigns, ir.Assign{Name: name, Value: w.word()})
 		if pure {
 			st.setVar(name, v)
 			continue
@@ -558,14 +558,14 @@ func (a *analyzer) call(c ctx, st *state, ce *syntax.CallExpr, redirs []*syntax.
 
 // redirects evaluates a statement's redirections; stdin is the last
 // heredoc or here-string feeding fd 0.
-func (a *analyzer) redirects(st *state, src string, rs []*syntax.Redirect) (out []shell.Redirect, stdin *xword, op string) {
+func (a *analyzer) redirects(st *state, src string, rs []*syntax.Redirect) (out []ir.Redirect, stdin *xword, op string) {
 	for _, r := range rs {
 		if a.words >= maxWords {
 			a.out.Truncated = true
 			break
 		}
 		a.words++
-		rd := shell.Redirect{Op: r.Op.String()}
+		rd := ir.Redirect{Op: r.Op.String()}
 		if r.N != nil {
 			rd.Fd = r.N.Value
 		}

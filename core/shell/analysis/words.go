@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -76,8 +76,8 @@ func (w xword) lit() (string, bool) {
 	return w.value(), true
 }
 
-func (w xword) word() shell.Word {
-	out := shell.Word{Value: w.value(), Raw: w.raw, Glob: w.glob}
+func (w xword) word() ir.Word {
+	out := ir.Word{Value: w.value(), Raw: w.raw, Glob: w.glob}
 	n := 0 // Value joins the parts: the known prefix is its first n bytes
 	for _, p := range w.parts {
 		if p.unknown {
@@ -91,7 +91,7 @@ func (w xword) word() shell.Word {
 }
 
 // wordToX converts a public Word back into the working form.
-func wordToX(w shell.Word) xword {
+func wordToX(w ir.Word) xword {
 	if !w.Unknown {
 		return xword{parts: []part{{text: w.Value}}, raw: w.Raw, glob: w.Glob}
 	}

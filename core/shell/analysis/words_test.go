@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // wordCase checks the fields of one command of an analysis; only the
@@ -44,11 +44,11 @@ type jsonRedirect struct {
 	Body   string   `json:"body"`
 }
 
-func fromWord(w shell.Word) jsonWord {
+func fromWord(w ir.Word) jsonWord {
 	return jsonWord{Value: w.Value, Raw: w.Raw, Unknown: w.Unknown, Prefix: w.KnownPrefix, Glob: w.Glob}
 }
 
-func fromWords(ws []shell.Word) []jsonWord {
+func fromWords(ws []ir.Word) []jsonWord {
 	out := make([]jsonWord, len(ws))
 	for i, w := range ws {
 		out[i] = fromWord(w)

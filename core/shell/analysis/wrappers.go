@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -15,10 +15,10 @@ import (
 
 // unwrap is the result of stripping one wrapper.
 type unwrap struct {
-	rest    []xword        // the inner argv; empty: not used as a wrapper here
-	assigns []shell.Assign // NAME=value the wrapper sets (env, sudo)
-	cd      []shell.Word   // directory the wrapper changes to (env -C, sudo -D)
-	via     string         // Via label; "" means the wrapper's name
+	rest    []xword     // the inner argv; empty: not used as a wrapper here
+	assigns []ir.Assign // NAME=value the wrapper sets (env, sudo)
+	cd      []ir.Word   // directory the wrapper changes to (env -C, sudo -D)
+	via     string      // Via label; "" means the wrapper's name
 }
 
 type wrapper struct {
@@ -131,8 +131,8 @@ func thenOperands(spec optSpec, n int, noRun ...string) func(*analyzer, []xword)
 }
 
 // leadingAssigns takes NAME=value words off the front of ws.
-func leadingAssigns(ws []xword) ([]shell.Assign, []xword) {
-	var out []shell.Assign
+func leadingAssigns(ws []xword) ([]ir.Assign, []xword) {
+	var out []ir.Assign
 	for len(ws) > 0 {
 		v := ws[0].value()
 		eq := strings.IndexByte(v, '=')
@@ -141,7 +141,7 @@ func leadingAssigns(ws []xword) ([]shell.Assign, []xword) {
 		}
 		val := ws[0]
 		val.parts = trimPartsPrefix(val.parts, eq+1)
-		out = append(out, shell.Assign{Name: v[:eq], Value: val.word()})
+		out = append(out, ir.Assign{Name: v[:eq], Value: val.word()})
 		ws = ws[1:]
 	}
 	return out, ws

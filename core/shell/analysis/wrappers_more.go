@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // More "run this program" wrappers: tool runners (uvx, uv tool run, pipx
@@ -95,8 +95,8 @@ func moreWrappers() map[string]wrapper {
 var slurmSpec = optSpec{vals: cmdfacts.SlurmShortValued, longVals: cmdfacts.SlurmLongValued}
 
 // argWords returns the shell.Words of ws (for the cmdfacts parsers).
-func argWords(ws []xword) []shell.Word {
-	out := make([]shell.Word, len(ws))
+func argWords(ws []xword) []ir.Word {
+	out := make([]ir.Word, len(ws))
 	for i, w := range ws {
 		out[i] = w.word()
 	}
@@ -275,7 +275,7 @@ func (a *analyzer) sgCmd(c ctx, st *state, ex exec) {
 		}
 	}
 	if i < len(ws) {
-		a.nestedWords(c, st.child(a, ex.env), ws[i:], shell.Bash, "sg", ex.idx)
+		a.nestedWords(c, st.child(a, ex.env), ws[i:], ir.Bash, "sg", ex.idx)
 	}
 }
 
@@ -283,11 +283,11 @@ func (a *analyzer) sgCmd(c ctx, st *state, ex exec) {
 // and its arguments, cmd.exe-style) once per file found, the @path-like
 // placeholders standing for DIR\MASK (cmdfacts.Forfiles).
 func (a *analyzer) forfilesCmd(c ctx, st *state, ex exec) {
-	args := make([]shell.Word, 0, len(ex.words))
+	args := make([]ir.Word, 0, len(ex.words))
 	for _, w := range ex.words[1:] {
 		args = append(args, w.word())
 	}
 	if text, ok := cmdfacts.Forfiles(args); ok {
-		a.nestedText(c, st.child(a, ex.env), text, shell.Cmd, "forfiles", ex.idx)
+		a.nestedText(c, st.child(a, ex.env), text, ir.Cmd, "forfiles", ex.idx)
 	}
 }

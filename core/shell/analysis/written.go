@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // Files written and then run in the same command line: echo/printf/cat of
@@ -95,8 +95,8 @@ func (s *state) keepWritten(o *state) {
 // recordWrites notes the files a command's stdout redirects write: with
 // the text the command prints when it is literal (echo, printf, cat of a
 // heredoc), else as unknown.
-func (a *analyzer) recordWrites(st *state, name string, words []xword, stdin, in *xword, redirs []shell.Redirect, d shell.Dialect) {
-	if d != shell.Bash {
+func (a *analyzer) recordWrites(st *state, name string, words []xword, stdin, in *xword, redirs []ir.Redirect, d ir.Dialect) {
+	if d != ir.Bash {
 		return
 	}
 	if name == "tee" {
@@ -132,7 +132,7 @@ func (a *analyzer) recordWrites(st *state, name string, words []xword, stdin, in
 		}
 		if !got {
 			if len(words) > 0 {
-				out, got = literalOutput(name, words, stdin, a.maxNested-a.nestedBytes, shell.Bash)
+				out, got = literalOutput(name, words, stdin, a.maxNested-a.nestedBytes, ir.Bash)
 			}
 			if !got {
 				st.setWritten(key, xword{}, false)
@@ -219,7 +219,7 @@ func shellScript(text string) bool {
 // command word (./x.sh, /tmp/x.sh: a shell script), as an interpreter's
 // script (runWrittenScript), or make's default makefile.
 func (a *analyzer) runWritten(c ctx, st *state, ex exec) {
-	if c.dialect != shell.Bash || len(st.written) == 0 || len(ex.words) == 0 {
+	if c.dialect != ir.Bash || len(st.written) == 0 || len(ex.words) == 0 {
 		return
 	}
 	if a.runWrittenScript(c, st, ex) {
@@ -230,7 +230,7 @@ func (a *analyzer) runWritten(c ctx, st *state, ex exec) {
 			child := st.child(a, ex.env)
 			child.arg0 = &ex.words[0]
 			child.pos, child.posKnown = append([]xword(nil), ex.words[1:]...), true
-			a.nestedWord(c, child, t, shell.Bash, v, ex.idx)
+			a.nestedWord(c, child, t, ir.Bash, v, ex.idx)
 		}
 		return
 	}
@@ -296,7 +296,7 @@ func (a *analyzer) runWrittenScript(c ctx, st *state, ex exec) bool {
 		if !ok {
 			continue
 		}
-		if c.depth+1 > shell.MaxDepth {
+		if c.depth+1 > ir.MaxDepth {
 			a.out.Truncated = true
 			return true
 		}

@@ -1,5 +1,5 @@
 // Package cdchain resolves the cd chains of a shell analysis
-// (shell.Command.Cd) for a layer, each distinct chain once: the directory
+// (ir.Command.Cd) for a layer, each distinct chain once: the directory
 // after every chain is cached by the chain's identity, and a chain that
 // extends the one resolved last reuses the directories of their common
 // prefix. A script whose commands share or extend a few chains therefore
@@ -8,20 +8,20 @@
 // otherwise re-join 512 MiB of path text).
 //
 // The analysis shares one chain slice between the commands it applies to
-// and never modifies a chain once made (shell.Command.Cd's contract), so
+// and never modifies a chain once made (ir.Command.Cd's contract), so
 // the address of a chain's first element and its length name its content.
 // The layer protocol keeps that sharing (core/layerproto/convert sends each
 // distinct chain once).
 package cdchain
 
 import (
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/steps"
 )
 
 // Step applies one cd step to cur, in dialect d, and returns the directory
 // it leads to. It is the layer's own reading of a cd argument.
-type Step[D any] func(cur D, w shell.Word, d shell.Dialect) D
+type Step[D any] func(cur D, w ir.Word, d ir.Dialect) D
 
 // Cache resolves chains from one start directory (the call's cwd) with one
 // Step. It is used by one goroutine (one Decide call).
@@ -32,16 +32,16 @@ type Cache[D any] struct {
 
 	whole map[key]D
 
-	last     []shell.Word // the chain resolved last
-	lastDirs []D          // the directory after each of its steps
-	lastD    shell.Dialect
+	last     []ir.Word // the chain resolved last
+	lastDirs []D       // the directory after each of its steps
+	lastD    ir.Dialect
 	haveLast bool
 }
 
 type key struct {
-	first *shell.Word
+	first *ir.Word
 	n     int
-	d     shell.Dialect
+	d     ir.Dialect
 }
 
 // New returns a cache for chains starting at start. Dir spends one step of
@@ -56,7 +56,7 @@ func New[D any](start D, step Step[D], budget *steps.Counter) *Cache[D] {
 // comparison with the last chain's steps (a pointer comparison per step
 // when the strings are shared) and one Step call per step past the common
 // prefix.
-func (c *Cache[D]) Dir(chain []shell.Word, d shell.Dialect) D {
+func (c *Cache[D]) Dir(chain []ir.Word, d ir.Dialect) D {
 	if len(chain) == 0 {
 		return c.start
 	}
@@ -90,6 +90,6 @@ func (c *Cache[D]) Dir(chain []shell.Word, d shell.Dialect) D {
 	return cur
 }
 
-func same(a, b shell.Word) bool {
+func same(a, b ir.Word) bool {
 	return a.Value == b.Value && a.Raw == b.Raw && a.Unknown == b.Unknown && a.KnownPrefix == b.KnownPrefix && a.Glob == b.Glob
 }

@@ -1,7 +1,7 @@
 package winshell
 
 import (
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"strings"
 )
 
@@ -15,7 +15,7 @@ import (
 // PSStaticCallName) with the call's source as Raw, then the arguments as
 // the splitter resolved them, commas dropped. A static property, or a
 // type literal alone, is not a call.
-func StaticCall(segs []Segment, i int) ([]shell.Word, bool) {
+func StaticCall(segs []Segment, i int) ([]ir.Word, bool) {
 	seg := &segs[i]
 	k := 0
 	var head strings.Builder
@@ -30,7 +30,7 @@ func StaticCall(segs []Segment, i int) ([]shell.Word, bool) {
 	if !ok {
 		return nil, false
 	}
-	out := []shell.Word{{Value: name, Raw: head.String(), KnownPrefix: name}}
+	out := []ir.Word{{Value: name, Raw: head.String(), KnownPrefix: name}}
 	if strings.TrimSpace(strings.Trim(seg.Words[k].Raw, "()")) == "" {
 		return out, true // ()
 	}

@@ -7,7 +7,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // This file holds the small splitters for the two Windows dialects
@@ -47,11 +47,11 @@ type Segment struct {
 	// [C:\x.exe -y]). Value has quoting and escapes removed and known
 	// variables expanded; Raw is the source text. An unquoted PowerShell
 	// comma (array separator) is a word of its own, Value ",".
-	Words []shell.Word
+	Words []ir.Word
 	// Redirects are the segment's redirections in source order. PowerShell
 	// `*>` and `*>>` are given as "&>" and "&>>"; `2>&1` as Op ">&", Fd "2",
 	// Target "1". A PowerShell `> $null` target has Value "".
-	Redirects []shell.Redirect
+	Redirects []ir.Redirect
 	// Sep is the operator that ended the segment: ";", "\n", "|", "&&",
 	// "||", "&" (PowerShell: background job; cmd.exe: sequence), or "" at
 	// the end of the text or of a block.
@@ -96,7 +96,7 @@ func (o *segOutput) reserve(depth, parent int, via string) int {
 
 // finish stores the parsed parts of segment idx and links the pipe from
 // prev. It drops an empty segment and returns -1 for it.
-func (o *segOutput) finish(idx, prev int, words []shell.Word, redirs []shell.Redirect, sep string) int {
+func (o *segOutput) finish(idx, prev int, words []ir.Word, redirs []ir.Redirect, sep string) int {
 	if len(words) == 0 && len(redirs) == 0 && idx == len(o.segs)-1 {
 		o.segs = o.segs[:idx]
 		return -1
@@ -112,14 +112,14 @@ func (o *segOutput) finish(idx, prev int, words []shell.Word, redirs []shell.Red
 // splitPowerShell splits PowerShell source into segments, resolving no
 // variables except $null, $true and $false. Never fails, never panics.
 func splitPowerShell(src string) []Segment {
-	segs, _ := Split(shell.PowerShell, src, nil)
+	segs, _ := Split(ir.PowerShell, src, nil)
 	return segs
 }
 
 // splitCmd splits cmd.exe source into segments, resolving no %VAR%.
 // Never fails, never panics.
 func splitCmd(src string) []Segment {
-	segs, _ := Split(shell.Cmd, src, nil)
+	segs, _ := Split(ir.Cmd, src, nil)
 	return segs
 }
 
@@ -134,13 +134,13 @@ func splitCmd(src string) []Segment {
 //
 // truncated reports that a limit was hit and part of src was not analysed.
 // Cost: linear in len(src) per Invoke-Expression level (at most MaxDepth).
-func Split(d shell.Dialect, src string, lookup func(string) (string, bool)) (segs []Segment, truncated bool) {
+func Split(d ir.Dialect, src string, lookup func(string) (string, bool)) (segs []Segment, truncated bool) {
 	out := &segOutput{}
 	if len(src) > maxSource {
 		src = src[:maxSource]
 		out.truncated = true
 	}
-	if d == shell.PowerShell {
+	if d == ir.PowerShell {
 		p := &psSplitter{src: src, lookup: lookup, vars: map[string]*string{}, out: out}
 		p.block(0, -1, "", 0)
 	} else {
@@ -176,21 +176,21 @@ func (w *wordBuilder) dyn(raw string) {
 	w.val.WriteString(raw)
 }
 
-func (w *wordBuilder) word(raw, globChars string) shell.Word {
+func (w *wordBuilder) word(raw, globChars string) ir.Word {
 	v := w.val.String()
 	kp := v
 	if w.unknown {
 		kp = w.prefix
 	}
-	return shell.Word{Value: v, Raw: raw, Unknown: w.unknown, KnownPrefix: kp, Glob: strings.ContainsAny(w.globs, globChars)}
+	return ir.Word{Value: v, Raw: raw, Unknown: w.unknown, KnownPrefix: kp, Glob: strings.ContainsAny(w.globs, globChars)}
 }
 
-func groupWord(raw string) shell.Word {
-	return shell.Word{Value: raw, Raw: raw, Unknown: true}
+func groupWord(raw string) ir.Word {
+	return ir.Word{Value: raw, Raw: raw, Unknown: true}
 }
 
-func literalWord(s string) shell.Word {
-	return shell.Word{Value: s, Raw: s, KnownPrefix: s}
+func literalWord(s string) ir.Word {
+	return ir.Word{Value: s, Raw: s, KnownPrefix: s}
 }
 
 // lookupEnv tries each name as written, then upper-cased.
@@ -326,8 +326,8 @@ func (p *psSplitter) block(depth, parent int, via string, closer byte) {
 
 func (p *psSplitter) statement(depth, parent int, via string, closer byte, prev int) (int, bool) {
 	idx := p.out.reserve(depth, parent, via)
-	var words []shell.Word
-	var redirs []shell.Redirect
+	var words []ir.Word
+	var redirs []ir.Redirect
 	call, closed := false, false
 	assign, plainAssign := "", false
 	sep := ""
@@ -456,7 +456,7 @@ func (p *psSplitter) skipBlockComment() {
 
 // psIsExpression reports whether a statement starting with words[0] is an
 // expression rather than a command invocation.
-func psIsExpression(words []shell.Word) bool {
+func psIsExpression(words []ir.Word) bool {
 	if len(words) == 0 {
 		return false
 	}
@@ -542,7 +542,7 @@ func psVarKey(name string) string {
 	return strings.ToLower(name)
 }
 
-func (p *psSplitter) assignVar(key string, plain bool, rhs []shell.Word, expression bool) {
+func (p *psSplitter) assignVar(key string, plain bool, rhs []ir.Word, expression bool) {
 	if plain && expression && len(rhs) == 1 && !rhs[0].Unknown {
 		v := rhs[0].Value
 		p.vars[key] = &v
@@ -579,7 +579,7 @@ func (p *psSplitter) resolve(name string) (string, bool) {
 }
 
 // word scans one argument starting at p.pos.
-func (p *psSplitter) word(depth, idx int) shell.Word {
+func (p *psSplitter) word(depth, idx int) ir.Word {
 	s := p.src
 	start := p.pos
 	var w wordBuilder
@@ -902,7 +902,7 @@ func skipBalanced(s string, i int) int {
 }
 
 // redirect scans a redirection at p.pos.
-func (p *psSplitter) redirect(depth, idx int) shell.Redirect {
+func (p *psSplitter) redirect(depth, idx int) ir.Redirect {
 	s := p.src
 	fd := ""
 	if s[p.pos] != '>' {
@@ -918,7 +918,7 @@ func (p *psSplitter) redirect(depth, idx int) shell.Redirect {
 	if op == ">" && p.pos+1 < len(s) && s[p.pos] == '&' && s[p.pos+1] >= '1' && s[p.pos+1] <= '9' {
 		t := s[p.pos+1 : p.pos+2]
 		p.pos += 2
-		return shell.Redirect{Op: ">&", Fd: fd, Target: literalWord(t)}
+		return ir.Redirect{Op: ">&", Fd: fd, Target: literalWord(t)}
 	}
 	if fd == "*" {
 		fd, op = "", "&"+op
@@ -926,7 +926,7 @@ func (p *psSplitter) redirect(depth, idx int) shell.Redirect {
 	for p.pos < len(s) && psSpace(s, p.pos) > 0 {
 		p.pos += psSpace(s, p.pos)
 	}
-	r := shell.Redirect{Op: op, Fd: fd}
+	r := ir.Redirect{Op: op, Fd: fd}
 	if p.pos < len(s) && strings.IndexByte("\r\n;|&)}<>", s[p.pos]) < 0 {
 		r.Target = p.word(depth, idx)
 	}
@@ -935,7 +935,7 @@ func (p *psSplitter) redirect(depth, idx int) shell.Redirect {
 
 // stopParsing handles the rest of the line after --%: words passed verbatim
 // to a native command, with only %VAR% expanded, up to a newline or pipe.
-func (p *psSplitter) stopParsing() []shell.Word {
+func (p *psSplitter) stopParsing() []ir.Word {
 	s := p.src
 	end := p.pos
 	for end < len(s) && s[end] != '\n' && s[end] != '\r' && s[end] != '|' {
@@ -944,7 +944,7 @@ func (p *psSplitter) stopParsing() []shell.Word {
 	text := s[p.pos:end]
 	p.pos = end
 	sub := &cmdSplitter{src: text, lookup: p.lookup, out: &segOutput{}}
-	var words []shell.Word
+	var words []ir.Word
 	for sub.pos < len(text) {
 		if c := text[sub.pos]; c == ' ' || c == '\t' {
 			sub.pos++
@@ -970,7 +970,7 @@ func (p *psSplitter) pipeLiterals(from, to int) {
 	if !psPipePath[name] {
 		return
 	}
-	var lits []shell.Word
+	var lits []ir.Word
 	for _, w := range src.Words {
 		if w.Unknown {
 			return
@@ -998,7 +998,7 @@ func (p *psSplitter) invokeExpression(idx, prev, depth int) {
 		return
 	}
 	cmd := ParsePowerShellCommand(words)
-	var code []shell.Word
+	var code []ir.Word
 	switch {
 	case len(cmd.Named["command"]) > 0:
 		code = cmd.Named["command"]
@@ -1010,7 +1010,7 @@ func (p *psSplitter) invokeExpression(idx, prev, depth int) {
 	if len(code) != 1 || code[0].Unknown || strings.TrimSpace(code[0].Value) == "" {
 		return
 	}
-	if p.level >= shell.MaxDepth {
+	if p.level >= ir.MaxDepth {
 		p.out.truncated = true
 		return
 	}
@@ -1030,7 +1030,7 @@ type cmdSplitter struct {
 	// forVars binds the variables of the for loops whose body is being
 	// split (%i, %%i; case-sensitive); a nil value is unknown. loopMult is
 	// how many times the current body is split, at most maxLoopMult.
-	forVars  map[byte]*shell.Word
+	forVars  map[byte]*ir.Word
 	loopMult int
 }
 
@@ -1065,8 +1065,8 @@ func (s *cmdSplitter) block(depth, parent int, via string, lineOnly bool) (strin
 
 func (s *cmdSplitter) statement(depth, parent int, via string, prev int) (int, string, bool) {
 	idx := s.out.reserve(depth, parent, via)
-	var words []shell.Word
-	var redirs []shell.Redirect
+	var words []ir.Word
+	var redirs []ir.Redirect
 	sep, closed := "", false
 	src := s.src
 scan:
@@ -1149,7 +1149,7 @@ func (s *cmdSplitter) caretNewline() int {
 // shapeWords applies cmd.exe's command-word rules: `call` is dropped, a
 // switch or path glued to a built-in's name is split off, and built-ins
 // split their arguments on , ; =.
-func (s *cmdSplitter) shapeWords(words []shell.Word) []shell.Word {
+func (s *cmdSplitter) shapeWords(words []ir.Word) []ir.Word {
 	if len(words) == 0 || words[0].Unknown {
 		return words
 	}
@@ -1163,7 +1163,7 @@ func (s *cmdSplitter) shapeWords(words []shell.Word) []shell.Word {
 			if len(low) > len(name) && strings.HasPrefix(low, name) && strings.IndexByte(`/\.`, low[len(name)]) >= 0 {
 				rest := first.Value[len(name):]
 				head := literalWord(first.Value[:len(name)])
-				words = append([]shell.Word{head, literalWord(rest)}, words[1:]...)
+				words = append([]ir.Word{head, literalWord(rest)}, words[1:]...)
 				break
 			}
 		}
@@ -1197,21 +1197,21 @@ func (s *cmdSplitter) shapeWords(words []shell.Word) []shell.Word {
 
 // nextWord skips blanks and scans a word, or reports false at the end of
 // the statement.
-func (s *cmdSplitter) nextWord() (shell.Word, bool) {
+func (s *cmdSplitter) nextWord() (ir.Word, bool) {
 	s.skipBlanks()
 	if s.pos >= len(s.src) {
-		return shell.Word{}, false
+		return ir.Word{}, false
 	}
 	switch c := s.src[s.pos]; {
 	case c == '\r' || c == '\n' || c == '&' || c == '|' || c == '<' || c == '>':
-		return shell.Word{}, false
+		return ir.Word{}, false
 	case c == ')' && s.paren > 0:
-		return shell.Word{}, false
+		return ir.Word{}, false
 	}
 	start := s.pos
 	w := s.word(false)
 	if s.pos == start {
-		return shell.Word{}, false
+		return ir.Word{}, false
 	}
 	return w, true
 }
@@ -1234,7 +1234,7 @@ func (s *cmdSplitter) skipBlanks() {
 
 // ifRest parses the condition and body of an if statement. done reports
 // that the statement ended (sep and closed then describe how).
-func (s *cmdSplitter) ifRest(words *[]shell.Word, depth, idx int) (sep string, closed, done bool) {
+func (s *cmdSplitter) ifRest(words *[]ir.Word, depth, idx int) (sep string, closed, done bool) {
 	w, ok := s.nextWord()
 	if !ok {
 		return "", false, false
@@ -1288,7 +1288,7 @@ func (s *cmdSplitter) ifRest(words *[]shell.Word, depth, idx int) (sep string, c
 // forRest parses `for ... in (set) do body`. The body is split with the
 // loop variable bound (see forBindings): once per item for a short list of
 // known items, so `for %i in (a b) do del %i` gives del a and del b.
-func (s *cmdSplitter) forRest(words *[]shell.Word, depth, idx int) (sep string, closed, done bool) {
+func (s *cmdSplitter) forRest(words *[]ir.Word, depth, idx int) (sep string, closed, done bool) {
 	fileMode, otherMode := false, false
 	var loopVar byte
 	for {
@@ -1349,19 +1349,19 @@ func (s *cmdSplitter) forRest(words *[]shell.Word, depth, idx int) (sep string, 
 	if loopVar == 0 {
 		return s.body(words, depth, idx, "for", false)
 	}
-	var binds []*shell.Word
+	var binds []*ir.Word
 	if !fileMode && !otherMode {
 		binds = s.forBindings(set)
 	}
 	if len(binds) == 0 || max(s.loopMult, 1)*len(binds) > maxLoopMult {
-		binds = []*shell.Word{nil}
+		binds = []*ir.Word{nil}
 	}
 	outerMult := s.loopMult
 	s.loopMult = max(outerMult, 1) * len(binds)
 	defer func() { s.loopMult = outerMult }()
 	saved, had := s.forVars[loopVar]
 	if s.forVars == nil {
-		s.forVars = map[byte]*shell.Word{}
+		s.forVars = map[byte]*ir.Word{}
 	}
 	start, n := s.pos, len(*words)
 	for _, b := range binds {
@@ -1390,7 +1390,7 @@ const (
 // single item with wildcards; nil otherwise (the variable is unknown).
 // Items are separated by blanks, commas and semicolons outside double
 // quotes, which are removed.
-func (s *cmdSplitter) forBindings(set string) []*shell.Word {
+func (s *cmdSplitter) forBindings(set string) []*ir.Word {
 	var items []string
 	var cur strings.Builder
 	quoted, have := false, false
@@ -1416,7 +1416,7 @@ func (s *cmdSplitter) forBindings(set string) []*shell.Word {
 	if len(items) == 0 || len(items) > maxForItems {
 		return nil
 	}
-	var out []*shell.Word
+	var out []*ir.Word
 	for _, it := range items {
 		w := s.expandText(it).word(it, "*?")
 		if w.Unknown || w.Glob && len(items) > 1 {
@@ -1430,7 +1430,7 @@ func (s *cmdSplitter) forBindings(set string) []*shell.Word {
 // body parses the body of an if/else/for: a parenthesised block (after
 // which the statement goes on: else, redirects, operators) or a command
 // running to the end of the line.
-func (s *cmdSplitter) body(words *[]shell.Word, depth, idx int, via string, allowElse bool) (sep string, closed, done bool) {
+func (s *cmdSplitter) body(words *[]ir.Word, depth, idx int, via string, allowElse bool) (sep string, closed, done bool) {
 	s.skipBlanks()
 	if s.pos < len(s.src) && s.src[s.pos] == '(' {
 		start := s.pos
@@ -1466,7 +1466,7 @@ func (s *cmdSplitter) group(depth, idx int, via string) {
 	s.paren--
 }
 
-func (s *cmdSplitter) redirect() shell.Redirect {
+func (s *cmdSplitter) redirect() ir.Redirect {
 	src := s.src
 	fd := ""
 	if c := src[s.pos]; c >= '0' && c <= '9' {
@@ -1482,9 +1482,9 @@ func (s *cmdSplitter) redirect() shell.Redirect {
 	if op != ">>" && s.pos+1 < len(src) && src[s.pos] == '&' && src[s.pos+1] >= '0' && src[s.pos+1] <= '9' {
 		t := src[s.pos+1 : s.pos+2]
 		s.pos += 2
-		return shell.Redirect{Op: op + "&", Fd: fd, Target: literalWord(t)}
+		return ir.Redirect{Op: op + "&", Fd: fd, Target: literalWord(t)}
 	}
-	r := shell.Redirect{Op: op, Fd: fd}
+	r := ir.Redirect{Op: op, Fd: fd}
 	if w, ok := s.nextWord(); ok {
 		r.Target = w
 	}
@@ -1492,7 +1492,7 @@ func (s *cmdSplitter) redirect() shell.Redirect {
 }
 
 // word scans one cmd.exe word. With soft set, , ; and = also end it.
-func (s *cmdSplitter) word(soft bool) shell.Word {
+func (s *cmdSplitter) word(soft bool) ir.Word {
 	src := s.src
 	start := s.pos
 	var w wordBuilder
@@ -1561,7 +1561,7 @@ loop:
 // verbatimWord scans a word of a PowerShell --% tail: split at blanks
 // outside double quotes, quotes removed, %VAR% expanded, nothing else
 // special.
-func (s *cmdSplitter) verbatimWord() shell.Word {
+func (s *cmdSplitter) verbatimWord() ir.Word {
 	src := s.src
 	start := s.pos
 	var w wordBuilder
@@ -1719,7 +1719,7 @@ func (s *cmdSplitter) bang(w *wordBuilder) {
 // "q"; `/a:h` gives "a:h"; `/MIR` gives "mir"). An argument with several
 // slash-separated parts, one longer than a letter (/tmp/x), is an operand.
 // Cost: linear in the arguments.
-func CmdSwitches(args []shell.Word) (switches []string, operands []shell.Word) {
+func CmdSwitches(args []ir.Word) (switches []string, operands []ir.Word) {
 	for i, a := range args {
 		if i == 0 {
 			continue
@@ -1760,7 +1760,7 @@ type HostPayload struct {
 	// Code is the command text to analyse in Dialect; "" when the code is
 	// not in the command line (File, Stdin, Undecodable).
 	Code    string
-	Dialect shell.Dialect
+	Dialect ir.Dialect
 	// Encoded: Code was decoded from -EncodedCommand.
 	Encoded bool
 	// Undecodable: -EncodedCommand was given but is not valid base64 of
@@ -1785,7 +1785,7 @@ type HostPayload struct {
 // .ps1). ok is false when the line runs nothing analysable (an interactive
 // shell, -Version only).
 func PowerShellPayload(args []string) (h HostPayload, ok bool) {
-	h.Dialect = shell.PowerShell
+	h.Dialect = ir.PowerShell
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		name, isSwitch := switchName(a)
@@ -1873,7 +1873,7 @@ func psHostValueSwitch(name string) bool {
 // an executable). Other switches (/q /d /s /v:on ...) are skipped. args are
 // the arguments after the program name; ok is false when there is no /c.
 func CmdPayload(args []string) (h HostPayload, ok bool) {
-	h.Dialect, h.Via = shell.Cmd, "cmd /c"
+	h.Dialect, h.Via = ir.Cmd, "cmd /c"
 	for i, a := range args {
 		l := strings.ToLower(a)
 		if strings.HasPrefix(l, "//") {
@@ -2145,15 +2145,15 @@ type PSCommand struct {
 	// Named maps the lower-case canonical names of value parameters
 	// ("path", "destination", "literalpath") to their values; positional
 	// arguments are bound here too. A comma list gives several values.
-	Named map[string][]shell.Word
+	Named map[string][]ir.Word
 	// Switches maps lower-case switch names to their state (-Recurse gives
 	// "recurse": true, -Recurse:$false gives false).
 	Switches map[string]bool
 	// Positional are the arguments no parameter took, in order.
-	Positional []shell.Word
+	Positional []ir.Word
 	// Args are the arguments after the command word with the common
 	// parameters (and their values) and the array commas removed.
-	Args []shell.Word
+	Args []ir.Word
 	// WhatIf is set when -WhatIf is on: the cmdlet only reports what it
 	// would do.
 	WhatIf bool
@@ -2165,8 +2165,8 @@ type PSCommand struct {
 // with an en or em dash; -Name:value is understood. An ambiguous or unknown
 // parameter is taken as a switch, so the word after it stays positional.
 // Cost: linear in the arguments.
-func ParsePowerShellCommand(args []shell.Word) PSCommand {
-	c := PSCommand{Named: map[string][]shell.Word{}, Switches: map[string]bool{}}
+func ParsePowerShellCommand(args []ir.Word) PSCommand {
+	c := PSCommand{Named: map[string][]ir.Word{}, Switches: map[string]bool{}}
 	if len(args) == 0 {
 		return c
 	}
@@ -2176,7 +2176,7 @@ func ParsePowerShellCommand(args []shell.Word) PSCommand {
 		c.Cmdlet = name
 		params, c.Known = psTablesOnce().params[name]
 	}
-	var groups [][]shell.Word
+	var groups [][]ir.Word
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		if a.Raw == "," {
@@ -2184,7 +2184,7 @@ func ParsePowerShellCommand(args []shell.Word) PSCommand {
 		}
 		name, attached, hasAttached, isParam := psParamWord(a)
 		if !isParam {
-			g := []shell.Word{a}
+			g := []ir.Word{a}
 			for i+2 < len(args) && args[i+1].Raw == "," {
 				g = append(g, args[i+2])
 				i += 2
@@ -2211,7 +2211,7 @@ func ParsePowerShellCommand(args []shell.Word) PSCommand {
 			}
 			continue
 		}
-		var vals []shell.Word
+		var vals []ir.Word
 		if hasAttached {
 			vals = append(vals, attached)
 		} else if i+1 < len(args) {
@@ -2251,7 +2251,7 @@ func ParsePowerShellCommand(args []shell.Word) PSCommand {
 // psParamWord reports whether a is a parameter name (-Name, -Name:value),
 // returning the lower-case name and the attached value. A quoted '-x' is
 // an argument, not a parameter.
-func psParamWord(a shell.Word) (name string, attached shell.Word, hasAttached, ok bool) {
+func psParamWord(a ir.Word) (name string, attached ir.Word, hasAttached, ok bool) {
 	raw := a.Raw
 	dash := 0
 	switch {
@@ -2260,10 +2260,10 @@ func psParamWord(a shell.Word) (name string, attached shell.Word, hasAttached, o
 	case strings.HasPrefix(raw, "\u2013"), strings.HasPrefix(raw, "\u2014"), strings.HasPrefix(raw, "\u2015"):
 		dash = 3
 	default:
-		return "", shell.Word{}, false, false
+		return "", ir.Word{}, false, false
 	}
 	if len(raw) == dash || !psNameStart(raw[dash]) && raw[dash] != '?' {
-		return "", shell.Word{}, false, false
+		return "", ir.Word{}, false, false
 	}
 	end := dash
 	for end < len(raw) && (psNameChar(raw[end]) || raw[end] == '?') {
@@ -2282,13 +2282,13 @@ func psParamWord(a shell.Word) (name string, attached shell.Word, hasAttached, o
 		} else if k := strings.IndexByte(a.KnownPrefix, ':'); k >= 0 {
 			kp = a.KnownPrefix[k+1:]
 		}
-		attached = shell.Word{Value: v, Raw: raw[end+1:], Unknown: a.Unknown, KnownPrefix: kp, Glob: a.Glob}
+		attached = ir.Word{Value: v, Raw: raw[end+1:], Unknown: a.Unknown, KnownPrefix: kp, Glob: a.Glob}
 		return name, attached, true, true
 	}
 	if end != len(raw) {
-		return "", shell.Word{}, false, false
+		return "", ir.Word{}, false, false
 	}
-	return name, shell.Word{}, false, true
+	return name, ir.Word{}, false, true
 }
 
 // psFindParam finds a parameter by name, alias or unambiguous prefix among
@@ -2340,12 +2340,12 @@ func psFindParam(params []psParam, name string, prefixes bool) (*psParam, bool) 
 // Start-Process writes its -RedirectStandardOutput/-Error files; the
 // *-ItemProperty cmdlets write (Remove-: delete) their registry path. Both
 // are empty for other commands and under -WhatIf.
-func (c PSCommand) Targets() (deletes, writes []shell.Word) {
+func (c PSCommand) Targets() (deletes, writes []ir.Word) {
 	if c.WhatIf {
 		return nil, nil
 	}
 	n := c.Named
-	paths := append(append([]shell.Word(nil), n["path"]...), n["literalpath"]...)
+	paths := append(append([]ir.Word(nil), n["path"]...), n["literalpath"]...)
 	switch c.Cmdlet {
 	case "Remove-Item":
 		deletes = append(paths, c.Positional...)
@@ -2369,7 +2369,7 @@ func (c PSCommand) Targets() (deletes, writes []shell.Word) {
 				writes = names
 			} else if len(paths) == 1 && !paths[0].Unknown && !names[0].Unknown {
 				j := strings.TrimRight(paths[0].Value, `\/`) + `\` + names[0].Value
-				writes = []shell.Word{{Value: j, Raw: paths[0].Raw + ` ` + names[0].Raw, KnownPrefix: j}}
+				writes = []ir.Word{{Value: j, Raw: paths[0].Raw + ` ` + names[0].Raw, KnownPrefix: j}}
 			} else {
 				writes = append(writes, names...)
 			}

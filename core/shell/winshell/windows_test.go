@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
 // readJSON decodes testdata/<name> into v.
@@ -38,11 +38,11 @@ type splitCase struct {
 	Truncated bool              `json:"truncated"`
 }
 
-func (c splitCase) dialect() shell.Dialect {
+func (c splitCase) dialect() ir.Dialect {
 	if c.Dialect == "cmd" {
-		return shell.Cmd
+		return ir.Cmd
 	}
-	return shell.PowerShell
+	return ir.PowerShell
 }
 
 func mapLookup(env map[string]string) func(string) (string, bool) {
@@ -93,7 +93,7 @@ func render(s Segment) string {
 	return b.String()
 }
 
-func renderWord(w shell.Word) string {
+func renderWord(w ir.Word) string {
 	s := "[" + w.Value + "]"
 	if w.Unknown {
 		s += "?"
@@ -126,7 +126,7 @@ func checkInvariants(t *testing.T, src string, segs []Segment) {
 		if len(s.Words) == 0 && len(s.Redirects) == 0 {
 			t.Fatalf("%q: segment %d is empty", src, i)
 		}
-		words := append([]shell.Word(nil), s.Words...)
+		words := append([]ir.Word(nil), s.Words...)
 		for _, r := range s.Redirects {
 			if r.Target.Raw != "" || r.Target.Value != "" {
 				words = append(words, r.Target)
@@ -169,12 +169,12 @@ func TestWindowsSplit(t *testing.T) {
 // with Split.
 func TestWindowsSplitWrappers(t *testing.T) {
 	ps := `Remove-Item $env:TEMP\x -Recurse; del $HOME`
-	want, _ := Split(shell.PowerShell, ps, nil)
+	want, _ := Split(ir.PowerShell, ps, nil)
 	if got := splitPowerShell(ps); !reflect.DeepEqual(got, want) || len(got) != 2 || !got[0].Words[1].Unknown {
 		t.Errorf("splitPowerShell(%q) = %+v", ps, got)
 	}
 	cmd := `del %TEMP%\x & rd /s /q C:\`
-	wantCmd, _ := Split(shell.Cmd, cmd, nil)
+	wantCmd, _ := Split(ir.Cmd, cmd, nil)
 	if got := splitCmd(cmd); !reflect.DeepEqual(got, wantCmd) || len(got) != 2 || !got[0].Words[1].Unknown {
 		t.Errorf("splitCmd(%q) = %+v", cmd, got)
 	}
@@ -186,22 +186,22 @@ func TestWindowsSplitLimits(t *testing.T) {
 	big := strings.Repeat("a", maxSource+10)
 	cases := []struct {
 		name      string
-		d         shell.Dialect
+		d         ir.Dialect
 		src       string
 		truncated bool
 	}{
-		{"ps deep parens", shell.PowerShell, strings.Repeat("(", 100000), true},
-		{"ps deep subexpr", shell.PowerShell, strings.Repeat("$(", 50000), true},
-		{"ps deep braces in strings", shell.PowerShell, strings.Repeat(`"$(`, 30000), true},
-		{"ps many statements", shell.PowerShell, strings.Repeat("a;", 10000), true},
-		{"ps nested iex", shell.PowerShell, nestIex(`rm C:\`, shell.MaxDepth+3), true},
-		{"ps huge word", shell.PowerShell, big, true},
-		{"ps subexpressions in an unclosed here-string", shell.PowerShell, "@\"\n" + strings.Repeat("$(x) ", 20000), true},
-		{"cmd deep parens", shell.Cmd, strings.Repeat("(", 100000), true},
-		{"cmd many statements", shell.Cmd, strings.Repeat("a&", 10000), true},
-		{"cmd deep ifs", shell.Cmd, strings.Repeat("if 1==1 ", 20000) + "del x", true},
-		{"cmd carets", shell.Cmd, strings.Repeat("^", 100001), false},
-		{"cmd percents", shell.Cmd, strings.Repeat("%a", 50000), false},
+		{"ps deep parens", ir.PowerShell, strings.Repeat("(", 100000), true},
+		{"ps deep subexpr", ir.PowerShell, strings.Repeat("$(", 50000), true},
+		{"ps deep braces in strings", ir.PowerShell, strings.Repeat(`"$(`, 30000), true},
+		{"ps many statements", ir.PowerShell, strings.Repeat("a;", 10000), true},
+		{"ps nested iex", ir.PowerShell, nestIex(`rm C:\`, ir.MaxDepth+3), true},
+		{"ps huge word", ir.PowerShell, big, true},
+		{"ps subexpressions in an unclosed here-string", ir.PowerShell, "@\"\n" + strings.Repeat("$(x) ", 20000), true},
+		{"cmd deep parens", ir.Cmd, strings.Repeat("(", 100000), true},
+		{"cmd many statements", ir.Cmd, strings.Repeat("a&", 10000), true},
+		{"cmd deep ifs", ir.Cmd, strings.Repeat("if 1==1 ", 20000) + "del x", true},
+		{"cmd carets", ir.Cmd, strings.Repeat("^", 100001), false},
+		{"cmd percents", ir.Cmd, strings.Repeat("%a", 50000), false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -238,7 +238,7 @@ type bindCase struct {
 	Writes     []string            `json:"writes"`
 }
 
-func values(ws []shell.Word) []string {
+func values(ws []ir.Word) []string {
 	var out []string
 	for _, w := range ws {
 		out = append(out, w.Value)
@@ -413,7 +413,7 @@ func fuzzSeeds(f *testing.F, dialect string) {
 func FuzzSplitPowerShell(f *testing.F) {
 	fuzzSeeds(f, "powershell")
 	f.Fuzz(func(t *testing.T, src string) {
-		segs, truncated := Split(shell.PowerShell, src, fuzzLookup)
+		segs, truncated := Split(ir.PowerShell, src, fuzzLookup)
 		checkInvariants(t, src, segs)
 		if len(src) > maxSource && !truncated {
 			t.Fatalf("input of %d bytes not reported truncated", len(src))
@@ -424,7 +424,7 @@ func FuzzSplitPowerShell(f *testing.F) {
 func FuzzSplitCmd(f *testing.F) {
 	fuzzSeeds(f, "cmd")
 	f.Fuzz(func(t *testing.T, src string) {
-		segs, truncated := Split(shell.Cmd, src, fuzzLookup)
+		segs, truncated := Split(ir.Cmd, src, fuzzLookup)
 		checkInvariants(t, src, segs)
 		if len(src) > maxSource && !truncated {
 			t.Fatalf("input of %d bytes not reported truncated", len(src))
@@ -444,14 +444,14 @@ var benchCmd = `if exist "%TEMP%\build" (rd /s /q "%TEMP%\build") & mkdir "%TEMP
 func BenchmarkSplitPowerShell(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		Split(shell.PowerShell, benchPS, fuzzLookup)
+		Split(ir.PowerShell, benchPS, fuzzLookup)
 	}
 }
 
 func BenchmarkSplitCmd(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		Split(shell.Cmd, benchCmd, fuzzLookup)
+		Split(ir.Cmd, benchCmd, fuzzLookup)
 	}
 }
 
@@ -461,6 +461,6 @@ func BenchmarkSplitPowerShellWorst(b *testing.B) {
 	src := strings.Repeat(`"$(`, maxSource/3)
 	b.ReportAllocs()
 	for b.Loop() {
-		Split(shell.PowerShell, src, nil)
+		Split(ir.PowerShell, src, nil)
 	}
 }

@@ -2,7 +2,7 @@
 // command pushes to, deletes, renames or rewinds a protected branch.
 //
 // It is an example of a third-party layer: a separate executable built only
-// on the public SDK (core, core/shell, core/layerproto and its sdk helper
+// on the public SDK (core, core/ir, core/layerproto and its sdk helper
 // package). Build it, add its absolute path to external_layers, and the
 // zcode-fence host starts it for every tool call. See README.md and
 // docs/layers.md.

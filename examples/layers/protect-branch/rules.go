@@ -3,7 +3,7 @@ package main
 import (
 	"strings"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/sdk"
 )
 
@@ -45,7 +45,7 @@ func longIs(v, full string, min int) bool {
 
 // hasLong reports whether args hold the long option full (or an
 // abbreviation of at least min characters) before "--".
-func hasLong(args []shell.Word, full string, min int) bool {
+func hasLong(args []ir.Word, full string, min int) bool {
 	for _, w := range args {
 		v, ok := sdk.Literal(w)
 		if !ok {
@@ -65,7 +65,7 @@ func hasLong(args []shell.Word, full string, min int) bool {
 // when there is none) and whether that part is known: either the whole
 // word is known, or the part is written literally at the end of the word
 // (HEAD~1:main after a $(...) source).
-func literalTail(w shell.Word) (string, bool) {
+func literalTail(w ir.Word) (string, bool) {
 	v := w.Value
 	tail := v
 	if i := strings.LastIndexByte(v, ':'); i >= 0 {
@@ -98,15 +98,15 @@ func branchOf(ref string) (name string, current, isBranch bool) {
 // pushArgs is what matters of a git push command line.
 type pushArgs struct {
 	force, del, mirror, all, prune, dryRun bool
-	refspecs                               []shell.Word
+	refspecs                               []ir.Word
 }
 
 // parsePush splits push's arguments into flags, the repository and the
 // refspecs. Options that take a separate value (--repo, -o, ...) skip it.
 // An unknown word is an operand unless its known part starts with "-".
-func parsePush(args []shell.Word) pushArgs {
+func parsePush(args []ir.Word) pushArgs {
 	var p pushArgs
-	var operands []shell.Word
+	var operands []ir.Word
 	for k := 0; k < len(args); k++ {
 		w := args[k]
 		v, known := sdk.Literal(w)
@@ -162,7 +162,7 @@ func parsePush(args []shell.Word) pushArgs {
 // so do --mirror, --all/--branches, --prune, and a forced push whose
 // destination is not written out (no refspec, HEAD, $VAR), since the
 // current branch may be protected. A dry run never asks.
-func (s settings) push(args []shell.Word) (finding, bool) {
+func (s settings) push(args []ir.Word) (finding, bool) {
 	p := parsePush(args)
 	if p.dryRun {
 		return finding{}, false
@@ -248,7 +248,7 @@ var branchValued = map[string]bool{
 	"--no-merged": true, "--points-at": true, "--sort": true, "--format": true,
 }
 
-func parseBranch(args []shell.Word) branchArgs {
+func parseBranch(args []ir.Word) branchArgs {
 	var b branchArgs
 	for k := 0; k < len(args); k++ {
 		v, known := sdk.Literal(args[k])
@@ -316,7 +316,7 @@ func parseBranch(args []shell.Word) branchArgs {
 // "git branch -M main" (rename the current branch to main, as in GitHub's
 // new-repository instructions) stays silent. Remote-tracking refs (-r) are
 // not branches of the repository and stay silent.
-func (s settings) branch(args []shell.Word) (finding, bool) {
+func (s settings) branch(args []ir.Word) (finding, bool) {
 	b := parseBranch(args)
 	if b.remotes || len(b.operands) == 0 {
 		return finding{}, false
@@ -352,7 +352,7 @@ func (s settings) branch(args []shell.Word) (finding, bool) {
 // HEAD, which moves the current branch) asks; with --stdin, the heredoc or
 // here-string fed to it is read ("update"/"create"/"delete" REF lines).
 // Input from a pipe or a file cannot be seen and stays silent.
-func (s settings) updateRef(args []shell.Word, stdin string) (finding, bool) {
+func (s settings) updateRef(args []ir.Word, stdin string) (finding, bool) {
 	del, noDeref, fromStdin := false, false, false
 	var refs []string
 	for k := 0; k < len(args); k++ {
@@ -410,7 +410,7 @@ func (s settings) refHit(ref string, del, noDeref bool) (finding, bool) {
 
 // forceCreate: checkout -B NAME / switch -C NAME (--force-create NAME)
 // resets NAME to the start point; a protected NAME asks.
-func (s settings) forceCreate(args []shell.Word, short rune, long string) (finding, bool) {
+func (s settings) forceCreate(args []ir.Word, short rune, long string) (finding, bool) {
 	for k := 0; k < len(args); k++ {
 		v, known := sdk.Literal(args[k])
 		if !known {

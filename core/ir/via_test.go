@@ -1,14 +1,14 @@
-package shell_test
+package ir_test
 
 import (
 	"encoding/json"
 	"os"
 	"testing"
 
-	"github.com/zcode-fence/zcode-fence/core/shell"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
-// viaKindCases is testdata/via_kinds.json: "parse" pins ParseVia on the
+// viaKindCases is core/shell/testdata/via_kinds.json (shared with the analysis): "parse" pins ParseVia on the
 // texts analysis writes; "analyze" (run by core/shell/analysis) pins the
 // kinds a real analysis records.
 type viaKindCases struct {
@@ -23,7 +23,7 @@ type viaKindCases struct {
 // unchanged, that RunsItems holds exactly for xargs, parallel and fd -x,
 // and Function's name.
 func TestParseVia(t *testing.T) {
-	data, err := os.ReadFile("testdata/via_kinds.json")
+	data, err := os.ReadFile("../shell/testdata/via_kinds.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestParseVia(t *testing.T) {
 		t.Fatal("no parse cases")
 	}
 	for _, c := range cases.Parse {
-		v := shell.ParseVia(c.Text)
+		v := ir.ParseVia(c.Text)
 		if v.Kind.String() != c.Kind {
 			t.Errorf("ParseVia(%q).Kind = %v, want %s", c.Text, v.Kind, c.Kind)
 		}
@@ -50,7 +50,7 @@ func TestParseVia(t *testing.T) {
 			t.Errorf("ParseVia(%q).Function() = %q, want %q", c.Text, v.Function(), c.Function)
 		}
 	}
-	if got := shell.ViaTexts(nil); got != nil {
+	if got := ir.ViaTexts(nil); got != nil {
 		t.Errorf("ViaTexts(nil) = %q, want nil", got)
 	}
 }
@@ -58,7 +58,7 @@ func TestParseVia(t *testing.T) {
 // TestViaJSON checks that a Via list encodes as a list of its texts and
 // decodes back with the kinds ParseVia gives.
 func TestViaJSON(t *testing.T) {
-	in := []shell.Via{shell.ParseVia("sudo"), shell.ParseVia("fd -x"), shell.ParseVia("function f")}
+	in := []ir.Via{ir.ParseVia("sudo"), ir.ParseVia("fd -x"), ir.ParseVia("function f")}
 	data, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestViaJSON(t *testing.T) {
 	if want := `["sudo","fd -x","function f"]`; string(data) != want {
 		t.Errorf("Marshal = %s, want %s", data, want)
 	}
-	var out []shell.Via
+	var out []ir.Via
 	if err := json.Unmarshal(data, &out); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,576 @@
+package cmdfacts
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/ir"
+)
+
+// What commands read, copy and send, and which CLIs print stored secrets:
+// the command knowledge the fourth line (core/secrets, the danger gate's
+// secrets family) judges with. Each table is data, one entry per command,
+// so that a typed "read"/"send" effect can be built from it.
+
+// FileRead is one file or directory a command reads.
+type FileRead struct {
+	Word ir.Word
+	// Tree: the command reads the directory recursively (grep -r, tar,
+	// cp -r, rsync), so a store below it is read.
+	Tree bool
+	// Send: the command sends what it reads off the machine (curl -F @f,
+	// scp, rsync to host:, gh gist create).
+	Send bool
+	// Dest is where a copy puts it (cp's last operand, -t DIR); Value ""
+	// when the command is no copy.
+	Dest ir.Word
+}
+
+// reader says how one command names the files it reads.
+type reader struct {
+	// valued are the options (as written) that take a value, so their
+	// values are not taken for operands.
+	valued []string
+	// skip is how many leading operands are no files (grep's pattern,
+	// jq's filter, awk's program) unless one of given is present.
+	skip  int
+	given []string
+	// files are options whose value is a file read (openssl -in, gpg
+	// --import); at are options whose value reads the file after an @
+	// (curl -d @f, -F name=@f, --data-binary @f).
+	files, at []string
+	// last: the last operand is the destination, not read (cp, scp); dest
+	// options (-t DIR) make every operand a source.
+	last bool
+	dest []string
+	// tree is when the read is recursive: "*" always, else any of these
+	// options (short letters as "-r").
+	tree []string
+	// send: it sends what it reads; with remote, only when the
+	// destination names a remote (host:path).
+	send   bool
+	remote bool
+	// sub: only under these first operands (gh gist create: "gist create").
+	sub []string
+	// noOps: only option values are read, no operand (curl, wget).
+	noOps bool
+	// pre is how many leading operands (after sub) are no files: zip's
+	// archive, 7z's command and archive.
+	pre int
+}
+
+// fileReaders are the commands that read files into their output, copy
+// them elsewhere, or send them, by normalised command name.
+var fileReaders = map[string]reader{}
+
+func init() {
+	show := func(r reader, names ...string) {
+		for _, n := range names {
+			fileReaders[n] = r
+		}
+	}
+	// Print, page or encode a file's content.
+	show(reader{}, "cat", "tac", "less", "more", "most", "rev", "view", "vis", "uuencode", "lz4cat", "zcat", "bzcat",
+		"xzcat", "zstdcat", "type", "get-content", "gc", "certutil", "strings", "expand", "unexpand", "paste", "column", "uniq")
+	show(reader{valued: []string{"-n", "--lines", "-c", "--bytes", "-s", "--sleep-interval", "--pid"}}, "head", "tail")
+	show(reader{valued: []string{"-w", "--wrap"}}, "base64", "base32", "basenc", "fold", "fmt")
+	show(reader{valued: []string{"-c", "-g", "-l", "-s", "-o", "-C", "--cols", "--len", "--seek"}}, "xxd")
+	show(reader{valued: []string{"-A", "-j", "-N", "-t", "-w", "--address-radix", "--skip-bytes", "--read-bytes", "--format", "--width"}}, "od")
+	show(reader{valued: []string{"-e", "-f", "-n", "-s"}}, "hexdump", "hd")
+	show(reader{valued: []string{"-b", "-v", "-i", "-w", "-s", "-l"}}, "nl")
+	show(reader{valued: []string{"-d", "-f", "-c", "-b", "--delimiter", "--fields", "--characters", "--bytes"}}, "cut")
+	show(reader{valued: []string{"-k", "-t", "-o", "-S", "-T", "--key", "--field-separator", "--output", "--buffer-size"}}, "sort")
+	show(reader{valued: []string{"-f", "-t", "--from-code", "--to-code", "-o", "--output"}}, "iconv")
+	show(reader{valued: []string{"-l", "--language", "-H", "--highlight-line", "--theme", "-r", "--line-range", "--style"}}, "bat", "batcat")
+	show(reader{valued: []string{"-h", "-l", "-o", "-w"}}, "pr")
+	// PowerShell and cmd.exe copies.
+	show(reader{valued: []string{"-destination", "-filter", "-include", "-exclude"}, last: true, dest: []string{"-destination"},
+		tree: []string{"-recurse"}}, "copy-item", "copy", "xcopy", "robocopy")
+	show(reader{valued: []string{"-e", "--regexp", "-f", "--file", "-m", "--max-count", "-A", "-B", "-C", "--context",
+		"--include", "--exclude", "--exclude-dir", "-g", "--glob", "-t", "--type"}, skip: 1,
+		given: []string{"-e", "--regexp", "-f", "--file"}, tree: []string{"-r", "-R", "--recursive", "--dereference-recursive"}},
+		"grep", "egrep", "fgrep", "zgrep")
+	// ripgrep, ag and ack search directories recursively.
+	show(reader{valued: []string{"-e", "--regexp", "-f", "--file", "-m", "-A", "-B", "-C", "-g", "--glob", "-t", "--type",
+		"-T", "--type-not", "-j", "--threads", "-M", "--max-columns"}, skip: 1, given: []string{"-e", "--regexp", "-f", "--file"},
+		tree: []string{"*"}}, "rg", "ag", "ack", "ack-grep")
+	show(reader{valued: []string{"-f", "--from-file", "--arg", "--argjson", "--slurpfile", "--rawfile", "--indent"}, skip: 1,
+		given: []string{"-f", "--from-file", "-n", "--null-input"}}, "jq", "gojq", "yq")
+	show(reader{valued: []string{"-f", "-v", "-F"}, skip: 1, given: []string{"-f"}}, "awk", "gawk", "mawk", "nawk")
+	show(reader{valued: []string{"-e", "--expression", "-f", "--file"}, skip: 1, given: []string{"-e", "--expression", "-f", "--file"}}, "sed", "gsed")
+	show(reader{valued: []string{"-I", "--ignore-matching-lines", "-x", "--exclude"}, tree: []string{"-r", "--recursive"}}, "diff", "colordiff")
+	show(reader{noOps: true}, "openssl") // one-dash long options: opensslReads
+	show(reader{noOps: true}, "dd")      // if=FILE: ddReads
+	show(reader{valued: []string{"-o", "--output", "-S", "--suffix"}}, "gzip", "bzip2", "xz", "zstd", "lz4", "brotli", "pigz")
+	// Copies: the sources are read.
+	show(reader{valued: []string{"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group"},
+		last: true, dest: []string{"-t", "--target-directory"}, tree: []string{"-r", "-R", "-a", "--recursive", "--archive"}},
+		"cp", "install", "ln", "gcp")
+	show(reader{valued: []string{"-t", "--target-directory", "-S", "--suffix"}, last: true, dest: []string{"-t", "--target-directory"},
+		tree: []string{"*"}}, "mv", "move")
+	show(reader{valued: []string{"-P", "-p", "-i", "-F", "-o", "-c", "-l", "-S", "-J", "-D", "-X"}, last: true,
+		tree: []string{"-r"}, send: true, remote: true}, "scp")
+	show(reader{valued: []string{"-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--files-from", "--exclude-from",
+		"--include-from", "--chmod", "--chown", "-T", "--temp-dir", "--backup-dir", "--suffix", "--link-dest", "--compare-dest",
+		"--copy-dest", "--partial-dir", "--log-file", "--password-file", "--rsync-path"}, last: true, tree: []string{"*"},
+		send: true, remote: true}, "rsync")
+	// Archivers: every operand after the archive.
+	show(reader{valued: []string{"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from",
+		"--exclude", "-b", "--blocking-factor", "-I", "--use-compress-program"}, files: []string{"-T", "--files-from"}, tree: []string{"*"}},
+		"tar", "bsdtar", "gtar")
+	show(reader{valued: []string{"-b", "-n", "-t", "-tt", "-x", "-i", "-P", "--password", "-O", "--output-file"}, pre: 1,
+		tree: []string{"-r", "--recurse-paths", "-R"}}, "zip")
+	show(reader{valued: []string{"-o", "-p", "-w", "-x", "-i", "-t", "-m", "-v"}, pre: 2, tree: []string{"*"}}, "7z", "7za", "7zz", "rar")
+	show(reader{valued: []string{"-o", "--output", "-r", "--recipient", "-u", "--local-user", "--default-key"}}, "gpg", "gpg2", "age")
+	// Senders.
+	show(reader{valued: []string{"-o", "--output", "-H", "--header", "-X", "--request", "-u", "--user", "-A", "--user-agent",
+		"-e", "--referer", "-b", "--cookie", "-c", "--cookie-jar", "-x", "--proxy", "-w", "--write-out", "-m", "--max-time",
+		"--connect-timeout", "-K", "--config", "--url", "-E", "--cert", "--key", "--cacert", "-r", "--range", "-Y", "-y",
+		"--resolve", "--data-raw"},
+		files: []string{"-T", "--upload-file", "-K", "--config"},
+		at:    []string{"-d", "--data", "--data-binary", "--data-ascii", "--data-urlencode", "-F", "--form", "--json"},
+		noOps: true, send: true}, "curl")
+	show(reader{valued: []string{"-O", "--output-document", "-o", "--output-file", "-P", "--directory-prefix", "--header",
+		"--post-data", "--body-data", "--method", "-U", "--user-agent", "--user", "--password"},
+		files: []string{"--post-file", "--body-file"}, noOps: true, send: true}, "wget")
+	show(reader{sub: []string{"gist create", "gist edit", "release upload", "secret set", "ssh-key add", "gpg-key add"},
+		valued: []string{"-d", "--desc", "-f", "--filename", "-R", "--repo", "-b", "--body", "-e", "--env", "-o", "--org",
+			"--app", "-t", "--title", "-v", "--visibility"}, files: []string{"-F", "--body-file"}, send: true}, "gh")
+	show(reader{sub: []string{"s3 cp", "s3 sync", "s3 mv"}, valued: []string{"--profile", "--region", "--endpoint-url",
+		"--exclude", "--include", "--acl", "--storage-class"}, last: true, tree: []string{"--recursive"}, send: true}, "aws")
+	show(reader{sub: []string{"cp", "rsync", "mv"}, last: true, tree: []string{"-r", "-R"}, send: true}, "gsutil")
+	show(reader{sub: []string{"storage cp", "storage rsync", "storage mv"}, last: true, tree: []string{"-r", "--recursive"}, send: true}, "gcloud")
+	show(reader{sub: []string{"copy", "copyto", "sync", "move", "moveto"}, valued: []string{"--config", "--exclude", "--include",
+		"--filter"}, last: true, tree: []string{"*"}, send: true}, "rclone")
+	show(reader{sub: []string{"cp"}, valued: []string{"-c", "--container", "-n", "--namespace", "--context"}, last: true,
+		tree: []string{"*"}, send: true}, "kubectl", "oc")
+	show(reader{sub: []string{"cp"}, last: true, tree: []string{"*"}, send: true}, "docker", "podman")
+	show(reader{valued: []string{"-s", "--subject", "-c", "-b", "-r", "-a", "--attach", "-A", "--attach-file"},
+		files: []string{"-a", "--attach", "-A", "--attach-file"}, noOps: true, send: true}, "mail", "mailx", "mutt", "s-nail")
+	show(reader{send: true}, "xclip", "xsel", "pbcopy", "wl-copy", "clip")
+}
+
+// FileReads lists the files and directories command c reads, copies or
+// sends, by the table of readers: the operands of a printer (cat, base64,
+// xxd, less ...), of a search after its pattern (grep, rg), the sources of
+// a copy (cp, scp, rsync, mv, install, ln), the inputs of an archiver
+// (tar, zip, 7z), and the files an option reads (curl -T F, -d @F, -F
+// x=@F, wget --post-file F, openssl -in F, dd if=F, gh gist create F, aws
+// s3 cp F s3://...). Input redirects (< F) are not here: every command
+// reads those. Unknown commands give nil. Cost: linear in the arguments.
+func FileReads(c *ir.Command) []FileRead {
+	if c == nil || len(c.Args) < 1 {
+		return nil
+	}
+	r, ok := fileReaders[c.Name]
+	if !ok {
+		return nil
+	}
+	args := c.Args[1:]
+	subTree := false
+	if len(r.sub) > 0 {
+		n := matchSub(args, r.sub)
+		if n == 0 {
+			return nil
+		}
+		// A sync (aws s3 sync, gsutil rsync) copies whole trees.
+		subTree = strings.HasSuffix(strings.ToLower(args[n-1].Value), "sync")
+		args = args[n:]
+	}
+	switch c.Name {
+	case "dd":
+		return ddReads(args)
+	case "openssl":
+		return opensslReads(args)
+	}
+	parsed := ParseArgs(args, SpecFor(append(append(slices.Clip(r.valued), r.files...), r.at...)...))
+	tree := slices.Contains(r.tree, "*") || subTree
+	for _, o := range parsed.Opts {
+		if hasOpt(r.tree, o.Name) {
+			tree = true
+		}
+	}
+	send := r.send && !r.remote
+	var out []FileRead
+	var dest ir.Word
+	add := func(w ir.Word) { out = append(out, FileRead{Word: w, Tree: tree, Send: send}) }
+	for _, o := range parsed.Opts {
+		if o.Val == nil {
+			continue
+		}
+		if hasOpt(r.files, o.Name) {
+			add(*o.Val)
+		}
+		if hasOpt(r.at, o.Name) {
+			if w, ok := atFile(*o.Val); ok {
+				add(w)
+			}
+		}
+	}
+	if r.noOps {
+		return out
+	}
+	ops := parsed.Operands
+	if r.skip > 0 && !givenAny(parsed.Opts, r.given) {
+		ops = ops[min(r.skip, len(ops)):]
+	}
+	ops = ops[min(r.pre, len(ops)):]
+	if r.last {
+		if len(ops) < 2 && !givenAny(parsed.Opts, r.dest) {
+			return out
+		}
+		if !givenAny(parsed.Opts, r.dest) {
+			dest = ops[len(ops)-1]
+			ops = ops[:len(ops)-1]
+			if r.remote && isRemoteSpec(dest.Value) {
+				send = true
+			}
+		} else {
+			for _, o := range parsed.Opts {
+				if o.Val != nil && hasOpt(r.dest, o.Name) {
+					dest = *o.Val
+				}
+			}
+		}
+	}
+	for _, w := range ops {
+		if r.remote && isRemoteSpec(w.Value) {
+			continue // a remote source is read there, not here
+		}
+		add(w)
+	}
+	for i := range out {
+		out[i].Send = out[i].Send || send
+		out[i].Dest = dest
+	}
+	return out
+}
+
+// matchSub returns how many leading words of args match one of subs
+// ("gist create"), 0 for none.
+func matchSub(args []ir.Word, subs []string) int {
+	var words []string
+	for _, a := range args {
+		if IsOption(a) {
+			continue
+		}
+		words = append(words, strings.ToLower(a.Value))
+		if len(words) == 2 {
+			break
+		}
+	}
+	for _, s := range subs {
+		f := strings.Fields(s)
+		if len(words) >= len(f) && slices.Equal(words[:len(f)], f) {
+			// the index just past the last matched word
+			seen, k := 0, 0
+			for k < len(args) && seen < len(f) {
+				if !IsOption(args[k]) {
+					seen++
+				}
+				k++
+			}
+			return k
+		}
+	}
+	return 0
+}
+
+func hasOpt(list []string, name string) bool {
+	for _, o := range list {
+		if strings.TrimLeft(o, "-") == name {
+			return true
+		}
+	}
+	return false
+}
+
+func givenAny(opts []Opt, names []string) bool {
+	for _, o := range opts {
+		if hasOpt(names, o.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// atFile is the file of a curl data or form value that reads one: "@F",
+// "name=@F", "name=<F" (form), "name@F" (data-urlencode); "@-" is stdin.
+func atFile(w ir.Word) (ir.Word, bool) {
+	v := w.Value
+	i := strings.IndexAny(v, "@<")
+	if i < 0 || i+1 >= len(v) {
+		return ir.Word{}, false
+	}
+	if i > 0 && v[i] == '@' && v[i-1] != '=' && !isFormName(v[:i]) {
+		return ir.Word{}, false
+	}
+	f := SubWord(w, i+1)
+	if cut := strings.IndexByte(f.Value, ';'); cut >= 0 { // -F f=@file;type=text/plain
+		f.Value = f.Value[:cut]
+		f.KnownPrefix = f.Value
+	}
+	if f.Value == "-" || f.Value == "" {
+		return ir.Word{}, false
+	}
+	return f, true
+}
+
+// isFormName: the name part of name@file (--data-urlencode).
+func isFormName(s string) bool {
+	for _, c := range s {
+		if !(c == '_' || c == '-' || c == '.' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// isRemoteSpec: scp/rsync's [user@]host:path (not C:\x, not ./a:b).
+func isRemoteSpec(v string) bool {
+	i := strings.IndexByte(v, ':')
+	if i <= 1 || strings.HasPrefix(v, "/") || strings.HasPrefix(v, ".") {
+		return false // no colon, a drive letter (C:\x), a local path
+	}
+	return !strings.ContainsAny(v[:i], `/\`)
+}
+
+// opensslReads: openssl's one-dash file options (-in, -inkey, -key), as
+// the next word or after "=".
+func opensslReads(args []ir.Word) []FileRead {
+	var out []FileRead
+	for i, a := range args {
+		for _, o := range []string{"-in", "-inkey", "-key"} {
+			switch {
+			case a.Value == o && i+1 < len(args):
+				out = append(out, FileRead{Word: args[i+1]})
+			case strings.HasPrefix(a.Value, o+"="):
+				out = append(out, FileRead{Word: SubWord(a, len(o)+1)})
+			}
+		}
+	}
+	return out
+}
+
+// ddReads: dd's if=FILE.
+func ddReads(args []ir.Word) []FileRead {
+	var out []FileRead
+	for _, a := range args {
+		if strings.HasPrefix(a.Value, "if=") {
+			out = append(out, FileRead{Word: SubWord(a, 3)})
+		}
+	}
+	return out
+}
+
+// SecretPrinter is a CLI call that prints a stored secret (a password
+// manager's entry, a keychain item, a login token).
+type SecretPrinter struct {
+	// Detail names the subcommand or option that prints it.
+	Detail string
+	// What names the secret in English and Chinese.
+	What, WhatZh string
+}
+
+// printer is one entry of the printers table.
+type printer struct {
+	cmd string
+	// sub are the leading operands, lower-case ("find-generic-password");
+	// "*" matches any one operand (pass NAME).
+	sub []string
+	// needs: one of these options must be given (security -w); empty:
+	// always. Short letters as "-w".
+	needs []string
+	// unless: none of these may be given.
+	unless     []string
+	what, whZh string
+}
+
+const (
+	whatPassword   = "a password"
+	whatPasswordZh = "密码管理器中的条目"
+	whatKeychain   = "a keychain secret"
+	whatKeychainZh = "钥匙串或密钥环中的密钥"
+	whatToken      = "a login token"
+	whatTokenZh    = "登录令牌或已存凭据"
+	whatPrivate    = "private keys"
+	whatPrivateZh  = "私钥"
+)
+
+// printers are the CLI calls that print stored secrets.
+var printers = []printer{
+	{cmd: "security", sub: []string{"find-generic-password"}, needs: []string{"-w", "-g"}, what: whatKeychain, whZh: whatKeychainZh},
+	{cmd: "security", sub: []string{"find-internet-password"}, needs: []string{"-w", "-g"}, what: whatKeychain, whZh: whatKeychainZh},
+	{cmd: "security", sub: []string{"dump-keychain"}, needs: []string{"-d"}, what: whatKeychain, whZh: whatKeychainZh},
+	{cmd: "security", sub: []string{"export"}, what: whatKeychain, whZh: whatKeychainZh},
+	{cmd: "secret-tool", sub: []string{"lookup"}, what: whatKeychain, whZh: whatKeychainZh},
+	{cmd: "secret-tool", sub: []string{"search"}, what: whatKeychain, whZh: whatKeychainZh},
+	{cmd: "keyring", sub: []string{"get"}, what: whatKeychain, whZh: whatKeychainZh},
+	{cmd: "kwallet-query", needs: []string{"-r", "--read-password"}, what: whatKeychain, whZh: whatKeychainZh},
+	{cmd: "pass", sub: []string{"show"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "pass", sub: []string{"grep"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "pass", sub: []string{"otp"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "gopass", sub: []string{"show"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "gopass", sub: []string{"cat"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "gopass", sub: []string{"otp"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "op", sub: []string{"read"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "op", sub: []string{"inject"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "op", sub: []string{"item", "get"}, needs: []string{"--reveal", "--fields", "--otp", "--format"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "op", sub: []string{"document", "get"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "bw", sub: []string{"get", "password"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "bw", sub: []string{"get", "totp"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "bw", sub: []string{"get", "notes"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "bw", sub: []string{"get", "item"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "bw", sub: []string{"get", "attachment"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "bw", sub: []string{"list", "items"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "bw", sub: []string{"export"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "lpass", sub: []string{"show"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "lpass", sub: []string{"export"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "keepassxc-cli", sub: []string{"show"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "keepassxc-cli", sub: []string{"export"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "gh", sub: []string{"auth", "token"}, what: whatToken, whZh: whatTokenZh},
+	{cmd: "gh", sub: []string{"auth", "status"}, needs: []string{"-t", "--show-token"}, what: whatToken, whZh: whatTokenZh},
+	{cmd: "glab", sub: []string{"auth", "status"}, needs: []string{"-t", "--show-token"}, what: whatToken, whZh: whatTokenZh},
+	{cmd: "aws", sub: []string{"configure", "export-credentials"}, what: whatToken, whZh: whatTokenZh},
+	{cmd: "aws", sub: []string{"configure", "get", "aws_secret_access_key"}, what: whatToken, whZh: whatTokenZh},
+	{cmd: "aws", sub: []string{"configure", "get", "aws_session_token"}, what: whatToken, whZh: whatTokenZh},
+	{cmd: "gcloud", sub: []string{"auth", "print-access-token"}, what: whatToken, whZh: whatTokenZh},
+	{cmd: "gcloud", sub: []string{"auth", "print-identity-token"}, what: whatToken, whZh: whatTokenZh},
+	{cmd: "gcloud", sub: []string{"auth", "application-default", "print-access-token"}, what: whatToken, whZh: whatTokenZh},
+	{cmd: "az", sub: []string{"account", "get-access-token"}, what: whatToken, whZh: whatTokenZh},
+	{cmd: "heroku", sub: []string{"auth:token"}, what: whatToken, whZh: whatTokenZh},
+	{cmd: "fly", sub: []string{"auth", "token"}, what: whatToken, whZh: whatTokenZh},
+	{cmd: "flyctl", sub: []string{"auth", "token"}, what: whatToken, whZh: whatTokenZh},
+	{cmd: "vault", sub: []string{"print", "token"}, what: whatToken, whZh: whatTokenZh},
+	{cmd: "kubectl", sub: []string{"config", "view"}, needs: []string{"--raw"}, what: whatToken, whZh: whatTokenZh},
+	{cmd: "git", sub: []string{"credential", "fill"}, what: whatToken, whZh: whatTokenZh},
+	{cmd: "git", sub: []string{"credential-store", "get"}, what: whatToken, whZh: whatTokenZh},
+	{cmd: "gpg", needs: []string{"--export-secret-keys", "--export-secret-subkeys"}, what: whatPrivate, whZh: whatPrivateZh},
+	{cmd: "gpg2", needs: []string{"--export-secret-keys", "--export-secret-subkeys"}, what: whatPrivate, whZh: whatPrivateZh},
+}
+
+// passOthers are pass's and gopass's subcommands that print no secret; any
+// other first operand is an entry's name, which they show.
+var passOthers = []string{"ls", "list", "find", "search", "insert", "add", "edit", "generate", "rm", "remove", "delete",
+	"mv", "rename", "cp", "copy", "git", "init", "help", "version", "sync", "setup", "config", "audit", "fsck", "mounts",
+	"recipients", "templates", "alias", "env", "fscopy", "fsmove", "update", "completion", "create", "new", "clone", "link"}
+
+// PrintsSecret reports whether command c prints a stored secret: a
+// password manager's show (pass show X, pass X, gopass X, op read, op item
+// get --reveal, bw get password, lpass show), a keychain lookup (security
+// find-generic-password -w, secret-tool lookup, keyring get), a CLI's
+// login token (gh auth token, gcloud auth print-access-token, az account
+// get-access-token, aws configure export-credentials, kubectl config view
+// --raw, git credential fill), a secret key export (gpg
+// --export-secret-keys), a Docker credential helper's get. Listing and
+// status calls (pass ls, op item list, gh auth status, kubectl config
+// view) do not. Cost: linear in the arguments.
+func PrintsSecret(c *ir.Command) (SecretPrinter, bool) {
+	if c == nil || len(c.Args) == 0 {
+		return SecretPrinter{}, false
+	}
+	args := c.Args[1:]
+	var ops []string
+	for _, a := range args {
+		if !IsOption(a) {
+			ops = append(ops, strings.ToLower(a.Value))
+		}
+	}
+	if strings.HasPrefix(c.Name, "docker-credential-") && len(ops) > 0 && ops[0] == "get" {
+		return SecretPrinter{Detail: "get", What: whatToken, WhatZh: whatTokenZh}, true
+	}
+	if (c.Name == "pass" || c.Name == "gopass") && len(ops) > 0 && !slices.Contains(passOthers, ops[0]) {
+		if _, known := printerSub(c.Name, ops); !known {
+			return SecretPrinter{Detail: ops[0], What: whatPassword, WhatZh: whatPasswordZh}, true
+		}
+	}
+	for _, p := range printers {
+		if p.cmd != c.Name {
+			continue
+		}
+		if len(ops) < len(p.sub) || !slices.Equal(ops[:len(p.sub)], p.sub) {
+			continue
+		}
+		if len(p.needs) > 0 && !hasAnyOption(args, p.needs) {
+			continue
+		}
+		return SecretPrinter{Detail: strings.Join(p.sub, " "), What: p.what, WhatZh: p.whZh}, true
+	}
+	return SecretPrinter{}, false
+}
+
+// printerSub reports whether ops start with one of cmd's printer
+// subcommands.
+func printerSub(cmd string, ops []string) (printer, bool) {
+	for _, p := range printers {
+		if p.cmd == cmd && len(p.sub) > 0 && len(ops) >= len(p.sub) && slices.Equal(ops[:len(p.sub)], p.sub) {
+			return p, true
+		}
+	}
+	return printer{}, false
+}
+
+// hasAnyOption: one of names ("-w", "--reveal", "--fields") is given, as a
+// word of its own, in a short cluster (-gw) or with =value.
+func hasAnyOption(args []ir.Word, names []string) bool {
+	for _, n := range names {
+		if strings.HasPrefix(n, "--") {
+			if HasLong(args, n) {
+				return true
+			}
+			continue
+		}
+		if HasShort(args, n[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretConsumers take a secret on their standard input and print none of
+// it: a printer piped into one of them is a credential used through its
+// own tool (aws ecr get-login-password | docker login --password-stdin).
+var secretConsumers = map[string][]string{
+	"docker": {"--password-stdin"}, "podman": {"--password-stdin"}, "nerdctl": {"--password-stdin"},
+	"helm": {"--password-stdin"}, "oras": {"--password-stdin"}, "skopeo": {"--password-stdin"},
+	"buildah": {"--password-stdin"}, "crane": {"--password-stdin"},
+	"gh": {"--with-token"}, "glab": {"--stdin"},
+}
+
+// ConsumesSecret reports whether c takes a secret on its standard input
+// without printing it (docker login --password-stdin, gh auth login
+// --with-token).
+func ConsumesSecret(c *ir.Command) bool {
+	if c == nil {
+		return false
+	}
+	opts, ok := secretConsumers[c.Name]
+	if !ok || len(c.Args) < 2 {
+		return false
+	}
+	return HasLong(c.Args[1:], opts...)
+}
+
+// stdinSenders send what they read on standard input off the machine:
+// network clients, remote shells, mailers, clipboard tools.
+var stdinSenders = []string{"nc", "ncat", "netcat", "socat", "telnet", "ssh", "sftp", "ftp", "curl", "wget", "openssl",
+	"mail", "mailx", "sendmail", "mutt", "s-nail", "xclip", "xsel", "pbcopy", "wl-copy", "clip", "http", "https", "xh"}
+
+// SendsStdin reports whether c sends its standard input off the machine
+// (nc host 80 < FILE, cat FILE | ssh host 'cat > x', ... | pbcopy).
+func SendsStdin(c *ir.Command) bool {
+	return c != nil && slices.Contains(stdinSenders, c.Name)
+}
+
+// EchoesArgs reports whether c prints its arguments (echo, printf):
+// a secret substituted into them is shown, not used.
+func EchoesArgs(c *ir.Command) bool {
+	if c == nil {
+		return false
+	}
+	switch c.Name {
+	case "echo", "printf", "print", "write-output", "write-host", "cat", "tee":
+		return true
+	}
+	return false
+}

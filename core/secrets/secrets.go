@@ -1,0 +1,337 @@
+// Package secrets is the fourth line's catalogue: the user's credential
+// stores outside the project (Stores: SSH and GPG private keys, cloud CLI
+// credentials and token caches, container and cluster logins, .netrc and
+// git credentials, package registry tokens, browser cookie and login
+// databases, keychains, the agent hosts' own auth files), each with every
+// place it lives on Linux, macOS and Windows. Resolve places the catalogue
+// for one call; Set.Read says whether reading a path reads a store, and
+// Set.Holds whether reading a directory recursively does. Which commands
+// and options read or send files, and which CLIs print secrets, is command
+// knowledge: core/cmdfacts (secrets.go) holds it.
+//
+// # Where the checks live
+//
+// The danger gate (plugins/danger, rules_secrets.go) asks: for shell
+// commands it already walks every command of the analysis (wrappers,
+// bash -c, pipes, one-liners, remote shells), and for the hosts' read tools
+// (core.KindRead) the host sends the call to it alone (host.Builtin.Reads):
+// no new layer process, no warm server more, no connection more per call,
+// and the host still knows nothing of what a layer judges. The fence never
+// sees a read call, so it does not start fencing reads.
+//
+// # What stays silent
+//
+// A path inside the project root is never a store here (.env, a test key
+// in testdata/), unless the project root is as wide as home or the
+// filesystem root; its real path (through symlinks) is judged too, so a
+// link in the project to ~/.ssh/id_rsa is a read of the key. Public keys,
+// known_hosts and SSH's config are no secrets (Store.Skip). Listing a
+// directory reads no content, and using a credential through its own tool
+// (ssh, git push, aws s3 ls, docker login) is not a read by another
+// program: the rules ask only about readers, copiers and senders.
+//
+// Everything here is pure but for RealPath (the platform's symlink
+// resolution); a Set is not safe for concurrent use.
+package secrets
+
+import (
+	"path"
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/paths"
+)
+
+// Hit is a store a path reaches.
+type Hit struct {
+	Store *Store
+	// Path is the path read, as judged (normalised; the real path when
+	// only it reaches the store).
+	Path string
+}
+
+// What names the hit's store in English or (zh) Chinese.
+func (h Hit) What(zh bool) string {
+	if zh {
+		return h.Store.WhatZh
+	}
+	return h.Store.What
+}
+
+// item is one Form placed for a call.
+type item struct {
+	s     *Store
+	f     *Form
+	kind  paths.Kind
+	root  string   // "/" or "C:"
+	segs  []string // below root
+	named string   // Anywhere: the file name
+}
+
+// Set is the catalogue placed for one call.
+type Set struct {
+	p       paths.Platform
+	items   []item
+	project paths.Path // zero when unknown or wide
+}
+
+// Resolve places the catalogue for one call: p gives home, the
+// environment and the path rules; project is the call's project root (""
+// when unknown). A form whose anchor is unknown (no home, an unset or
+// relative variable, a Windows anchor elsewhere) is left out. Cost: about
+// two hundred path joins; no system calls.
+func Resolve(p paths.Platform, project string) *Set {
+	s := &Set{p: p}
+	if pr := p.Clean(strings.TrimSpace(project)); pr.IsAbs() {
+		if wide, _ := p.IsWideRoot(pr); !wide {
+			s.project = pr
+		}
+	}
+	home := p.Clean(strings.TrimSpace(p.Home))
+	env := func(name string) string {
+		if p.Lookup == nil {
+			return ""
+		}
+		v, _ := p.Lookup(name)
+		return strings.TrimSpace(v)
+	}
+	below := func(base paths.Path, rel string) paths.Path {
+		if !base.IsAbs() {
+			return paths.Path{}
+		}
+		return p.Join(base, p.Clean(rel))
+	}
+	xdg := func(name, fallback string) paths.Path {
+		if x := p.Clean(env(name)); x.IsAbs() {
+			return x
+		}
+		return below(home, fallback)
+	}
+	win := p.OS == "windows"
+	anchors := map[Anchor]paths.Path{Home: home, ConfigHome: xdg("XDG_CONFIG_HOME", ".config"), DataHome: xdg("XDG_DATA_HOME", ".local/share")}
+	if win {
+		anchors[AppData] = xdg("APPDATA", `AppData\Roaming`)
+		anchors[LocalAppData] = xdg("LOCALAPPDATA", `AppData\Local`)
+	}
+	if p.OS == "darwin" {
+		anchors[AppSupport] = below(home, "Library/Application Support")
+	}
+	if !win {
+		anchors[Abs] = p.Clean("/")
+	}
+	for i := range Stores {
+		st := &Stores[i]
+		for j := range st.Forms {
+			f := &st.Forms[j]
+			switch f.Anchor {
+			case Anywhere:
+				s.items = append(s.items, item{s: st, f: f, named: f.Rel})
+			case Env:
+				v := env(f.Env)
+				list := []string{v}
+				if f.Env == "KUBECONFIG" {
+					sep := ":"
+					if win {
+						sep = ";"
+					}
+					list = strings.Split(v, sep)
+				}
+				for _, one := range list {
+					base := p.Clean(strings.TrimSpace(one))
+					if !base.IsAbs() {
+						continue
+					}
+					at := base
+					if f.Rel != "" {
+						at = below(base, f.Rel)
+					}
+					s.add(st, f, at)
+				}
+			default:
+				base, ok := anchors[f.Anchor]
+				if !ok {
+					continue
+				}
+				rel := f.Rel
+				if f.Anchor == Abs {
+					rel = strings.TrimPrefix(rel, "/")
+				}
+				s.add(st, f, below(base, rel))
+			}
+		}
+	}
+	return s
+}
+
+func (s *Set) add(st *Store, f *Form, at paths.Path) {
+	if !at.IsAbs() {
+		return
+	}
+	root, segs := split(at)
+	s.items = append(s.items, item{s: st, f: f, kind: at.Kind, root: root, segs: segs})
+}
+
+// Len is the number of places resolved for the call.
+func (s *Set) Len() int { return len(s.items) }
+
+// split cuts an absolute path into its root ("/", "C:", `\\srv\share`) and
+// its segments.
+func split(x paths.Path) (string, []string) {
+	n := x.Norm
+	switch x.Kind {
+	case paths.Unix:
+		return "/", segments(n[1:], '/')
+	case paths.Drive:
+		return n[:2], segments(n[3:], '\\')
+	case paths.UNC:
+		segs := segments(strings.TrimPrefix(n, `\\`), '\\')
+		if len(segs) < 2 {
+			return n, nil
+		}
+		return `\\` + segs[0] + `\` + segs[1], segs[2:]
+	}
+	return "", nil
+}
+
+func segments(s string, sep byte) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, string(sep))
+}
+
+// Read reports whether reading x (an absolute path: a file, or a glob in
+// any segment) reads a store. x inside the project is no read of a store
+// unless its real path (x with symlinks resolved) lies outside the
+// project and reaches one. Cost: one segment comparison per place (about
+// two hundred), plus RealPath.
+func (s *Set) Read(x paths.Path) (Hit, bool) {
+	return s.judge(x, false)
+}
+
+// Holds reports whether reading x recursively (a directory tree: grep -r,
+// tar, cp -r, a Grep tool's path) reads a store: x is one (Read), or a
+// store lies below it.
+func (s *Set) Holds(x paths.Path) (Hit, bool) {
+	return s.judge(x, true)
+}
+
+func (s *Set) judge(x paths.Path, tree bool) (Hit, bool) {
+	if s == nil || !x.IsAbs() {
+		return Hit{}, false
+	}
+	if h, ok := s.judgeOne(x, tree); ok {
+		return h, true
+	}
+	if s.p.EvalSymlinks == nil || strings.ContainsAny(x.Norm, "*?[") {
+		return Hit{}, false
+	}
+	if r := s.p.RealPath(x); r.IsAbs() && r.Norm != x.Norm {
+		return s.judgeOne(r, tree)
+	}
+	return Hit{}, false
+}
+
+func (s *Set) judgeOne(x paths.Path, tree bool) (Hit, bool) {
+	if s.project.IsAbs() && s.p.Contains(s.project, x) {
+		return Hit{}, false
+	}
+	root, xs := split(x)
+	fold := s.p.OS == "windows" || s.p.OS == "darwin"
+	for i := range s.items {
+		it := &s.items[i]
+		if it.named != "" {
+			if len(xs) > 0 && anywhereMatch(xs[len(xs)-1], it.named, fold) {
+				return Hit{Store: it.s, Path: x.Norm}, true
+			}
+			continue
+		}
+		if it.kind != x.Kind || !sameSeg(root, it.root, fold || x.Kind != paths.Unix) {
+			continue
+		}
+		if s.matches(it, xs, fold, tree) {
+			return Hit{Store: it.s, Path: x.Norm}, true
+		}
+	}
+	return Hit{}, false
+}
+
+// matches judges x's segments against one place.
+func (s *Set) matches(it *item, xs []string, fold, tree bool) bool {
+	n, m := len(it.segs), len(xs)
+	common := min(n, m)
+	for k := 0; k < common; k++ {
+		if !segMatch(xs[k], it.segs[k], fold) {
+			return false
+		}
+	}
+	if m < n {
+		// x is above the place: a recursive read of x reaches it.
+		return tree
+	}
+	switch it.f.Shape {
+	case File:
+		return m == n
+	case Tree:
+		for _, seg := range xs[n:] {
+			for _, skip := range it.s.Skip {
+				if globName(skip, seg, fold) || seg == skip {
+					return false
+				}
+			}
+		}
+		return true
+	case Names:
+		if tree { // the profile dir or a dir in it, read recursively
+			return true
+		}
+		if m == n {
+			return false
+		}
+		last := xs[m-1]
+		for _, name := range it.s.Names {
+			if segMatch(last, name, fold) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// segMatch reports whether a segment of the path read (possibly a glob)
+// can name the literal segment name.
+func segMatch(seg, name string, fold bool) bool {
+	if !strings.ContainsAny(seg, "*?[") {
+		return sameSeg(seg, name, fold)
+	}
+	return globName(seg, name, fold)
+}
+
+// anywhereMatch: a literal name, or a glob whose literal head is not empty
+// (id_* names id_rsa; * alone names no key).
+func anywhereMatch(seg, name string, fold bool) bool {
+	i := strings.IndexAny(seg, "*?[")
+	if i < 0 {
+		return sameSeg(seg, name, fold)
+	}
+	return i > 0 && globName(seg, name, fold)
+}
+
+func sameSeg(a, b string, fold bool) bool {
+	if fold {
+		return strings.EqualFold(a, b)
+	}
+	return a == b
+}
+
+// globName matches one name as the shell does: a leading dot must be
+// matched by a leading dot.
+func globName(pattern, name string, fold bool) bool {
+	if strings.HasPrefix(name, ".") && !strings.HasPrefix(pattern, ".") {
+		return false
+	}
+	if fold {
+		pattern, name = strings.ToLower(pattern), strings.ToLower(name)
+	}
+	ok, err := path.Match(pattern, name)
+	return ok && err == nil
+}

@@ -1,0 +1,85 @@
+package secrets
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/zcode-fence/zcode-fence/core/paths"
+)
+
+// homes and projects of the simulated platforms.
+var worlds = map[string][2]string{
+	"linux":   {"/home/u", "/home/u/proj"},
+	"darwin":  {"/Users/u", "/Users/u/proj"},
+	"windows": {`C:\Users\alice`, `C:\Users\alice\proj`},
+}
+
+// TestPaths runs testdata/paths.json: which store (if any) reading a path
+// (tree: recursively) reaches, on each platform, with the project below
+// home unless a case says otherwise.
+func TestPaths(t *testing.T) {
+	data, err := os.ReadFile("testdata/paths.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		OS, Path, Project, Want, Why string
+		Tree                         bool
+		Env                          map[string]string
+	}
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	asks := 0
+	for _, c := range cases {
+		w := worlds[c.OS]
+		env := map[string]string{"HOME": w[0]}
+		if c.OS == "windows" {
+			env["APPDATA"], env["LOCALAPPDATA"] = w[0]+`\AppData\Roaming`, w[0]+`\AppData\Local`
+		}
+		for k, v := range c.Env {
+			env[k] = v
+		}
+		p := paths.Simulated(c.OS, w[0], env)
+		project := w[1]
+		if c.Project != "" {
+			project = c.Project
+		}
+		s := Resolve(p, project)
+		x := p.Clean(c.Path)
+		judge := s.Read
+		if c.Tree {
+			judge = s.Holds
+		}
+		h, ok := judge(x)
+		got := ""
+		if ok {
+			got = h.Store.ID
+			asks++
+		}
+		if got != c.Want {
+			t.Errorf("[%s] %s (tree %v): store %q, want %q (%s)", c.OS, c.Path, c.Tree, got, c.Want, c.Why)
+		}
+	}
+	if asks == 0 || asks == len(cases) {
+		t.Fatalf("%d of %d cases reach a store: the table proves nothing", asks, len(cases))
+	}
+}
+
+// TestCatalogue: every store has an id, names in both languages and a
+// place; ids are unique.
+func TestCatalogue(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range Stores {
+		if s.ID == "" || s.What == "" || s.WhatZh == "" || len(s.Forms) == 0 || seen[s.ID] {
+			t.Errorf("store %+v: id, names or forms missing, or id repeated", s.ID)
+		}
+		seen[s.ID] = true
+	}
+	for _, id := range []string{"host-claude", "host-codex", "host-gemini", "host-qwen", "host-copilot"} {
+		if !seen[id] {
+			t.Errorf("no store %s: the agent hosts' auth files come from core/agenthost", id)
+		}
+	}
+}

@@ -1,0 +1,267 @@
+package danger
+
+import (
+	"context"
+	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
+	"github.com/zcode-fence/zcode-fence/core/paths"
+	"github.com/zcode-fence/zcode-fence/core/rules"
+	"github.com/zcode-fence/zcode-fence/core/secrets"
+)
+
+// The fourth line (rules.Secrets): credential stores outside the project
+// (core/secrets) read, copied or sent by a shell command, printed by a
+// password manager or keychain CLI, or read by a host's read tool. The
+// catalogue is placed once per call, on the first command that reads a
+// file (most calls read none).
+
+// secretsOn reads protect_secrets from the call's options (the host sends
+// it normalised; absent means the default, on).
+func secretsOn(c *core.Call) bool {
+	return c.Option(KeyProtectSecrets, ProtectSecrets.Default) != "false"
+}
+
+// secretSet is the catalogue placed for this call.
+func (j *judge) secretSet() *secrets.Set {
+	if j.secretsAt == nil {
+		j.secretsAt = secrets.Resolve(j.plat, j.project.Norm)
+	}
+	return j.secretsAt
+}
+
+// secretHit is one store a word reaches.
+type secretHit struct {
+	hit
+	what string
+}
+
+// secretWord judges one word naming a file (tree: read recursively):
+// both the shell-resolved value and the raw text, relative ones against
+// the command's directory. A word with an unknown part names no store
+// that can be shown, and stays silent.
+func (v *cmdv) secretWord(w ir.Word, tree bool) []secretHit {
+	if w.Unknown && !strings.HasPrefix(w.Value, "~") {
+		return nil
+	}
+	var out []secretHit
+	texts := []string{w.Value}
+	if v.c.Dialect == ir.Bash && w.LiteralTilde() {
+		texts[0] = "./" + w.Value
+	}
+	if raw, ok := rawPath(w); ok {
+		texts = append(texts, raw)
+	}
+	for _, s := range texts {
+		if h, ok := v.secretText(s, tree); ok {
+			out = append(out, h)
+			break
+		}
+	}
+	return out
+}
+
+// secretText judges one path string.
+func (v *cmdv) secretText(s string, tree bool) (secretHit, bool) {
+	if strings.TrimSpace(s) == "" {
+		return secretHit{}, false
+	}
+	p := v.j.plat.Normalize(s)
+	if p.Kind == paths.Unresolved {
+		tp, ok := v.j.tildeUser(s)
+		if !ok {
+			return secretHit{}, false
+		}
+		p = tp
+	}
+	if p.Kind == paths.Relative {
+		base, _ := v.baseDir()
+		if !base.IsAbs() {
+			return secretHit{}, false
+		}
+		p = v.j.plat.Join(base, p)
+	}
+	return v.j.secretPath(p, tree)
+}
+
+// secretPath judges one absolute path against the catalogue.
+func (j *judge) secretPath(p paths.Path, tree bool) (secretHit, bool) {
+	if !p.IsAbs() {
+		return secretHit{}, false
+	}
+	if j.steps != nil {
+		j.spend(4)
+	}
+	set := j.secretSet()
+	h, ok := set.Read(p)
+	if !ok && tree {
+		h, ok = set.Holds(p)
+	}
+	if !ok {
+		return secretHit{}, false
+	}
+	return secretHit{hit: hit{shown: j.homeShort(h.Path)}, what: h.What(!j.en)}, true
+}
+
+// homeShort names a path below home as ~/... (shorter in a reason, and
+// the way the user knows it).
+func (j *judge) homeShort(s string) string {
+	home := j.plat.Clean(j.plat.Home)
+	if !home.IsAbs() || home.Kind != paths.Unix || home.Norm == "/" {
+		return s
+	}
+	if rest, ok := strings.CutPrefix(s, home.Norm); ok && (rest == "" || rest[0] == '/') {
+		return "~" + rest
+	}
+	return s
+}
+
+// secrets judges one command for the fourth line.
+func (v *cmdv) secrets() {
+	if !v.j.secretsOn {
+		return
+	}
+	send := v.feedsSender()
+	// Input redirects: whatever the command is, it reads the file.
+	for _, r := range v.c.Redirects {
+		if r.Op != "<" && r.Op != "<>" {
+			continue
+		}
+		rule := rules.SecretRead
+		if send || cmdfacts.SendsStdin(v.c) {
+			rule = rules.SecretSend
+		}
+		v.reportSecrets(rule, "< ", v.secretWord(r.Target, false))
+	}
+	// Readers, copiers and senders.
+	for _, fr := range cmdfacts.FileReads(v.c) {
+		hs := v.secretWord(fr.Word, fr.Tree)
+		if len(hs) == 0 {
+			continue
+		}
+		if fr.Dest.Value != "" && !fr.Send && len(v.secretWord(fr.Dest, false)) > 0 {
+			continue // a copy within the stores (cp ~/.ssh/id_rsa ~/.ssh/id_rsa.bak)
+		}
+		rule := rules.SecretRead
+		if fr.Send || send {
+			rule = rules.SecretSend
+		}
+		v.reportSecrets(rule, "", hs)
+	}
+	// Interpreter one-liners that name a store.
+	if cmdfacts.InterpreterLang(v.c.Name) != "" {
+		for _, in := range cmdfacts.InlineScripts(v.c) {
+			var hs []secretHit
+			for _, lit := range pathLiterals(in.Code) {
+				hs = append(hs, v.secretWord(cmdfacts.Literal(lit), false)...)
+			}
+			v.reportSecretsAs(rules.SecretRead, in.Via, "", hs)
+		}
+	}
+	// CLIs that print a stored secret.
+	if p, ok := cmdfacts.PrintsSecret(v.c); ok && !v.secretUsedQuietly() {
+		what := p.What
+		if !v.j.en {
+			what = p.WhatZh
+		}
+		v.j.add(finding{rule: rules.SecretPrint, cmd: v.display(), detail: p.Detail, subject: what})
+	}
+}
+
+// reportSecrets adds one finding for the stores hs name.
+func (v *cmdv) reportSecrets(rule *rules.Rule, detail string, hs []secretHit) {
+	v.reportSecretsAs(rule, v.display(), detail, hs)
+}
+
+func (v *cmdv) reportSecretsAs(rule *rules.Rule, cmd, detail string, hs []secretHit) {
+	if len(hs) == 0 {
+		return
+	}
+	f := finding{rule: rule, cmd: cmd, detail: strings.TrimSpace(detail)}
+	var whats []string
+	for _, h := range hs {
+		f.targets = append(f.targets, h.hit)
+		if !containsString(whats, h.what) {
+			whats = append(whats, h.what)
+		}
+	}
+	f.subject = strings.Join(whats, ", ")
+	v.j.add(f)
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// feedsSender reports whether this command's output is piped into a
+// command that sends its input off the machine (cat key | nc host 80).
+func (v *cmdv) feedsSender() bool {
+	k := v.c.FeedsInto
+	if k < 0 || k >= len(v.j.s.Commands) || v.c.Feed != ir.FeedPipe {
+		return false
+	}
+	return cmdfacts.SendsStdin(&v.j.s.Commands[k])
+}
+
+// secretUsedQuietly reports whether a printer's output is used as a
+// credential rather than shown: substituted into an argument of a command
+// that does not print it ($(gh auth token) in a curl header), or piped
+// into a login that reads it on stdin (docker login --password-stdin).
+func (v *cmdv) secretUsedQuietly() bool {
+	k := v.c.FeedsInto
+	if k < 0 || k >= len(v.j.s.Commands) {
+		return false
+	}
+	into := &v.j.s.Commands[k]
+	switch v.c.Feed {
+	case ir.FeedSubst:
+		return !cmdfacts.EchoesArgs(into)
+	case ir.FeedPipe:
+		return cmdfacts.ConsumesSecret(into)
+	}
+	return false
+}
+
+// decideRead judges a host's read tool (core.KindRead): every path it
+// reads, relative ones against the cwd, ~ and variables expanded, symlinks
+// followed; a search reads its directory recursively.
+func (l *Layer) decideRead(ctx context.Context, c *core.Call) core.Verdict {
+	if !secretsOn(c) || ctx.Err() != nil {
+		return core.SilentVerdict
+	}
+	plat := l.platform(c.Platform)
+	j := &judge{ctx: ctx, plat: plat, en: c.Language() == core.English}
+	if c.ProjectRoot != "" {
+		j.project = plat.Clean(c.ProjectRoot)
+	}
+	cwd := plat.Clean(c.Cwd)
+	tree := c.Tool == "Grep" || c.Tool == "ReadMany"
+	var hs []hit
+	var whats []string
+	for _, raw := range c.Paths {
+		p := plat.Normalize(strings.TrimSpace(raw))
+		if p.Kind == paths.Relative && cwd.IsAbs() {
+			p = plat.Join(cwd, p)
+		}
+		h, ok := j.secretPath(p, tree)
+		if !ok {
+			continue
+		}
+		hs = append(hs, h.hit)
+		if !containsString(whats, h.what) {
+			whats = append(whats, h.what)
+		}
+	}
+	if len(hs) == 0 {
+		return core.SilentVerdict
+	}
+	f := finding{rule: rules.SecretReadTool, cmd: c.Tool, subject: strings.Join(whats, ", "), targets: hs}
+	return core.AskVerdict(core.Reason{Layer: Name, Rule: f.rule.ID, Message: j.message(f)})
+}
