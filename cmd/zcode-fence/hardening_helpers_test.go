@@ -264,34 +264,43 @@ func hookRecord(dataDir string, pid int) string {
 	return fmt.Sprintf("no decision-log record of pid %d (%d records)", pid, len(recs))
 }
 
-// stdinHolding returns the read end of a pipe that already holds payload,
-// for a hook's stdin: a payload of up to a page (every everyday call) is
-// written before the hook starts, and a longer one by a goroutine started
-// before it, so the hook finds its input at once instead of waiting for
-// this process — race-built, running many tests — to be scheduled and copy
-// it, which under load took longer than the hook's stdin wait (issue 28:
-// the hook then treats the call as late; TestLatePayloadAsks tests that on
-// purpose). Close the returned file once the hook has exited; a writer
-// still blocked then (the hook stopped reading) ends with EPIPE.
+// stdinHolding returns a file that already holds payload, for a hook's
+// stdin: up to a page (every everyday call) the read end of a pipe written
+// before the hook starts, and past that an unlinked temporary file. Either
+// way the hook finds its input at once instead of waiting for this
+// process — race-built, running many tests — to be scheduled and copy it
+// (which under load took longer than the hook's stdin wait: issue 28; a
+// megabyte through a pipe is many such turns). The hook then treats a call
+// as late only when a test means it to (TestLatePayloadAsks). Close the
+// returned file once the hook has exited.
 func stdinHolding(payload []byte) (*os.File, error) {
+	// A pipe holds at least one page without a reader.
+	const page = 4096
+	if len(payload) > page {
+		f, err := os.CreateTemp("", "zcode-fence-stdin-")
+		if err != nil {
+			return nil, err
+		}
+		os.Remove(f.Name())
+		if _, err := f.Write(payload); err != nil {
+			f.Close()
+			return nil, err
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			f.Close()
+			return nil, err
+		}
+		return f, nil
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
-	// A pipe holds at least one page without a reader.
-	const page = 4096
-	if len(payload) <= page {
-		_, err := w.Write(payload)
-		w.Close()
-		if err != nil {
-			r.Close()
-			return nil, err
-		}
-		return r, nil
+	_, err = w.Write(payload)
+	w.Close()
+	if err != nil {
+		r.Close()
+		return nil, err
 	}
-	go func() {
-		_, _ = w.Write(payload)
-		w.Close()
-	}()
 	return r, nil
 }
