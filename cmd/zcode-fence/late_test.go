@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
 // lateCase is one row of core/host/testdata/late-input.json: the bytes a
@@ -143,5 +145,65 @@ func runStalled(env []string, dir, head string) (runResult, error) {
 		cmd.Process.Kill()
 		<-done
 		return runResult{}, fmt.Errorf("no answer %v after the start, stdin open (killed)", hookLimit)
+	}
+}
+
+// TestHookAnswersWhateverStalls: a judged call is answered within the
+// hook's budget however slow the hook itself is, and a hook that fails
+// outside the layers still answers. Through the faults binary, in both
+// isolation modes: a hook stalled between the call's preparation and its
+// chain (an analysis slowed to a crawl) asks, at the budget, for what the
+// built-ins could not inspect in time; a hook that panics there asks that
+// they could not inspect it; the record says why and shows the hook's own
+// clock inside the host's kill. Before, the first outlived the host's
+// 5 s kill (the hosts then go ahead) and the second was silent. The twin
+// without a fault is silent.
+func TestHookAnswersWhateverStalls(t *testing.T) {
+	t.Parallel()
+	bin := faultsBinary(t)
+	cases := []struct {
+		name, command, want string
+		cause               rules.Cause
+		logged              string
+	}{
+		{"stalled hook", "ls # FAULT-STALL-HOOK", "ask", rules.CauseTimeout, "no answer within the 4.5s budget"},
+		{"panicking hook", "ls # FAULT-PANIC-HOOK", "ask", rules.CauseFailed, "internal error: zcodefence_faults: panic in the hook"},
+		{"no fault", "ls # FAULT-NONE-HOOK", "silent", rules.Cause{}, ""},
+	}
+	for _, mode := range isolationModes {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			s := newScratch(t)
+			env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION="+mode, "ZCODE_FENCE_LANGUAGE=en")
+			results := make([]runResult, len(cases))
+			errs := make([]error, len(cases))
+			parallelDo(len(cases), func(i int) {
+				results[i], errs[i] = execHookWith(bin, env, s.project, hookPayload("Bash", cases[i].command, s.project, "stall", false))
+			})
+			recs := recordsByPID(t, s.data)
+			for i, c := range cases {
+				expectAnswer(t, c.name, results[i], errs[i], c.want)
+				if errs[i] != nil || c.want != "ask" {
+					continue
+				}
+				_, reason := checkAnswer(results[i])
+				for _, want := range []string{"[zcode-fence: dangerous command]", "[zcode-fence: not fully inspected]", c.cause.En} {
+					if !strings.Contains(reason, want) {
+						t.Errorf("%s: reason %q lacks %q", c.name, reason, want)
+					}
+				}
+				if !checkHookClock(t, c.name, results[i], recs) {
+					t.Errorf("%s: no decision-log record for pid %d", c.name, results[i].pid)
+					continue
+				}
+				rec := recs[results[i].pid]
+				if rec.Verdict != "ask" || !slices.Equal(rec.Rules, []string{rules.Incomplete.ID, rules.FenceIncomplete.ID}) ||
+					!strings.Contains(strings.Join(rec.Errors, "\n"), c.logged) {
+					t.Errorf("%s: logged %s %v %q, want ask [%s %s] with %q", c.name, rec.Verdict, rec.Rules, rec.Errors,
+						rules.Incomplete.ID, rules.FenceIncomplete.ID, c.logged)
+				}
+				t.Logf("%s: asked after %.0f ms by the hook's clock", c.name, rec.Ms)
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/agenthost"
+	"github.com/zcode-fence/zcode-fence/core/config"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
@@ -38,4 +39,36 @@ func judgedByAnyHost(name string) bool {
 		}
 	}
 	return false
+}
+
+// Unfinished is the outcome of a judged call whose chain could not give
+// its answer: the hook's budget ran out before it did (rules.CauseTimeout)
+// or the hook itself failed outside the layers (rules.CauseFailed). Every
+// fail-closed built-in that cfg switches on asks for what it could not
+// inspect (its Incomplete reason, in the call's language), as it would had
+// it run out of time itself (DESIGN §3); other kinds of call are silent.
+// Cost: formatting a reason per built-in.
+func (h *Host) Unfinished(kind core.ToolKind, cfg config.Config, cause rules.Cause) Outcome {
+	if kind != core.KindShell && kind != core.KindFile {
+		return Outcome{Verdict: core.SilentVerdict}
+	}
+	lang := cfg.Get(config.KeyLanguage)
+	l, _ := core.ParseLanguage(lang)
+	var reasons []core.Reason
+	for i := range h.Builtins {
+		b := &h.Builtins[i]
+		if b.Incomplete == nil || b.Deferred || b.Switch.Key != "" && !cfg.Bool(b.Switch.Key) {
+			continue
+		}
+		r := b.Incomplete(cause, l)
+		if r.Layer == "" {
+			r.Layer = b.Name
+		}
+		reasons = append(reasons, r)
+	}
+	if len(reasons) == 0 {
+		return Outcome{Verdict: core.SilentVerdict}
+	}
+	v := core.AskVerdict(reasons...)
+	return Outcome{Verdict: v, Text: FormatReasons(v, lang)}
 }

@@ -287,7 +287,9 @@ func deadPid(t *testing.T) int {
 
 func TestWarmIdleExitRemovesEverything(t *testing.T) {
 	dir := warmDir(t)
-	cfg := warmConfig(t, selfPath(t), dir, 300*time.Millisecond)
+	// Idle long enough that a loaded machine's gap between the handshake
+	// and the first call (Describe) does not end the server first.
+	cfg := warmConfig(t, selfPath(t), dir, 2*time.Second)
 	_, pid := warmLaunch(t, cfg)
 	// The launcher's own c<PID> dir (where go-plugin made the start's
 	// socket dir) goes when its call is done, as the host's does.
