@@ -207,12 +207,28 @@ func loadError(e string) bool {
 // failure policy prescribes, so what is checked then is that the record
 // says why.
 func layerMissed(r decisionlog.Record, name string) (decisionlog.LayerRecord, bool) {
+	if e, ok := overdue(r); ok {
+		// The hook's own budget ran out before the chain answered: no
+		// layer's answer was waited for (armOverdue).
+		return decisionlog.LayerRecord{Name: name, Verdict: "error", Error: e}, true
+	}
 	for _, l := range r.Layers {
 		if l.Name == name {
 			return l, (l.Verdict == "error" || l.Verdict == "abandoned") && loadError(l.Error)
 		}
 	}
 	return decisionlog.LayerRecord{}, false
+}
+
+// overdue reports whether record r is the answer the hook gave when its
+// budget ran out before its chain answered (armOverdue), and its error.
+func overdue(r decisionlog.Record) (string, bool) {
+	for _, e := range r.Errors {
+		if strings.HasPrefix(e, "hook: no answer within the ") && loadError(e) {
+			return e, true
+		}
+	}
+	return "", false
 }
 
 // notLoad returns r's errors and notes that are not load errors
@@ -509,6 +525,16 @@ func TestExternalPins(t *testing.T) {
 				tmp := freshTempDir(t)
 				r := runHook(t, s.hookEnv(cfg, mode, tmp), s.project, s.bashCall("git push origin main"))
 				rec := recordOf(t, s.data, r)
+				if e, late := overdue(rec); late {
+					// Out of time before the pin was even checked: the
+					// built-ins asked for what they could not inspect.
+					if got, reason := checkAnswer(r); got != "ask" || !outOfTime(reason) {
+						t.Errorf("%s: overdue (%s), got %q (%s), want the out-of-time ask", c.name, e, got, reason)
+					}
+					t.Logf("%s: the hook ran out of its budget on this loaded machine: %s", c.name, e)
+					checkNoneLeft(t, filepath.Dir(exe), tmp)
+					continue
+				}
 				want := c.want
 				if l, missed := layerMissed(rec, "protect-branch"); missed {
 					// The pin passed and the layer was started, but load

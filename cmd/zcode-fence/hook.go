@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -101,7 +102,7 @@ func (j *judgement) armOverdue(stdout io.Writer) func() {
 		u := &judgement{start: j.start, source: j.source, env: j.env, cfg: j.cfg, dataDir: j.dataDir,
 			payload: j.payload, stdinTook: j.stdinTook}
 		u.out = newHost().Unfinished(j.payload.Tool.Kind, j.cfg, rules.CauseTimeout)
-		u.unfinished = fmt.Errorf("hook: no answer within the %v budget; answered for the built-in layers that had not finished", host.Budget)
+		u.unfinished = fmt.Errorf("hook: no answer within the %v budget (%w); answered for the built-in layers that had not finished", host.Budget, context.DeadlineExceeded)
 		line := u.answer()
 		if !j.claimAnswer() {
 			return // the chain's own answer is out

@@ -166,7 +166,7 @@ func TestHookAnswersWhateverStalls(t *testing.T) {
 		cause               rules.Cause
 		logged              string
 	}{
-		{"stalled hook", "ls # FAULT-STALL-HOOK", "ask", rules.CauseTimeout, "no answer within the 4.5s budget"},
+		{"stalled hook", "ls # FAULT-STALL-HOOK", "ask", rules.CauseTimeout, "no answer within the 4.5s budget (context deadline exceeded)"},
 		{"panicking hook", "ls # FAULT-PANIC-HOOK", "ask", rules.CauseFailed, "internal error: zcodefence_faults: panic in the hook"},
 		{"no fault", "ls # FAULT-NONE-HOOK", "silent", rules.Cause{}, ""},
 	}
