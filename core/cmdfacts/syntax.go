@@ -87,6 +87,12 @@ var syntaxes = map[string]Spec{
 		"reference-if-able", "upload-pack", "template", "separate-git-dir", "jobs", "filter", "shallow-since",
 		"shallow-exclude", "server-option", "bundle-uri", "ref-format", "object-format"}},
 	"git init": {Short: "b", Long: []string{"template", "separate-git-dir", "object-format", "ref-format", "initial-branch"}},
+	"git apply": {Short: "pC", Long: []string{"directory", "include", "exclude", "whitespace", "build-fake-ancestor",
+		"patch-format", "resolvemsg", "quoted-cr"}},
+	"git checkout-index": {Long: []string{"prefix", "stage"}},
+	"git mv":             {},
+	// direnv allow [PATH] and mise trust [PATH] (cmdfacts.EnvTrusts): no option takes a value.
+	"direnv": {},
 	"git archive": {Short: "o", Long: []string{"output", "format", "prefix",
 		"remote", "exec", "add-file", "add-virtual-file"}},
 	"git worktree add": {Short: "bB", Long: []string{"reason"}},

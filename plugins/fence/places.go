@@ -425,8 +425,7 @@ func (j *judge) diffApplyTargets(c *ir.Command) []target {
 		if g.Sub != "apply" && g.Sub != "am" {
 			return nil
 		}
-		p := cmdfacts.ParseArgs(g.Args, cmdfacts.Spec{Short: "pC", Long: []string{"directory", "include", "exclude",
-			"whitespace", "build-fake-ancestor", "exclude", "patch-format", "resolvemsg", "quoted-cr"}})
+		p := cmdfacts.ParseArgs(g.Args, syntax("git apply"))
 		if p.Has("check", "stat", "numstat", "summary") && !p.Has("apply") {
 			return nil // a report; --cached changes the index, which a later checkout writes out
 		}
@@ -461,8 +460,7 @@ func (j *judge) diffApplyTargets(c *ir.Command) []target {
 // stripped by -pN (every reading without -p); the diff is -i FILE, the
 // second operand, the file < redirects, or stdin.
 func (j *judge) patchDiffTargets(c *ir.Command) []target {
-	p := cmdfacts.ParseArgs(c.Args[1:], cmdfacts.Spec{Short: "oBdDFgiprVYz", Long: []string{"output", "directory", "input",
-		"strip", "reject-file", "prefix", "basename-prefix", "ifdef", "fuzz", "get", "version-control", "suffix"}})
+	p := cmdfacts.ParseArgs(c.Args[1:], syntax("patch"))
 	if p.Has("dry-run") {
 		return nil
 	}

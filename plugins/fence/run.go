@@ -27,6 +27,7 @@ func (j *judge) fileTool() {
 		}
 		j.add(o, j.judgeTarget(j.p.Normalize(s), j.cwd, target{verb: verbWrite}))
 	}
+	j.plantedFile()
 }
 
 // shellScript judges every command of the analysis, then the .NET file
@@ -129,6 +130,7 @@ func (j *judge) command(i int, c *ir.Command) {
 		return base
 	}
 	name := commandLabel(c)
+	before := len(j.reasons)
 	for _, r := range c.Redirects {
 		if !r.IsWrite() {
 			continue
@@ -146,6 +148,7 @@ func (j *judge) command(i int, c *ir.Command) {
 	for _, t := range ts {
 		j.target(i, c, dir(), t, origin{rule: rules.FenceCommandWriteOutside, label: name, verb: t.verb})
 	}
+	j.plantedShell(i, c, ts, before)
 	for _, t := range append(linkSources(c), archiveInputs(c)...) {
 		j.target(i, c, dir(), t, origin{rule: rules.FenceCommandWriteOutside, label: name, verb: t.verb})
 	}

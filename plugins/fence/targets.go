@@ -941,13 +941,13 @@ func gitTargets(args []ir.Word, assigns []ir.Assign) []target {
 		// writes either; the index writes that plant content no commit
 		// holds (update-index --cacheinfo/--index-info, apply --cached)
 		// are judged where they happen.
-		p := cmdfacts.ParseArgs(rest, cmdfacts.Spec{Long: []string{"prefix", "stage"}})
+		p := cmdfacts.ParseArgs(rest, syntax("git checkout-index"))
 		if len(p.Values("prefix")) == 0 {
 			out = append(out, each(p.Operands, verbWrite)...)
 		}
 	case "mv":
 		// git mv SRC... DEST moves work-tree files like mv (and the index).
-		p := cmdfacts.ParseArgs(rest, cmdfacts.Spec{})
+		p := cmdfacts.ParseArgs(rest, syntax("git mv"))
 		if d, ok := p.Last(2); ok {
 			sources := p.Operands[:len(p.Operands)-1]
 			out = append(wholeFrom(each([]ir.Word{d}, verbWrite), 1, sources), copiedNames(d, sources, verbWrite)...)
