@@ -10,6 +10,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/secrets"
+	"github.com/zcode-fence/zcode-fence/core/shell/oneliner"
 )
 
 // The fourth line (rules.Secrets): credential stores outside the project
@@ -150,16 +151,6 @@ func (v *cmdv) secrets() {
 		}
 		v.reportSecrets(rule, "", hs)
 	}
-	// Interpreter one-liners that name a store.
-	if cmdfacts.InterpreterLang(v.c.Name) != "" {
-		for _, in := range cmdfacts.InlineScripts(v.c) {
-			var hs []secretHit
-			for _, lit := range pathLiterals(in.Code) {
-				hs = append(hs, v.secretWord(cmdfacts.Literal(lit), false)...)
-			}
-			v.reportSecretsAs(rules.SecretRead, in.Via, "", hs)
-		}
-	}
 	// CLIs that print a stored secret.
 	if p, ok := cmdfacts.PrintsSecret(v.c); ok && !v.secretUsedQuietly() {
 		what := p.What
@@ -168,6 +159,47 @@ func (v *cmdv) secrets() {
 		}
 		v.j.add(finding{rule: rules.SecretPrint, cmd: v.display(), detail: p.Detail, subject: what})
 	}
+}
+
+// secretEffects judges what an interpreter one-liner reads (its read
+// effects, core/shell/oneliner: open(p), readFileSync, File.read, the
+// source of a copy ...): a read whose path reaches a store asks. A read
+// whose path is built at run time asks when the code names a store as a
+// literal or the command passes one as an argument (python3 -c
+// "print(open(sys.argv[1]).read())" ~/.ssh/id_rsa); perl's and ruby's
+// operands after the code always count (-n, -p, <> and ARGF read them
+// with no read call in the code). A store merely named (print the path)
+// is no read. awk's operands are judged as a reader's (cmdfacts).
+func (v *cmdv) secretEffects(in cmdfacts.Inline, effects []oneliner.Effect) {
+	if !v.j.secretsOn {
+		return
+	}
+	var hs []secretHit
+	computed := false
+	for _, e := range effects {
+		if e.Op != "read" {
+			continue
+		}
+		if e.Path == "" {
+			computed = true
+			continue
+		}
+		hs = append(hs, v.secretWord(cmdfacts.Literal(e.Path), e.Tree)...)
+	}
+	if in.Lang == "perl" || in.Lang == "ruby" {
+		for _, w := range in.Files {
+			hs = append(hs, v.secretWord(w, false)...)
+		}
+	}
+	if computed && len(hs) == 0 {
+		for _, lit := range pathLiterals(in.Code) {
+			hs = append(hs, v.secretWord(cmdfacts.Literal(lit), false)...)
+		}
+		for _, w := range v.args {
+			hs = append(hs, v.secretWord(w, false)...)
+		}
+	}
+	v.reportSecretsAs(rules.SecretRead, in.Via, "", hs)
 }
 
 // reportSecrets adds one finding for the stores hs name.
