@@ -361,7 +361,9 @@ func TestSeedCases(t *testing.T) {
 					}
 					ran++
 					dir := s.project
-					r := runHook(t, s.env(c.Config, c.NoProject, "ZCODE_FENCE_LAYER_ISOLATION="+mode), dir, s.payload(c))
+					// The seed's host is ZCode, which sets ZCODE_APP_VERSION for
+					// every process it starts, with or without a project dir.
+					r := runHook(t, s.env(c.Config, c.NoProject, "ZCODE_FENCE_LAYER_ISOLATION="+mode, "ZCODE_APP_VERSION=seed"), dir, s.payload(c))
 					got, detail := checkAnswer(r)
 					if got == "" {
 						t.Fatalf("%s (%s): %s", c.ID, c.Desc, detail)

@@ -432,6 +432,10 @@ func goldenEnv(c goldenCall, data, mode string) []string {
 	}
 	if p := projectOf(c); p != "" {
 		env = append(env, "ZCODE_PROJECT_DIR="+p)
+	} else {
+		// ZCode, the corpora's host, sets this for every process it starts:
+		// a call without a project is still recognised as ZCode's.
+		env = append(env, "ZCODE_APP_VERSION=golden")
 	}
 	if c.extra != "" {
 		env = append(env, "ZCODE_FENCE_EXTRA_WRITABLE_ROOTS="+c.extra)

@@ -59,7 +59,9 @@ func TestHostAnswers(t *testing.T) {
 					env = append(env, k+"="+strings.ReplaceAll(v, "/home/u/proj", s.project))
 				}
 				what := name + " fallback=" + m.fallback + " headless=" + m.headless + " isolation=" + isolation
-				checkHostCall(t, s, c, env, what, m.fallback, m.headless == "1")
+				if r, ok := hostTwins(t, s, env, c, what); ok {
+					checkHostAnswer(t, what, c.Want.Host, m.fallback, m.headless == "1", r.stdout)
+				}
 			}
 		}
 	}
@@ -69,21 +71,20 @@ func TestHostAnswers(t *testing.T) {
 // (core/agenthost/reads.go).
 var readTools = map[string]bool{"Read": true, "Grep": true, "ReadMany": true, "NotebookRead": true}
 
-// checkHostCall runs one captured call through the binary, made dangerous
-// and harmless, and checks both answers.
-func checkHostCall(t *testing.T, s *scratch, c hostCapture, env []string, what, fallback string, headless bool) {
+// hostTwins runs call through the binary twice: made harmless, which must
+// be silent, and made dangerous, whose result it returns (ok false when
+// the run itself failed: reported already).
+func hostTwins(t *testing.T, s *scratch, env []string, call hostCapture, what string) (runResult, bool) {
 	t.Helper()
-	for _, dangerous := range []bool{true, false} {
-		r, err := execHook(env, s.project, hostPayload(t, c, s.project, s.home, dangerous))
-		switch {
-		case err != nil || r.code != 0 || len(r.stderr) != 0:
-			t.Errorf("%s: exit %d, stderr %q, %v", what, r.code, r.stderr, err)
-		case !dangerous && len(r.stdout) != 0:
-			t.Errorf("%s, everyday call: answered %s", what, r.stdout)
-		case dangerous:
-			checkHostAnswer(t, what, c.Want.Host, fallback, headless, r.stdout)
-		}
+	if r, err := execHook(env, s.project, hostPayload(t, call, s.project, s.home, false)); err != nil || r.code != 0 || len(r.stderr) != 0 || len(r.stdout) != 0 {
+		t.Errorf("%s, everyday call: exit %d, stdout %q, stderr %q, %v", what, r.code, r.stdout, r.stderr, err)
 	}
+	r, err := execHook(env, s.project, hostPayload(t, call, s.project, s.home, true))
+	if err != nil || r.code != 0 || len(r.stderr) != 0 {
+		t.Errorf("%s: exit %d, stderr %q, %v", what, r.code, r.stderr, err)
+		return r, false
+	}
+	return r, true
 }
 
 // hostPayload is the captured payload with its paths moved into project
@@ -202,6 +203,86 @@ func checkHostAnswer(t *testing.T, what, host, fallback string, headless bool, s
 		}
 		if want == "deny" && !strings.Contains(h.PermissionDecisionReason, "ask the user") {
 			t.Errorf("%s: the deny reason does not tell the agent to ask the user: %s", what, h.PermissionDecisionReason)
+		}
+	}
+}
+
+// TestHostRecognitionFailsSafe: a Codex payload that lost its markers one
+// by one (turn_id, then its transcript path, then model, with none of
+// Codex's variables) is still stopped through the built binary in both
+// isolation modes: by Codex's deny while one marker is left, by the answer
+// every host stops on (decision block plus a hookSpecificOutput deny) when
+// only the shape is left. Claude Code's own payload, recognised by its
+// environment or its transcript, keeps the ask line; an everyday command
+// stays silent however little is known.
+func TestHostRecognitionFailsSafe(t *testing.T) {
+	t.Parallel()
+	s := newScratch(t)
+	var c hostCapture
+	data, err := os.ReadFile("../../core/agenthost/testdata/hosts/codex-Bash.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	without := func(keys ...string) hostCapture {
+		d := hostCapture{Payload: map[string]any{}, Want: c.Want}
+		for k, v := range c.Payload {
+			d.Payload[k] = v
+		}
+		for _, k := range keys {
+			delete(d.Payload, k)
+		}
+		return d
+	}
+	claude := without("turn_id", "model")
+	claude.Payload["transcript_path"] = "/home/u/.claude/projects/-home-u-proj/s.jsonl"
+	cases := []struct {
+		name string
+		call hostCapture
+		env  []string
+		want string // "deny", "stop", "ask"
+	}{
+		{"codex as captured", c, nil, "deny"},
+		{"codex without turn_id", without("turn_id"), nil, "deny"},
+		{"codex without turn_id and its transcript", without("turn_id", "transcript_path"), nil, "deny"},
+		{"codex with only its npm variable", without("turn_id", "transcript_path", "model"), []string{"CODEX_MANAGED_BY_NPM=1"}, "deny"},
+		{"codex with nothing but the shape", without("turn_id", "transcript_path", "model"), nil, "stop"},
+		{"claude by its transcript", claude, nil, "ask"},
+		{"claude by its environment", without("turn_id", "transcript_path", "model"), []string{"CLAUDECODE=1"}, "ask"},
+	}
+	for _, mode := range isolationModes {
+		for _, tc := range cases {
+			env := s.env("default", true, "ZCODE_FENCE_LAYER_ISOLATION="+mode, "ZCODE_FENCE_LANGUAGE=en")
+			env = append(env, tc.env...)
+			what := mode + " " + tc.name
+			if r, ok := hostTwins(t, s, env, tc.call, what); ok {
+				var a struct {
+					Decision, Reason   string
+					HookSpecificOutput struct{ HookEventName, PermissionDecision, PermissionDecisionReason string }
+				}
+				if err := json.Unmarshal(r.stdout, &a); err != nil {
+					t.Errorf("%s: %v: %s", what, err, r.stdout)
+					continue
+				}
+				h := a.HookSpecificOutput
+				switch tc.want {
+				case "ask":
+					if got, _ := checkAnswer(r); got != "ask" {
+						t.Errorf("%s: want the exact ask line, got %s", what, r.stdout)
+					}
+				case "deny":
+					if a.Decision != "" || h.PermissionDecision != "deny" || !strings.Contains(h.PermissionDecisionReason, "cannot show the user a confirmation") {
+						t.Errorf("%s: want Codex's deny, got %s", what, r.stdout)
+					}
+				case "stop":
+					if a.Decision != "block" || a.Reason != h.PermissionDecisionReason || h.PermissionDecision != "deny" ||
+						h.HookEventName != "PreToolUse" || !strings.Contains(a.Reason, "could not tell which agent host") {
+						t.Errorf("%s: want the answer every host stops on, got %s", what, r.stdout)
+					}
+				}
+			}
 		}
 	}
 }

@@ -73,6 +73,11 @@ func (s *scratch) protectRun(c protectCase, mode, home string) (env []string, di
 	extra := []string{"HOME=" + home, "ZCODE_FENCE_LAYER_ISOLATION=" + mode, "ZCODE_FENCE_LANGUAGE=en"}
 	if project != "" {
 		extra = append(extra, "ZCODE_PROJECT_DIR="+project)
+	} else {
+		// No project dir variable: the host still says who it is (a
+		// payload only the shape can be told by is answered in the form
+		// every host stops on, not the ask line).
+		extra = append(extra, "CLAUDECODE=1")
 	}
 	for k, v := range c.Env {
 		extra = append(extra, k+"="+fill(v))

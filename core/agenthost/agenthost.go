@@ -113,6 +113,10 @@ const (
 	ShapeEvidence
 	// EnvEvidence: a variable only this host sets is in the environment.
 	EnvEvidence
+	// KeyEvidence: the payload has a key only this host sends today, but
+	// one another host could adopt (Codex's top-level model): it beats an
+	// environment inherited from a host the agent runs inside.
+	KeyEvidence
 	// PayloadEvidence: the payload carries something only this host sends
 	// (an event name, a key).
 	PayloadEvidence
@@ -208,7 +212,13 @@ func Default() Adapter {
 	return a
 }
 
-// Detect picks the adapter with the strongest claim on e.
+// Detect picks the adapter with the strongest claim on e. It fails safe:
+// a claim on the shape alone (or none) does not tell the hosts that send
+// that shape apart, and one of them (Codex) runs a call whose hook answers
+// "ask" — so such a payload gets an Unsure adapter, whose ask is written in
+// the form every host stops on. Its tools are those of the strongest
+// claimant that knows the tool name (a Gemini-named tool that came without
+// Gemini's markers is still judged as Gemini's).
 func Detect(e *Envelope, env Lookup) Adapter {
 	var best Adapter
 	bestEv := NoEvidence
@@ -217,10 +227,38 @@ func Detect(e *Envelope, env Lookup) Adapter {
 			best, bestEv = r.adapter, ev
 		}
 	}
-	if best == nil {
-		return Default()
+	if bestEv > ShapeEvidence {
+		return best
 	}
-	return best
+	if best == nil {
+		best = Default()
+	}
+	if name := e.ToolName(); name != "" {
+		if _, ok := best.Tool(name); !ok {
+			for _, a := range Adapters() {
+				if _, ok := a.Tool(name); ok {
+					best = a
+					break
+				}
+			}
+		}
+	}
+	return Unsure{best}
+}
+
+// Unsure is the adapter of a payload that no host's own markers claim (see
+// Detect): the embedded adapter reads the tools, and its asks are answered
+// in StopLine's form.
+type Unsure struct{ Adapter }
+
+// Answer stops the call on every host (StopLine), unless no_ask_fallback
+// is silent: then the embedded adapter's own answer, which a host that
+// cannot ask ignores, as that setting wants.
+func (u Unsure) Answer(a Ask) []byte {
+	if !denies(a) {
+		return u.Adapter.Answer(a)
+	}
+	return StopLine(UnsureReason(a))
 }
 
 // OptionEnvPrefixes is every adapter's plugin-option prefix, without

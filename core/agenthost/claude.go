@@ -8,11 +8,15 @@ import (
 
 // Claude Code (hook-protocol.md §1, measured live with 2.1.332).
 //
-// Evidence: the hook process has CLAUDECODE=1 and CLAUDE_PROJECT_DIR; the
-// payload is snake_case (tool_name, tool_input, hook_event_name
-// "PreToolUse") with no key only another host sends. Other hosts that load
-// Claude plugins send the same shape, so the shape alone is the weakest
-// claim and every other adapter's evidence beats it.
+// Evidence: the hook process has CLAUDECODE=1, CLAUDE_CODE_ENTRYPOINT and
+// CLAUDE_PROJECT_DIR (the last one other hosts set too); the payload is
+// snake_case (tool_name, tool_input, hook_event_name "PreToolUse") with no
+// key only another host sends, and its transcript_path lies below
+// ~/.claude/projects (payload evidence). Other hosts that load Claude
+// plugins send the same shape, so the shape alone is the weakest claim and
+// every other adapter's evidence beats it; a payload with nothing more than
+// the shape may be Codex's, so Detect answers it in the form every host
+// stops on.
 type claudeCode struct{}
 
 func init() { register(90, claudeCode{}) }
@@ -52,13 +56,15 @@ const claudeRootVar = "${CLAUDE_PLUGIN_ROOT}"
 func (claudeCode) Name() string { return "claude" }
 
 func (claudeCode) Claim(e *Envelope, env Lookup) Evidence {
-	if lookupEnv(env, "CLAUDECODE") == "1" {
+	switch {
+	case !e.Has("tool_name"):
+		return NoEvidence
+	case e.TranscriptIn(claudeDir):
+		return PayloadEvidence
+	case lookupEnv(env, "CLAUDECODE") == "1" || lookupEnv(env, "CLAUDE_CODE_ENTRYPOINT") != "":
 		return EnvEvidence
 	}
-	if e.Has("tool_name") {
-		return ShapeEvidence
-	}
-	return NoEvidence
+	return ShapeEvidence
 }
 
 func (claudeCode) Tool(name string) (Tool, bool) { return claudeTools.lookup(name) }

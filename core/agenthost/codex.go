@@ -8,9 +8,19 @@ import (
 // OpenAI Codex CLI (measured with 0.171.0 against a fake Responses API;
 // testdata/hosts/).
 //
-// Evidence: Claude's shape plus the top-level keys turn_id and model, which
-// no other host sends; exec_command arrives as tool_name "Bash" with
-// tool_input {command}. The payload cwd is the command's working directory
+// Evidence: Claude's shape plus the top-level keys turn_id and model (both
+// required in Codex's pre-tool-use input schema; no other host sends
+// turn_id) and a transcript_path below ~/.codex/sessions; exec_command
+// arrives as tool_name "Bash" with tool_input {command}. Any one of turn_id
+// and the transcript is enough (the payload says it is Codex's). model
+// alone is KeyEvidence: it beats the environment of a host Codex runs
+// inside (ZCODE_APP_VERSION in ZCode's terminal) and loses to Claude Code's
+// own transcript path, should Claude ever send a model key. A variable an
+// npm-installed Codex sets for its children (CODEX_MANAGED_BY_NPM,
+// CODEX_MANAGED_PACKAGE_ROOT, measured in the hook's environment) or
+// CODEX_THREAD_ID is environment evidence. A payload that no host can be
+// told from by more than its shape is answered in the form every host
+// stops on (Detect). The payload cwd is the command's working directory
 // (exec_command's workdir), not the session's: a call with workdir /tmp
 // came with cwd "/tmp". The hook process itself runs in the session's
 // directory, and the shell that runs the hook command sets PWD to it, so
@@ -47,9 +57,23 @@ var codexTools = toolTable{
 
 func (codex) Name() string { return "codex" }
 
+// codexEnv are variables Codex sets for the processes it starts.
+var codexEnv = []string{"CODEX_MANAGED_BY_NPM", "CODEX_MANAGED_PACKAGE_ROOT", "CODEX_THREAD_ID"}
+
 func (codex) Claim(e *Envelope, env Lookup) Evidence {
-	if e.Has("turn_id") && e.Has("tool_name") {
+	if !e.Has("tool_name") {
+		return NoEvidence
+	}
+	if e.Has("turn_id") || e.TranscriptIn(codexDir) {
 		return PayloadEvidence
+	}
+	if e.Has("model") {
+		return KeyEvidence
+	}
+	for _, k := range codexEnv {
+		if lookupEnv(env, k) != "" {
+			return EnvEvidence
+		}
 	}
 	return NoEvidence
 }

@@ -21,6 +21,9 @@ var (
 	cwdKeys       = []string{"cwd"}
 	eventKeys     = []string{"hook_event_name", "hookEventName"}
 	modeKeys      = []string{"permission_mode", "mode"}
+	// transcriptKeys are read for detection only: where the host keeps
+	// the session's transcript (~/.codex/sessions/..., ~/.claude/projects/...).
+	transcriptKeys = []string{"transcript_path"}
 )
 
 // maxKeys bounds how many distinct top-level key names an Envelope keeps
@@ -60,14 +63,20 @@ func (e *Envelope) ToolName() string { return e.String(toolNameKeys...) }
 // HookEventName is the event name as the host sent it.
 func (e *Envelope) HookEventName() string { return e.String(eventKeys...) }
 
+// TranscriptIn reports whether the payload's transcript_path lies below a
+// directory named dir (".codex", ".claude"), written with / or \.
+func (e *Envelope) TranscriptIn(dir string) bool {
+	t := e.String(transcriptKeys...)
+	return strings.Contains(t, "/"+dir+"/") || strings.Contains(t, `\`+dir+`\`)
+}
+
 // inputValue is one tool-input value as decoded.
 type inputValue struct {
-	kind     byte   // '{' object, '"' string, 'n' null, '?' anything else
+	kind     byte   // '{' object, '"' string, 'n' null, '[' array, '?' a number or boolean
 	raw      []byte // the value's bytes, nil past MaxRawInput
 	str      string // kind '"': the string
 	fields   map[string][]fieldValue
 	variants map[string]bool // read keys another key differed from only in case
-	err      error           // a string tool-input holding an object that failed
 }
 
 // fieldValue is one occurrence of a read tool_input key.
@@ -194,7 +203,7 @@ func decodeEnvelope(s *scanner) (*Envelope, error) {
 	}
 	e := &Envelope{keys: map[string]int{}, folded: map[string]bool{}, strs: map[string][]string{}, inputs: map[string][]*inputValue{}}
 	read := map[string]bool{}
-	for _, group := range [][]string{toolNameKeys, sessionKeys, cwdKeys, eventKeys, modeKeys} {
+	for _, group := range [][]string{toolNameKeys, sessionKeys, cwdKeys, eventKeys, modeKeys, transcriptKeys} {
 		for _, k := range group {
 			read[k] = true
 		}
@@ -273,9 +282,8 @@ func decodeInput(s *scanner) (*inputValue, error) {
 			inner := &inputValue{kind: '{'}
 			in := newScanner(strings.NewReader(t), MaxInput)
 			in.rec = &recording{max: MaxRawInput}
-			if err := inner.readObject(in); err != nil {
-				v.err = fmt.Errorf("a string holding invalid JSON: %w", err)
-			} else {
+			// One holding broken JSON stays a string (and asks: Payload).
+			if err := inner.readObject(in); err == nil {
 				inner.raw = in.rec.buf
 				if in.rec.overflow {
 					inner.raw = nil
@@ -285,9 +293,10 @@ func decodeInput(s *scanner) (*inputValue, error) {
 			}
 		}
 	default:
-		if c == 'n' {
-			v.kind = 'n'
-		} else {
+		switch c {
+		case 'n', '[':
+			v.kind = c
+		default:
 			v.kind = '?'
 		}
 		if err := s.skip(); err != nil {

@@ -28,6 +28,9 @@ type Finding struct {
 	Why string
 	// Other is the other spelling, for a top-level case clash.
 	Other string
+	// Object: the field should have been an object (tool_input itself),
+	// not a string (HostBadInput).
+	Object bool
 }
 
 // Message is the finding's reason in lang: the rule's template filled.
@@ -35,11 +38,14 @@ func (f Finding) Message(lang core.Language) string {
 	en := lang == core.English
 	switch f.Rule {
 	case rules.HostBadInput:
-		t := f.Why
-		if !en {
-			t = zhType(f.Why)
+		t, want := f.Why, "a string"
+		if f.Object {
+			want = "an object"
 		}
-		return rules.Fill(f.Rule.Template(lang), "field", f.Field, "type", t)
+		if !en {
+			t, want = zhType(f.Why), zhType(want)
+		}
+		return rules.Fill(f.Rule.Template(lang), "field", f.Field, "type", t, "want", want)
 	default:
 		how := "also appears in another letter case"
 		switch {
@@ -60,6 +66,8 @@ func zhType(why string) string {
 		return "数组"
 	case "an object":
 		return "对象"
+	case "a string":
+		return "字符串"
 	default:
 		return "数字或布尔值"
 	}

@@ -9,7 +9,8 @@ import (
 
 // Gemini CLI (measured with 0.61.0 against a fake API; testdata/hosts/).
 //
-// Evidence: hook_event_name "BeforeTool" (no other host uses it); tools
+// Evidence: hook_event_name "BeforeTool" (no other host uses it), or a
+// transcript_path below ~/.gemini/tmp; tools
 // run_shell_command {command, description, dir_path}, write_file
 // {file_path (relative as the model wrote it), content}, replace
 // {file_path, old_string, new_string, instruction}. The hook process gets
@@ -46,7 +47,7 @@ var geminiProcess = hostProcess{
 func (gemini) Name() string { return "gemini" }
 
 func (gemini) Claim(e *Envelope, env Lookup) Evidence {
-	if e.HookEventName() == "BeforeTool" {
+	if e.HookEventName() == "BeforeTool" || e.TranscriptIn(geminiDir) && e.Has("tool_name") {
 		return PayloadEvidence
 	}
 	if lookupEnv(env, "GEMINI_CWD") != "" || lookupEnv(env, "GEMINI_PLANS_DIR") != "" {

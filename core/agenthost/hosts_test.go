@@ -226,3 +226,101 @@ func TestHostPathsOnce(t *testing.T) {
 		t.Errorf("first host path %q, want ZCode's (registered first)", all[0].Rel)
 	}
 }
+
+// detectCase is one row of testdata/detect-cases.json.
+type detectCase struct {
+	Name     string            `json:"name"`
+	Stdin    json.RawMessage   `json:"stdin"`
+	Env      map[string]string `json:"env"`
+	Host     string            `json:"host"`
+	Unsure   bool              `json:"unsure"`
+	Fallback string            `json:"fallback"`
+	Tool     string            `json:"tool"`
+	// Answer is the form of an ask: "ask" (Claude's line), "deny"
+	// (Claude's deny form), "stop" (StopLine), "gemini-deny".
+	Answer string `json:"answer"`
+}
+
+// TestDetectFailsSafe runs testdata/detect-cases.json: each host is
+// recognised by more than one marker (payload keys, its transcript path,
+// its environment), the stronger marker wins where two hosts' markers
+// meet, and a payload only the shape can be judged by is Unsure and gets
+// the answer every host stops on.
+func TestDetectFailsSafe(t *testing.T) {
+	data, err := os.ReadFile("testdata/detect-cases.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []detectCase
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	unsure := 0
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			p, err := Decode(c.Stdin, mapEnv(c.Env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, isUnsure := p.Host.(Unsure)
+			if p.Host.Name() != c.Host || isUnsure != c.Unsure {
+				t.Fatalf("host %s (unsure %v), want %s (unsure %v)", p.Host.Name(), isUnsure, c.Host, c.Unsure)
+			}
+			if isUnsure {
+				unsure++
+			}
+			if c.Tool != "" && (!p.Judged || p.Tool.Name != c.Tool) {
+				t.Errorf("tool %q (judged %v), want %q", p.Tool.Name, p.Judged, c.Tool)
+			}
+			fallback := FallbackDeny
+			if c.Fallback != "" {
+				fallback = c.Fallback
+			}
+			a := Ask{Reason: "R", Rules: []string{"DG-X"}, Lang: "en", NoAskFallback: fallback, Env: mapEnv(c.Env)}
+			got := string(p.Host.Answer(a))
+			var want string
+			switch c.Answer {
+			case "ask":
+				want = string(AskLine("R"))
+			case "deny":
+				want = string(claudeDecision("deny", DenyReason(a)))
+			case "stop":
+				want = string(StopLine(UnsureReason(a)))
+			case "gemini-deny":
+				want = `{"decision":"deny","reason":"` + DenyReason(a) + `"}` + "\n"
+			default:
+				t.Fatalf("unknown answer form %q", c.Answer)
+			}
+			if got != want {
+				t.Errorf("answer\n got %s\nwant %s", got, want)
+			}
+		})
+	}
+	if unsure == 0 {
+		t.Error("no case is unsure: the fail-safe answer is untested")
+	}
+}
+
+// TestStopLineEveryHostStops: the unsure answer carries, in one line, each
+// host's stopping form: Claude's deny (which Claude Code, Codex, Copilot
+// CLI and Qwen Code read) and the top-level "block" with its reason (which
+// Gemini CLI reads, and which is the one legacy value Codex's output
+// schema accepts besides "approve"); no other key (Codex rejects unknown
+// ones).
+func TestStopLineEveryHostStops(t *testing.T) {
+	line := StopLine(`a "b" <c>`)
+	var got map[string]any
+	if err := json.Unmarshal(line, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got["decision"] != "block" || got["reason"] != `a "b" <c>` {
+		t.Fatalf("top level %v", got)
+	}
+	hso, _ := got["hookSpecificOutput"].(map[string]any)
+	if len(hso) != 3 || hso["hookEventName"] != "PreToolUse" || hso["permissionDecision"] != "deny" || hso["permissionDecisionReason"] != `a "b" <c>` {
+		t.Fatalf("hookSpecificOutput %v", hso)
+	}
+	if strings.Count(string(line), "\n") != 1 || !strings.HasSuffix(string(line), "\n") || strings.Contains(string(line), `\u003c`) {
+		t.Fatalf("not one compact unescaped line: %q", line)
+	}
+}

@@ -138,9 +138,6 @@ func applyPatch(t *testing.T, input []byte) Payload {
 	t.Helper()
 	data := []byte(`{"tool_name":"ApplyPatch","tool_input":` + string(input) + `}`)
 	p, err := Decode(data, nil)
-	if err == nil {
-		err = p.InputErr
-	}
 	if err != nil {
 		t.Fatalf("decoding %q: %v", data, err)
 	}

@@ -32,11 +32,9 @@ type Payload struct {
 	SessionID, Cwd, HookEventName, PermissionMode string
 
 	// Findings are problems with the fields the guard reads (ambiguous or
-	// of the wrong type): each one asks.
+	// of the wrong type, or a tool_input that is not an object): each one
+	// asks.
 	Findings []Finding
-	// InputErr is why tool_input could not be read at all (the call then
-	// fails open and is logged).
-	InputErr error
 }
 
 // Payload interprets the envelope for adapter a.
@@ -50,39 +48,40 @@ func (e *Envelope) Payload(a Adapter) Payload {
 	p.Tool, p.Judged = tool, true
 	e.topLevelFindings(&p)
 
-	v := e.input()
+	key, v := e.input()
 	if v == nil {
 		return p
 	}
 	p.Input = v.raw
-	switch v.kind {
-	case '{':
+	switch {
+	case v.kind == '{':
 		p.read(v.fields, v.variants, tool, "")
-	case '"':
-		if v.err != nil && !hasPatch(tool) {
-			p.InputErr = fmt.Errorf("agenthost: tool_input is %w", v.err)
-			return p
-		}
+	case v.kind == '"' && hasPatch(tool):
 		// A bare string is the patch text of an apply_patch tool (its
 		// paths as listed, repeats kept, as the guard always read it).
-		if hasPatch(tool) {
-			p.Paths = PatchPaths(v.str)
+		p.Paths = PatchPaths(v.str)
+	default:
+		// A string (also one holding broken JSON), an array, a number or
+		// a boolean: the host may still run something the guard cannot
+		// read (issue 27), so it asks, as a command of the wrong type does.
+		why := typeName(v.kind)
+		if v.kind == '"' {
+			why = "a string"
 		}
-	case '?':
-		p.InputErr = fmt.Errorf("agenthost: tool_input is not an object")
+		p.Findings = append(p.Findings, Finding{Rule: rules.HostBadInput, Field: key, Why: why, Object: true})
 	}
 	return p
 }
 
-// input is the tool-input value in effect: the first key (in preference
-// order) whose last occurrence is not null.
-func (e *Envelope) input() *inputValue {
+// input is the tool-input value in effect and its key: the first key (in
+// preference order) whose last occurrence is not null.
+func (e *Envelope) input() (string, *inputValue) {
 	for _, k := range toolInputKeys {
 		if vs := e.inputs[k]; len(vs) > 0 && vs[len(vs)-1].kind != 'n' {
-			return vs[len(vs)-1]
+			return k, vs[len(vs)-1]
 		}
 	}
-	return nil
+	return "", nil
 }
 
 // topLevelFindings: a repeated tool name or tool input key, or one spelled

@@ -10,7 +10,8 @@ import (
 //
 // Evidence: hook_event_name "PreToolUse" with Gemini's tool names
 // (run_shell_command, write_file, edit) and the top-level keys prompt_id,
-// tool_use_id and tool_call_id; the hook process gets QWEN_PROJECT_DIR,
+// tool_use_id and tool_call_id, and a transcript_path below ~/.qwen; the
+// hook process gets QWEN_PROJECT_DIR,
 // QWEN_CODE_SESSION_ID and friends, plus GEMINI_PROJECT_DIR and
 // CLAUDE_PROJECT_DIR. QWEN_CODE_PROJECT_DIR is NOT the project: it is the
 // session store under ~/.qwen/projects/. write_file and edit reject a
@@ -35,7 +36,7 @@ var qwenEnv = []string{"QWEN_PROJECT_DIR", "QWEN_CODE_SESSION_ID"}
 func (qwen) Name() string { return "qwen" }
 
 func (qwen) Claim(e *Envelope, env Lookup) Evidence {
-	if e.HookEventName() == "PreToolUse" && e.Has("tool_call_id") {
+	if e.HookEventName() == "PreToolUse" && e.Has("tool_call_id") || e.TranscriptIn(qwenDir) {
 		if _, ok := qwenTools.lookup(e.ToolName()); ok {
 			return PayloadEvidence
 		}

@@ -35,8 +35,8 @@ type Prepared struct {
 // target paths, project root (the host adapter's project-dir variables in
 // order, else the payload cwd; after the session-root lock), cwd (moved by
 // a directory the tool names, such as Gemini's dir_path), writable roots
-// and the shell analysis. A tool_input that cannot be read is an error (the
-// caller fails open and logs it).
+// and the shell analysis. A tool_input that cannot be read (not an object)
+// is one of p.Findings, and asks.
 //
 // plat gives the path rules (paths.Native() in the binary; tests inject).
 func Prepare(p agenthost.Payload, env config.Env, plat paths.Platform, cfg config.Config, dataDir string, now time.Time) (Prepared, error) {
@@ -50,9 +50,6 @@ func Prepare(p agenthost.Payload, env config.Env, plat paths.Platform, cfg confi
 	if kind == core.KindOther {
 		out.Skip = true
 		return out, nil
-	}
-	if p.InputErr != nil {
-		return out, p.InputErr
 	}
 	call.Command, call.Paths = p.Command, p.Paths
 	lang := cfg.Get(config.KeyLanguage)

@@ -20,9 +20,9 @@ var (
 // while it decodes a hook payload, before any layer runs: a field the guard
 // reads that the agent host and the guard might read differently. Templates
 // may use {field} (the key, with its path inside tool_input:
-// "edits[0].file_path"), {how} (what is ambiguous about it) and {type} (the
-// JSON type a string was expected in place of), each filled in the
-// message's language.
+// "edits[0].file_path"), {how} (what is ambiguous about it), {type} (the
+// JSON type found) and {want} (the type expected: a string for a field, an
+// object for tool_input itself), each filled in the message's language.
 
 // The host seam's one family.
 var HostInput = family(&Family{Layer: "host", Name: "input", Title: "Hook input",
@@ -40,7 +40,7 @@ var (
 		Zh:  "[zcode-fence: 输入歧义] 字段 {field} {how}，无法确定宿主会使用哪个值。" + hostAdviceZh,
 		En:  "[zcode-fence: ambiguous input] the field {field} {how}, so which value the host uses is unclear. " + hostAdvice})
 	HostBadInput = def(&Rule{ID: "HK-BAD-INPUT", Family: HostInput,
-		Doc: "A field the guard reads has the wrong JSON type (a shell command or a target path that is an array, an object, a number or a boolean), so what the call would do cannot be inspected.",
-		Zh:  "[zcode-fence: 输入无法检查] 字段 {field} 是{type}而不是字符串，无法检查此调用会做什么。" + hostAdviceZh,
-		En:  "[zcode-fence: uninspectable input] the field {field} is {type}, not a string, so what this call would do cannot be inspected. " + hostAdvice})
+		Doc: "A field the guard reads has the wrong JSON type (a shell command or a target path that is an array, an object, a number or a boolean), or a shell or file tool's tool_input is not an object (a string, an array, a number; a bare string is read as patch text only by an apply_patch tool), so what the call would do cannot be inspected.",
+		Zh:  "[zcode-fence: 输入无法检查] 字段 {field} 是{type}而不是{want}，无法检查此调用会做什么。" + hostAdviceZh,
+		En:  "[zcode-fence: uninspectable input] the field {field} is {type}, not {want}, so what this call would do cannot be inspected. " + hostAdvice})
 )
