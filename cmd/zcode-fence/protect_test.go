@@ -27,17 +27,23 @@ import (
 // The attacks of issue 14 ("the agent cannot switch the guard off"), each
 // through the built binary in both isolation modes, with silent twins.
 
-// protectCase is one row of testdata/protect-cases.json.
+// protectCase is one row of testdata/protect-cases.json (and
+// places-cases.json).
 type protectCase struct {
-	ID      string            `json:"id"`
-	Tool    string            `json:"tool"` // Bash (default), Write, Edit
-	Command string            `json:"command"`
-	Path    string            `json:"path"`
+	ID      string `json:"id"`
+	Tool    string `json:"tool"` // Bash (default), Write, Edit, or any tool with Input
+	Command string `json:"command"`
+	Path    string `json:"path"`
+	Content string `json:"content"` // a Write's content ("{}" when empty)
+	// Input, when set, is the tool_input as sent (placeholders filled in
+	// its strings).
+	Input   json.RawMessage   `json:"input"`
 	Project string            `json:"project"` // "" (the scratch project), "home", "root" (/), "none"
 	Env     map[string]string `json:"env"`
 	Config  string            `json:"config"`
 	Expect  string            `json:"expect"`
 	Rule    string            `json:"rule"`
+	Why     string            `json:"why"`
 }
 
 // fakeHome makes a home directory under the scratch root with the files
@@ -87,13 +93,20 @@ func (s *scratch) protectRun(c protectCase, mode, home string) (env []string, di
 	if project != "" {
 		p["cwd"] = project
 	}
-	switch c.Tool {
-	case "", "Bash":
+	switch {
+	case len(c.Input) > 0:
+		p["tool_name"] = c.Tool
+		p["tool_input"] = json.RawMessage(fill(string(c.Input)))
+	case c.Tool == "" || c.Tool == "Bash":
 		p["tool_name"] = "Bash"
 		p["tool_input"] = map[string]any{"command": fill(c.Command)}
 	default:
 		p["tool_name"] = c.Tool
-		in := map[string]any{"file_path": fill(c.Path), "content": "{}"}
+		content := c.Content
+		if content == "" {
+			content = "{}"
+		}
+		in := map[string]any{"file_path": fill(c.Path), "content": fill(content)}
 		if c.Tool == "Edit" {
 			in = map[string]any{"file_path": fill(c.Path), "old_string": "a", "new_string": "b"}
 		}
@@ -114,7 +127,15 @@ func (s *scratch) protectRun(c protectCase, mode, home string) (env []string, di
 // the decision log, every twin stays silent.
 func TestProtectCases(t *testing.T) {
 	t.Parallel()
-	data, err := os.ReadFile("testdata/protect-cases.json")
+	runCaseFile(t, "testdata/protect-cases.json", 30, 8, nil)
+}
+
+// runCaseFile runs a protectCase table through the binary in both
+// isolation modes, each mode with its own scratch (fakeHome, then setup
+// when given); every ask must name its rule in the decision log. The table
+// must hold at least minAsks asks and minTwins silent cases.
+func runCaseFile(t *testing.T, file string, minAsks, minTwins int, setup func(t *testing.T, s *scratch, home string)) {
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,13 +149,16 @@ func TestProtectCases(t *testing.T) {
 			asks++
 		}
 	}
-	if asks < 30 || len(cases)-asks < 8 {
+	if asks < minAsks || len(cases)-asks < minTwins {
 		t.Fatalf("%d asks and %d twins: the table is too thin", asks, len(cases)-asks)
 	}
 	for _, mode := range isolationModes {
 		t.Run(mode, func(t *testing.T) {
 			s := newScratch(t)
 			home := fakeHome(t, s)
+			if setup != nil {
+				setup(t, s, home)
+			}
 			for _, c := range cases {
 				env, dir, payload := s.protectRun(c, mode, home)
 				got, reason := checkAnswer(runHook(t, env, dir, payload))

@@ -11,49 +11,20 @@ import (
 // helper, a filter driver ...), what `git config` writes and where, and the
 // environment variables other programs run as commands (PAGER, EDITOR).
 
-// gitCommandKeys are the configuration keys whose value git runs as a
-// shell command, by name (lower-case); "*" stands for a subsection
-// (filter.<driver>.clean).
-var gitCommandKeys = map[string]bool{
-	"core.sshcommand": true, "core.pager": true, "core.editor": true, "core.askpass": true,
-	"core.fsmonitor": true, "core.gitproxy": true, "core.alternaterefscommand": true,
-	"sequence.editor": true, "diff.external": true, "gpg.program": true, "uploadpack.packobjectshook": true,
-	"sendemail.sendmailcmd": true, "credential.helper": true, "credential.*.helper": true,
-	"pager.*": true, "diff.*.command": true, "diff.*.textconv": true, "merge.*.driver": true,
-	"filter.*.clean": true, "filter.*.smudge": true, "filter.*.process": true, "difftool.*.cmd": true,
-	"mergetool.*.cmd": true, "gpg.*.program": true, "man.*.cmd": true, "browser.*.cmd": true,
-	"remote.*.uploadpack": true, "remote.*.receivepack": true, "alias.*": true,
-}
-
-// gitKeyPattern reduces a config name to its pattern: the subsection of a
-// three-part name (filter.lfs.clean) and the name of a two-part one under
-// pager. and alias. become "*".
-func gitKeyPattern(name string) string {
-	first, rest, ok := strings.Cut(name, ".")
-	if !ok {
-		return name
-	}
-	if i := strings.LastIndexByte(rest, '.'); i >= 0 {
-		return first + ".*" + rest[i:]
-	}
-	if first == "pager" || first == "alias" {
-		return first + ".*"
-	}
-	return name
-}
-
-// GitConfigCommand returns the shell command a configuration setting makes
-// git run, and whether it makes git run one: the value of a key in the
-// table (not a boolean where the key also takes one: core.fsmonitor,
-// pager.<cmd>), the text after "!" of a shell alias or credential helper,
-// a credential helper given as an absolute path. name is lower-case.
+// GitConfigCommand returns the command line a configuration setting makes
+// git run, and whether it makes git run one: the value of a shell- or
+// program-valued key of gitCodeKeys (not a boolean where the key also
+// takes one: core.fsmonitor, pager.<cmd>), the text after "!" of a shell
+// alias, a credential helper or a submodule update mode, a credential
+// helper given as an absolute path. name is lower-case.
 func GitConfigCommand(name, value string) (string, bool) {
 	pat := gitKeyPattern(strings.ToLower(name))
-	if !gitCommandKeys[pat] || strings.TrimSpace(value) == "" {
+	k, ok := gitCodeKeys[pat]
+	if !ok || k.code != GitShell && k.code != GitProgram || strings.TrimSpace(value) == "" {
 		return "", false
 	}
 	switch pat {
-	case "alias.*":
+	case "alias.*", "submodule.*.update":
 		sh, ok := strings.CutPrefix(value, "!")
 		return sh, ok
 	case "credential.helper", "credential.*.helper":
@@ -251,7 +222,47 @@ func GitPayloads(g Git) []Payload {
 			}
 		}
 	}
-	return append(out, gitSubcommandPayloads(g)...)
+	out = append(out, gitSubcommandPayloads(g)...)
+	return append(out, gitExtPayloads(g)...)
+}
+
+// gitURLSubs are the subcommands that take a remote URL as an operand or
+// an option value (and git config, whose value may be one).
+var gitURLSubs = map[string]bool{"clone": true, "fetch": true, "pull": true, "push": true, "ls-remote": true,
+	"remote": true, "submodule": true, "archive": true, "fetch-pack": true, "send-pack": true, "config": true}
+
+// gitExtPayloads returns the commands of the ext:: URLs a URL-taking
+// subcommand names (git clone 'ext::sh -c touch% /tmp/x' runs sh -c
+// "touch /tmp/x"): judged as the commands they are, whether or not ext is
+// allowed (protocol.ext.allow) where git will run them.
+func gitExtPayloads(g Git) []Payload {
+	if !gitURLSubs[g.Sub] {
+		return nil
+	}
+	var out []Payload
+	for _, a := range g.Args {
+		text := a.Value
+		if _, v, ok := strings.Cut(text, "="); ok && strings.HasPrefix(text, "--") {
+			text = v // --remote=ext::...
+		}
+		if a.Unknown {
+			if IsExtURL(a.KnownPrefix) {
+				w := ir.Word{Value: text, Raw: text, Unknown: true}
+				out = append(out, Payload{Via: "git " + g.Sub + " ext::", Line: &w})
+			}
+			continue
+		}
+		argv, ok := ExtCommand(text)
+		if !ok {
+			continue
+		}
+		ws := make([]ir.Word, len(argv))
+		for i, s := range argv {
+			ws[i] = Literal(s)
+		}
+		out = append(out, Payload{Via: "git " + g.Sub + " ext::", Argv: ws})
+	}
+	return out
 }
 
 // gitLineOptions are subcommand options whose value git runs through a

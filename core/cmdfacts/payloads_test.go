@@ -302,3 +302,29 @@ func TestContainerRun(t *testing.T) {
 		})
 	}
 }
+
+// gitCodeCase is one row of testdata/gitcode.json.
+type gitCodeCase struct {
+	Name, Value string
+	Unknown     bool
+	Want        string // "", "shell", "program", "hooks", "config", "transport"
+	Why         string
+}
+
+// TestGitCodeSetting runs testdata/gitcode.json: every code-running key
+// of git's configuration, by kind, and the everyday values (booleans,
+// empty values, well-known programs for the key's role) that stay silent.
+func TestGitCodeSetting(t *testing.T) {
+	kinds := map[cmdfacts.GitCode]string{cmdfacts.GitShell: "shell", cmdfacts.GitProgram: "program",
+		cmdfacts.GitHooks: "hooks", cmdfacts.GitInclude: "config", cmdfacts.GitTransport: "transport"}
+	for _, tc := range load[gitCodeCase](t, "gitcode.json") {
+		code, ok := cmdfacts.GitCodeSetting(tc.Name, tc.Value, tc.Unknown)
+		got := ""
+		if ok {
+			got = kinds[code]
+		}
+		if got != tc.Want {
+			t.Errorf("%s=%q (unknown %v): got %q, want %q (%s)", tc.Name, tc.Value, tc.Unknown, got, tc.Want, tc.Why)
+		}
+	}
+}

@@ -261,9 +261,13 @@ var (
 		Zh:  "{cmd} {detail} 会安排一个在本次会话之后运行的任务（系统持久化）。",
 		En:  "{cmd} {detail} schedules a job that runs after this session (system persistence)."})
 	PersistGitHooks = def(&Rule{ID: "DG-PERSIST-GIT-HOOKS", Family: Persistence,
-		Doc: "git config setting core.hooksPath (any scope) or init.templateDir: every later git command runs hooks from that directory.",
+		Doc: "git config setting core.hooksPath (any scope; /dev/null, which turns hooks off, stays silent) or init.templateDir, and git init/clone --template=DIR: every later git command runs hooks from that directory.",
 		Zh:  "{cmd} {detail} 会让之后的 git 提交、检出、推送等操作运行该目录中的钩子（持久化）。",
 		En:  "{cmd} {detail} makes every later git commit, checkout or push run hooks from that directory (persistence)."})
+	GitCodeConfig = def(&Rule{ID: "DG-GIT-CODE-CONFIG", Family: Persistence,
+		Doc: "git configuration whose value git runs or loads (core/cmdfacts gitcode.go, from git-config(1): core.fsmonitor, core.pager, core.editor, sequence.editor, core.sshCommand, core.askPass, core.gitProxy, credential helpers, filter/diff/merge drivers and textconv, difftool/mergetool commands, \"!\" aliases, include.path and includeIf.*.path, gpg programs, pager.*, interactive.diffFilter, uploadpack.packObjectsHook, remote.*.uploadpack/receivepack/vcs, submodule.*.update=!cmd, an ext:: remote or submodule URL, url.ext::….insteadOf, protocol.ext.allow or protocol.allow always …) written by git config at any scope or with --file, git remote add/set-url, git submodule add, or git clone -c; for one invocation (-c, --config-env, GIT_CONFIG_COUNT/KEY/VALUE, GIT_CONFIG_PARAMETERS, also exported earlier in the command line): a hooks directory, an include or an ext transport (a command a value runs is judged as a command of its own); and the environment that points git at other configuration, programs or templates (GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG, GIT_EXEC_PATH, GIT_TEMPLATE_DIR, GIT_ALLOW_PROTOCOL with ext). Silent: everyday keys (user.*, pull.rebase, init.defaultBranch, core.autocrlf, ordinary remote URLs), booleans and empty values, removals, and well-known programs for the key's role (less, delta, vim, code --wait, ssh -i KEY, credential store/cache/osxkeychain, gh auth git-credential, git-lfs filters, gpg, merge driver true).",
+		Zh:  "{cmd} {detail}{subject} 让 git 运行此处看不到的代码，之后的 git 命令（包括用户自己的）也会执行。",
+		En:  "{cmd} {detail}{subject} makes git run code not shown here, in later git commands too (the user's own)."})
 	PersistSystemd = def(&Rule{ID: "DG-PERSIST-SYSTEMD", Family: Persistence,
 		Doc: "systemctl enable/reenable.",
 		Zh:  "{cmd} {detail} 会让服务开机自启（系统持久化）。",

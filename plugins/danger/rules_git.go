@@ -21,7 +21,7 @@ const maxAliasNesting = 2
 // cmdfacts.ParseGit) to the irreversible-Git rules; a shell alias runs
 // its command line as a nested script.
 func ruleGit(v *cmdv) {
-	g := cmdfacts.ParseGit(v.args, v.c.Assigns)
+	g := cmdfacts.ParseGit(v.args, v.inheritedAssigns()) // GIT_CONFIG_* exported earlier count
 	if sub, dashed := strings.CutPrefix(v.name, "git-"); dashed {
 		g = cmdfacts.Git{Sub: sub, Args: v.args} // git-push: no global options
 	}
@@ -30,6 +30,7 @@ func ruleGit(v *cmdv) {
 		v.j.nestedScript(v, script, ir.Bash)
 	}
 	ruleGitSettings(v, g)
+	ruleGitCode(v, g)
 	switch sub {
 	case "push":
 		ruleGitPushOpts(v, rest)

@@ -347,16 +347,3 @@ func ruleGitUpdateRef(v *cmdv, args []ir.Word) {
 		}
 	}
 }
-
-// ruleGitConfig: git config setting core.hooksPath or init.templateDir
-// (DG-PERSIST-GIT-HOOKS).
-func ruleGitConfig(v *cmdv, args []ir.Word) {
-	w, ok := cmdfacts.ParseGitConfigWrite(args)
-	if !ok || w.Unset {
-		return
-	}
-	switch strings.ToLower(w.Name) {
-	case "core.hookspath", "init.templatedir":
-		v.flag(rules.PersistGitHooks, w.Name+" "+wordText(w.Value))
-	}
-}

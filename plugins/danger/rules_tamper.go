@@ -149,47 +149,16 @@ func (v *cmdv) guardRun() {
 	}
 }
 
-// guardEnv lists the guard variables (config.GuardEnv) set for command v:
-// its own NAME=value prefixes (also through env) and those of the
-// commands that run it, and those an earlier export (also export NAME),
-// declare, typeset or readonly in the same script set.
+// guardEnv lists the guard variables (config.GuardEnv) set for command v
+// (inheritedAssigns: its own prefixes, those of the commands that run it,
+// earlier exports in the same script), each once.
 func (v *cmdv) guardEnv() []string {
 	var out []string
 	seen := map[string]bool{}
-	add := func(name string) {
-		if config.GuardEnv(name) && !seen[name] {
-			seen[name] = true
-			out = append(out, name)
-		}
-	}
-	cmds := v.j.s.Commands
-	// Its own prefixes, and those of the commands that run it, which it
-	// inherits (X=1 sh -c 'claude -p go', env X=1 bash -c '...').
-	for c, hops := v.c, 0; hops <= len(cmds); hops++ {
-		for _, a := range c.Assigns {
-			add(a.Name)
-		}
-		if c.Parent < 0 || c.Parent >= len(cmds) {
-			break
-		}
-		c = &cmds[c.Parent]
-	}
-	for k := 0; k < v.i && k < len(cmds); k++ {
-		c := &cmds[k]
-		switch c.Name {
-		case "export", "declare", "typeset", "readonly", "local":
-		default:
-			continue
-		}
-		for _, a := range c.Assigns {
-			add(a.Name)
-		}
-		for _, w := range c.Args[1:] {
-			n, _, set := strings.Cut(w.Value, "=")
-			// export NAME exports a variable set before (X=0; export X).
-			if !strings.HasPrefix(n, "-") && (set || c.Name == "export" && !w.Unknown) {
-				add(n)
-			}
+	for _, a := range v.inheritedAssigns() {
+		if config.GuardEnv(a.Name) && !seen[a.Name] {
+			seen[a.Name] = true
+			out = append(out, a.Name)
 		}
 	}
 	return out
