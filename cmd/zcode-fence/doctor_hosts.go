@@ -41,7 +41,7 @@ type hostCheck struct {
 // launcher, a binary for this platform matching SHA256SUMS, its hooks
 // file) and every hook registered by hand in the host's settings whose
 // command names zcode-fence; for each such hook, its event, whether its
-// matcher covers the host's shell and file tools, whether its command
+// matcher covers the host's shell, file and read tools, whether its command
 // runs (executed with `version`, through no shell) and whether its
 // timeout leaves the guard its budget. Then the host's hazards: every
 // hook switched off, a host that cannot ask with no_ask_fallback=silent,
@@ -182,6 +182,9 @@ func (c *hostCheck) plugin(p agenthost.InstalledPlugin) bool {
 		r.problem(area, reinstall, "%s: %s", what, res.Note())
 		return false
 	}
+	if pf := h.Adapter.Packaging().PluginFile; pf != "" {
+		return c.jsPlugin(p, launcher, what, reinstall)
+	}
 	hooksFile := agenthost.HooksFileOf(p.Root)
 	entries, err := h.ReadHooks(hooksFile, agenthost.HooksJSON)
 	if err != nil {
@@ -248,7 +251,7 @@ func (c *hostCheck) entry(e agenthost.HookEntry, root, what string) bool {
 		if e.Timeout == 0 {
 			timeout = "the host's default timeout"
 		}
-		r.ok(area, "%s runs %s; matcher covers %d shell and file tools; %s", hook, version, len(tools), timeout)
+		r.ok(area, "%s runs %s; matcher covers %d guarded tools (shell, file and read); %s", hook, version, len(tools), timeout)
 	}
 	return good
 }
@@ -312,4 +315,25 @@ func unitName(u time.Duration) string {
 		return "milliseconds"
 	}
 	return "seconds"
+}
+
+// jsPlugin checks a JS plugin registration (opencode, Kilo, Pi): the plugin
+// file is in the installed plugin, and the launcher beside it runs.
+func (c *hostCheck) jsPlugin(p agenthost.InstalledPlugin, launcher, what, reinstall string) bool {
+	h, r, area := c.h, c.r, c.area
+	rel := h.PluginFile
+	if _, err := os.Stat(filepath.Join(p.Plugin, filepath.FromSlash(rel))); err != nil {
+		r.problem(area, reinstall, "%s: %s (loaded from %s) is missing", what, rel, p.Installed)
+		return false
+	}
+	version, problem, fix := c.run(shellQuote(launcher))
+	if problem != "" {
+		if fix == "" {
+			fix = reinstall
+		}
+		r.problem(area, fix, "%s: %s", what, problem)
+		return false
+	}
+	r.ok(area, "%s: its %s plugin %s runs %s before every tool call", what, h.Events[0], p.Installed, version)
+	return true
 }

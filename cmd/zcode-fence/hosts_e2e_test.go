@@ -131,7 +131,7 @@ func hostPayload(t *testing.T, c hostCapture, project, home string, dangerous bo
 			out["command"] = "find ~ -delete"
 		}
 	} else {
-		for _, f := range []string{"file_path", "path", "dir_path", "absolute_path"} {
+		for _, f := range []string{"file_path", "filePath", "path", "dir_path", "absolute_path"} {
 			if _, ok := out[f]; ok {
 				out[f] = target
 			}
@@ -148,7 +148,7 @@ func hostPayload(t *testing.T, c hostCapture, project, home string, dangerous bo
 // checkHostAnswer checks stdout is what host must get for an ask.
 func checkHostAnswer(t *testing.T, what, host, fallback string, headless bool, stdout []byte) {
 	t.Helper()
-	canAsk := host != "codex" && !(host == "gemini" && headless)
+	canAsk := !stopsOnly(host, headless)
 	if !canAsk && fallback == "silent" {
 		if len(stdout) != 0 {
 			t.Errorf("%s: no_ask_fallback=silent, but answered %s", what, stdout)
@@ -190,7 +190,7 @@ func checkHostAnswer(t *testing.T, what, host, fallback string, headless bool, s
 		}
 		h := a.HookSpecificOutput
 		want := "ask"
-		if host == "codex" {
+		if stopsOnly(host, headless) {
 			want = "deny"
 		}
 		if h.HookEventName != "PreToolUse" || h.PermissionDecision != want || !strings.Contains(h.PermissionDecisionReason, "[zcode-fence") {
@@ -205,6 +205,20 @@ func checkHostAnswer(t *testing.T, what, host, fallback string, headless bool, s
 			t.Errorf("%s: the deny reason does not tell the agent to ask the user: %s", what, h.PermissionDecisionReason)
 		}
 	}
+}
+
+// stopsOnly reports whether host gets the no_ask_fallback form instead of
+// an ask: Codex, opencode and Kilo always (they cannot ask), Gemini CLI,
+// Factory Droid and Pi when headless (Gemini would hang, droid exec runs
+// the call, Pi has no UI to confirm with).
+func stopsOnly(host string, headless bool) bool {
+	switch host {
+	case "codex", "opencode", "kilo":
+		return true
+	case "gemini", "droid", "pi":
+		return headless
+	}
+	return false
 }
 
 // TestHostRecognitionFailsSafe: a Codex payload that lost its markers one

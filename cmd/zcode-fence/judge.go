@@ -151,6 +151,7 @@ func (j *judgement) record() decisionlog.Record {
 		Tool: j.payload.ToolName, Session: j.payload.SessionID,
 		Isolation:     j.cfg.Get(config.KeyLayerIsolation),
 		AnalysisSteps: j.prep.AnalysisSteps,
+		Files:         fileRecords(j.prep.Files),
 		Ms:            ms(time.Since(j.start)),
 	}
 	if j.payload.Host != nil {

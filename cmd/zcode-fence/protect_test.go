@@ -361,7 +361,9 @@ func TestModelCacheNotPoisonedThroughAProxy(t *testing.T) {
 			base := []string{"ZCODE_FENCE_LAYER_ISOLATION=" + mode, "ZCODE_FENCE_LANGUAGE=en",
 				"ZCODE_FENCE_ENABLE_DECISION_MODEL=true", "ZCODE_FENCE_DECISION_MODEL_ENDPOINT=" + endpoint,
 				"ZCODE_FENCE_DECISION_MODEL_MODEL=test-model", "NO_PROXY=", "no_proxy="}
-			call := s.bashCall("scp -r src u@h:/srv") // the project sent off: no deterministic rule (~/.ssh would ask DG-SECRET-SEND)
+			// A project directory sent away: no deterministic rule asks (a secret
+			// store would: the secrets family), so the call reaches the model.
+			call := s.bashCall("scp -r ./reports u@h:/srv")
 
 			poisoned := append(append([]string{}, base...), "HTTP_PROXY="+attacker.srv.URL, "http_proxy="+attacker.srv.URL)
 			if got, reason := checkAnswer(runHook(t, s.env("", false, poisoned...), s.project, call)); got != "silent" {

@@ -96,6 +96,10 @@ type Packaging struct {
 	// the installed plugin's (or extension's) root; SepVar, when set, is
 	// the host's path separator variable (Gemini CLI's ${/}).
 	RootVar, SepVar string
+	// PluginFile, for a host that runs a JS plugin instead of a hooks
+	// file (HooksFile ""), is that plugin, slash-separated and relative to
+	// the repository root; it runs the launcher in ../libexec.
+	PluginFile string
 }
 
 // HookTimeout is the hook timeout every hooks file declares: the guard

@@ -152,6 +152,9 @@ func PluginID(market string) string { return core.PluginName + "@" + market }
 // host whose config dir is dir, for a session in cwd, and otherwise why
 // not (a sentence naming the file).
 func (in Install) Enabled(dir string, p InstalledPlugin, cwd string) (bool, string) {
+	if in.Enable == PluginPresent {
+		return true, ""
+	}
 	file := filepath.Join(dir, filepath.FromSlash(in.EnableFile))
 	data, err := readSmall(file)
 	switch {

@@ -62,6 +62,9 @@ func HooksFiles() []HooksFile {
 	files := map[string]*acc{}
 	for _, a := range Adapters() {
 		p := a.Packaging()
+		if p.HooksFile == "" {
+			continue // a JS plugin (Packaging.PluginFile), no hooks file
+		}
 		f := files[p.HooksFile]
 		if f == nil {
 			f = &acc{pkg: p}

@@ -79,7 +79,7 @@ func TestCapturedPayloads(t *testing.T) {
 			}
 		})
 	}
-	for _, h := range []string{"codex", "copilot", "gemini", "qwen"} {
+	for _, h := range []string{"codex", "copilot", "gemini", "qwen", "opencode", "kilo", "pi", "droid"} {
 		if !hosts[h] {
 			t.Errorf("no captured payload of %s", h)
 		}
@@ -87,7 +87,7 @@ func TestCapturedPayloads(t *testing.T) {
 }
 
 // payloadOnlyEvidence are the hosts whose payload alone identifies them.
-var payloadOnlyEvidence = map[string]bool{"codex": true, "gemini": true, "qwen": true}
+var payloadOnlyEvidence = map[string]bool{"codex": true, "gemini": true, "qwen": true, "opencode": true, "pi": true, "droid": true}
 
 // TestAnswers: the exact bytes each host gets for an ask, in each mode.
 func TestAnswers(t *testing.T) {
@@ -112,6 +112,18 @@ func TestAnswers(t *testing.T) {
 		{"gemini", headless, FallbackSilent, ""},
 		{"codex", interactive, FallbackDeny, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + deny + `"}}` + "\n"},
 		{"codex", interactive, FallbackSilent, ""},
+		// opencode and Kilo cannot ask from a plugin, in the TUI either:
+		// the bundle's plugin throws the deny's reason.
+		{"opencode", interactive, FallbackDeny, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + deny + `"}}` + "\n"},
+		{"opencode", headless, FallbackSilent, ""},
+		// Droid's exec runs an asked call: the stopping form there.
+		{"droid", interactive, FallbackDeny, claudeLine},
+		{"droid", headless, FallbackDeny, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + deny + `"}}` + "\n"},
+		// Pi asks through its extension where it has a UI.
+		{"pi", interactive, FallbackDeny, claudeLine},
+		{"pi", headless, FallbackDeny, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + deny + `"}}` + "\n"},
+		{"pi", headless, FallbackSilent, ""},
+		{"kilo", interactive, FallbackDeny, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + deny + `"}}` + "\n"},
 	}
 	for _, c := range cases {
 		a, ok := ByName(c.host)
@@ -167,7 +179,9 @@ func TestEveryAdapterIsComplete(t *testing.T) {
 				t.Errorf("%s: tool %s reads nothing", a.Name(), tool.Name)
 			}
 		}
-		if p := a.Packaging(); p.HooksFile == "" || p.Event == "" || p.Command == "" || p.TimeoutUnit == 0 {
+		p := a.Packaging()
+		jsPlugin := p.HooksFile == "" && p.PluginFile != "" && p.Event != ""
+		if !jsPlugin && (p.HooksFile == "" || p.Event == "" || p.Command == "" || p.TimeoutUnit == 0) {
 			t.Errorf("%s: incomplete packaging %+v", a.Name(), p)
 		}
 		var user, project bool
@@ -180,7 +194,9 @@ func TestEveryAdapterIsComplete(t *testing.T) {
 		if !user || !project {
 			t.Errorf("%s: host paths %+v lack user (%v) or project (%v) settings", a.Name(), a.HostPaths(), user, project)
 		}
-		if len(a.ProjectDirEnv()) == 0 {
+		// A JS plugin names the project in the payload's cwd (the
+		// directory the host gives the plugin).
+		if len(a.ProjectDirEnv()) == 0 && !jsPlugin {
 			t.Errorf("%s: no project-dir variable", a.Name())
 		}
 	}

@@ -3,6 +3,7 @@ package agenthost
 import (
 	"encoding/json"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -27,11 +28,29 @@ type Install struct {
 	// HomeEnv names a variable whose value replaces home when the config
 	// dir is found (Gemini CLI's GEMINI_CLI_HOME); "" for none.
 	HomeEnv string
+	// ConfigHomeEnv names a variable whose value replaces home's .config
+	// (XDG_CONFIG_HOME: Dir then starts with ".config/"); "" for none.
+	ConfigHomeEnv string
+	// PluginFile is the bundle's JS plugin (or extension) such a host
+	// loads, relative to the plugin (PluginDir): "opencode/zcode-fence.js".
+	PluginFile string
+	// JSPlugins are globs, in the config dir, of the files a host that
+	// loads JS plugins runs at start (opencode's plugins/*): a link there
+	// to PluginFile installs it.
+	JSPlugins []string
+	// PluginLists are the config files whose PluginListKey array can name
+	// PluginFile (as a path or file:// URL) or the folder that holds it
+	// (Pi's packages).
+	PluginLists   []string
+	PluginListKey string
 	// Plugins are globs of the installed plugin's (or extension's) roots.
 	Plugins []string
 	// MarketSegment is the index, in a Plugins glob split at "/", of the
 	// segment that names the marketplace; -1 when the path does not say.
 	MarketSegment int
+	// MarketHashed: the marketplace segment ends in "-" and 12 hex digits
+	// the host appends (Factory Droid); they are not part of its name.
+	MarketHashed bool
 	// LinkFile is the install record in an installed extension's dir;
 	// when its "type" is "link" the extension is loaded in place from its
 	// "source" (`gemini extensions link`). "" for hosts without links.
@@ -94,6 +113,9 @@ const (
 	// meaning disabled there, the last match winning; no entry means
 	// enabled (Gemini CLI, Qwen Code).
 	ExtensionOverrides
+	// PluginPresent: an installed plugin is on; the host has no switch
+	// but removing it (opencode's JS plugins).
+	PluginPresent
 )
 
 // HookFormat is the shape of a file holding hooks.
@@ -161,6 +183,11 @@ func (in Install) ConfigDir(home string, env Lookup) string {
 	if v := lookupEnv(env, in.HomeEnv); in.HomeEnv != "" && v != "" {
 		home = v
 	}
+	if v := lookupEnv(env, in.ConfigHomeEnv); in.ConfigHomeEnv != "" && v != "" {
+		if rest, ok := strings.CutPrefix(in.Dir, ".config/"); ok {
+			return filepath.Join(v, filepath.FromSlash(rest))
+		}
+	}
 	return filepath.Join(home, filepath.FromSlash(in.Dir))
 }
 
@@ -196,6 +223,9 @@ func (in Install) FindPlugins(dir string) []InstalledPlugin {
 				rel, _ := filepath.Rel(dir, m)
 				if segs := strings.Split(filepath.ToSlash(rel), "/"); in.MarketSegment < len(segs) {
 					p.Market = segs[in.MarketSegment]
+					if in.MarketHashed {
+						p.Market = trimHash(p.Market)
+					}
 				}
 			}
 			out = append(out, p)
@@ -204,7 +234,7 @@ func (in Install) FindPlugins(dir string) []InstalledPlugin {
 	if in.DirectoryMarkets {
 		out = append(out, in.directoryPlugins(dir)...)
 	}
-	return out
+	return append(out, in.jsPlugins(dir)...)
 }
 
 // linkSource is the directory a linked extension at dir is loaded from,
@@ -299,4 +329,79 @@ func (p Packaging) ResolveCommand(command, root string) string {
 		command = strings.ReplaceAll(command, p.SepVar, string(filepath.Separator))
 	}
 	return strings.ReplaceAll(command, p.RootVar, root)
+}
+
+// jsPlugins finds the bundle's JS plugin where a host that loads JS
+// plugins runs it: a file (or a link to one) named as PluginFile among
+// JSPlugins, or an entry of a PluginLists config's PluginListKey array
+// naming it (a path or file:// URL) or the folder that holds it. Each is
+// reported at the plugin it belongs to (PluginFile's folders up from the
+// file's real path). Cost: one glob per pattern, one small read per list
+// file.
+func (in Install) jsPlugins(dir string) []InstalledPlugin {
+	if in.PluginFile == "" {
+		return nil
+	}
+	name := path.Base(in.PluginFile)
+	var files []string
+	for _, g := range in.JSPlugins {
+		matches, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(g)))
+		for _, m := range matches {
+			if filepath.Base(m) == name {
+				files = append(files, m)
+			}
+		}
+	}
+	for _, l := range in.PluginLists {
+		data, err := readSmall(filepath.Join(dir, filepath.FromSlash(l)))
+		if err != nil {
+			continue
+		}
+		var doc map[string]json.RawMessage
+		var list []any
+		if json.Unmarshal(data, &doc) != nil || json.Unmarshal(doc[in.PluginListKey], &list) != nil {
+			continue
+		}
+		for _, v := range list {
+			entry, _ := v.(string)
+			entry = filepath.FromSlash(strings.TrimPrefix(entry, "file://"))
+			if !filepath.IsAbs(entry) {
+				continue
+			}
+			if filepath.Base(entry) != name {
+				entry = filepath.Join(entry, name) // the folder that holds it
+				if _, err := os.Stat(entry); err != nil {
+					continue
+				}
+			}
+			files = append(files, entry)
+		}
+	}
+	up := strings.Count(in.PluginFile, "/") + 1
+	var out []InstalledPlugin
+	for _, f := range files {
+		root := f
+		if r, err := filepath.EvalSymlinks(f); err == nil {
+			root = r
+		}
+		for i := 0; i < up; i++ {
+			root = filepath.Dir(root)
+		}
+		out = append(out, InstalledPlugin{Root: root, Plugin: root, Installed: f})
+	}
+	return out
+}
+
+// trimHash drops a trailing "-" and 12 hex digits from a name.
+func trimHash(name string) string {
+	i := len(name) - 13
+	if i < 1 || name[i] != '-' {
+		return name
+	}
+	for _, c := range name[i+1:] {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return name
+		}
+	}
+	return name[:i]
 }

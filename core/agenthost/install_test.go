@@ -158,11 +158,15 @@ func TestInstallFacts(t *testing.T) {
 	}
 	for _, h := range Installs() {
 		name := h.Adapter.Name()
+		pkg := h.Adapter.Packaging()
+		if pkg.PluginFile != "" {
+			checkJSPluginInstall(t, h)
+			continue
+		}
 		if h.Label == "" || h.Dir == "" || len(h.Plugins) == 0 || len(h.Events) == 0 || h.InstallHow == "" || len(h.Timeout.Fields) == 0 {
 			t.Errorf("%s: incomplete Install %+v", name, h.Install)
 			continue
 		}
-		pkg := h.Adapter.Packaging()
 		if h.Events[0] != pkg.Event {
 			t.Errorf("%s: first event %s, packaging's %s", name, h.Events[0], pkg.Event)
 		}
@@ -190,5 +194,74 @@ func TestInstallFacts(t *testing.T) {
 		if entries[0].Timeout != HookTimeout {
 			t.Errorf("%s: the generated hook's timeout reads as %v, want %v", name, entries[0].Timeout, HookTimeout)
 		}
+	}
+}
+
+// checkJSPluginInstall: a host that runs the bundle's JS plugin says where
+// it loads plugins from, the plugin file is in the bundle and runs the
+// launcher beside it, and doctor finds it linked from the plugins folder
+// and named in a config's "plugin" list, at the plugin it belongs to.
+func checkJSPluginInstall(t *testing.T, h HostInstall) {
+	t.Helper()
+	name, pkg := h.Adapter.Name(), h.Adapter.Packaging()
+	if h.Label == "" || h.Dir == "" || len(h.JSPlugins) == 0 || len(h.Events) == 0 || h.Events[0] != pkg.Event ||
+		h.InstallHow == "" || h.Enable != PluginPresent || h.PluginFile == "" || PluginDir+"/"+h.PluginFile != pkg.PluginFile {
+		t.Errorf("%s: incomplete Install %+v", name, h.Install)
+		return
+	}
+	src, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(pkg.PluginFile)))
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	for _, want := range []string{`"guard.mjs"`, `"` + pkg.Event + `"`, "hook_event_name", "tool_input"} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("%s: %s does not mention %s", name, pkg.PluginFile, want)
+		}
+	}
+	// The module the plugins share runs the launcher beside them.
+	shared, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(PluginDir), "js", "guard.mjs"))
+	if err != nil || !strings.Contains(string(shared), `"libexec"`) {
+		t.Errorf("%s: js/guard.mjs does not run libexec's launcher (%v)", name, err)
+	}
+	// An unpacked release, a link to its plugin file in the plugins
+	// folder, and a file:// URL to it in the first plugin list.
+	release := t.TempDir()
+	plugin := filepath.Join(release, filepath.FromSlash(pkg.PluginFile))
+	if err := os.MkdirAll(filepath.Dir(plugin), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(plugin, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	folder := filepath.Join(dir, filepath.FromSlash(strings.TrimSuffix(h.JSPlugins[0], "/*")))
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(plugin, filepath.Join(folder, filepath.Base(plugin))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(folder, "other.js"), []byte("export const X = async () => ({})\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	list := `{"` + h.PluginListKey + `": ["npm:other", "file://` + filepath.ToSlash(plugin) + `"]}`
+	if err := os.WriteFile(filepath.Join(dir, h.PluginLists[0]), []byte(list), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	found := h.FindPlugins(dir)
+	want := filepath.Join(release, filepath.FromSlash(PluginDir))
+	if len(found) != 2 || found[0].Plugin != want || found[1].Plugin != want {
+		t.Fatalf("%s: FindPlugins = %+v, want the plugin %s twice (the link, the list)", name, found, want)
+	}
+	// The folder that holds the file, as Pi's packages name it.
+	folderList := `{"` + h.PluginListKey + `": ["` + filepath.ToSlash(filepath.Dir(plugin)) + `"]}`
+	if err := os.WriteFile(filepath.Join(dir, h.PluginLists[0]), []byte(folderList), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if found := h.FindPlugins(dir); len(found) != 2 || found[1].Plugin != want {
+		t.Errorf("%s: with the folder listed, FindPlugins = %+v, want the plugin %s twice", name, found, want)
+	}
+	if on, why := h.Enabled(dir, found[0], dir); !on {
+		t.Errorf("%s: a present plugin is off: %s", name, why)
 	}
 }

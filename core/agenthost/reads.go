@@ -59,3 +59,12 @@ var geminiReads = toolTable{
 var copilotReads = toolTable{
 	{[]string{"view"}, Tool{Name: "Read", Kind: core.KindRead, Paths: []Source{{Field: "path"}}}},
 }
+
+// opencodeReads: opencode's and Kilo's read {filePath, offset, limit} and
+// grep {pattern, path, include} (1.18.33, 7.7.7), and Pi's read {path,
+// offset, limit} and grep {pattern, path} (0.73.1): one shape. Their JS
+// plugins see every call, so these need no matcher.
+var opencodeReads = toolTable{
+	{[]string{"read"}, Tool{Name: "Read", Kind: core.KindRead, Paths: readFileSources}},
+	{[]string{"grep"}, Tool{Name: "Grep", Kind: core.KindRead, Paths: []Source{{Field: "path"}}}},
+}

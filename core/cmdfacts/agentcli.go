@@ -11,7 +11,9 @@ import (
 // reconfigure a plugin or remove a marketplace, and which options run a
 // session with hooks, plugins or extensions left out. Verbs were read from
 // each CLI's own --help (Claude Code 2.1.332, Codex 0.171.0, Gemini CLI
-// 0.61.0, Qwen Code 0.24.4, Copilot CLI 1.0.102) and, for ZCode, from its
+// 0.61.0, Qwen Code 0.24.4, Copilot CLI 1.0.102, opencode 1.18.33, Kilo 7.7.7,
+// Pi 0.73.1, Factory Droid 0.225.2)
+// and, for ZCode, from its
 // CLI sources (`zcode plugins list|enable|disable|uninstall|configure|
 // marketplace remove`).
 
@@ -72,6 +74,10 @@ var agentCLIs = []struct {
 	{"gemini", "@google/gemini-cli", geminiCLI},
 	{"qwen", "@qwen-code/qwen-code", geminiCLI},
 	{"copilot", "@github/copilot", func(_ string, a []ir.Word) (AgentChange, bool) { return copilotCLI(a) }},
+	{"opencode", "opencode-ai", func(_ string, a []ir.Word) (AgentChange, bool) { return opencodeCLI(a) }},
+	{"kilo", "@kilocode/cli", func(_ string, a []ir.Word) (AgentChange, bool) { return opencodeCLI(a) }},
+	{"pi", "@mariozechner/pi-coding-agent", func(_ string, a []ir.Word) (AgentChange, bool) { return piCLI(a) }},
+	{"droid", "@factory/cli", func(_ string, a []ir.Word) (AgentChange, bool) { return droidCLI(a) }},
 }
 
 // AgentCLINames lists the command names AgentCLI reads, in table order.
@@ -259,6 +265,54 @@ func copilotCLI(args []ir.Word) (AgentChange, bool) {
 		if len(ops) >= 3 && ops[2] == "remove" {
 			return AgentChange{Kind: PluginChange, Detail: "plugin marketplace remove", Targets: all[3:], Marketplace: true}, true
 		}
+	}
+	return AgentChange{}, false
+}
+
+// droidCLI reads Factory Droid's CLI (0.225.2 --help): --settings merges a
+// settings file (hooks, enabledPlugins) into the session; plugin
+// uninstall (alias remove) and plugin marketplace remove, as Copilot CLI's.
+func droidCLI(args []ir.Word) (AgentChange, bool) {
+	p := ParseArgs(args, Spec{Long: []string{"settings", "cwd", "auto", "model", "append-system-prompt", "append-system-prompt-file", "fork"}, Short: "mrwf"})
+	if p.Has("settings") {
+		return AgentChange{Kind: HooksChange, Detail: "--settings", All: true}, true
+	}
+	ops := lowerOps(p.Operands)
+	if len(ops) >= 2 && (ops[0] == "plugin" || ops[0] == "plugins") && ops[1] == "remove" {
+		return AgentChange{Kind: PluginChange, Detail: "plugin remove", Targets: p.Operands[2:], All: len(ops) == 2}, true
+	}
+	return copilotCLI(args)
+}
+
+// opencodeCLI reads opencode's and Kilo's CLI (opencode 1.18.33, Kilo
+// 7.7.7 --help): --pure runs a session "without external plugins", the
+// guard's among them; uninstall removes the host with its config dir.
+func opencodeCLI(args []ir.Word) (AgentChange, bool) {
+	p := ParseArgs(args, Spec{})
+	if p.Has("pure") {
+		return AgentChange{Kind: HooksChange, Detail: "--pure", All: true}, true
+	}
+	if ops := lowerOps(p.Operands); len(ops) >= 1 && ops[0] == "uninstall" {
+		return AgentChange{Kind: PluginChange, Detail: "uninstall", All: true}, true
+	}
+	return AgentChange{}, false
+}
+
+// piCLI reads Pi's CLI (0.73.1 --help): --no-extensions (-ne) runs a
+// session without discovered extensions; remove (uninstall) takes an
+// installed package, the guard's among them, out of its settings.
+func piCLI(args []ir.Word) (AgentChange, bool) {
+	// Pi spells its short options with one dash and two letters (-ne).
+	for _, w := range args {
+		if !w.Unknown && (w.Value == "--no-extensions" || w.Value == "-ne") {
+			return AgentChange{Kind: HooksChange, Detail: w.Value, All: true}, true
+		}
+	}
+	all := ParseArgs(args, Spec{Short: "e", Long: []string{"extension", "provider", "model", "api-key", "session", "mode"}}).Operands
+	if ops := lowerOps(all); len(ops) >= 1 && (ops[0] == "remove" || ops[0] == "uninstall") {
+		// A source (a path, npm:..., git:...) names the package as a
+		// marketplace names its plugins: by containing the name.
+		return AgentChange{Kind: PluginChange, Detail: ops[0], Targets: all[1:], Marketplace: true, All: len(all) == 1}, true
 	}
 	return AgentChange{}, false
 }

@@ -63,12 +63,25 @@ func ProgramFromStdin(c *ir.Command) bool {
 	return scan(c).stdin
 }
 
+// ScriptFile returns the index in c.Args of the script file interpreter
+// command c runs — python3 x.py, node app.js, perl -w x.pl, ruby x.rb,
+// php x.php, deno run x.ts, bun x.ts (bun run x.ts) — or -1 when it runs
+// none (a one-liner, stdin, a module, a subcommand, a word that is not
+// known). Cost: linear in the arguments.
+func ScriptFile(c *ir.Command) int {
+	r := scan(c)
+	if r.file < 0 || !r.fileKnown {
+		return -1
+	}
+	return r.file + 1
+}
+
 // scan reads the arguments of interpreter command c.
 func scan(c *ir.Command) *runner {
 	if c == nil || len(c.Args) == 0 {
-		return &runner{}
+		return &runner{file: -1}
 	}
-	r := &runner{c: c, lang: InterpreterLang(c.Name)}
+	r := &runner{c: c, lang: InterpreterLang(c.Name), file: -1}
 	args := c.Args[1:]
 	switch r.lang {
 	case "node":
@@ -122,6 +135,17 @@ type runner struct {
 	lang  string
 	out   []Inline
 	stdin bool // the interpreter reads its program from stdin
+	// file is the index in the scanned args of the script file operand,
+	// -1 when none; fileKnown says its word is wholly known.
+	file      int
+	fileKnown bool
+}
+
+// scriptAt records args[i] as the script file operand.
+func (r *runner) scriptAt(args []ir.Word, i int) {
+	if i >= 0 && i < len(args) {
+		r.file, r.fileKnown = i, !args[i].Unknown
+	}
 }
 
 func (r *runner) add(code ir.Word, via string) {
@@ -173,12 +197,18 @@ loop:
 			break loop
 		case v == "--":
 			script = i+1 < len(args)
+			if script && len(r.out) == 0 {
+				r.scriptAt(args, i+1)
+			}
 			break loop
 		case oneOf(v, valueOpts):
 			i++
 		case strings.HasPrefix(v, "-") && len(v) > 1:
 		default:
 			script = true
+			if len(r.out) == 0 {
+				r.scriptAt(args, i)
+			}
 			break loop
 		}
 	}
@@ -206,7 +236,15 @@ func (r *runner) bun(args []ir.Word) {
 			i++
 		case strings.HasPrefix(v, "-") && len(v) > 1:
 		default:
-			return // a subcommand or a script file
+			// A subcommand or a script file: bun FILE and bun run FILE
+			// run a file when it has a script's extension.
+			if v == "run" && i+1 < len(args) {
+				i++
+			}
+			if len(r.out) == 0 && scriptExt(args[i].Value) {
+				r.scriptAt(args, i)
+			}
+			return
 		}
 	}
 }
@@ -247,13 +285,17 @@ func (r *runner) deno(args []ir.Word) {
 				}
 			}
 		case "run":
-			for _, w := range rest {
-				if w.Value == "-" {
+			for j := 0; j < len(rest); j++ {
+				w := rest[j]
+				switch {
+				case w.Value == "-":
 					r.stdinCode()
 					return
-				}
-				if !strings.HasPrefix(w.Value, "-") {
+				case !strings.HasPrefix(w.Value, "-"):
+					r.scriptAt(args, i+1+j)
 					return
+				case oneOf(w.Value, "--config -c --import-map --cert --location --seed --lock -L --log-level"):
+					j++ // its value follows
 				}
 			}
 		}
@@ -301,6 +343,7 @@ func (r *runner) python(args []ir.Word) {
 				}
 			}
 		default:
+			r.scriptAt(args, i)
 			return // a script file
 		}
 	}
@@ -324,6 +367,9 @@ loop:
 		case v == "--":
 			i++
 			script = len(codes) == 0 && i < len(args)
+			if script {
+				r.scriptAt(args, i)
+			}
 			break loop
 		case v == "-":
 			i++
@@ -339,6 +385,9 @@ loop:
 			continue
 		case len(v) < 2 || v[0] != '-':
 			script = len(codes) == 0
+			if script {
+				r.scriptAt(args, i)
+			}
 			break loop
 		}
 		for j := 1; j < len(v); j++ {
@@ -406,9 +455,15 @@ func (r *runner) php(args []ir.Word) {
 		case oneOf(v, "-c -d -z -t -S -F --rf --rc --re --rz --ri -A"):
 			i++
 		case v == "-f" || v == "--":
+			if len(r.out) == 0 {
+				r.scriptAt(args, i+1)
+			}
 			return
 		case strings.HasPrefix(v, "-") && len(v) > 1:
 		default:
+			if len(r.out) == 0 {
+				r.scriptAt(args, i)
+			}
 			return // a script file
 		}
 	}
@@ -831,4 +886,15 @@ func (r *runner) scala(args []ir.Word) {
 		}
 	}
 	r.addCodes(codes, "-e")
+}
+
+// scriptExt reports a file name with the extension of a script bun runs
+// (.js, .ts, .mjs, .cjs, .mts, .cts, .jsx, .tsx).
+func scriptExt(v string) bool {
+	for _, e := range [...]string{".js", ".ts", ".mjs", ".cjs", ".mts", ".cts", ".jsx", ".tsx"} {
+		if strings.HasSuffix(v, e) {
+			return true
+		}
+	}
+	return false
 }

@@ -126,8 +126,21 @@ type Record struct {
 	Stdin string `json:"stdin,omitempty"`
 	// AnalysisSteps is what the shell analysis cost, in steps (the layers'
 	// own steps are in their annotations, core/steps.Annotation).
-	AnalysisSteps int     `json:"analysis_steps,omitempty"`
-	Ms            float64 `json:"ms"`
+	AnalysisSteps int `json:"analysis_steps,omitempty"`
+	// Files are the files on disk the command runs that were read, or
+	// could not be (core/shell/ondisk.Record): path, status ("read",
+	// "missing", "not-regular", "over-cap", "unreadable"), size and the
+	// sha256 of the text judged.
+	Files []FileRecord `json:"files,omitempty"`
+	Ms    float64      `json:"ms"`
+}
+
+// FileRecord is one file a call ran from disk (Record.Files).
+type FileRecord struct {
+	Path   string `json:"path"`
+	Status string `json:"status"`
+	Size   int64  `json:"size,omitempty"`
+	SHA256 string `json:"sha256,omitempty"`
 }
 
 // Redacted returns a copy of r with every free-text field passed through
@@ -142,6 +155,14 @@ func (r Record) Redacted() Record {
 	r.Reasons = redactAll(r.Reasons)
 	r.Errors = redactAll(r.Errors)
 	r.Notes = redactAll(r.Notes)
+	if r.Files != nil {
+		files := make([]FileRecord, len(r.Files))
+		for i, f := range r.Files {
+			f.Path = redact.String(f.Path)
+			files[i] = f
+		}
+		r.Files = files
+	}
 	if r.Layers != nil {
 		layers := make([]LayerRecord, len(r.Layers))
 		for i, l := range r.Layers {
@@ -197,6 +218,18 @@ func (r Record) cut(l capLimit) Record {
 	r.Reasons = cutList(r.Reasons, l.items, l.long)
 	r.Errors = cutList(r.Errors, l.items, l.long)
 	r.Notes = cutList(r.Notes, l.items, l.long)
+	if r.Files != nil {
+		n := min(len(r.Files), 2*l.items)
+		files := make([]FileRecord, n)
+		for i, f := range r.Files[:n] {
+			f.Path = core.CutMarked(f.Path, l.short)
+			files[i] = f
+		}
+		if len(r.Files) > n {
+			r.Errors = append(r.Errors, "…["+strconv.Itoa(len(r.Files)-n)+" more files cut]")
+		}
+		r.Files = files
+	}
 	if r.Layers != nil {
 		n := min(len(r.Layers), l.items)
 		layers := make([]LayerRecord, n)

@@ -10,6 +10,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/session"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
+	"github.com/zcode-fence/zcode-fence/core/shell/ondisk"
 )
 
 // Prepared is a call ready for the chain, with what the host noticed while
@@ -29,6 +30,10 @@ type Prepared struct {
 	// Findings are asks raised by decoding itself (a field the guard reads
 	// is ambiguous or of the wrong type); they join the chain's verdict.
 	Findings []core.Reason
+	// Files are the files on disk the command runs that the analysis tried
+	// to read (scripts, task files, git hooks), with what became of each
+	// and the sha256 of what was read (core/shell/ondisk), for the log.
+	Files []ondisk.Record
 }
 
 // Prepare builds the Call for payload p: normalised tool, command or
@@ -39,7 +44,24 @@ type Prepared struct {
 // is one of p.Findings, and asks.
 //
 // plat gives the path rules (paths.Native() in the binary; tests inject).
+//
+// The files a shell command runs are read from the machine's file system
+// when plat resolves real paths (plat.EvalSymlinks set); a platform that is
+// lexical only — another OS's rules, the golden test's simulated worlds —
+// has no file system of its own, and nothing is read.
 func Prepare(p agenthost.Payload, env config.Env, plat paths.Platform, cfg config.Config, dataDir string, now time.Time) (Prepared, error) {
+	var files ondisk.FS
+	if plat.EvalSymlinks != nil {
+		files = ondisk.OS()
+	}
+	return PrepareFiles(p, env, plat, cfg, dataDir, now, files)
+}
+
+// PrepareFiles is Prepare reading the files a shell command runs from
+// files (nil: none are read; tests inject an ondisk.MapFS). The files are
+// read here, in the hook process, once, within ondisk.DefaultLimits; the
+// layers receive what the analysis found in them and never read files.
+func PrepareFiles(p agenthost.Payload, env config.Env, plat paths.Platform, cfg config.Config, dataDir string, now time.Time, files ondisk.FS) (Prepared, error) {
 	tool, kind := p.ToolName, core.KindOther
 	if p.Judged {
 		tool, kind = p.Tool.Name, p.Tool.Kind
@@ -101,8 +123,15 @@ func Prepare(p agenthost.Payload, env config.Env, plat paths.Platform, cfg confi
 	}
 	if kind == core.KindShell {
 		var st analysis.Stats
-		call.Script = analysis.Analyze(call.Command, analysis.Options{Dialect: call.ShellDialect(), Cwd: call.Cwd, Home: plat.Home, Lookup: plat.Lookup, Stats: &st})
+		var reader *ondisk.Reader
+		if files != nil {
+			reader = ondisk.NewReader(files, ondisk.DefaultLimits)
+		}
+		call.Script = analysis.Analyze(call.Command, analysis.Options{Dialect: call.ShellDialect(), Cwd: call.Cwd, Home: plat.Home, Lookup: plat.Lookup, Stats: &st, Files: reader})
 		out.AnalysisSteps = st.Steps
+		if reader != nil {
+			out.Files = reader.Records()
+		}
 	}
 	return out, nil
 }

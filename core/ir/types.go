@@ -214,6 +214,19 @@ type Command struct {
 	Stdin string
 	// Background is set for a command run with & at the end.
 	Background bool
+	// Origin is where the command was read from when it comes from a file
+	// on disk that the call runs (a script, a makefile recipe, a
+	// package.json script, a git hook): the file as the call names it
+	// (relative to the call's cwd when inside it) and the line, as
+	// "scripts/clean.sh:12"; just the file for an interpreter file, whose
+	// whole text is the program ("tools/gen.py"). "" for the command line
+	// itself. Layers put it before their message.
+	Origin string
+	// Uninspected is set on a command that runs a file whose text the
+	// analysis could not read although it exists: the file and why, as
+	// "run.sh: not a regular file" (a FIFO, a device, /proc/self/fd/N).
+	// Layers must treat what it runs as unknown.
+	Uninspected string
 }
 
 // Assign is one NAME=value prefix assignment.

@@ -304,6 +304,10 @@ var (
 		Doc: "an interpreter one-liner (python -c, node -e, perl -e, ruby -e, php -r, awk, osascript, ...) or a PowerShell .NET call that writes a catastrophic target or a device.",
 		Zh:  "{cmd} 内嵌脚本将写入或修改 {targets}。",
 		En:  "The {cmd} one-liner would write to or change {targets}."})
+	ScriptUninspected = def(&Rule{ID: "DG-SCRIPT-UNINSPECTED", Family: Hidden,
+		Doc: "a command runs a file from disk (a script, an interpreter file, a task file, a git hook) that exists but is not a regular file — a FIFO, a device, /proc/self/fd/N — so its text could not be read and judged (docs/scripts-on-disk.md); {detail} names the file.",
+		Zh:  "{cmd} 运行的文件无法检查（{detail}）。",
+		En:  "{cmd} runs a file that could not be inspected ({detail})."})
 	UnknownCommand = def(&Rule{ID: "DG-UNKNOWN-COMMAND", Family: Hidden, PathAdvice: true,
 		Doc: "the command word is unknown until run time (a variable, a substitution) and its flagged arguments name a catastrophic target ($RM -rf /).",
 		Zh:  "命令名 {cmd} 运行前无法确定，其参数指向 {targets}。",

@@ -204,3 +204,20 @@ func (c Cause) In(l core.Language) string {
 	}
 	return c.Zh
 }
+
+// maxOrigin is the most runes of an origin a message shows.
+const maxOrigin = 48
+
+// Origin renders where a command was read from (ir.Command.Origin: a
+// file on disk the call runs, with its line) for the start of a message
+// body: "scripts/clean.sh:12: "; "" for none. A long name keeps its end
+// (the file's own name and the line).
+func Origin(o string) string {
+	if o == "" {
+		return ""
+	}
+	if r := []rune(o); len(r) > maxOrigin {
+		o = "…" + string(r[len(r)-maxOrigin+1:])
+	}
+	return o + ": "
+}

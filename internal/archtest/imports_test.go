@@ -29,10 +29,10 @@ var tiers = [][]string{
 	{"core", "core/cmdfacts", "core/session", "internal/testdirs"},
 	// 2: the parsers below the walker, the rule catalog, the protocol's
 	// converters.
-	{"core/shell/winshell", "core/shell/oneliner", "core/shell/cdchain", "core/rules",
+	{"core/shell/winshell", "core/shell/oneliner", "core/shell/cdchain", "core/shell/ondisk", "core/rules",
 		"core/decisionlog", "core/layerproto/convert", "core/layerproto/internal/wiretest"},
 	// 3: the walker, the agent-host adapters, the layer protocol.
-	{"core/shell/analysis", "core/agenthost", "core/layerproto"},
+	{"core/shell/analysis", "core/shell/ondisk/ondisktest", "core/agenthost", "core/layerproto"},
 	// 4: protected places and settings.
 	{"core/protect", "core/secrets", "core/config"},
 	// 5: the host chain, the layers, the SDK.

@@ -19,6 +19,7 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
+	"github.com/zcode-fence/zcode-fence/core/shell/ondisk/ondisktest"
 )
 
 // testPlatforms are the simulated platforms every case runs on, by the
@@ -70,6 +71,9 @@ type tcase struct {
 	// Mentions (messages.json) must each appear in the message of the
 	// case's rule, in both languages: the command and what it acts on.
 	Mentions []string `json:"mentions,omitempty"`
+	// Files (ondisk_cases.json) are files on disk, by path relative to the
+	// cwd (ondisktest.Spec): the analysis reads the ones the command runs.
+	Files ondisktest.Spec `json:"files,omitempty"`
 }
 
 func (c tcase) platform() string {
@@ -119,7 +123,7 @@ func (c tcase) call(language string) *core.Call {
 	call := &core.Call{
 		Tool: tool, Kind: core.KindShell, Command: command, Cwd: cwd, ProjectRoot: cwd, Platform: goos,
 		Options: map[string]string{core.LanguageOption: language},
-		Script:  analysis.Analyze(command, analysis.Options{Dialect: dialect, Cwd: cwd, Home: plat.Home, Lookup: plat.Lookup}),
+		Script:  analysis.Analyze(command, analysis.Options{Dialect: dialect, Cwd: cwd, Home: plat.Home, Lookup: plat.Lookup, Files: c.Files.Reader(cwd)}),
 	}
 	if custom != "" {
 		call.Options[KeyCustomRules] = custom
@@ -288,6 +292,18 @@ func TestCases(t *testing.T) {
 		}
 		if c.Why == "" {
 			t.Errorf("%s: case without why", c.name())
+		}
+		for _, lang := range []string{"zh", "en"} {
+			check(t, l, c, lang)
+		}
+	}
+	// Scripts, task files and hooks read from disk.
+	for _, c := range readCases(t, "ondisk_cases.json") {
+		if c.Expect == "ask" {
+			asks++
+			rulesSeen[c.Rule]++
+		} else {
+			silents++
 		}
 		for _, lang := range []string{"zh", "en"} {
 			check(t, l, c, lang)

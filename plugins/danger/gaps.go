@@ -54,7 +54,8 @@ func (j *judge) nestedScript(v *cmdv, text string, dialect ir.Dialect) {
 	if j.seen == nil {
 		j.seen = map[string]bool{}
 	}
-	sub := &judge{plat: j.plat, en: j.en, s: s, cwd: j.callCwd(), cwdDone: true, custom: j.custom, roots: j.roots, project: j.project, seen: j.seen, nested: j.nested + 1, steps: j.steps, ctx: j.ctx, secretsOn: j.secretsOn, secretsAt: j.secretsAt}
+	sub := &judge{plat: j.plat, en: j.en, s: s, cwd: j.callCwd(), cwdDone: true, custom: j.custom, roots: j.roots, project: j.project, seen: j.seen, nested: j.nested + 1, steps: j.steps, ctx: j.ctx, secretsOn: j.secretsOn, secretsAt: j.secretsAt,
+		fromFile: j.fromFile, baseFile: j.fromFile}
 	if base.IsAbs() {
 		sub.cwd = base
 	}

@@ -35,6 +35,10 @@ type judge struct {
 	reasons   []core.Reason
 	seen      map[string]bool
 	nested    int // how deep gap re-analysis (literal text fed to a shell) went
+	// fromFile is where the command being judged was read from
+	// (ir.Command.Origin), put before each message; baseFile is that
+	// origin of the command a nested judge was started for.
+	fromFile, baseFile string
 
 	secretsOn bool         // protect_secrets (rules_secrets.go)
 	secretsAt *secrets.Set // the catalogue placed for the call, once needed
@@ -104,6 +108,7 @@ func (j *judge) run() error {
 		j.spend(j.commandCost(&j.s.Commands[i]))
 		j.command(i)
 	}
+	j.fromFile = j.baseFile
 	if j.steps.Exhausted() {
 		j.incomplete(rules.CauseTooLarge)
 	}
@@ -148,10 +153,17 @@ func (j *judge) incomplete(c rules.Cause) {
 // command judges one command with every rule that applies to it.
 func (j *judge) command(i int) {
 	c := &j.s.Commands[i]
+	j.fromFile = c.Origin
+	if j.fromFile == "" {
+		j.fromFile = j.baseFile
+	}
 	v := &j.cur
 	*v = cmdv{j: j, i: i, c: c, name: dispatchName(c)}
 	if len(c.Args) > 1 {
 		v.args = c.Args[1:]
+	}
+	if c.Uninspected != "" {
+		j.add(finding{rule: rules.ScriptUninspected, cmd: v.display(), detail: c.Uninspected, fullDetail: true})
 	}
 	j.judgeCustomCommand(c)
 	v.redirects()

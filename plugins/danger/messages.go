@@ -116,7 +116,7 @@ func (j *judge) message(f finding) string {
 		if !j.en {
 			b = strings.ReplaceAll(b, "） ", "）")
 		}
-		msg = prefix + b + advice
+		msg = prefix + rules.Origin(j.fromFile) + b + advice
 		if utf8.RuneCountInString(msg) <= maxMessage {
 			break
 		}

@@ -313,7 +313,8 @@ func (v *cmdv) execInner(argv []ir.Word) {
 		j.seen = map[string]bool{}
 	}
 	s := analysis.Analyze(script.Value, analysis.Options{Dialect: ir.Bash, Home: j.plat.Home, Lookup: j.plat.Lookup})
-	sub := &judge{plat: j.plat, en: j.en, s: s, custom: j.custom, roots: j.roots, project: j.project, seen: j.seen, nested: j.nested + 1, steps: j.steps, ctx: j.ctx, secretsOn: j.secretsOn, secretsAt: j.secretsAt}
+	sub := &judge{plat: j.plat, en: j.en, s: s, custom: j.custom, roots: j.roots, project: j.project, seen: j.seen, nested: j.nested + 1, steps: j.steps, ctx: j.ctx, secretsOn: j.secretsOn, secretsAt: j.secretsAt,
+		fromFile: j.fromFile, baseFile: j.fromFile}
 	for k := range s.Commands {
 		if j.steps.Exhausted() {
 			break

@@ -82,7 +82,31 @@ func (j *judge) add(o origin, r result) {
 	}
 	msg := rules.Fill(rule.Template(tl), "label", o.label, "verb", verbText[o.verb][lang],
 		"target", shorten(r.shown), "real", shorten(r.real), "root", shorten(j.root), "what", r.what)
-	j.reasons = append(j.reasons, core.Reason{Layer: Name, Rule: rule.ID, Message: msg})
+	j.reasons = append(j.reasons, core.Reason{Layer: Name, Rule: rule.ID, Message: withOrigin(msg, j.origin())})
+}
+
+// origin is where the command being judged was read from
+// (ir.Command.Origin), "" for the command line and for file tools.
+func (j *judge) origin() string {
+	if j.call.Script == nil || j.cur < 0 || j.cur >= len(j.call.Script.Commands) {
+		return ""
+	}
+	return j.call.Script.Commands[j.cur].Origin
+}
+
+// withOrigin puts the origin after the message's "[zcode-fence: ...] "
+// prefix.
+func withOrigin(msg, origin string) string {
+	if origin == "" {
+		return msg
+	}
+	o := rules.Origin(origin)
+	if strings.HasPrefix(msg, "[") {
+		if i := strings.Index(msg, "] "); i > 0 {
+			return msg[:i+2] + o + msg[i+2:]
+		}
+	}
+	return o + msg
 }
 
 // IncompleteReason is the reason the fence gives when it could not finish

@@ -120,7 +120,7 @@ func scriptBytes(s *ir.Script) int {
 	word := func(w ir.Word) int { return len(w.Value) + len(w.Raw) + len(w.KnownPrefix) }
 	for i := range s.Commands {
 		c := &s.Commands[i]
-		n += len(c.Name) + len(c.NameIfEmpty) + len(c.Stdin)
+		n += len(c.Name) + len(c.NameIfEmpty) + len(c.Stdin) + len(c.Origin) + len(c.Uninspected)
 		for _, w := range c.Args {
 			n += word(w)
 		}
@@ -195,6 +195,8 @@ func commandToProto(c *ir.Command) *layerpb.Command {
 	}
 	p.Name, p.NameBytes = exactText(c.Name)
 	p.NameIfEmpty = text(c.NameIfEmpty)
+	p.Origin = text(c.Origin)
+	p.Uninspected = text(c.Uninspected)
 	p.Stdin, p.StdinBytes = exactText(c.Stdin)
 	if len(c.Assigns) > 0 {
 		p.Assigns = make([]*layerpb.Assign, len(c.Assigns))
@@ -230,6 +232,8 @@ func commandFromProto(p *layerpb.Command) ir.Command {
 		Feed:        ir.FeedKind(p.GetFeed()),
 		Stdin:       exact(p.GetStdin(), p.GetStdinBytes()),
 		Background:  p.GetBackground(),
+		Origin:      p.GetOrigin(),
+		Uninspected: p.GetUninspected(),
 	}
 	if len(p.GetAssigns()) > 0 {
 		c.Assigns = make([]ir.Assign, len(p.GetAssigns()))

@@ -715,7 +715,15 @@ type Command struct {
 	// name_if_empty is the command name with the unknown parts of argv[0]
 	// taken as empty: r${X}m and $BIN/rm give "rm", $CMD gives "". Match
 	// rules on it when name is "".
-	NameIfEmpty   string `protobuf:"bytes,16,opt,name=name_if_empty,json=nameIfEmpty,proto3" json:"name_if_empty,omitempty"`
+	NameIfEmpty string `protobuf:"bytes,16,opt,name=name_if_empty,json=nameIfEmpty,proto3" json:"name_if_empty,omitempty"`
+	// origin is where the command was read from when it comes from a file on
+	// disk the call runs (a script, a makefile recipe, a package.json script,
+	// a git hook): "scripts/clean.sh:12"; "" for the command line itself.
+	Origin string `protobuf:"bytes,17,opt,name=origin,proto3" json:"origin,omitempty"`
+	// uninspected is set on a command that runs a file whose text could not
+	// be read although it exists ("run.sh: not a regular file"): treat what
+	// it runs as unknown.
+	Uninspected   string `protobuf:"bytes,18,opt,name=uninspected,proto3" json:"uninspected,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -858,6 +866,20 @@ func (x *Command) GetStdinBytes() []byte {
 func (x *Command) GetNameIfEmpty() string {
 	if x != nil {
 		return x.NameIfEmpty
+	}
+	return ""
+}
+
+func (x *Command) GetOrigin() string {
+	if x != nil {
+		return x.Origin
+	}
+	return ""
+}
+
+func (x *Command) GetUninspected() string {
+	if x != nil {
+		return x.Uninspected
 	}
 	return ""
 }
@@ -1276,7 +1298,7 @@ const file_layer_proto_rawDesc = "" +
 	"\bcommands\x18\x03 \x03(\v2\x1c.zcodefence.layer.v1.CommandR\bcommands\x12\x1f\n" +
 	"\vparse_error\x18\x04 \x01(\tR\n" +
 	"parseError\x12\x1c\n" +
-	"\ttruncated\x18\x05 \x01(\bR\ttruncated\"\xcf\x04\n" +
+	"\ttruncated\x18\x05 \x01(\bR\ttruncated\"\x89\x05\n" +
 	"\aCommand\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12-\n" +
 	"\x04args\x18\x02 \x03(\v2\x19.zcodefence.layer.v1.WordR\x04args\x125\n" +
@@ -1299,7 +1321,9 @@ const file_layer_proto_rawDesc = "" +
 	"name_bytes\x18\x0e \x01(\fR\tnameBytes\x12\x1f\n" +
 	"\vstdin_bytes\x18\x0f \x01(\fR\n" +
 	"stdinBytes\x12\"\n" +
-	"\rname_if_empty\x18\x10 \x01(\tR\vnameIfEmpty\"\xeb\x01\n" +
+	"\rname_if_empty\x18\x10 \x01(\tR\vnameIfEmpty\x12\x16\n" +
+	"\x06origin\x18\x11 \x01(\tR\x06origin\x12 \n" +
+	"\vuninspected\x18\x12 \x01(\tR\vuninspected\"\xeb\x01\n" +
 	"\x04Word\x12\x14\n" +
 	"\x05value\x18\x01 \x01(\tR\x05value\x12\x10\n" +
 	"\x03raw\x18\x02 \x01(\tR\x03raw\x12\x18\n" +

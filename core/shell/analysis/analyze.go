@@ -35,6 +35,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/zcode-fence/zcode-fence/core/ir"
+	"github.com/zcode-fence/zcode-fence/core/shell/ondisk"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -61,6 +62,11 @@ type Options struct {
 	MaxSteps int
 	// Stats, when not nil, receives what the analysis cost.
 	Stats *Stats
+	// Files, when not nil, reads the files on disk that the command runs
+	// (scripts, interpreter files, task files, git hooks: see ondisk.go);
+	// their text is analysed as part of the command, and the reader keeps
+	// the record of what was read. Nil: only the command text is analysed.
+	Files *ondisk.Reader
 }
 
 // Stats is what one analysis cost.
@@ -240,6 +246,7 @@ type analyzer struct {
 	nholes int
 
 	steps       int // statements, commands and words (see stepsUsed)
+	input       int // bytes of input: the command text and the files read (addInput)
 	maxSteps    int
 	nestedBytes int
 	maxNested   int // budget of nestedBytes
@@ -254,8 +261,13 @@ type analyzer struct {
 	argsInner map[int]int // xargs/parallel command -> the command it runs
 	aliasing  []string    // the aliases being expanded (see expandAlias)
 	declared  []declaredFunc
-	traps     []pendingTrap // trap actions judged when their text ends
-	last      lastRun       // the command run last (see pipedInto)
+	onDisk    []string // the files on disk being analysed, outermost first
+	// sourcedRead is 1 + the index of the last source command whose file
+	// was read from disk and analysed in its shell (0: none).
+	sourcedRead int
+	inFile      int           // how many files on disk are being analysed (ondisk.go)
+	traps       []pendingTrap // trap actions judged when their text ends
+	last        lastRun       // the command run last (see pipedInto)
 }
 
 type declaredFunc struct {
@@ -273,7 +285,7 @@ func newAnalyzer(opts Options, out *ir.Script, inputLen int) *analyzer {
 	if maxSteps <= 0 {
 		maxSteps = DefaultMaxSteps
 	}
-	return &analyzer{opts: opts, out: out, maxCmds: maxCmds, maxSteps: maxSteps, loopMult: 1,
+	return &analyzer{opts: opts, out: out, maxCmds: maxCmds, maxSteps: maxSteps, loopMult: 1, input: inputLen,
 		steps:     inputLen / 256, // the top-level text is parsed once
 		maxNested: budgetFor(inputLen, maxNestedBytes), maxExpanded: budgetFor(inputLen, maxExpanded)}
 }
@@ -300,6 +312,10 @@ type ctx struct {
 	// container maps paths when the command runs in a container (see
 	// containerCmd); nil on the host.
 	container *containerFS
+	// file is the file on disk the command was read from, line its line
+	// (ondisk.go); nil for the command line itself.
+	file *fileOrigin
+	line int
 }
 
 func appendVia(via []ir.Via, s string) []ir.Via {
@@ -479,7 +495,8 @@ func (a *analyzer) nestedText(c ctx, st *state, text string, dialect ir.Dialect,
 		a.out.Truncated = true
 		return
 	}
-	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: parent, dialect: dialect, src: text, bg: c.bg, container: c.container}
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: parent, dialect: dialect, src: text, bg: c.bg, container: c.container,
+		file: c.file, line: c.line}
 	a.text(n, st, text)
 }
 
@@ -492,7 +509,8 @@ func (a *analyzer) nestedArgv(c ctx, st *state, words []xword, via string, paren
 		a.out.Truncated = true
 		return -1
 	}
-	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: parent, dialect: c.dialect, src: c.src, bg: c.bg, container: c.container}
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: parent, dialect: c.dialect, src: c.src, bg: c.bg, container: c.container,
+		file: c.file, line: c.line}
 	return a.run(n, st, &simple{words: words})
 }
 
@@ -567,13 +585,10 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 		Parent:      c.parent,
 		FeedsInto:   -1,
 		Background:  c.bg,
+		Origin:      c.origin(),
 	}
-	if len(words) > 0 {
-		cmd.Args = make([]ir.Word, len(words))
-		for i, w := range words {
-			cmd.Args[i] = w.word()
-		}
-	}
+	cmd.Args = irWords(words)
+
 	if len(c.redirs) > 0 || len(sc.redirs) > 0 {
 		cmd.Redirects = append(slices.Clip(c.redirs), sc.redirs...)
 		if c.container != nil {
@@ -634,7 +649,7 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 				a.callFunc(c, st, f, ex)
 			}
 		}
-		a.runWritten(inner, ist, ex)
+		a.runFiles(inner, ist, ex)
 		if h := nestedHandlers[ex.name]; h != nil {
 			h(a, inner, ist, ex)
 		}
@@ -703,7 +718,8 @@ func (a *analyzer) subshellAt(c ctx, st *state, stmts []*syntax.Stmt, src, via s
 		a.out.Truncated = true
 		return
 	}
-	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: target, dialect: ir.Bash, src: src, bg: c.bg, container: c.container}
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: target, dialect: ir.Bash, src: src, bg: c.bg, container: c.container,
+		file: c.file, line: c.line}
 	if target < 0 {
 		n.parent = c.parent
 	}

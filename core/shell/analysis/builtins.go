@@ -109,6 +109,9 @@ func (a *analyzer) builtin(c ctx, st *state, ex exec) {
 	case "alias", "unalias":
 		a.aliasBuiltin(st, ex)
 	case "source", ".":
+		if a.sourcedRead == ex.idx+1 {
+			break // its text was read from disk and ran in st (ondisk.go)
+		}
 		// The sourced file may set anything the script set before.
 		for name, v := range st.vars {
 			nv := opaqueVar

@@ -123,7 +123,7 @@ func (a *analyzer) expandAlias(c ctx, st *state, ce *syntax.CallExpr, redirs []*
 		Name: ir.CommandName(name), NameIfEmpty: ir.CommandName(name),
 		Args:    []ir.Word{{Value: name, Raw: name, KnownPrefix: name}},
 		Dialect: c.dialect, Depth: c.depth, Via: c.via, Parent: c.parent, FeedsInto: -1, Background: c.bg,
-		Cd: st.cd,
+		Cd: st.cd, Origin: c.origin(),
 	})
 	a.last = lastRun{idx: idx}
 	saved := len(a.aliasing)
@@ -197,7 +197,9 @@ func (a *analyzer) sourceCmd(c ctx, st *state, ex exec) {
 	}
 	if text, via, ok := a.fileText(c, st, ex.words[i]); ok {
 		a.nestedWord(c, st, text, ir.Bash, ex.name+" "+via, ex.idx)
+		return
 	}
+	a.sourceFileCmd(c, st, ex, i)
 }
 
 // fileText returns the text a program reads from the file named by w when

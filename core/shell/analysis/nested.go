@@ -158,6 +158,7 @@ loop:
 		via = ex.name + " <()"
 		if !ok {
 			if t, ok = writtenText(st, ws[i]); !ok {
+				a.shellFileCmd(c, child, ex, i)
 				return
 			}
 			via = ex.name + " " + ws[i].value()

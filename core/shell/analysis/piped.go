@@ -89,6 +89,9 @@ func (a *analyzer) pipedInto(c ctx, start, mid int, y *syntax.Stmt) *pipedInput 
 // print differently) gives ok false. The body is still walked as a
 // command of its own (see substitutions). Cost: the body's words, once.
 func (a *analyzer) substValue(st *state, src string, cs *syntax.CmdSubst) (string, bool) {
+	if out, ok, handled := a.pathSubst(st, src, cs); handled {
+		return out, ok && a.spend(len(out)) // substpath.go
+	}
 	if len(cs.Stmts) != 1 || cs.TempFile || cs.ReplyVar {
 		return "", false
 	}

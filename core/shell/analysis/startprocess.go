@@ -110,7 +110,7 @@ func (a *analyzer) runWindowsProcess(c ctx, st *state, idx int, file xword, line
 	if wd != nil {
 		child.chdir(*wd, ir.Cmd)
 	}
-	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: idx, dialect: ir.Cmd, src: c.src, bg: c.bg || bg}
+	n := ctx{depth: c.depth + 1, via: appendVia(c.via, via), parent: idx, dialect: ir.Cmd, src: c.src, bg: c.bg || bg, file: c.file, line: c.line}
 	a.run(n, child, &simple{words: words})
 }
 

@@ -32,6 +32,9 @@ func (a *analyzer) stmt(c ctx, st *state, s *syntax.Stmt) {
 		a.out.Truncated = true
 		return
 	}
+	if f := c.file; f != nil && !f.noLine && len(c.src) == len(f.text) && c.src == f.text {
+		c.line = f.first + int(s.Pos().Line()) // a statement of the file's own text
+	}
 	if s.Background || s.Coprocess || s.Disown {
 		c.bg = true
 		st = st.clone()

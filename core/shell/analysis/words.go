@@ -671,6 +671,9 @@ func (a *analyzer) scalarParam(st *state, src string, pe *syntax.ParamExp) (elem
 	switch op {
 	case syntax.DefaultUnsetOrNull, syntax.DefaultUnset, syntax.AssignUnsetOrNull, syntax.AssignUnset:
 		colon := op == syntax.DefaultUnsetOrNull || op == syntax.AssignUnsetOrNull
+		if !known && a.surelyUnset(st, name) { // ondisk.go: unset here and in the environment
+			known, empty, v = true, true, variable{}
+		}
 		if !known {
 			return nil, false, false, false
 		}
@@ -702,10 +705,17 @@ func (a *analyzer) scalarParam(st *state, src string, pe *syntax.ParamExp) (elem
 		}
 		pat := a.single(st, src, pe.Exp.Word, modeQuotedSingle)
 		p, pok := pat.lit()
-		if !pok || strings.ContainsAny(p, "*?[\\") {
+		if !pok {
 			return nil, false, false, false
 		}
 		s := joinParts(v.val)
+		if strings.ContainsAny(p, "*?[\\") {
+			t, ok := trimPattern(s, p, op) // globtrim.go
+			if !ok {
+				return nil, false, false, false
+			}
+			return [][]part{{{text: t}}}, false, false, true
+		}
 		if op == syntax.RemSmallPrefix || op == syntax.RemLargePrefix {
 			s = strings.TrimPrefix(s, p)
 		} else {

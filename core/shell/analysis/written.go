@@ -303,7 +303,7 @@ func (a *analyzer) runWrittenScript(c ctx, st *state, ex exec) bool {
 		file, _ := ex.words[i].lit()
 		words := append([]xword(nil), ex.words[:i]...)
 		n := ctx{depth: c.depth + 1, via: appendVia(c.via, ex.name+" "+file), parent: ex.idx, dialect: c.dialect,
-			src: c.src, bg: c.bg, container: c.container}
+			src: c.src, bg: c.bg, container: c.container, file: c.file, line: c.line}
 		if lang == "awk" {
 			if v, _ := ex.words[i-1].lit(); v != "-f" {
 				return false

@@ -61,6 +61,11 @@ const (
 // Inline.Lang of core/cmdfacts).
 func Supported(lang string) bool { return family(lang) != 0 }
 
+// MaxCode is how much of a program Effects scans, in bytes: a longer
+// program's rest is not read, so a caller that must judge a whole file
+// (core/shell/analysis, a script file on disk) leaves a longer one out.
+const MaxCode = maxCode
+
 // Effects scans code in language lang (a core/cmdfacts Inline.Lang) and returns
 // the files it deletes and writes and the shell commands it runs, in
 // source order, de-duplicated:

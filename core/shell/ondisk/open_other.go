@@ -1,0 +1,5 @@
+//go:build !unix
+
+package ondisk
+
+const openFlags = 0
