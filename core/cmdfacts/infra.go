@@ -50,6 +50,9 @@ const (
 	// InfraContainer: container engine volumes, or every unused image and
 	// volume.
 	InfraContainer
+	// InfraDatabase: a database, or a store's topic or data, through a
+	// tool that is not a database client (sqlx, kafka-topics).
+	InfraDatabase
 )
 
 // InfraOp is one bulk or irreversible infrastructure operation.
@@ -307,6 +310,10 @@ func pulumiOp(_ string, args []ir.Word) (InfraOp, bool) {
 		if _, force := pflagBool(p, "force", "f"); force {
 			return InfraOp{Kind: InfraIaC, Detail: "stack rm --force", Targets: append(p.Operands[2:], stack...)}, true
 		}
+	case len(ops) == 3 && ops[0] == "env" && (ops[1] == "rm" || ops[1] == "remove"):
+		// env rm ORG/PROJECT/ENV deletes an ESC environment with its
+		// values and secrets (env rm ENV PATH removes one value).
+		return InfraOp{Kind: InfraIaC, Detail: "env rm", Targets: p.Operands[2:]}, true
 	case len(ops) >= 2 && ops[0] == "state" && ops[1] == "delete":
 		return InfraOp{Kind: InfraIaC, Detail: "state delete", Targets: p.Operands[2:]}, true
 	}
@@ -425,6 +432,16 @@ func kubectlOp(_ string, args []ir.Word) (InfraOp, bool) {
 		op.Detail, op.Targets = "delete --all-namespaces", ops
 		return op, true
 	}
+	// delete -f FILE|DIR|URL, -k DIR: every object the manifests define,
+	// whatever their kinds (a namespace, a stateful set's volume claims).
+	if files := p.Values("filename", "f"); len(files) > 0 {
+		op.Detail, op.Targets = "delete -f", files
+		return op, true
+	}
+	if dirs := p.Values("kustomize", "k"); len(dirs) > 0 {
+		op.Detail, op.Targets = "delete -k", dirs
+		return op, true
+	}
 	// TYPE[,TYPE] NAME... or TYPE/NAME...
 	for k, w := range ops {
 		if w.Unknown {
@@ -441,7 +458,7 @@ func kubectlOp(_ string, args []ir.Word) (InfraOp, bool) {
 			continue
 		}
 		for _, t := range strings.Split(w.Value, ",") {
-			if kind := kubeKind(t); kind != "" && len(ops) > 1 {
+			if kind := kubeKind(t); kind != "" && (len(ops) > 1 || p.Has("l", "selector", "field-selector")) {
 				op.Detail = "delete " + kind
 				op.Targets = append(op.Targets, ops[1:]...)
 				break
@@ -515,6 +532,41 @@ var awsDestructive = map[string][]string{
 	"backup":         {"delete-backup-vault", "delete-recovery-point"},
 	"glacier":        {"delete-vault"},
 	"logs":           {"delete-log-group"},
+	// Managed services beyond compute and buckets (services.go has the
+	// other CLIs): app hosting, identity pools, queues, streams, Kafka,
+	// API gateways, analytics catalogs, registries, functions.
+	"amplify":             {"delete-app", "delete-backend-environment"},
+	"cloud9":              {"delete-environment"},
+	"cognito-idp":         {"delete-user-pool", "admin-delete-user"},
+	"cognito-identity":    {"delete-identity-pool"},
+	"kafka":               {"delete-cluster", "delete-cluster-v2"},
+	"lightsail":           {"delete-instance", "delete-relational-database", "delete-bucket", "delete-disk", "delete-container-service"},
+	"sqs":                 {"delete-queue", "purge-queue"},
+	"sns":                 {"delete-topic"},
+	"kinesis":             {"delete-stream"},
+	"firehose":            {"delete-delivery-stream"},
+	"ecr-public":          {"delete-repository"},
+	"apigateway":          {"delete-rest-api"},
+	"apigatewayv2":        {"delete-api"},
+	"glue":                {"delete-database", "delete-table"},
+	"timestream-write":    {"delete-database", "delete-table"},
+	"redshift-serverless": {"delete-namespace", "delete-workgroup"},
+	"lambda":              {"delete-function"},
+	"elasticbeanstalk":    {"terminate-environment", "delete-application"},
+	"apprunner":           {"delete-service"},
+	"memorydb":            {"delete-cluster"},
+	"dax":                 {"delete-cluster"},
+	"mq":                  {"delete-broker"},
+	"fsx":                 {"delete-file-system"},
+	"s3control":           {"delete-bucket"},
+	"organizations":       {"close-account", "delete-organization"},
+}
+
+// awsForced lists the operations that delete for good only with an
+// option (without it the deletion can be undone for days): a secret
+// without its recovery window.
+var awsForced = map[string]map[string]string{
+	"secretsmanager": {"delete-secret": "--force-delete-without-recovery"},
 }
 
 // awsOption reports whether word w is the long option name, given in full
@@ -571,7 +623,7 @@ func awsTargets(ws []ir.Word) []ir.Word {
 			continue
 		}
 		if !(strings.HasSuffix(name, "-name") || strings.HasSuffix(name, "-id") || strings.HasSuffix(name, "-ids") ||
-			strings.HasSuffix(name, "-identifier") || strings.HasSuffix(name, "-arn") || name == "--bucket" ||
+			strings.HasSuffix(name, "-identifier") || strings.HasSuffix(name, "-arn") || strings.HasSuffix(name, "-url") || name == "--bucket" ||
 			name == "--cluster" || name == "--table-name") {
 			continue
 		}
@@ -634,7 +686,12 @@ service:
 		}
 		return InfraOp{}, false
 	}
-	if !slices.Contains(awsDestructive[svc], verb) {
+	if opt := awsForced[svc][verb]; opt != "" {
+		if !awsHas(rest, opt) {
+			return InfraOp{}, false
+		}
+		op.Detail += " " + opt
+	} else if !slices.Contains(awsDestructive[svc], verb) {
 		return InfraOp{}, false
 	}
 	if awsHas(rest, "--dry-run") {
@@ -657,6 +714,16 @@ var gcloudDestructive = [][]string{
 	{"redis", "instances", "delete"},
 	{"filestore", "instances", "delete"},
 	{"alloydb", "clusters", "delete"},
+	{"pubsub", "topics", "delete"}, {"pubsub", "subscriptions", "delete"},
+	{"run", "services", "delete"}, {"app", "services", "delete"}, {"functions", "delete"},
+	{"artifacts", "repositories", "delete"}, {"artifacts", "docker", "images", "delete"}, {"container", "images", "delete"},
+	{"secrets", "delete"},
+	{"dataproc", "clusters", "delete"}, {"composer", "environments", "delete"},
+	{"api-gateway", "apis", "delete"}, {"api-gateway", "gateways", "delete"},
+	{"kms", "keys", "versions", "destroy"},
+	{"memcache", "instances", "delete"},
+	{"bigtable", "tables", "delete"},
+	{"iam", "workload-identity-pools", "delete"},
 }
 
 // gcloudValued are gcloud's global options that take the next word when
@@ -756,14 +823,26 @@ var azDestructive = [][]string{
 	{"redis", "delete"},
 	{"aks", "delete"},
 	{"vm", "delete"}, {"vmss", "delete"}, {"disk", "delete"},
-	{"keyvault", "purge"},
+	{"keyvault", "purge"}, {"keyvault", "secret", "purge"}, {"keyvault", "key", "purge"},
+	{"acr", "delete"}, {"acr", "repository", "delete"},
+	{"apim", "delete"}, {"appconfig", "delete"},
+	{"container", "delete"}, {"containerapp", "delete"}, {"image", "delete"},
+	{"webapp", "delete"}, {"functionapp", "delete"}, {"logicapp", "delete"}, {"staticwebapp", "delete"},
+	{"spring", "app", "delete"},
+	{"storage", "queue", "delete"}, {"storage", "table", "delete"},
+	{"servicebus", "namespace", "delete"}, {"servicebus", "queue", "delete"}, {"servicebus", "topic", "delete"},
+	{"eventhubs", "namespace", "delete"}, {"eventhubs", "eventhub", "delete"},
+	{"cosmosdb", "mongodb", "database", "delete"}, {"cosmosdb", "sql", "container", "delete"},
+	{"synapse", "workspace", "delete"}, {"kusto", "cluster", "delete"},
+	{"search", "service", "delete"}, {"iot", "hub", "delete"},
 }
 
 // azValued are the az options that take the next word, as far as finding
 // the command path is concerned (every az argument is named).
 var azValued = []string{"--name", "-n", "--resource-group", "-g", "--subscription", "--output", "-o",
 	"--query", "--account-name", "--server", "-s", "--source", "--container-name", "-c", "--cluster-name",
-	"--location", "-l", "--ids", "--account-key", "--connection-string", "--sas-token", "--pattern"}
+	"--location", "-l", "--ids", "--account-key", "--connection-string", "--sas-token", "--pattern",
+	"--repository", "--image", "--registry"}
 
 func azOp(_ string, args []ir.Word) (InfraOp, bool) {
 	path, _, rest, ok := cloudPath(args, azValued)
@@ -800,7 +879,7 @@ func azOp(_ string, args []ir.Word) (InfraOp, bool) {
 // deleted repository takes its issues, pull requests, wiki and CI history
 // with it).
 var forgeDestructive = map[string][][]string{
-	"gh":   {{"repo", "delete"}, {"release", "delete"}},
+	"gh":   {{"repo", "delete"}, {"release", "delete"}, {"codespace", "delete"}, {"cs", "delete"}},
 	"glab": {{"repo", "delete"}, {"release", "delete"}},
 }
 

@@ -69,11 +69,19 @@ func isStreamDevice(x Path) bool {
 	if x.Kind != Unix || !strings.HasPrefix(x.Norm, "/dev/") {
 		return false
 	}
-	switch rest := x.Norm[len("/dev/"):]; rest {
+	rest := x.Norm[len("/dev/"):]
+	switch rest {
 	case "stdout", "stderr", "tty", "zero":
 		return true
-	default:
-		fd, ok := strings.CutPrefix(rest, "fd/")
-		return ok && fd != "" && strings.Trim(fd, "0123456789") == ""
 	}
+	// A numbered terminal or pseudo-terminal (/dev/tty3, /dev/pts/0), a
+	// descriptor (/dev/fd/N), and bash's network redirections
+	// (/dev/tcp/HOST/PORT, /dev/udp/HOST/PORT: bash opens a socket, no
+	// file is written).
+	for _, pre := range []string{"fd/", "pts/", "tty"} {
+		if n, ok := strings.CutPrefix(rest, pre); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+			return true
+		}
+	}
+	return strings.HasPrefix(rest, "tcp/") || strings.HasPrefix(rest, "udp/")
 }

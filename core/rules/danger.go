@@ -193,11 +193,11 @@ var (
 // The Git family.
 var (
 	GitForcePush = def(&Rule{ID: "DG-GIT-FORCE-PUSH", Family: Git,
-		Doc: "push --force/-f, +refspec, --mirror, --delete/-d, :branch, --prune (--force-with-lease stays silent, see ruleGitPushOpts); options read as git reads them (--forc, -uf, --no-force); a push without refspecs given remote.NAME.push=+REFSPEC or remote.NAME.mirror=true for the call (-c, GIT_CONFIG_*).",
+		Doc: "push --force/-f, +refspec, --mirror, --delete/-d, :branch, --prune (--force-with-lease stays silent, see ruleGitPushOpts); options read as git reads them (--forc, -uf, --no-force); a push without refspecs given remote.NAME.push=+REFSPEC or remote.NAME.mirror=true for the call (-c, GIT_CONFIG_*). Also the add-on subcommands that delete the remote ref with the local one: git delete-branch, git delete-tag (git-extras), git unpublish (legit).",
 		Zh:  "{cmd} {detail}{subject} 会覆盖或删除远端的提交历史。",
 		En:  "{cmd} {detail}{subject} overwrites or deletes history on the remote."})
 	GitResetHard = def(&Rule{ID: "DG-GIT-RESET-HARD", Family: Git,
-		Doc: "reset --hard, reset --merge.",
+		Doc: "reset --hard, reset --merge. Also git undo --hard (git-extras).",
 		Zh:  "{cmd} {detail}{subject} 会永久丢弃未提交的改动。",
 		En:  "{cmd} {detail}{subject} throws away uncommitted changes for good."})
 	GitClean = def(&Rule{ID: "DG-GIT-CLEAN", Family: Git,
@@ -213,7 +213,7 @@ var (
 		Zh:  "{cmd} {detail}{subject} 会永久丢弃储藏的改动。",
 		En:  "{cmd} {detail}{subject} discards stashed changes for good."})
 	GitDiscard = def(&Rule{ID: "DG-GIT-DISCARD", Family: Git,
-		Doc: "checkout -- PATH, checkout ., checkout -f, checkout -p/--patch (hunks of the working tree thrown away, with or without paths), checkout --pathspec-from-file, checkout TREE-ISH PATH... (and a single operand that reads as a path: ./x, a/b.go, a glob), restore touching the working tree, switch --discard-changes/-f, rm -f without --cached, worktree remove --force, read-tree --reset -u, checkout-index -f of the index's files (-a, paths or --stdin; not with --prefix or --temp, which write elsewhere), submodule deinit -f, submodule update --force (without --merge/--rebase). Silent: merge/rebase/cherry-pick/revert/am --abort (they return to the state before the operation git started; what goes is that operation's own half-done conflict resolution, and git merge refuses to start over conflicting local changes), branch -f/-M/-C, checkout -B, switch -C (the moved branch's reflog keeps its old tip, as after reset --soft). Options are read as git reads them: abbreviated (--har, --forc), bundled (-qf), negated (--no-force); -h/--help and options given a value they do not take (--force=true) make git exit.",
+		Doc: "checkout -- PATH, checkout ., checkout -f, checkout -p/--patch (hunks of the working tree thrown away, with or without paths), checkout --pathspec-from-file, checkout TREE-ISH PATH... (and a single operand that reads as a path: ./x, a/b.go, a glob), restore touching the working tree, switch --discard-changes/-f, rm -f without --cached, worktree remove --force, read-tree --reset -u, checkout-index -f of the index's files (-a, paths or --stdin; not with --prefix or --temp, which write elsewhere), submodule deinit -f, submodule update --force (without --merge/--rebase). Silent: merge/rebase/cherry-pick/revert/am --abort (they return to the state before the operation git started; what goes is that operation's own half-done conflict resolution, and git merge refuses to start over conflicting local changes), branch -f/-M/-C, checkout -B, switch -C (the moved branch's reflog keeps its old tip, as after reset --soft). Options are read as git reads them: abbreviated (--har, --forc), bundled (-qf), negated (--no-force); -h/--help and options given a value they do not take (--force=true) make git exit. Also git reset-file, git clear and git clear-soft (git-extras).",
 		Zh:  "{cmd} {detail}{subject} 会丢弃工作区中未提交的改动。",
 		En:  "{cmd} {detail}{subject} discards uncommitted changes in the working tree."})
 	GitRepoDelete = def(&Rule{ID: "DG-GIT-REPO-DELETE", Family: Git,
@@ -221,7 +221,7 @@ var (
 		Zh:  "{cmd} 会删除 git 仓库历史 {targets}：提交、分支、储藏和 reflog 全部丢失，只有已推送的能找回。",
 		En:  "{cmd} deletes git history {targets}: commits, branches, stashes and reflogs; only what was pushed survives."})
 	GitRewrite = def(&Rule{ID: "DG-GIT-REWRITE", Family: Git,
-		Doc: "filter-branch, filter-repo (also git-filter-repo): every branch and tag is rewritten; filter-repo then expires the reflogs and prunes the old objects, and filter-branch -f overwrites the refs/original backup. --analyze, --dry-run and --help stay silent. (rebase -i and commit --amend stay silent: the old commits stay in the reflog.)",
+		Doc: "filter-branch, filter-repo (also git-filter-repo): every branch and tag is rewritten; filter-repo then expires the reflogs and prunes the old objects, and filter-branch -f overwrites the refs/original backup. --analyze, --dry-run and --help stay silent. (rebase -i and commit --amend stay silent: the old commits stay in the reflog.) Also git obliterate (git-extras).",
 		Zh:  "{cmd} {detail}{subject} 会改写整个仓库的历史，旧的提交可能无法找回。",
 		En:  "{cmd} {detail}{subject} rewrites the whole repository's history; the old commits may not be recoverable."})
 	GitTagDelete = def(&Rule{ID: "DG-GIT-TAG-DELETE", Family: Git,

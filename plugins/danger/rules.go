@@ -33,7 +33,7 @@ func on(rule func(*cmdv), names ...string) judging { return judging{rule: rule, 
 var ruleSets = [][]judging{
 	deleteRules, hiddenRules, overwriteRules, diskRules, diskMoreRules, volumeRules, powerRules,
 	gitRules, persistRules, accountsRules, pskillRules, registryRules, deferredRules,
-	infraRules, remoteShellRules, platformsRules,
+	infraRules, remoteShellRules, platformsRules, longTailRules,
 }
 
 // dispatch maps a dispatch name to the rules that judge commands of that

@@ -76,7 +76,31 @@ func ruleGit(v *cmdv) {
 		ruleGitReadTree(v, rest)
 	case "checkout-index":
 		ruleGitCheckoutIndex(v, rest)
+	case "undo":
+		if hasWord(rest, "--hard", "-h") {
+			v.gitFlag(rules.GitResetHard, sub, "--hard")
+		}
+	default:
+		ruleGitExtra(v, sub, rest)
 	}
+}
+
+// gitExtraRules maps the effect of an add-on git subcommand
+// (cmdfacts.GitExtraEffects) to its rule.
+var gitExtraRules = map[cmdfacts.TailEffect]*rules.Rule{
+	cmdfacts.TailRemoteRef: rules.GitForcePush,
+	cmdfacts.TailDiscard:   rules.GitDiscard,
+	cmdfacts.TailRewrite:   rules.GitRewrite,
+}
+
+// ruleGitExtra: git-extras' and legit's subcommands that delete a remote
+// ref, discard changes or rewrite history (not their help).
+func ruleGitExtra(v *cmdv, sub string, rest []ir.Word) {
+	rule := gitExtraRules[cmdfacts.GitExtraEffects[sub]]
+	if rule == nil || hasWord(rest, "-h", "--help") {
+		return
+	}
+	v.gitFinding(rule, sub, "", gitOperands(rest, nil))
 }
 
 // gitFlag reports a git finding as "git SUB" with the option that matters.

@@ -59,6 +59,8 @@ func ruleInfraCLI(v *cmdv) {
 		rule = rules.CloudDelete
 	case cmdfacts.InfraContainer:
 		rule = rules.ContainerPrune
+	case cmdfacts.InfraDatabase:
+		rule = rules.DatabaseDestroy
 	default:
 		return
 	}

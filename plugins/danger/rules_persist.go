@@ -145,7 +145,7 @@ func ruleLaunchctl(v *cmdv) {
 // Protections turned off (DG-FIREWALL-OFF)
 
 func ruleUfw(v *cmdv) {
-	if hasWord(v.args, "disable") {
+	if hasWord(v.args, "disable") && !hasWord(v.args, "--dry-run") {
 		v.flag(rules.FirewallOff, "disable")
 	}
 }
@@ -269,7 +269,7 @@ func ruleSpctl(v *cmdv) {
 
 // ruleCsrutil: csrutil disable (System Integrity Protection off).
 func ruleCsrutil(v *cmdv) {
-	if hasWord(v.args, "disable") {
+	if hasWord(v.args, "disable") && !hasWord(v.args, "--dry-run") {
 		v.flag(rules.FirewallOff, strings.Join(v.c.ArgValues(), " "))
 	}
 }

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
@@ -94,6 +95,8 @@ func ruleSystemctl(v *cmdv) {
 	verb := strings.ToLower(ops[0].Value)
 	units := ops[1:]
 	switch {
+	case systemctlPower[verb] && systemctlCancels(v.args):
+		// --when cancel withdraws a scheduled shutdown; nothing goes down.
 	case systemctlPower[verb]:
 		v.flag(rules.SystemctlPower, verb)
 	case verb == "isolate" && len(units) > 0 && powerTargets[strings.ToLower(units[0].Value)]:
@@ -114,10 +117,33 @@ func ruleSystemctl(v *cmdv) {
 	}
 }
 
-// ruleLoginctl: loginctl power verbs (DG-SYSTEMCTL-POWER).
+// systemctlCancels reports systemctl's --when cancel (also --when=cancel).
+func systemctlCancels(args []ir.Word) bool {
+	for i, a := range args {
+		if a.Unknown {
+			continue
+		}
+		if strings.EqualFold(a.Value, "--when=cancel") ||
+			a.Value == "--when" && i+1 < len(args) && !args[i+1].Unknown && strings.EqualFold(args[i+1].Value, "cancel") {
+			return true
+		}
+	}
+	return false
+}
+
+// loginctlEnds are the loginctl verbs that end sessions: every process of
+// a user or a session is killed (the agent's own, when it is the caller's).
+var loginctlEnds = map[string]bool{"terminate-user": true, "terminate-session": true, "kill-user": true, "kill-session": true}
+
+// ruleLoginctl: loginctl power verbs (DG-SYSTEMCTL-POWER) and the verbs
+// that end a user's or a session's processes (DG-SESSION-END).
 func ruleLoginctl(v *cmdv) {
-	if verb := firstOperand(v.args); systemctlPower[verb] {
+	verb := firstOperand(v.args)
+	switch {
+	case systemctlPower[verb]:
 		v.flag(rules.SystemctlPower, verb)
+	case loginctlEnds[verb]:
+		v.flag(rules.SessionEnd, verb)
 	}
 }
 

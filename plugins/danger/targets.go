@@ -852,6 +852,9 @@ func isRawVolume(n string) bool {
 var harmlessDevices = []string{
 	"null", "zero", "full", "random", "urandom", "stdout", "stderr", "stdin", "tty", "console", "ptmx",
 	"fd/", "pts/", "shm/", "mqueue/", "log", "kmsg",
+	// terminals and serial lines (tty1, ttyS0, ttyUSB0), sound devices,
+	// bash's network redirections
+	"tty*", "dsp*", "audio*", "mixer*", "snd/", "tcp/", "udp/",
 }
 
 // isDevice reports whether p is a device other than the harmless ones
@@ -868,7 +871,8 @@ func isDevice(p paths.Path) bool {
 		return false
 	}
 	for _, h := range harmlessDevices {
-		if name == h || strings.HasSuffix(h, "/") && strings.HasPrefix(name, h) {
+		if name == h || strings.HasSuffix(h, "/") && strings.HasPrefix(name, h) ||
+			strings.HasSuffix(h, "*") && strings.HasPrefix(name, h[:len(h)-1]) {
 			return false
 		}
 	}

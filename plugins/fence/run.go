@@ -139,7 +139,11 @@ func (j *judge) command(i int, c *ir.Command) {
 	if len(c.Args) == 0 || c.Name == "" {
 		return
 	}
-	for _, t := range commandTargets(c) {
+	ts, ok := cmdStyleTargets(c, j.p.OS == "windows")
+	if !ok {
+		ts = commandTargets(c)
+	}
+	for _, t := range ts {
 		j.target(i, c, dir(), t, origin{rule: rules.FenceCommandWriteOutside, label: name, verb: t.verb})
 	}
 	for _, t := range append(linkSources(c), archiveInputs(c)...) {

@@ -44,6 +44,25 @@ var cmdBuiltins = map[string]extractor{
 	"mklink": cmdFirst(verbWrite),
 }
 
+// cmdStyleTargets: on Windows, a command that is both a POSIX tool and a
+// cmd.exe file command (rmdir, mkdir), written with cmd.exe's one-letter
+// switches in a Bash call (rmdir d /s /q), is read as cmd.exe reads it:
+// the switches are switches, not the MSYS drives S:\ and Q:\. ok is false
+// for every other command (del, rd, move and the like have no POSIX
+// reading to correct).
+func cmdStyleTargets(c *ir.Command, windows bool) ([]target, bool) {
+	f := cmdBuiltins[c.Name]
+	if !windows || f == nil || posixTargets[c.Name] == nil || c.Dialect != ir.Bash || len(c.Args) < 2 {
+		return nil, false
+	}
+	for _, a := range c.Args[1:] {
+		if winshell.IsCmdSwitch(a) {
+			return f(c.Args[1:]), true
+		}
+	}
+	return nil, false
+}
+
 // windowsTools are Windows programs with /switches, wherever they run.
 var windowsTools = map[string]extractor{
 	"xcopy":    cmdXcopy,

@@ -309,6 +309,9 @@ type ctx struct {
 	stdin   *xword
 	stdinOp string
 	piped   *pipedInput // literal text a pipe feeds (see piped.go)
+	// listing is the directory a listing piped into a while-read loop
+	// lists (provenance.go); "" when none.
+	listing string
 	// container maps paths when the command runs in a container (see
 	// containerCmd); nil on the host.
 	container *containerFS

@@ -85,7 +85,12 @@ func (a *analyzer) builtin(c ctx, st *state, ex exec) {
 	case "printf":
 		if len(ws) > 2 {
 			if v, ok := ws[1].lit(); ok && v == "-v" {
-				st.forget(ws[2].value())
+				name := ws[2].value()
+				if val, known := printfValue(ws[3:]); known {
+					st.setVar(name, variable{val: []part{{text: val}}})
+				} else {
+					st.forget(name)
+				}
 			}
 		}
 	case "set":
@@ -312,4 +317,51 @@ func joinWords(ws []xword) ir.Word {
 	}
 	x.raw = strings.Join(raws, " ")
 	return x.word()
+}
+
+// printfValue is what printf FORMAT ARGS prints, for a known format made
+// of text, %s and %% (each %s takes the next known argument; a format
+// used again for leftover arguments, escapes or other conversions are
+// not evaluated). known is false otherwise.
+func printfValue(ws []xword) (string, bool) {
+	if len(ws) == 0 {
+		return "", false
+	}
+	format, ok := ws[0].lit()
+	if !ok || strings.Contains(format, "\\") {
+		return "", false
+	}
+	args := ws[1:]
+	var b strings.Builder
+	next := 0
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(format) {
+			return "", false
+		}
+		i++
+		switch format[i] {
+		case '%':
+			b.WriteByte('%')
+		case 's':
+			if next < len(args) {
+				v, known := args[next].lit()
+				if !known {
+					return "", false
+				}
+				b.WriteString(v)
+				next++
+			}
+		default:
+			return "", false
+		}
+	}
+	if next < len(args) {
+		return "", false // the format is reused for the rest
+	}
+	return b.String(), true
 }

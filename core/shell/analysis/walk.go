@@ -103,9 +103,14 @@ func (a *analyzer) compound(c ctx, st *state, cmd syntax.Command) {
 	case *syntax.IfClause:
 		a.ifClause(c, st, cmd)
 	case *syntax.WhileClause:
-		a.stmts(c, st, cmd.Cond)
+		inner := c
+		inner.listing = "" // only this loop's read is fed by the listing
+		a.stmts(inner, st, cmd.Cond)
 		body := st.branch()
-		a.stmts(c, body, cmd.Do)
+		if name, ok := readVar(cmd.Cond); ok && c.listing != "" && !cmd.Until {
+			body.setVar(name, listingGlob(c.listing))
+		}
+		a.stmts(inner, body, cmd.Do)
 		st.merge([]*state{body})
 	case *syntax.ForClause:
 		a.forClause(c, st, cmd)
@@ -147,6 +152,12 @@ func (a *analyzer) pipeline(c ctx, st *state, bc *syntax.BinaryCmd) {
 	mid := len(a.out.Commands)
 	yc := c
 	yc.piped = a.pipedInto(c, start, mid, bc.Y)
+	yc.listing = ""
+	if _, loop := bc.Y.Cmd.(*syntax.WhileClause); loop && mid > start && a.last.idx == mid-1 && a.out.Commands[mid-1].Depth == c.depth {
+		if d, ok := listingDir(a.last.words); ok {
+			yc.listing = d
+		}
+	}
 	a.stmt(yc, ys, bc.Y)
 	st.keepWritten(xs) // the files either side wrote stay
 	st.keepWritten(ys)
@@ -268,6 +279,12 @@ func (a *analyzer) forClause(c ctx, st *state, fc *syntax.ForClause) {
 			items = slices.Clone(st.pos)
 		} else {
 			known = false
+		}
+		if len(loop.Items) == 1 {
+			if d, ok := a.substListing(st, c.src, loop.Items[0]); ok {
+				g := listingGlob(d)
+				items = []xword{{parts: g.val, raw: nodeText(c.src, loop.Items[0]), glob: true}}
+			}
 		}
 		for _, it := range items {
 			known = known && it.known() && !it.glob

@@ -626,6 +626,9 @@ func (a *analyzer) param(st *state, src string, pe *syntax.ParamExp, ref string)
 
 // scalarParam resolves a parameter expansion of a scalar or of $@ / $*.
 func (a *analyzer) scalarParam(st *state, src string, pe *syntax.ParamExp) (elems [][]part, multi, glob, ok bool) {
+	if pe.Repl != nil && pe.Param != nil && pe.Exp == nil && !pe.Excl && !pe.Length && pe.Index == nil && pe.Slice == nil {
+		return a.replParam(st, src, pe)
+	}
 	if pe.Param == nil || pe.Excl || pe.Width || pe.IsSet || pe.Flags != nil ||
 		pe.NestedParam != nil || pe.Index != nil || len(pe.Modifiers) > 0 ||
 		pe.Slice != nil || pe.Repl != nil || pe.Names != 0 ||
@@ -714,14 +717,14 @@ func (a *analyzer) scalarParam(st *state, src string, pe *syntax.ParamExp) (elem
 			if !ok {
 				return nil, false, false, false
 			}
-			return [][]part{{{text: t}}}, false, false, true
+			return [][]part{{{text: t}}}, false, v.glob, true
 		}
 		if op == syntax.RemSmallPrefix || op == syntax.RemLargePrefix {
 			s = strings.TrimPrefix(s, p)
 		} else {
 			s = strings.TrimSuffix(s, p)
 		}
-		return [][]part{{{text: s}}}, false, false, true
+		return [][]part{{{text: s}}}, false, v.glob, true
 	case syntax.UpperAll, syntax.LowerAll:
 		if !known || !partsKnown(v.val) || pe.Exp.Word != nil {
 			return nil, false, false, false
@@ -1002,4 +1005,54 @@ func braceSequence(be *syntax.BraceExp, limit int) ([]string, bool) {
 		}
 	}
 	return out, true
+}
+
+// replParam is ${v/pat/rep}, ${v//pat/rep}, ${v/#pat/rep}, ${v/%pat/rep}
+// of a known value with a literal pattern and a known replacement (a
+// glob in the pattern is not evaluated: unknown). The value keeps its
+// glob flag: replacing text in a pattern of names gives names in the
+// same directory unless the replacement adds a "/" or "..".
+func (a *analyzer) replParam(st *state, src string, pe *syntax.ParamExp) (elems [][]part, multi, glob, ok bool) {
+	v, set := a.lookup(st, pe.Param.Value)
+	if !set || v.opaque || v.isArr || !partsKnown(v.val) {
+		return nil, false, false, false
+	}
+	orig := ""
+	if pe.Repl.Orig != nil {
+		w := a.single(st, src, pe.Repl.Orig, modeQuotedSingle)
+		s, k := w.lit()
+		if !k {
+			return nil, false, false, false
+		}
+		orig = s
+	}
+	with := ""
+	if pe.Repl.With != nil {
+		w := a.single(st, src, pe.Repl.With, modeQuotedSingle)
+		s, k := w.lit()
+		if !k {
+			return nil, false, false, false
+		}
+		with = s
+	}
+	if strings.ContainsAny(orig, "*?[\\") {
+		return nil, false, false, false
+	}
+	s := joinParts(v.val)
+	switch {
+	case strings.HasPrefix(orig, "#"):
+		if p := orig[1:]; strings.HasPrefix(s, p) {
+			s = with + s[len(p):]
+		}
+	case strings.HasPrefix(orig, "%"):
+		if p := orig[1:]; strings.HasSuffix(s, p) {
+			s = s[:len(s)-len(p)] + with
+		}
+	case orig == "":
+	case pe.Repl.All:
+		s = strings.ReplaceAll(s, orig, with)
+	default:
+		s = strings.Replace(s, orig, with, 1)
+	}
+	return [][]part{{{text: s}}}, false, v.glob, true
 }

@@ -36,6 +36,8 @@ var (
 // moreWrappers are added to wrappers by its init.
 func moreWrappers() map[string]wrapper {
 	return map[string]wrapper{
+		"lvm":             {strip: stripLvm},
+		"cmake":           {strip: stripCmakeE},
 		"uvx":             {strip: simpleWrapper(uvxSpec, "h", "help", "V", "version")},
 		"uv":              {strip: stripUv},
 		"pipx":            {strip: subRunner([]string{"run"}, pipxRunSpec, 0)},
@@ -290,4 +292,46 @@ func (a *analyzer) forfilesCmd(c ctx, st *state, ex exec) {
 	if text, ok := cmdfacts.Forfiles(args); ok {
 		a.nestedText(c, st.child(a, ex.env), text, ir.Cmd, "forfiles", ex.idx)
 	}
+}
+
+// stripLvm: lvm COMMAND ARGS runs the LVM tool of that name (lvm lvremove
+// vg/lv is lvremove vg/lv); lvm alone or with an option is its shell.
+func stripLvm(_ *analyzer, ws []xword) unwrap {
+	if len(ws) < 2 {
+		return unwrap{}
+	}
+	sub, ok := ws[1].lit()
+	if !ok || len(sub) < 3 || !(strings.HasPrefix(sub, "lv") || strings.HasPrefix(sub, "vg") || strings.HasPrefix(sub, "pv")) {
+		return unwrap{}
+	}
+	return unwrap{rest: ws[1:], via: "lvm"}
+}
+
+// stripCmakeE: cmake -E rm ARGS removes files like rm (its options -r,
+// -f are rm's), cmake -E remove FILES like rm -f, cmake -E
+// remove_directory DIRS like rm -rf; the rest of cmake -E and cmake
+// itself run no command this layer can name.
+func stripCmakeE(_ *analyzer, ws []xword) unwrap {
+	if len(ws) < 3 {
+		return unwrap{}
+	}
+	if e, ok := ws[1].lit(); !ok || e != "-E" {
+		return unwrap{}
+	}
+	sub, ok := ws[2].lit()
+	if !ok {
+		return unwrap{}
+	}
+	var head []xword
+	switch sub {
+	case "rm":
+		head = []xword{knownWord("rm", "rm")}
+	case "remove":
+		head = []xword{knownWord("rm", "rm"), knownWord("-f", "-f")}
+	case "remove_directory":
+		head = []xword{knownWord("rm", "rm"), knownWord("-rf", "-rf")}
+	default:
+		return unwrap{}
+	}
+	return unwrap{rest: append(head, ws[3:]...), via: "cmake -E " + sub}
 }

@@ -2383,3 +2383,20 @@ func (c PSCommand) Targets() (deletes, writes []ir.Word) {
 	}
 	return deletes, writes
 }
+
+// IsCmdSwitch reports whether w is a cmd.exe switch of one letter (/s,
+// /Q, /-Y, /a:h, /?), which in a Bash call on Windows would otherwise read
+// as the MSYS drive S:\. Longer words (/tmp, /MIR) are not: a Bash user
+// may mean a path by them.
+func IsCmdSwitch(w ir.Word) bool {
+	v := w.Value
+	if w.Unknown || len(v) < 2 || v[0] != '/' {
+		return false
+	}
+	sw, _, _ := strings.Cut(strings.TrimPrefix(v[1:], "-"), ":")
+	if len(sw) != 1 {
+		return false
+	}
+	c := sw[0]
+	return c == '?' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
