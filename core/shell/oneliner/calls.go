@@ -255,6 +255,14 @@ func (p *parser) call(key string, self value, args []callArg) {
 	n := r.arg
 	api := key
 	pos := positional(args)
+	if !p.callFile(name, key, api, r, n, self, args, pos) && !p.callExec(name, key, api, r, n, self, args, pos) {
+		p.callShellSelf(name, key, api, r, n, self, args, pos)
+	}
+}
+
+// callFile applies the file roles (delete, write, move, open); false
+// when r is none of them.
+func (p *parser) callFile(name, key, api string, r role, n int, self value, args, pos []callArg) bool {
 	switch r.kind {
 	case roleDelete, roleWrite:
 		v, _ := p.arg(args, n, "path", "file", "src", "dst", "name", "filename", "filepath")
@@ -288,6 +296,16 @@ func (p *parser) call(key string, self value, args []callArg) {
 		p.read(v, api, false)
 	case roleOpen, roleOSOpen, roleDenoOpen, roleSelfOpen, roleRubyOpen:
 		p.open(r, self, args, api)
+	default:
+		return false
+	}
+	return true
+}
+
+// callExec applies the roles that run a program or code; false when r
+// is none of them.
+func (p *parser) callExec(name, key, api string, r role, n int, self value, args, pos []callArg) bool {
+	switch r.kind {
 	case roleExec:
 		v, _ := p.arg(args, n, "args", "command", "cmd")
 		p.exec(v, api)
@@ -376,6 +394,17 @@ func (p *parser) call(key string, self value, args []callArg) {
 			// eval(atob(...)), exec(base64.b64decode(...)): decoded code.
 			p.emit(Effect{Op: "exec", API: api, Decoded: true})
 		}
+	default:
+		return false
+	}
+	return true
+}
+
+// callShellSelf applies the shell-like file calls, the calls on a
+// value (self) and the open forms of Perl and Ruby; false when r is
+// none of them.
+func (p *parser) callShellSelf(name, key, api string, r role, n int, self value, args, pos []callArg) bool {
+	switch r.kind {
 	case roleShellRm, roleShellWrite, roleShellMv, roleShellCp:
 		var ops []value
 		for _, a := range pos {
@@ -421,7 +450,10 @@ func (p *parser) call(key string, self value, args []callArg) {
 		p.execWords(self, api)
 	case rolePerlOpen:
 		p.perlOpen(pos, api)
+	default:
+		return false
 	}
+	return true
 }
 
 // open applies the roles that open a file (open, os.open, Deno.open,
