@@ -49,16 +49,7 @@ func (j *judge) add(o origin, r result) {
 	if j.p.OS == "windows" || j.p.OS == "darwin" {
 		key = strings.ToLower(key)
 	}
-	key = string(rune('0'+r.kind)) + key
-	if j.seen == nil {
-		j.seen = map[string]bool{}
-	}
-	if j.seen[key] {
-		return
-	}
-	j.seen[key] = true
-	if len(j.reasons) >= maxReasons {
-		j.more++
+	if !j.fresh(string(rune('0'+r.kind)) + key) {
 		return
 	}
 	lang := 0
@@ -86,6 +77,23 @@ func (j *judge) add(o origin, r result) {
 	msg := rules.Fill(rule.Template(tl), "label", o.label, "verb", verbText[o.verb][lang],
 		"target", shorten(r.shown), "real", shorten(r.real), "root", shorten(j.root), "what", r.what)
 	j.reasons = append(j.reasons, core.Reason{Layer: Name, Rule: rule.ID, Message: withOrigin(msg, j.origin())})
+}
+
+// fresh reports whether a reason keyed key is to be added: not seen
+// before, and room left (else counted in more).
+func (j *judge) fresh(key string) bool {
+	if j.seen == nil {
+		j.seen = map[string]bool{}
+	}
+	if j.seen[key] {
+		return false
+	}
+	j.seen[key] = true
+	if len(j.reasons) >= maxReasons {
+		j.more++
+		return false
+	}
+	return true
 }
 
 // origin is where the command being judged was read from

@@ -218,16 +218,7 @@ func contains(l []string, s string) bool {
 // addSetting records FN-PROTECTED-SETTING for label writing (or
 // trusting) the file shown, which sets name.
 func (j *judge) addSetting(label, shown, name string) {
-	key := "setting\x00" + shown + "\x00" + name
-	if j.seen == nil {
-		j.seen = map[string]bool{}
-	}
-	if j.seen[key] {
-		return
-	}
-	j.seen[key] = true
-	if len(j.reasons) >= maxReasons {
-		j.more++
+	if !j.fresh("setting\x00" + shown + "\x00" + name) {
 		return
 	}
 	tl := core.Chinese
