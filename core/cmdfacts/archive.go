@@ -186,3 +186,28 @@ func rarArgs(args []ir.Word) (cmd string, ops []ir.Word, df bool) {
 	}
 	return cmd, ops, df
 }
+
+// PacksLocal reports whether command c (Name normalised) packs local
+// files into an archive (tar -c, zip, 7z a, cpio -o, pax -w): fed to an
+// extraction on a pipe (tar -cf - -C stage . | tar -x), it is a copy of
+// those files, not content from elsewhere.
+func PacksLocal(c *ir.Command) bool {
+	if c == nil || len(c.Args) == 0 {
+		return false
+	}
+	args := c.Args[1:]
+	switch c.Name {
+	case "tar", "gtar", "bsdtar":
+		return ParseTar(args).Has("c", "create", "r", "append", "u", "update")
+	case "zip":
+		return true
+	case "7z", "7za", "7zz":
+		cmd, _, _ := sevenZipArgs(args)
+		return cmd == "a"
+	case "cpio":
+		return HasShort(args, "o") || HasLong(args, "--create")
+	case "pax":
+		return HasShort(args, "w")
+	}
+	return false
+}

@@ -29,8 +29,9 @@ import (
 // judged by whether an earlier command of the same call makes it (then
 // what it holds is unknown, and the call asks); one that nothing makes
 // stays silent, since the command will fail. An archive or patch on stdin
-// is unknown, except when it comes from the network (curl URL | tar xz,
-// curl -LO URL && tar xzf t.tgz): a remote party's members cannot be seen
+// is unknown when packed from local files on the way (tar -c | tar -x: a
+// copy); any other stdin archive, and one downloaded in the same call
+// (curl -LO URL && tar xzf t.tgz), holds members that cannot be seen
 // before they land, so such an extraction is judged by its directory and
 // the members it names (extracting a release in the project is everyday
 // work; what the agent staged on disk is what it can plant unseen).
@@ -84,7 +85,7 @@ func (j *judge) mayCreate(t target, base, x paths.Path, pl protect.Place) bool {
 	case t.sync:
 		return !pl.Named || len(t.from) > 0 && j.anySourceHolds(t.from, base, pl)
 	case t.extract && t.stdin:
-		return !pl.Named && !j.fedFromNetwork()
+		return !pl.Named && j.fedByPacker()
 	case t.stdin:
 		return !pl.Named
 	case t.archive != nil:
@@ -207,7 +208,7 @@ func (j *judge) archiveCreates(w ir.Word, strip int, base paths.Path, pl protect
 	if !j.exists(path) {
 		// Downloaded in the same call: a remote party's members, unseen;
 		// judged by the directory and the members named (memberTargets).
-		return j.maker(path, pl, func(c *ir.Command) bool { return cmdfacts.IsFetcher(c.Name) }) >= 0
+		return j.maker(path, pl, fetched) >= 0
 	}
 	j.steps.Spend(steps.FS(path.Norm))
 	members, ok := archivelist.Members(path.Norm, archivelist.DefaultLimits)
@@ -305,14 +306,16 @@ func (j *judge) patchText(c *ir.Command, file *ir.Word, dir paths.Path) (text st
 		if c.Stdin != "" {
 			return c.Stdin, true
 		}
-		return "", !j.piped(c)
+		// A diff downloaded on the way (curl -L URL/x.patch | git apply)
+		// is a remote party's text, unseen, as a downloaded archive is.
+		return "", !j.piped(c) || j.fedBy(fetched)
 	}
 	x, ok := j.sourcePath(*file, dir)
 	if !ok {
 		return "", false
 	}
 	if !j.exists(x) {
-		return "", !j.createdBefore(x, protect.Place{})
+		return "", j.maker(x, protect.Place{}, fetched) < 0
 	}
 	j.steps.Spend(steps.FS(x.Norm))
 	fh, err := os.Open(x.Norm)
@@ -328,37 +331,37 @@ func (j *judge) patchText(c *ir.Command, file *ir.Word, dir paths.Path) (text st
 	return string(b), true
 }
 
-// fedFromNetwork reports whether what the command being judged reads on
-// stdin comes from the network: every pipe feeding it is a fetcher (curl
-// URL | tar xz), possibly through stream filters (| gunzip |). Such an
-// archive's members are a remote party's and cannot be seen; the
-// extraction is judged by its directory and the members it names, as one
-// of a file a fetcher downloaded in the same call is. A local archiver
-// feeding it (tar -c -C stage . | tar -x) is a copy: not from the network.
-func (j *judge) fedFromNetwork() bool {
+// fedByPacker reports whether what the command being judged reads on
+// stdin is packed from local files on the way (cmdfacts.PacksLocal: tar
+// -cf - -C stage . | tar -x, possibly through stream filters): a copy of
+// those files, whose members are not known here. Any other stdin archive
+// (curl URL | tar xz, ssh host 'tar c …' | tar x, lz4 -dc a.tar.lz4 |
+// tar x) is a remote party's or one this layer cannot list: judged by the
+// extraction's directory and the members it names.
+func (j *judge) fedByPacker() bool { return j.fedBy(cmdfacts.PacksLocal) }
+
+// fedBy reports whether a command that pipes into the one being judged,
+// directly or through stream filters (| gunzip |), is one pick picks.
+func (j *judge) fedBy(pick func(*ir.Command) bool) bool {
 	cmds := j.call.Script.Commands
-	seen := 0
 	var from func(i, depth int) bool
 	from = func(i, depth int) bool {
-		any := false
 		for _, f := range j.feeders(i) {
 			if f < 0 || f >= len(cmds) || cmds[f].Feed != ir.FeedPipe {
 				continue
 			}
-			any = true
-			seen++
 			c := &cmds[f]
-			switch {
-			case cmdfacts.IsFetcher(c.Name):
-			case cmdfacts.IsStreamFilter(c.Name) && depth < maxItemDepth && from(f, depth+1):
-			default:
-				return false
+			if pick(c) || cmdfacts.IsStreamFilter(c.Name) && depth < maxItemDepth && from(f, depth+1) {
+				return true
 			}
 		}
-		return any
+		return false
 	}
-	return from(j.cur, 0) && seen > 0
+	return from(j.cur, 0)
 }
+
+// fetched picks the commands that fetch from the network.
+func fetched(c *ir.Command) bool { return cmdfacts.IsFetcher(c.Name) }
 
 // piped reports whether the command being judged reads another command's
 // output on stdin.

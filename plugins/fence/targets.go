@@ -374,15 +374,19 @@ func remoteCopyTargets(spec cmdfacts.Spec) extractor {
 			return nil
 		}
 		out := each([]ir.Word{d}, verbWrite)
-		var local []ir.Word
+		var local, remote []ir.Word
 		for _, s := range p.Operands[:len(p.Operands)-1] {
 			if !isRemote(s.Value) {
 				local = append(local, s)
+			} else if _, rp, _ := strings.Cut(s.Value, ":"); !s.Unknown && rp != "" {
+				remote = append(remote, cmdfacts.Literal(rp))
 			}
 		}
 		if len(local) < len(p.Operands)-1 {
-			out[0].bulk = true // what a remote source holds is unknown
-			return out
+			// What a remote source holds is a remote party's, unseen, as a
+			// downloaded archive's members: judged by DEST and the names
+			// the sources land under (scp host:x/.claude . creates .claude).
+			return append(out, copiedNames(d, append(local, remote...), verbWrite)...)
 		}
 		// ditto copies a source's contents; scp -r SRC DEST names it below
 		// DEST when DEST is a directory.
