@@ -256,6 +256,7 @@ type analyzer struct {
 	braceWords  int // words made by brace expansion
 	nest        int
 	loopMult    int
+	forkMult    int  // how far the forks being walked multiply (branches.go)
 	noParse     bool // fallback only (after a panic)
 
 	argsInner map[int]int // xargs/parallel command -> the command it runs
@@ -265,9 +266,14 @@ type analyzer struct {
 	// sourcedRead is 1 + the index of the last source command whose file
 	// was read from disk and analysed in its shell (0: none).
 	sourcedRead int
-	inFile      int           // how many files on disk are being analysed (ondisk.go)
-	traps       []pendingTrap // trap actions judged when their text ends
-	last        lastRun       // the command run last (see pipedInto)
+	inFile      int // how many files on disk are being analysed (ondisk.go)
+	// counted are the files whose bytes were counted as input (readAbs);
+	// walkedText the texts of files analysed so far (a text walked again
+	// costs its parse again).
+	counted    map[string]bool
+	walkedText map[string]bool
+	traps      []pendingTrap // trap actions judged when their text ends
+	last       lastRun       // the command run last (see pipedInto)
 }
 
 type declaredFunc struct {
@@ -285,7 +291,7 @@ func newAnalyzer(opts Options, out *ir.Script, inputLen int) *analyzer {
 	if maxSteps <= 0 {
 		maxSteps = DefaultMaxSteps
 	}
-	return &analyzer{opts: opts, out: out, maxCmds: maxCmds, maxSteps: maxSteps, loopMult: 1, input: inputLen,
+	return &analyzer{opts: opts, out: out, maxCmds: maxCmds, maxSteps: maxSteps, loopMult: 1, forkMult: 1, input: inputLen,
 		steps:     inputLen / 256, // the top-level text is parsed once
 		maxNested: budgetFor(inputLen, maxNestedBytes), maxExpanded: budgetFor(inputLen, maxExpanded)}
 }

@@ -39,6 +39,14 @@ func (a *analyzer) stmt(c ctx, st *state, s *syntax.Stmt) {
 		c.bg = true
 		st = st.clone()
 	}
+	if st.hasAlts && a.forkStmt(c, st, s) { // branches.go
+		return
+	}
+	a.stmtCmd(c, st, s)
+}
+
+// stmtCmd walks the command of statement s (see stmt).
+func (a *analyzer) stmtCmd(c ctx, st *state, s *syntax.Stmt) {
 	switch cmd := s.Cmd.(type) {
 	case nil:
 		a.call(c, st, nil, s.Redirs)
@@ -209,6 +217,9 @@ func (a *analyzer) andOr(c ctx, st *state, bc *syntax.BinaryCmd) {
 	for _, op := range operands[1:] {
 		nv, nf := len(j.vars), len(j.funcs)
 		a.stmt(c, st, op)
+		if st.ended && !final.ended {
+			continue // cd x || exit: the path that went on exited
+		}
 		// The chain may stop here too. Names the operand did not set are
 		// the same in final and st.
 		final.mergeNames(st, j.vars[nv:], j.funcs[nf:])
