@@ -325,6 +325,9 @@ type ctx struct {
 	// (ondisk.go); nil for the command line itself.
 	file *fileOrigin
 	line int
+	// fileText is set on the text of a file on disk itself (not a text
+	// nested in it): see uncalled.
+	fileText bool
 }
 
 func appendVia(via []ir.Via, s string) []ir.Via {
@@ -381,7 +384,14 @@ func (a *analyzer) text(c ctx, st *state, text string) {
 		a.fallback(c, st, text[done:])
 	}
 	a.flushTraps(traps, st)
-	a.uncalled(start)
+	base := newState()
+	if c.fileText {
+		// A file's functions that it never calls run, if ever, once a
+		// script that sources it calls them: with its globals as it
+		// leaves them, as far as anything is known.
+		base = st
+	}
+	a.uncalled(start, base)
 }
 
 // walkText parses bash text statement by statement and walks each, so
@@ -473,8 +483,9 @@ func (s *stoppableReader) Read(b []byte) (int, error) {
 }
 
 // uncalled analyses the bodies of functions declared since start that were
-// never called, so their commands are reported too.
-func (a *analyzer) uncalled(start int) {
+// never called, so their commands are reported too: each on a branch of
+// base (an empty state: nothing known).
+func (a *analyzer) uncalled(start int, base *state) {
 	for i := start; i < len(a.declared) && !a.full(); i++ {
 		d := a.declared[i]
 		if d.def.called {
@@ -484,7 +495,7 @@ func (a *analyzer) uncalled(start int) {
 		c := d.c
 		c.via = appendVia(c.via, "function "+d.name)
 		c.src = d.def.src
-		a.stmt(c, newState(), d.def.body)
+		a.stmt(c, base.branch(), d.def.body)
 	}
 	a.declared = a.declared[:start]
 }

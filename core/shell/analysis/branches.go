@@ -145,14 +145,20 @@ const (
 // the branches. It reports whether it did; false leaves s to the plain
 // walk (no such variable, or too many combinations: they stay unknown).
 func (a *analyzer) forkStmt(c ctx, st *state, s *syntax.Stmt) bool {
+	// A compound command forks on what its own redirections read (`while
+	// ...; done >> "$out"`); the statements inside fork on the rest.
+	var scan []syntax.Node
 	switch s.Cmd.(type) {
 	case nil, *syntax.CallExpr, *syntax.DeclClause, *syntax.TestClause, *syntax.ArithmCmd, *syntax.LetClause:
+		scan = []syntax.Node{s}
 	default:
-		return false // compound: the statements inside fork
+		for _, r := range s.Redirs {
+			scan = append(scan, r)
+		}
 	}
 	var forked []string
 	n := 1
-	syntax.Walk(s, func(node syntax.Node) bool {
+	visit := func(node syntax.Node) bool {
 		pe, ok := node.(*syntax.ParamExp)
 		if !ok || pe.Param == nil {
 			return true
@@ -163,7 +169,10 @@ func (a *analyzer) forkStmt(c ctx, st *state, s *syntax.Stmt) bool {
 			n *= len(v.alts)
 		}
 		return n <= maxFork
-	})
+	}
+	for _, node := range scan {
+		syntax.Walk(node, visit)
+	}
 	if len(forked) == 0 || n > maxFork || a.forkMult*n > maxForkMult {
 		return false
 	}

@@ -156,7 +156,7 @@ func (a *analyzer) analyseFileAt(c ctx, st *state, f *fileOrigin, via string, pa
 		a.out.Truncated = true
 		return
 	}
-	n := ctx{depth: depth, via: appendVia(c.via, via), parent: parent, dialect: ir.Bash, src: f.text, bg: c.bg, file: f}
+	n := ctx{depth: depth, via: appendVia(c.via, via), parent: parent, dialect: ir.Bash, src: f.text, bg: c.bg, file: f, fileText: true}
 	if a.walkedText[f.text] {
 		a.steps += len(f.text) / 256 // parsed again (readAbs counted the first time)
 	} else {

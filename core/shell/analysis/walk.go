@@ -249,13 +249,15 @@ func (a *analyzer) ifClause(c ctx, st *state, ic *syntax.IfClause) {
 	then := st.branch()
 	a.stmts(c, then, ic.Then)
 	outs = append(outs, then)
+	hasElse := false
 	for e := ic.Else; e != nil; e = e.Else {
 		br := st.branch()
 		a.stmts(c, br, e.Cond)
 		a.stmts(c, br, e.Then)
 		outs = append(outs, br)
+		hasElse = len(e.Cond) == 0
 	}
-	st.merge(outs)
+	st.join(outs, !hasElse) // without else, no branch may run
 }
 
 // maxIterations bounds how many times a for body is analysed with known
@@ -355,12 +357,16 @@ func (a *analyzer) caseClause(c ctx, st *state, cc *syntax.CaseClause) {
 		st.forget(n)
 	}
 	var outs []*state
+	catchAll := false
 	for _, it := range cc.Items {
 		br := st.branch()
 		a.stmts(c, br, it.Stmts)
 		outs = append(outs, br)
+		for _, p := range it.Patterns {
+			catchAll = catchAll || p.Lit() == "*"
+		}
 	}
-	st.merge(outs)
+	st.join(outs, !catchAll) // without a * item, no item may run
 }
 
 func (a *analyzer) funcDecl(c ctx, st *state, fd *syntax.FuncDecl) {
