@@ -78,7 +78,8 @@ func hostTwins(t *testing.T, s *scratch, env []string, call hostCapture, what st
 // hostPayload is the captured payload with its paths moved into project
 // and its command or target replaced: a catastrophic delete or a write to
 // /etc when dangerous (for Codex's apply_patch, a patch adding that file),
-// an in-project touch or write otherwise.
+// an in-project touch or write otherwise (a read tool: a key under ~/.ssh,
+// or an in-project file).
 func hostPayload(t *testing.T, c hostCapture, project string, dangerous bool) []byte {
 	t.Helper()
 	p := map[string]any{}
@@ -88,11 +89,25 @@ func hostPayload(t *testing.T, c hostCapture, project string, dangerous bool) []
 	if cwd, ok := p["cwd"].(string); ok {
 		p["cwd"] = strings.ReplaceAll(cwd, "/home/u/proj", project)
 	}
+	if roots, ok := p["workspaceRoots"].([]any); ok && len(roots) > 0 {
+		// Cline: the first workspace root is the session's directory.
+		p["workspaceRoots"] = []any{strings.ReplaceAll(roots[0].(string), "/home/u/proj", project)}
+	}
 	key := "tool_input"
 	if _, ok := p["toolArgs"]; ok {
 		key = "toolArgs"
 	}
-	in, _ := p[key].(map[string]any)
+	holder := p
+	if call, ok := p["tool_call"].(map[string]any); ok {
+		// Cline: the call's input is tool_call.input.
+		holder = map[string]any{}
+		for k, v := range call {
+			holder[k] = v
+		}
+		p["tool_call"] = holder
+		key = "input"
+	}
+	in, _ := holder[key].(map[string]any)
 	out := map[string]any{}
 	for k, v := range in {
 		out[k] = v
@@ -109,6 +124,19 @@ func hostPayload(t *testing.T, c hostCapture, project string, dangerous bool) []
 		if dangerous {
 			out["command"] = "find ~ -delete"
 		}
+	} else if _, list := out["commands"]; list {
+		// Cline's run_commands: a list, each run in a shell of its own.
+		out["commands"] = []string{"touch in-project.txt"}
+		if dangerous {
+			out["commands"] = []string{"ls", "find ~ -delete"}
+		}
+	} else if files, ok := out["files"].([]any); ok && len(files) > 0 {
+		// Cline's read_files: a list of {path} objects; a read tool
+		// crosses a line when it reads a secret.
+		if dangerous {
+			target = "~/.ssh/id_ed25519"
+		}
+		out["files"] = []map[string]string{{"path": target}}
 	} else {
 		for _, f := range []string{"file_path", "filePath", "path"} {
 			if _, ok := out[f]; ok {
@@ -116,7 +144,7 @@ func hostPayload(t *testing.T, c hostCapture, project string, dangerous bool) []
 			}
 		}
 	}
-	p[key] = out
+	holder[key] = out
 	b, err := json.Marshal(p)
 	if err != nil {
 		t.Fatal(err)
@@ -139,6 +167,18 @@ func checkHostAnswer(t *testing.T, what, host, fallback string, headless bool, s
 		return
 	}
 	switch {
+	case host == "cline":
+		var a struct {
+			Cancel       bool
+			ErrorMessage string
+		}
+		if err := json.Unmarshal(stdout, &a); err != nil {
+			t.Errorf("%s: %v: %s", what, err, stdout)
+			return
+		}
+		if !a.Cancel || !strings.Contains(a.ErrorMessage, "[zcode-fence") || !strings.Contains(a.ErrorMessage, "ask the user") {
+			t.Errorf("%s: answer %s, want cancel with the reason telling the agent to ask the user", what, stdout)
+		}
 	case host == "gemini":
 		var a struct {
 			Decision, Reason, SystemMessage string
@@ -187,12 +227,12 @@ func checkHostAnswer(t *testing.T, what, host, fallback string, headless bool, s
 }
 
 // stopsOnly reports whether host gets the no_ask_fallback form instead of
-// an ask: Codex, opencode and Kilo always (they cannot ask), Gemini CLI,
+// an ask: Codex, opencode, Kilo and Cline always (they cannot ask), Gemini CLI,
 // Factory Droid and Pi when headless (Gemini would hang, droid exec runs
 // the call, Pi has no UI to confirm with).
 func stopsOnly(host string, headless bool) bool {
 	switch host {
-	case "codex", "opencode", "kilo":
+	case "codex", "opencode", "kilo", "cline":
 		return true
 	case "gemini", "droid", "pi":
 		return headless
