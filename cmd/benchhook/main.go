@@ -7,6 +7,10 @@
 // rotating order, so machine load falls on all of them alike):
 //
 //   - baseline: a Go program that reads and decodes stdin and exits;
+//   - go-plugin floor: cmd/benchhook/floor, a program that links
+//     hashicorp/go-plugin and gRPC, as every hook of this design must,
+//     and only reads and decodes stdin — the floor the targets of issue
+//     28 are measured against;
 //   - start-up only: the zcode-fence binary itself running `version`:
 //     process start, the runtime and every package's initialisation, and
 //     nothing of the hook's work — the floor any mode of this one binary
@@ -26,7 +30,11 @@
 // (half silent, half asking) per mode, with their p50/p95/max, wrong
 // answers, and the calls whose built-in layers fell back to in-process
 // judging (from the decision log); first of all the same burst of
-// start-up-only runs, the floor no mode of this binary can go below.
+// go-plugin floor runs and of start-up-only runs, the floors no mode can
+// go below. Every program is built as releases are (CGO_ENABLED=0, static,
+// -trimpath, -ldflags=-s -w). Last, the ratios the targets are set in:
+// process warm and inprocess p50 over the go-plugin floor's, and the
+// burst's p95 with servers up over the floor burst's.
 //
 //	go run ./cmd/benchhook [-n 40] [-warmup 5] [-c 100] [-payload file.json]
 //
@@ -81,6 +89,7 @@ type mode struct {
 	name   string
 	bin    string
 	args   []string // command-line arguments (none: hook mode)
+	floor  bool     // a floor program, not zcode-fence's hook: no answer
 	env    []string
 	data   string
 	before func() // untimed, before each timed run
@@ -110,6 +119,8 @@ func main() {
 	check(os.WriteFile(filepath.Join(baseDir, "go.mod"), []byte("module baseline\n\ngo 1.22\n"), 0o644))
 	baseBin := filepath.Join(tmp, "baseline-bin")
 	buildIn(baseDir, baseBin, ".")
+	floorBin := filepath.Join(tmp, "floor")
+	build(floorBin, "./cmd/benchhook/floor")
 
 	project := filepath.Join(tmp, "project")
 	check(os.MkdirAll(filepath.Join(project, "src"), 0o755))
@@ -120,8 +131,10 @@ func main() {
 	}
 	st, err := os.Stat(bin)
 	check(err)
-	fmt.Printf("zcode-fence hook latency: %d runs per mode after %d warm-up rounds, interleaved; %d CPUs, %s/%s, %s, binary %.1f MB\n",
-		*n, *warmup, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), float64(st.Size())/1e6)
+	fst, err := os.Stat(floorBin)
+	check(err)
+	fmt.Printf("zcode-fence hook latency: %d runs per mode after %d warm-up rounds, interleaved; %d CPUs, %s/%s, %s, binary %.1f MB (go-plugin floor %.1f MB)\n",
+		*n, *warmup, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), float64(st.Size())/1e6, float64(fst.Size())/1e6)
 	fmt.Printf("load average at start: %s\n", loadavg())
 
 	newMode := func(name, b string, extra ...string) *mode {
@@ -138,9 +151,14 @@ func main() {
 	cold := newMode("process cold", bin, "ZCODE_FENCE_LAYER_ISOLATION=process")
 	cold.before = func() { stopServers(cold.data) }
 	startup := newMode("start-up only", bin)
-	startup.args = []string{"version"}
+	startup.args, startup.floor = []string{"version"}, true
+	baseline := newMode("baseline", baseBin)
+	baseline.floor = true
+	goPlugin := newMode("go-plugin floor", floorBin)
+	goPlugin.floor = true
 	modes := []*mode{
-		newMode("baseline", baseBin),
+		baseline,
+		goPlugin,
 		startup,
 		newMode("inprocess", bin, "ZCODE_FENCE_LAYER_ISOLATION=inprocess"),
 		newMode("process warm", bin, "ZCODE_FENCE_LAYER_ISOLATION=process"),
@@ -181,7 +199,7 @@ func main() {
 		sortDur(cpus)
 		p50[m.name] = pct(walls, 50)
 		answer := "silent"
-		if out := ss[len(ss)-1].out; len(m.args) > 0 {
+		if out := ss[len(ss)-1].out; m.floor {
 			answer = "-"
 		} else if out != "" {
 			answer = "ask"
@@ -190,22 +208,31 @@ func main() {
 			msOf(walls[0]), msOf(walls[len(walls)-1]), msOf(pct(cpus, 50)), float64(rss)/1024, answer)
 	}
 	ratio := func(a, b string) float64 { return float64(p50[a]) / float64(p50[b]) }
-	fmt.Printf("\nratios of p50: warm/inprocess %.2f (target <= 1.3); inprocess/baseline %.2f (target <= 3); cold/per-call %.2f (target <= 1)\n",
-		ratio("process warm", "inprocess"), ratio("inprocess", "baseline"), ratio("process cold", "process per-call"))
-	fmt.Printf("start-up floor of this binary: start-up only/baseline %.2f; inprocess/start-up only %.2f (the hook's own work: %.2f ms of p50)\n",
-		ratio("start-up only", "baseline"), ratio("inprocess", "start-up only"), msOf(p50["inprocess"]-p50["start-up only"]))
+	fmt.Printf("\nratios of p50: process warm/go-plugin floor %.2f (target <= 1.5); inprocess/go-plugin floor %.2f (target <= 1.3)\n",
+		ratio("process warm", "go-plugin floor"), ratio("inprocess", "go-plugin floor"))
+	fmt.Printf("also: warm/inprocess %.2f; cold/per-call %.2f; start-up only/go-plugin floor %.2f; inprocess/start-up only %.2f (the hook's own work: %.2f ms of p50)\n",
+		ratio("process warm", "inprocess"), ratio("process cold", "process per-call"),
+		ratio("start-up only", "go-plugin floor"), ratio("inprocess", "start-up only"), msOf(p50["inprocess"]-p50["start-up only"]))
 
 	// Idle servers: the warm mode's, after its last call.
-	for _, pid := range serverPids(modes[3].data) {
-		fmt.Printf("idle warm server pid %d: RSS %s\n", pid, rssOf(pid))
+	for _, m := range modes {
+		if m.name == "process warm" {
+			for _, pid := range serverPids(m.data) {
+				fmt.Printf("idle warm server pid %d: RSS %s\n", pid, rssOf(pid))
+			}
+		}
 	}
 
 	if *conc > 0 {
 		fmt.Printf("\n%d calls started at once (half silent, half ask), load average %s\n", *conc, loadavg())
 		fmt.Printf("%-28s %9s %9s %9s %7s %9s %8s\n", "mode", "p50 ms", "p95 ms", "max ms", "wrong", "fallback", "servers")
-		floor := newMode("burst start-up only (floor)", bin)
-		floor.args = startup.args
+		pluginFloor := newMode("burst go-plugin floor", floorBin)
+		pluginFloor.floor = true
+		floorP95 := burst(pluginFloor, project, *conc, false)
+		floor := newMode("burst start-up only", bin)
+		floor.args, floor.floor = startup.args, true
 		burst(floor, project, *conc, false)
+		var warmP95 time.Duration
 		for _, c := range []struct {
 			name  string
 			extra []string
@@ -217,14 +244,20 @@ func main() {
 			{"process per-call", []string{"ZCODE_FENCE_LAYER_ISOLATION=process", "ZCODE_FENCE_LAYER_IDLE_TIMEOUT=0"}, false},
 		} {
 			m := newMode("burst "+c.name, bin, append([]string{"ZCODE_FENCE_ENABLE_LOG=true"}, c.extra...)...)
-			burst(m, project, *conc, c.warm)
+			p95 := burst(m, project, *conc, c.warm)
+			if c.warm {
+				warmP95 = p95
+			}
 			stopServers(m.data)
 		}
+		fmt.Printf("\nratio of p95, %d at once: process warm (servers up)/go-plugin floor %.2f (target <= 1.5)\n",
+			*conc, float64(warmP95)/float64(floorP95))
 	}
 }
 
-// burst starts c calls at once in mode m and reports them.
-func burst(m *mode, project string, c int, warmFirst bool) {
+// burst starts c calls at once in mode m, reports them and returns their
+// p95.
+func burst(m *mode, project string, c int, warmFirst bool) time.Duration {
 	silent := []byte(fmt.Sprintf(typicalPayload, project))
 	ask := []byte(fmt.Sprintf(askPayload, project))
 	if warmFirst {
@@ -250,7 +283,7 @@ func burst(m *mode, project string, c int, warmFirst bool) {
 			if s.out != "" {
 				got = "ask"
 			}
-			if len(m.args) > 0 { // not a hook call: no answer to check
+			if m.floor { // not a hook call: no answer to check
 				got = want
 			}
 			mu.Lock()
@@ -273,12 +306,13 @@ func burst(m *mode, project string, c int, warmFirst bool) {
 			}
 		}
 	}
-	if got := len(recs) - before; got != c && len(m.args) == 0 {
+	if got := len(recs) - before; got != c && !m.floor {
 		fmt.Printf("  (%d log records for %d calls)\n", got, c)
 	}
 	sortDur(walls)
 	fmt.Printf("%-28s %9.1f %9.1f %9.1f %7d %9d %8d\n", strings.TrimPrefix(m.name, "burst "), msOf(pct(walls, 50)), msOf(pct(walls, 95)),
 		msOf(walls[len(walls)-1]), wrong, fallback, len(serverPids(m.data)))
+	return pct(walls, 95)
 }
 
 // runOnce runs one hook call in mode m.
@@ -378,8 +412,12 @@ func loadavg() string {
 
 func build(out, pkg string) { buildIn("", out, pkg) }
 
+// buildIn builds pkg in dir as releases are built: static (CGO_ENABLED=0;
+// a cgo build loads the C library and its dynamic linker at every start),
+// without paths, symbols or debug information.
 func buildIn(dir, out, pkg string) {
 	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, pkg)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	check(cmd.Run())

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -274,6 +275,13 @@ func (r *doctorReport) checkLayers(env config.Env, cfg config.Config, online boo
 		switch {
 		case errors.Is(l.Err, host.ErrAbandoned):
 			r.ok("layers", "%s (%s): not waited for", l.Name, l.Mode)
+		case errors.Is(l.Err, context.DeadlineExceeded) && l.Name != "decisionmodel":
+			// Slow, not broken: a loaded machine does this to a healthy
+			// layer (a built-in is then judged in-process and still asks
+			// when it must; a third-party layer fails open). A model that
+			// does not answer in time is a problem of its endpoint.
+			r.advice("layers", "if this persists on a quiet machine, check the layer; see zcode-fence explain 'true'",
+				"%s (%s): %s, slow: %v", l.Name, l.Mode, l.Verdict.Decision, l.Err)
 		case l.Err != nil:
 			fix := "check the layer; see zcode-fence explain 'true' for details"
 			if l.Name == "decisionmodel" {

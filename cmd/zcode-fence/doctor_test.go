@@ -292,7 +292,14 @@ func TestDoctor(t *testing.T) {
 				if r.code != 0 || strings.Contains(out, "BAD") {
 					t.Fatalf("a sound install: exit %d\n%s%s", r.code, out, r.stderr)
 				}
-				for _, want := range []string{"PreToolUse hook in hooks/hooks.json runs zcode-fence", "danger (process): silent", w.data + " (writable"} {
+				danger := "danger (process): silent"
+				if slow := regexp.MustCompile(`(?m)^tip +layers +danger \((process|inprocess)\): silent, slow: .*deadline exceeded`); slow.MatchString(out) {
+					// The trial call's layer process missed its deadline on a
+					// loaded machine: reported as slow, not broken.
+					t.Logf("the danger layer was slow on this loaded machine:\n%s", out)
+					danger = "danger ("
+				}
+				for _, want := range []string{"PreToolUse hook in hooks/hooks.json runs zcode-fence", danger, w.data + " (writable"} {
 					if !strings.Contains(out, want) {
 						t.Errorf("report lacks %q:\n%s", want, out)
 					}

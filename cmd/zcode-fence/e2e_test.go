@@ -210,11 +210,16 @@ func runExe(t *testing.T, exe string, env []string, dir string, stdin []byte, ar
 	cmd := exec.Command(exe, args...)
 	cmd.Env = env
 	cmd.Dir = dir
-	cmd.Stdin = bytes.NewReader(stdin)
+	in, err := stdinHolding(stdin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	cmd.Stdin = in
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	t0 := time.Now()
-	err := cmd.Run()
+	err = cmd.Run()
 	res := runResult{stdout: out.Bytes(), stderr: errb.Bytes(), took: time.Since(t0)}
 	if cmd.Process != nil {
 		res.pid = cmd.Process.Pid

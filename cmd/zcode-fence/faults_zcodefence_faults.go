@@ -22,7 +22,20 @@ import (
 //	SLOW   wait for its deadline, then return what it found with the
 //	       context's error;
 //	HANG   never return, ignoring its deadline.
+//
+// "FAULT-STALL-HOOK" stalls the hook itself between the call's preparation
+// and its chain (as an analysis slowed to a crawl would), and
+// "FAULT-PANIC-HOOK" makes the hook panic there.
 func init() {
+	hookFault = func(c *core.Call) {
+		text := c.Command + " " + strings.Join(c.Paths, " ")
+		switch {
+		case strings.Contains(text, "FAULT-STALL-HOOK"):
+			select {}
+		case strings.Contains(text, "FAULT-PANIC-HOOK"):
+			panic("zcodefence_faults: panic in the hook")
+		}
+	}
 	for i := range plugins.Builtins {
 		b := &plugins.Builtins[i]
 		if b.Deferred {

@@ -90,21 +90,51 @@ func TestCraftedShapesAsk(t *testing.T) {
 					t.Errorf("%s: %s (%s), want ask", c.Name, got, detail)
 					continue
 				}
-				shaped := records[craftedSession(mode, i)].Rules
+				rec := records[craftedSession(mode, i)]
+				shaped := rec.Rules
 				alone := records[craftedSession(mode, len(shapes)+i)].Rules
 				if len(alone) == 0 {
 					t.Errorf("%s: the dangerous command alone did not ask (%v)", c.Name, checkAnswerVerdict(results[len(shapes)+i]))
 				}
 				for _, r := range alone {
-					if !slices.Contains(shaped, r) {
-						t.Errorf("%s: rules %v lack %s, which the command alone gets", c.Name, shaped, r)
+					if slices.Contains(shaped, r) {
+						continue
 					}
+					if l, ok := outOfTimeLayer(rec, r); ok {
+						// The layer that finds r ran out of time on this
+						// loaded machine and asked for what it could not
+						// inspect (fail closed): the record says so.
+						t.Logf("%s: %s not reached: layer %s ran out of time (%s) and asked %v", c.Name, r, l.Name, l.Error, shaped)
+						continue
+					}
+					t.Errorf("%s: rules %v lack %s, which the command alone gets", c.Name, shaped, r)
 				}
 				t.Logf("%-28s %6d bytes: ask %v in %v", c.Name, len(c.Command), shaped, results[i].took.Round(time.Millisecond))
 			}
 			t.Logf("%s: slowest answer %v", mode, slowest.Round(time.Millisecond))
 		})
 	}
+}
+
+// outOfTimeLayer returns the built-in layer of record rec that reports
+// rule (DG- danger, FN- fence) when it ran out of time (a loadError) and
+// asked its incomplete rule instead: on a loaded machine it may not reach
+// a finding its unhurried run makes.
+func outOfTimeLayer(rec decisionlog.Record, rule string) (decisionlog.LayerRecord, bool) {
+	name, incomplete := "danger", rules.Incomplete.ID
+	if strings.HasPrefix(rule, "FN-") {
+		name, incomplete = "fence", rules.FenceIncomplete.ID
+	}
+	for _, l := range rec.Layers {
+		if l.Name == name && l.Verdict == "ask" && loadError(l.Error) && slices.Contains(l.Rules, incomplete) {
+			return l, true
+		}
+	}
+	if e, ok := overdue(rec); ok && slices.Contains(rec.Rules, incomplete) {
+		// The hook's budget ran out before any layer answered.
+		return decisionlog.LayerRecord{Name: name, Verdict: "ask", Error: e, Rules: []string{incomplete}}, true
+	}
+	return decisionlog.LayerRecord{}, false
 }
 
 func checkAnswerVerdict(r runResult) string {
@@ -143,6 +173,21 @@ func TestCraftedFamilyAsks(t *testing.T) {
 				rec, ok := records[craftedSession(mode, i)]
 				if !ok {
 					t.Errorf("%s around %q: no decision-log record", c.Name, c.Danger.Bash)
+					continue
+				}
+				if e, ok := overdue(rec); ok {
+					// The hook's budget ran out first on this loaded machine:
+					// the built-ins asked for what they could not inspect.
+					late++
+					t.Logf("%s around %q: overdue (load): %s", c.Name, c.Danger.Bash, e)
+					continue
+				}
+				if slices.Equal(rec.Rules, []string{rules.HostInputLate.ID}) && rec.Level == "error" {
+					// A megabyte not decoded by the stdin wait on this loaded
+					// machine: asked as late (the record says so), nothing
+					// analysed.
+					late++
+					t.Logf("%s around %q: not read in time (load): %q", c.Name, c.Danger.Bash, rec.Errors)
 					continue
 				}
 				if rec.AnalysisSteps <= 0 || rec.AnalysisSteps > analysis.DefaultMaxSteps {

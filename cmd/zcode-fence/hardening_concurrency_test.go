@@ -32,13 +32,18 @@ func startTogether(t *testing.T, envs [][]string, dir string, payloads [][]byte)
 	for i := range payloads {
 		cmd := exec.Command(hookBinary())
 		cmd.Env, cmd.Dir = envs[i], dir
-		cmd.Stdin = bytes.NewReader(payloads[i])
+		in, err := stdinHolding(payloads[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { in.Close() })
+		cmd.Stdin = in
 		outs[i], errbs[i] = &bytes.Buffer{}, &bytes.Buffer{}
 		cmd.Stdout, cmd.Stderr = outs[i], errbs[i]
 		cmds[i] = cmd
 	}
-	// exec copies stdin after Start; starting every process first makes
-	// their decoding, judging and logging overlap as much as it can.
+	// Starting every process first makes their decoding, judging and
+	// logging overlap as much as it can.
 	for i, cmd := range cmds {
 		starts[i] = time.Now()
 		if err := cmd.Start(); err != nil {

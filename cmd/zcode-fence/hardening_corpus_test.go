@@ -78,7 +78,7 @@ func TestBypassCorpus(t *testing.T) {
 					t.Errorf("%s: protocol broken: %s", c.label(), detail)
 				case got != c.Expect && c.Expect == "ask":
 					slipped++
-					t.Errorf("BYPASS %s: silent, want ask (%s)", c.label(), c.Why)
+					t.Errorf("BYPASS %s: silent, want ask (%s); log: %s", c.label(), c.Why, hookRecord(s.data, results[i].pid))
 				case got != c.Expect:
 					noisy++
 					t.Errorf("FALSE ASK %s: asked, want silent (%s); reason %q", c.label(), c.Why, detail)

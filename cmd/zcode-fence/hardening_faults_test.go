@@ -172,8 +172,10 @@ func logRecords(t *testing.T, dir string) []decisionlog.Record {
 
 // TestFaultStdinNeverCloses: a host that never closes stdin. With a
 // partial payload (or none) the hook gives up reading at its stdin wait and
-// answers silently inside the host's limit; with a complete JSON value it
-// answers at once, without waiting for EOF or for the stdin wait.
+// asks (HK-INPUT-LATE: the host is still writing and will run the call;
+// TestLatePayloadAsks has the table) inside the host's limit; with a
+// complete JSON value it answers at once, without waiting for EOF or for
+// the stdin wait.
 func TestFaultStdinNeverCloses(t *testing.T) {
 	t.Parallel() // it mostly waits (for timeouts) and takes little CPU
 	s := newScratch(t)
@@ -183,8 +185,8 @@ func TestFaultStdinNeverCloses(t *testing.T) {
 		// early: the answer must come before the stdin wait.
 		early bool
 	}{
-		{"nothing written", "", "silent", false},
-		{"partial payload", `{"tool_name":"Bash","tool_input":{"command":"rm -rf /"`, "silent", false},
+		{"nothing written", "", "ask", false},
+		{"partial payload", `{"tool_name":"Bash","tool_input":{"command":"rm -rf /"`, "ask", false},
 		{"complete payload, danger", `{"tool_name":"Bash","tool_input":{"command":"rm -rf /"},"cwd":` + quoteJSON(s.project) + `}`, "ask", true},
 		{"complete payload, write outside", `{"tool_name":"Write","tool_input":{"file_path":"/etc/zcode-fence-x"},"cwd":` + quoteJSON(s.project) + `}`, "ask", true},
 		{"complete payload, silent", `{"tool_name":"Bash","tool_input":{"command":"ls -la"},"cwd":` + quoteJSON(s.project) + `}` + "\n", "silent", true},
@@ -223,7 +225,7 @@ func TestFaultStdinNeverCloses(t *testing.T) {
 	}
 	var incomplete int
 	for _, r := range logRecords(t, s.data) {
-		if r.Verdict == "error" && strings.Contains(strings.Join(r.Errors, " "), "stdin") {
+		if r.Level == "error" && strings.Contains(strings.Join(r.Errors, " "), "stdin incomplete") {
 			incomplete++
 		}
 	}
@@ -301,9 +303,12 @@ func TestFaultHugeWrite(t *testing.T) {
 		}
 		t.Logf("%s (%d MB): %v", c.name, len(c.stdin)>>20, r.took.Round(time.Millisecond))
 	}
+	// The oversized payload fails open with an error record — or, when
+	// the loaded machine had not read 64 MiB by the stdin wait, asks as
+	// late (HK-INPUT-LATE), with an error record saying so.
 	var tooBig bool
 	for _, r := range logRecords(t, s.data) {
-		if r.Verdict == "error" && r.Tool == "" {
+		if r.Verdict == "error" && r.Tool == "" || slices.Contains(r.Rules, rules.HostInputLate.ID) && r.Level == "error" {
 			tooBig = true
 		}
 	}
@@ -314,16 +319,29 @@ func TestFaultHugeWrite(t *testing.T) {
 
 // outOfTime reports whether an ask's reason line names only built-in
 // layers that ran out of time (each "[zcode-fence: ...]" reason carries
-// rules.CauseTimeout): on a loaded machine a layer that cannot finish
-// asks — fail closed, correct — where an unhurried run is silent.
+// rules.CauseTimeout) or a payload that was not read in time
+// (HK-INPUT-LATE): on a loaded machine a layer that cannot finish, or a
+// payload that cannot be read, asks — fail closed, correct — where an
+// unhurried run is silent.
 func outOfTime(reason string) bool {
 	parts := strings.Split(reason, "[zcode-fence")[1:]
 	for _, p := range parts {
-		if !strings.Contains(p, rules.CauseTimeout.Zh) && !strings.Contains(p, rules.CauseTimeout.En) {
+		late := strings.HasPrefix(p, lateMark(rules.HostInputLate.En)) || strings.HasPrefix(p, lateMark(rules.HostInputLate.Zh))
+		if !late && !strings.Contains(p, rules.CauseTimeout.Zh) && !strings.Contains(p, rules.CauseTimeout.En) {
 			return false
 		}
 	}
 	return len(parts) > 0
+}
+
+// lateMark is what follows "[zcode-fence" in a reason made from template,
+// up to its closing bracket.
+func lateMark(template string) string {
+	t := strings.TrimPrefix(template, "[zcode-fence")
+	if i := strings.IndexByte(t, ']'); i >= 0 {
+		return t[:i+1]
+	}
+	return t
 }
 
 // BenchmarkHookHugeWrite: one hook process judging a 50 MB Write payload
@@ -493,27 +511,33 @@ func TestFaultLayers(t *testing.T) {
 		r := runs[i]
 		r.res, r.err = execHook(r.env, r.s.project, bashStdin(r.command, r.s.project))
 	})
-	// The healthy slow layer may miss its start timeout on a machine
-	// loaded far past its cores (the log says so: missedStart); that run
-	// is made again, alone. What is under test is how the host treats the
-	// broken layers, not how fast this machine starts a process.
+	// The healthy slow layer may miss its start timeout or the deadline on
+	// a machine loaded far past its cores: it then fails open, and the log
+	// says so (layerMissed). What is under test is how the host treats the
+	// broken layers, not how fast this machine starts a process, so such a
+	// run is checked against its record: the answer is the built-ins' alone.
+	slowMissed := map[*run]bool{}
 	for _, r := range runs {
-		if !slices.Contains(r.chain.layers, "slow-ask") {
+		if !slices.Contains(r.chain.layers, "slow-ask") || r.err != nil {
 			continue
 		}
-		for attempt := 1; attempt < startAttempts && r.err == nil && missedStart(recordsByPID(t, r.s.data)[r.res.pid], "slow-ask"); attempt++ {
-			t.Logf("%s/%s: %s: the healthy layer missed its start timeout (attempt %d of %d); running it again", r.mode, r.chain.name, r.command, attempt, startAttempts)
-			r.res, r.err = execHook(r.env, r.s.project, bashStdin(r.command, r.s.project))
+		if l, missed := layerMissed(recordsByPID(t, r.s.data)[r.res.pid], "slow-ask"); missed {
+			slowMissed[r] = true
+			t.Logf("%s/%s: %s: the healthy layer did not answer on this loaded machine (%s): it fails open, as logged", r.mode, r.chain.name, r.command, l.Error)
 		}
 	}
 	for _, r := range runs {
 		what := fmt.Sprintf("%s/%s: %s", r.mode, r.chain.name, r.command)
-		expectAnswer(t, what, r.res, r.err, r.want)
+		want := r.want
+		if slowMissed[r] && r.command == "ls -la" {
+			want = "silent"
+		}
+		expectAnswer(t, what, r.res, r.err, want)
 		// The time contract on the hook's own clock, not this test's wall.
 		if r.err == nil && !checkHookClock(t, what, r.res, recordsByPID(t, r.s.data)) {
 			t.Errorf("%s: no decision-log record for pid %d", what, r.res.pid)
 		}
-		t.Logf("%s -> %s in %v", what, r.want, r.res.took.Round(time.Millisecond))
+		t.Logf("%s -> %s in %v", what, want, r.res.took.Round(time.Millisecond))
 		if left, ok := processesLeft(r.layerDir, 2*time.Second); ok && len(left) > 0 {
 			t.Errorf("%s: processes %v left running after the hook exited", what, left)
 		}
@@ -524,10 +548,10 @@ func TestFaultLayers(t *testing.T) {
 		if rec, ok := recordsByPID(t, r.s.data)[r.res.pid]; ok {
 			// A layer that never finishes its handshake, waited for (no
 			// other layer asked), is what a start timeout looks like in
-			// the log: missedStart must see it, or the retries above could
-			// never happen.
-			if r.chain.name == "hang-handshake" && r.command == "ls -la" && !missedStart(rec, "hang-handshake") {
-				t.Errorf("%s: missedStart does not recognise the start timeout in %+v", what, rec.Layers)
+			// the log: layerMissed must see it, or a healthy layer's start
+			// timeout under load would be taken for a failure.
+			if _, missed := layerMissed(rec, "hang-handshake"); r.chain.name == "hang-handshake" && r.command == "ls -la" && !missed {
+				t.Errorf("%s: layerMissed does not recognise the start timeout in %+v", what, rec.Layers)
 			}
 			seen := map[string]string{}
 			for _, l := range rec.Layers {
@@ -545,6 +569,8 @@ func TestFaultLayers(t *testing.T) {
 					// (host.AskGrace), which is the point of the grace;
 					// the log says so instead of calling it an error.
 					want = "abandoned"
+				case b == "slow-ask" && slowMissed[r]:
+					want = seen[b] // a load miss, checked above
 				case b == "slow-ask":
 					want = "ask"
 				}

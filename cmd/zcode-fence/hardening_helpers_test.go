@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/zcode-fence/zcode-fence/core/decisionlog"
 )
 
 // bypassCase is one entry of testdata/bypass-corpus.json. For the shell
@@ -151,7 +153,12 @@ func execHookWith(exe string, env []string, dir string, stdin []byte) (runResult
 // execHookWithin is execHookWith killing the hook at limit (a hang guard,
 // for runs whose duration depends on the machine's load).
 func execHookWithin(exe string, env []string, dir string, stdin []byte, limit time.Duration) (runResult, error) {
-	return execHookFrom(exe, env, dir, bytes.NewReader(stdin), limit)
+	in, err := stdinHolding(stdin)
+	if err != nil {
+		return runResult{}, err
+	}
+	defer in.Close()
+	return execHookFrom(exe, env, dir, in, limit)
 }
 
 // execHookFrom is execHookWithin reading the hook's stdin from stdin (an
@@ -236,4 +243,64 @@ func oneLine(s string) string {
 		return string(b[:157]) + "..."
 	}
 	return string(b)
+}
+
+// hookRecord returns, as one JSON line, the decision-log record that the
+// hook with process id pid wrote in dataDir (what each layer answered, in
+// which mode, with which error), or a sentence saying why there is none.
+// Tests quote it when an answer is not the expected one: the record says
+// why, where the answer alone cannot.
+func hookRecord(dataDir string, pid int) string {
+	recs, _, err := decisionlog.Read(dataDir)
+	if err != nil {
+		return "decision log unreadable: " + err.Error()
+	}
+	for i := len(recs) - 1; i >= 0; i-- {
+		if recs[i].PID == pid && recs[i].Source == "hook" {
+			b, _ := json.Marshal(recs[i])
+			return string(b)
+		}
+	}
+	return fmt.Sprintf("no decision-log record of pid %d (%d records)", pid, len(recs))
+}
+
+// stdinHolding returns a file that already holds payload, for a hook's
+// stdin: up to a page (every everyday call) the read end of a pipe written
+// before the hook starts, and past that an unlinked temporary file. Either
+// way the hook finds its input at once instead of waiting for this
+// process — race-built, running many tests — to be scheduled and copy it
+// (which under load took longer than the hook's stdin wait: issue 28; a
+// megabyte through a pipe is many such turns). The hook then treats a call
+// as late only when a test means it to (TestLatePayloadAsks). Close the
+// returned file once the hook has exited.
+func stdinHolding(payload []byte) (*os.File, error) {
+	// A pipe holds at least one page without a reader.
+	const page = 4096
+	if len(payload) > page {
+		f, err := os.CreateTemp("", "zcode-fence-stdin-")
+		if err != nil {
+			return nil, err
+		}
+		os.Remove(f.Name())
+		if _, err := f.Write(payload); err != nil {
+			f.Close()
+			return nil, err
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			f.Close()
+			return nil, err
+		}
+		return f, nil
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	_, err = w.Write(payload)
+	w.Close()
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -8,18 +10,34 @@ import (
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core/agenthost"
+	"github.com/zcode-fence/zcode-fence/core/config"
 	"github.com/zcode-fence/zcode-fence/core/host"
+	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
 // hookMode is the agent host's entry point. Whatever happens it writes
 // nothing or the exact ask line, nothing on stderr, and returns 0.
 func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
-	j := newJudgement("hook", time.Now())
+	start := time.Now()
+	// Read the payload from the first moment: loading the configuration
+	// meanwhile must not make a payload that has arrived look late.
+	reading := agenthost.StartReading(stdin, config.OSEnv().Lookup)
+	j := newJudgement("hook", start)
 	stop := onSignal(j)
 	defer stop()
 	defer func() {
 		if p := recover(); p != nil {
-			j.recovered(p)
+			err := j.recovered(p)
+			// A judged call still gets the fail-closed answer: the hook
+			// failing is no reason for the call to pass unjudged.
+			if j.payload.Judged && j.claimAnswer() {
+				out := newHost().Unfinished(j.payload.Tool.Kind, j.cfg, rules.CauseFailed)
+				j.out = out
+				j.unfinished = err
+				if line := j.answer(); line != nil {
+					_, _ = stdout.Write(line)
+				}
+			}
 			j.log()
 			code = 0
 		}
@@ -27,14 +45,28 @@ func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
 	}()
 	// Warm layer servers: connect while the payload is read and analysed.
 	newHost().PrefetchLayers(j.ctx, j.cfg, j.dataDir)
-	p, raw, err := agenthost.ReadPayload(stdin, stdinWait, j.env.Lookup)
-	if err != nil {
+	p, raw, err := reading.Wait(j.start.Add(stdinWait))
+	j.stdinTook = time.Since(j.start)
+	var late *agenthost.LateError
+	switch {
+	case errors.As(err, &late) && !isTerminal(stdin):
+		// The host is still writing: it will run the call (DESIGN §3).
+		j.lateInput(p, late, raw)
+	case err != nil:
 		j.failInput(fmt.Errorf("stdin: %w", err), raw)
 		j.log()
 		return 0
+	default:
+		j.payload = p
+		if p.Judged {
+			defer j.armOverdue(stdout)()
+		}
+		j.run(p)
+		j.checkIntegrity()
 	}
-	j.run(p)
-	j.checkIntegrity()
+	if !j.claimAnswer() {
+		select {} // the overdue answer is out; its goroutine ends the process
+	}
 	if line := j.answer(); line != nil {
 		_, _ = stdout.Write(line)
 	}
@@ -56,6 +88,32 @@ func hookMode(stdin io.Reader, stdout io.Writer) (code int) {
 	case <-wait.C:
 	}
 	return 0
+}
+
+// armOverdue makes sure a judged call is answered within the hook's
+// budget (host.Budget from its start) however slow the machine: if the
+// answer is not out by then — the analysis, the layers, anything still
+// running — the fail-closed built-ins ask for what they could not inspect
+// in time (host.Unfinished), the record says so, and the process exits. A
+// hook the host kills at 5 s answers nothing, which the hosts take as "go
+// ahead". The returned func disarms it; j.payload must be set.
+func (j *judgement) armOverdue(stdout io.Writer) func() {
+	t := time.AfterFunc(time.Until(j.start.Add(host.Budget)), func() {
+		u := &judgement{start: j.start, source: j.source, env: j.env, cfg: j.cfg, dataDir: j.dataDir,
+			payload: j.payload, stdinTook: j.stdinTook}
+		u.out = newHost().Unfinished(j.payload.Tool.Kind, j.cfg, rules.CauseTimeout)
+		u.unfinished = fmt.Errorf("hook: no answer within the %v budget (%w); answered for the built-in layers that had not finished", host.Budget, context.DeadlineExceeded)
+		line := u.answer()
+		if !j.claimAnswer() {
+			return // the chain's own answer is out
+		}
+		if line != nil {
+			_, _ = stdout.Write(line)
+		}
+		u.log()
+		os.Exit(0)
+	})
+	return func() { t.Stop() }
 }
 
 // onSignal makes SIGTERM, SIGINT and SIGHUP end the call: the run's
@@ -99,6 +157,18 @@ const signalRunWait = 300 * time.Millisecond
 // stop (host.CloseBudget), and well before the host's 5 s kill. A layer
 // process left running exits on its own once the hook is gone.
 const exitBy = 4800 * time.Millisecond
+
+// isTerminal reports whether stdin is a terminal: someone typing at the
+// hook by hand, not a host (a payload still to come from a terminal is not
+// a call a host will run).
+func isTerminal(stdin io.Reader) bool {
+	f, ok := stdin.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0 && f.Name() != os.DevNull
+}
 
 // evalMode judges a payload built from the command line, exactly as hook
 // mode would, and prints a summary for people on stderr. It returns

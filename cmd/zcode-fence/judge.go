@@ -20,8 +20,23 @@ import (
 	"github.com/zcode-fence/zcode-fence/plugins/danger"
 )
 
-// stdinWait bounds how long hook mode waits for a complete payload.
-const stdinWait = 3 * time.Second
+// stdinWait is when, from the hook's start, a payload that has not
+// arrived whole counts as late (host.LateInput: it asks). It is as late as
+// the chain's own deadline (host.Budget less host.AnswerMargin: 4.25 s)
+// allows, less the in-process judging that a payload arriving just in
+// time still needs. Measured with a Go writer like the tests' (the
+// decision log's stdin_ms, 2-core VM at load 30–50, 2026-12-05): one
+// call at a time, p95 85 ms, max 153 ms; 16 at once, max 630 ms; 100
+// started at once, p95 2.2 s, max 3.0 s — which is how the old 3 s wait,
+// then answered silent, let dangerous calls through in the test suite.
+const stdinWait = 4 * time.Second
+
+// hookFault runs between a judged call's preparation and its chain; it
+// does nothing except in binaries built with the zcodefence_faults tag
+// (tests: faults_zcodefence_faults.go), where it stalls or panics on
+// demand to show that the hook still answers (armOverdue, the recover in
+// hookMode).
+var hookFault = func(*core.Call) {}
 
 // judgement is everything one call produced, for the answer and the log.
 type judgement struct {
@@ -35,7 +50,16 @@ type judgement struct {
 	out     host.Outcome
 	// inputErr is why the input could not be judged (the call fails open).
 	inputErr error
+	// late is why the payload was not read in time (host.LateInput).
+	late error
+	// unfinished is why the chain's answer did not come (the hook's
+	// budget ran out, or the hook failed): host.Unfinished answered.
+	unfinished error
+	// answered is set by whoever writes the hook's answer (claimAnswer).
+	answered atomic.Bool
 	stdin    []byte
+	// stdinTook is how long the payload took to arrive (hook mode).
+	stdinTook time.Duration
 	// release kills the layer processes of the run; call it after the
 	// answer is written, through done.
 	release   func()
@@ -82,6 +106,7 @@ func (j *judgement) run(p agenthost.Payload) {
 	if prep.Skip {
 		return
 	}
+	hookFault(prep.Call)
 	j.out, j.release = newHost().RunPrepared(j.ctx, prep, j.cfg, j.start)
 }
 
@@ -114,6 +139,10 @@ func (j *judgement) doneWithin(d time.Duration) {
 	case <-t.C:
 	}
 }
+
+// claimAnswer reports whether the caller is the one to write the hook's
+// answer: the first caller is (the chain's answer, or the overdue one).
+func (j *judgement) claimAnswer() bool { return j.answered.CompareAndSwap(false, true) }
 
 // ask reports whether the answer is ask.
 func (j *judgement) ask() bool { return j.out.Verdict.Decision == core.Ask }
@@ -167,6 +196,18 @@ func (j *judgement) record() decisionlog.Record {
 		r.Errors = append(r.Errors, j.inputErr.Error())
 		r.Stdin = string(j.stdin)
 	}
+	if j.late != nil {
+		r.Level = "error"
+		r.Errors = append(r.Errors, j.late.Error())
+		r.Stdin = string(j.stdin)
+	}
+	if j.unfinished != nil {
+		r.Level, r.Verdict = "error", j.out.Verdict.Decision.String()
+		r.Errors = append(r.Errors, j.unfinished.Error())
+	}
+	if j.source == "hook" {
+		r.StdinMs = ms(j.stdinTook)
+	}
 	for _, reason := range j.out.Verdict.Reasons {
 		r.Reasons = append(r.Reasons, reason.Message)
 	}
@@ -207,6 +248,14 @@ func (j *judgement) log() {
 		return
 	}
 	_ = decisionlog.Append(j.dataDir, r) // logging never changes the answer
+}
+
+// lateInput answers a payload that was still arriving when the stdin
+// wait ended: p is what had arrived, raw its first bytes (for the log).
+func (j *judgement) lateInput(p agenthost.Payload, late *agenthost.LateError, raw []byte) {
+	j.payload, j.stdin = p, raw
+	j.late = fmt.Errorf("stdin: %w", late)
+	j.out = host.LateInput(p, late.Received, j.stdinTook, j.cfg.Get(config.KeyLanguage))
 }
 
 // failInput records input that could not be judged.

@@ -55,7 +55,13 @@ func TestSignalsLeaveNothing(t *testing.T) {
 		}
 		cmd := exec.Command(self)
 		cmd.Env, cmd.Dir = env, s.project
-		cmd.Stdin = bytes.NewReader(p)
+		in, err := stdinHolding(p)
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		defer in.Close()
+		cmd.Stdin = in
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Start(); err != nil {

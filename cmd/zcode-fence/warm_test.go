@@ -14,9 +14,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/zcode-fence/zcode-fence/core/decisionlog"
 	"github.com/zcode-fence/zcode-fence/core/host"
 	"github.com/zcode-fence/zcode-fence/core/layerproto"
 )
@@ -66,7 +68,13 @@ func TestWarmConcurrentCallsOneServerPerLayer(t *testing.T) {
 		results := runAtOnce(t, exe, env, s.project, payloads)
 		var took []time.Duration
 		for i, r := range results {
-			if got, detail := checkAnswer(r); got != wants[i] {
+			got, detail := checkAnswer(r)
+			if got == "ask" && wants[i] == "silent" && outOfTime(detail) {
+				// A built-in ran out of time on this loaded machine and
+				// asked (fail closed); the record is checked below.
+				got = "silent"
+			}
+			if got != wants[i] {
 				t.Errorf("%s: call %d: got %q, want %s (%s)", name, i, got, wants[i], detail)
 			}
 			took = append(took, r.took)
@@ -77,14 +85,14 @@ func TestWarmConcurrentCallsOneServerPerLayer(t *testing.T) {
 			t.Fatalf("%s: %d log records for %d calls", name, len(recs), warmBurst)
 		}
 		// A call whose layer process could not answer within its budget
-		// (a machine loaded far beyond 2 cores) judges in-process: that is
-		// counted and reported (benchhook measures it), not failed here.
-		// Any other error fails.
+		// (a machine loaded far beyond 2 cores) judges in-process, or, out
+		// of time altogether, asks: that is counted and reported
+		// (benchhook measures it), not failed here. Any other error fails.
 		layers := map[string]bool{}
 		fallbacks := 0
 		for _, r := range recs {
 			for _, e := range r.Errors {
-				if strings.Contains(e, "judged in-process instead") && strings.Contains(e, "deadline") {
+				if loadError(e) {
 					fallbacks++
 					continue
 				}
@@ -116,7 +124,7 @@ func TestWarmConcurrentCallsOneServerPerLayer(t *testing.T) {
 		} else if !slices.Equal(first, servers) {
 			t.Errorf("the second burst was served by %v, not the first burst's servers %v", servers, first)
 		}
-		t.Logf("%s: %d calls at once, p50 %v, p95 %v, max %v; %d layer calls judged in-process after a timeout; %d servers for layers %v", name, warmBurst,
+		t.Logf("%s: %d calls at once, p50 %v, p95 %v, max %v; %d layer calls out of time (judged in-process, or asked); %d servers for layers %v", name, warmBurst,
 			took[len(took)/2].Round(time.Millisecond), took[len(took)*95/100-1].Round(time.Millisecond),
 			took[len(took)-1].Round(time.Millisecond), fallbacks, len(servers), layerNames(layers))
 	}
@@ -145,13 +153,19 @@ func runAtOnce(t *testing.T, exe string, env []string, dir string, payloads [][]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			in, err := stdinHolding(p)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			defer in.Close()
 			cmd := exec.Command(exe)
-			cmd.Env, cmd.Dir, cmd.Stdin = env, dir, bytes.NewReader(p)
+			cmd.Env, cmd.Dir, cmd.Stdin = env, dir, in
 			var out, errb bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &errb
 			<-start
 			t0 := time.Now()
-			err := cmd.Run()
+			err = cmd.Run()
 			results[i] = runResult{stdout: out.Bytes(), stderr: errb.Bytes(), took: time.Since(t0)}
 			if ee, ok := err.(*exec.ExitError); ok {
 				results[i].code = ee.ExitCode()
@@ -197,7 +211,10 @@ func layerNames(m map[string]bool) []string {
 // TestExternalWarmServerRunsTheVerifiedCopy: in process isolation a pinned
 // external layer gets a warm server too, and it runs the layer's verified
 // copy in the data dir (layers/<sha256>/), never the file the config
-// names; its record holds the pin, and the next call reattaches to it.
+// names; its record holds the pin, and later calls reattach to it. A call
+// the layer did not answer on a loaded machine (it fails open) is checked
+// against its decision-log record instead; the reattach is checked between
+// two calls it answered in a row.
 func TestExternalWarmServerRunsTheVerifiedCopy(t *testing.T) {
 	t.Parallel()
 	layers := builtLayers(t)
@@ -214,12 +231,23 @@ func TestExternalWarmServerRunsTheVerifiedCopy(t *testing.T) {
 	env := s.hookEnv(cfg, "process", tmp, "ZCODE_FENCE_LAYER_IDLE_TIMEOUT=600")
 	copyDir := filepath.Join(s.data, host.LayersDirName, pin)
 
-	var pid int
-	for call := 0; call < 2; call++ {
-		r := runHookLayerUp(t, s.data, "protect-branch", env, s.project, s.bashCall("git push origin main"))
-		if got, reason := checkAnswer(r); got != "ask" || !strings.Contains(reason, "protect-branch") {
+	const calls = 3
+	prev, reattached, answered := 0, 0, 0
+	for call := 0; call < calls; call++ {
+		r := runHook(t, env, s.project, s.bashCall("git push origin main"))
+		got, reason := checkAnswer(r)
+		if l, missed := layerMissed(recordOf(t, s.data, r), "protect-branch"); missed {
+			if got != "silent" && !(got == "ask" && outOfTime(reason)) {
+				t.Errorf("call %d: the layer missed (%s), and the call got %q (%s), want silence", call, l.Error, got, reason)
+			}
+			t.Logf("call %d: the layer did not answer on this loaded machine (%s): fails open, as logged", call, l.Error)
+			prev = 0
+			continue
+		}
+		if got != "ask" || !strings.Contains(reason, "protect-branch") {
 			t.Fatalf("call %d: got %q (%s), want the layer's ask", call, got, reason)
 		}
+		answered++
 		rec := findRecord(t, s.data, "protect-branch")
 		if rec.SHA256 != pin || filepath.Dir(rec.Exe) != copyDir {
 			t.Fatalf("call %d: the layer's server record runs %s with sha256 %s, want its verified copy in %s with the pin", call, rec.Exe, rec.SHA256, copyDir)
@@ -227,12 +255,15 @@ func TestExternalWarmServerRunsTheVerifiedCopy(t *testing.T) {
 		if running, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", rec.Pid)); err == nil && filepath.Dir(running) != copyDir {
 			t.Fatalf("call %d: server %d runs %s, not the verified copy", call, rec.Pid, running)
 		}
-		if call == 0 {
-			pid = rec.Pid
-		} else if rec.Pid != pid {
-			t.Fatalf("the second call started server %d instead of reattaching to %d", rec.Pid, pid)
+		if prev != 0 {
+			if rec.Pid != prev {
+				t.Fatalf("call %d started server %d instead of reattaching to %d", call, rec.Pid, prev)
+			}
+			reattached++
 		}
+		prev = rec.Pid
 	}
+	t.Logf("the layer answered %d of %d calls; %d reattached to the server the call before used", answered, calls, reattached)
 	if left, _ := processesLeft(filepath.Dir(exe), 0); len(left) > 0 {
 		t.Errorf("processes %v run from the configured path, not the verified copy", left)
 	}
@@ -286,3 +317,104 @@ func findRecord(t testing.TB, dataDir, layer string) warmRecord {
 	}
 	return found[0]
 }
+
+// TestWarmStoppedServersAreReplaced (issue 27 item 7): after `pkill -STOP`
+// of the warm layer servers every call used to wait for its deadline on
+// them and fall back in-process (~2 s a call, for as long as they stayed
+// stopped). Now the first call after the stop finds them stopped, abandons
+// them (their records removed; SIGTERM and SIGCONT, so they exit) and
+// starts fresh ones; the calls after reattach to those. Every answer is
+// right throughout, and the records of the calls after the stop show no
+// error but load (loadError) — never a stopped server's handshake.
+func TestWarmStoppedServersAreReplaced(t *testing.T) {
+	t.Parallel()
+	s := newScratch(t)
+	env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION=process", "ZCODE_FENCE_LANGUAGE=en")
+	call := func(what string) decisionlog.Record {
+		r := runHook(t, env, s.project, s.bashCall("rm -rf /"))
+		if got, detail := checkAnswer(r); got != "ask" {
+			t.Fatalf("%s: got %q (%s), want ask", what, got, detail)
+		}
+		return recordOf(t, s.data, r)
+	}
+	// Setup: calls until both servers run. On a machine loaded far past
+	// its cores a server may not finish starting within its start timeout
+	// (the call then judges in-process, as its record says); that is not
+	// what this test is about.
+	var stopped []int
+	for i := 1; len(stopped) != 2; i++ {
+		rec := call("setup call")
+		if stopped = warmServers(t, s.data); len(stopped) != 2 && i == 20 {
+			t.Fatalf("%d calls left servers %v, want one per built-in layer; the last record's layers: %+v", i, stopped, rec.Layers)
+		} else if len(stopped) != 2 {
+			t.Logf("setup call %d: servers %v not both up (a loaded machine): %+v", i, stopped, rec.Layers)
+		}
+	}
+	for _, pid := range stopped {
+		if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+			t.Fatal(err)
+		}
+		defer syscall.Kill(pid, syscall.SIGCONT) // never leave one stopped
+	}
+	for _, pid := range stopped {
+		waitStateStopped(t, pid)
+	}
+	var prev []int // the servers after the call before, if it was served by them
+	served := 0
+	for i := 0; i < 3; i++ {
+		rec := call(fmt.Sprintf("call %d after the stop", i+1))
+		byProcess := len(rec.Layers) == 2
+		for _, l := range rec.Layers {
+			if l.Error != "" && !loadError(l.Error) {
+				t.Errorf("call %d after the stop: layer %s logged %q", i+1, l.Name, l.Error)
+			}
+			byProcess = byProcess && l.Mode == "process" && l.Error == ""
+		}
+		now := warmServers(t, s.data)
+		for _, pid := range stopped {
+			if slices.Contains(now, pid) {
+				t.Fatalf("call %d after the stop: the stopped server %d is still recorded (%v)", i+1, pid, now)
+			}
+		}
+		t.Logf("call %d after the stop: %.0f ms by the hook's clock, servers %v, layers %+v", i+1, rec.Ms, now, rec.Layers)
+		if !byProcess {
+			// Load made a layer miss its deadline (logged, checked
+			// above): this call tells nothing about reattaching.
+			prev = nil
+			continue
+		}
+		served++
+		if prev != nil && !slices.Equal(prev, now) {
+			t.Errorf("call %d after the stop was served by servers %v, not the ones the call before used (%v)", i+1, now, prev)
+		}
+		prev = now
+	}
+	t.Logf("%d of 3 calls after the stop were answered by warm servers without a fallback", served)
+	for _, pid := range stopped {
+		for deadline := time.Now().Add(20 * time.Second); processAlive(pid); time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("the abandoned server %d still runs 20 s later", pid)
+			}
+		}
+	}
+}
+
+// waitStateStopped waits until pid is in the stopped state (kill returns
+// once SIGSTOP is queued). Without /proc (not Linux) it returns at once.
+func waitStateStopped(t *testing.T, pid int) {
+	t.Helper()
+	stat := filepath.Join("/proc", fmt.Sprint(pid), "stat")
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		b, err := os.ReadFile(stat)
+		if err != nil {
+			return
+		}
+		if i := bytes.LastIndexByte(b, ')'); i >= 0 && i+2 < len(b) && b[i+2] == 'T' {
+			return
+		}
+	}
+	t.Fatalf("process %d did not stop within 30 s of SIGSTOP", pid)
+}
+
+// processAlive reports whether pid runs (kill(pid, 0)).
+func processAlive(pid int) bool { return syscall.Kill(pid, 0) == nil }

@@ -92,83 +92,155 @@ type editValue struct {
 	variants map[string]bool
 }
 
-// ErrIncomplete means stdin did not deliver a complete JSON value in time.
+// ErrIncomplete means stdin did not deliver a complete JSON value in time
+// (the error is a *LateError).
 var ErrIncomplete = errors.New("agenthost: stdin incomplete")
 
-// ReadPayload reads one payload from r, waiting for input at most wait in
-// all, and decodes it for the host that claims it (env is the hook's
-// environment). It returns as soon as the payload's closing brace has
-// arrived, so a host that never closes stdin costs nothing. Only the time
-// spent blocked in r.Read counts against wait, not the time spent
-// decoding what arrived: a host that stalls (or trickles bytes) is cut
-// off after wait, while a big payload that is all there is gets judged
-// however slow the machine (its size is bounded by MaxInput; on a loaded
-// machine a 50 MB Write used to time out after 3 s and fail open). On
-// timeout it returns ErrIncomplete (the reading goroutine is abandoned;
-// the process exits soon after). raw holds the first bytes read, for the
-// log.
-func ReadPayload(r io.Reader, wait time.Duration, env Lookup) (p Payload, raw []byte, err error) {
-	type result struct {
-		p   Payload
-		raw []byte
-		err error
+// LateError is ReadPayload's error when its wait ended before a whole
+// payload had been read: the host was still sending it (or the machine
+// was too slow to read what it sent). errors.Is(err, ErrIncomplete) holds.
+type LateError struct {
+	// Wait is how long the payload was waited for, from StartReading.
+	Wait time.Duration
+	// Received is how many bytes had arrived by then.
+	Received int64
+	// Ended reports that the input had ended (EOF) but was not decoded in
+	// time; otherwise the host had not finished sending it.
+	Ended bool
+}
+
+func (e *LateError) Error() string {
+	how := "input still open"
+	if e.Ended {
+		how = "input ended, not decoded in time"
 	}
-	done := make(chan result, 1)
-	clock := &waitClock{r: r}
+	return fmt.Sprintf("%v after waiting %v: %d bytes received, %s", ErrIncomplete, e.Wait, e.Received, how)
+}
+
+// Is makes errors.Is(err, ErrIncomplete) true.
+func (e *LateError) Is(target error) bool { return target == ErrIncomplete }
+
+// partialBytes is how much of the input a Reading keeps to decode what
+// had arrived when its wait ends (the top-level keys that name the tool
+// and the host usually come before a large tool_input).
+const partialBytes = 64 << 10
+
+// ReadPayload reads one payload from r and decodes it for the host that
+// claims it (env is the hook's environment), waiting at most wait of wall
+// time: StartReading(r, env).Wait(now + wait).
+func ReadPayload(r io.Reader, wait time.Duration, env Lookup) (p Payload, raw []byte, err error) {
+	return StartReading(r, env).Wait(time.Now().Add(wait))
+}
+
+// Reading is a payload being read in the background (StartReading).
+type Reading struct {
+	in    *arrivals
+	env   Lookup
+	start time.Time
+	done  chan readResult
+}
+
+type readResult struct {
+	p   Payload
+	raw []byte
+	err error
+}
+
+// StartReading begins reading one payload from r at once, in the
+// background, and decoding it for the host that claims it (env is the
+// hook's environment): a hook starts it first thing, so that whatever it
+// does meanwhile (loading its configuration) never makes a payload that
+// had arrived look late. Call Wait for the result.
+func StartReading(r io.Reader, env Lookup) *Reading {
+	rd := &Reading{in: &arrivals{r: r}, env: env, start: time.Now(), done: make(chan readResult, 1)}
 	go func() {
-		s := newScanner(clock, MaxInput)
+		s := newScanner(rd.in, MaxInput)
 		e, err := decodeEnvelope(s)
-		res := result{raw: s.head, err: err}
+		res := readResult{raw: s.head, err: err}
 		if err == nil {
 			res.p = e.Payload(Detect(e, env))
 		}
-		done <- res
+		rd.done <- res
 	}()
-	timer := time.NewTimer(wait)
+	return rd
+}
+
+// Wait returns the payload once its closing brace has arrived (a host
+// that never closes stdin costs nothing), or at deadline (wall time) what
+// had arrived by then. Other errors (invalid JSON, over MaxInput) come
+// when they are found. raw holds the first bytes read, for the log.
+//
+// When the deadline comes first it returns a *LateError and, in p, what
+// had arrived: the keys decoded from the first partialBytes received (the
+// tool name, the session, the host's marks — whatever came complete), for
+// the host that claims them. The caller decides what a late payload means
+// (the hook asks: a host that is still writing is slow, not broken, and
+// will run the call; DESIGN §3). A payload still being decoded then (one
+// that the model made huge) is late too: the wait bounds the whole read.
+// The reading goroutine is abandoned (the process exits soon after).
+// Call Wait once.
+//
+// Cost: one copy of the first partialBytes of input besides the decoding.
+func (rd *Reading) Wait(deadline time.Time) (p Payload, raw []byte, err error) {
+	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
-	for {
-		select {
-		case res := <-done:
-			return res.p, res.raw, res.err
-		case <-timer.C:
-			left := wait - clock.blockedFor(time.Now())
-			if left <= 0 {
-				return Payload{}, nil, fmt.Errorf("%w after waiting %v for input", ErrIncomplete, wait)
-			}
-			timer.Reset(left)
-		}
+	select {
+	case res := <-rd.done:
+		return res.p, res.raw, res.err
+	case <-timer.C:
 	}
+	select {
+	case res := <-rd.done: // it finished at the same moment
+		return res.p, res.raw, res.err
+	default:
+	}
+	head, n, ended := rd.in.snapshot()
+	e := partialEnvelope(head)
+	raw = head[:min(len(head), snippetBytes)]
+	late := &LateError{Wait: time.Since(rd.start), Received: n, Ended: ended}
+	return e.Payload(Detect(e, rd.env)), raw, late
 }
 
-// waitClock passes reads through and adds up how long they blocked.
-type waitClock struct {
-	r       io.Reader
-	mu      sync.Mutex
-	blocked time.Duration // Read calls that returned
-	since   time.Time     // start of the Read in progress; zero: none
+// arrivals passes reads through, keeping the first partialBytes read, the
+// count and whether the input ended, for a snapshot from another
+// goroutine.
+type arrivals struct {
+	r     io.Reader
+	mu    sync.Mutex
+	head  []byte
+	n     int64
+	ended bool
 }
 
-func (c *waitClock) Read(b []byte) (int, error) {
-	c.mu.Lock()
-	c.since = time.Now()
-	c.mu.Unlock()
-	n, err := c.r.Read(b)
-	c.mu.Lock()
-	c.blocked += time.Since(c.since)
-	c.since = time.Time{}
-	c.mu.Unlock()
+func (a *arrivals) Read(b []byte) (int, error) {
+	n, err := a.r.Read(b)
+	a.mu.Lock()
+	if room := partialBytes - len(a.head); room > 0 && n > 0 {
+		a.head = append(a.head, b[:min(n, room)]...)
+	}
+	a.n += int64(n)
+	if err != nil {
+		a.ended = true
+	}
+	a.mu.Unlock()
 	return n, err
 }
 
-// blockedFor is the time spent in Read up to now.
-func (c *waitClock) blockedFor(now time.Time) time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	d := c.blocked
-	if !c.since.IsZero() {
-		d += now.Sub(c.since)
-	}
-	return d
+// snapshot returns a copy of the bytes kept, the count and whether the
+// input ended.
+func (a *arrivals) snapshot() ([]byte, int64, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return bytes.Clone(a.head), a.n, a.ended
+}
+
+// partialEnvelope decodes what it can of the start of a payload: the
+// top-level keys whose values arrived whole. It never fails: an empty or
+// broken start gives an envelope with fewer keys (none at worst).
+func partialEnvelope(head []byte) *Envelope {
+	e := newEnvelope()
+	_ = decodeInto(newScanner(bytes.NewReader(head), MaxInput), e)
+	return e
 }
 
 // Decode decodes a complete payload held in memory for the host that
@@ -187,21 +259,34 @@ func DecodeEnvelope(data []byte) (*Envelope, error) {
 }
 
 func decodeEnvelope(s *scanner) (*Envelope, error) {
+	e := newEnvelope()
+	if err := decodeInto(s, e); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func newEnvelope() *Envelope {
+	return &Envelope{keys: map[string]int{}, folded: map[string]bool{}, strs: map[string][]string{}, inputs: map[string][]*inputValue{}}
+}
+
+// decodeInto decodes the payload s reads into e. On error e holds what was
+// decoded before it (partialEnvelope's use).
+func decodeInto(s *scanner, e *Envelope) error {
 	s.skipBOM()
 	c, err := s.peek()
 	if err != nil {
 		if errors.Is(err, errSyntax) && onlySpace(s.head) {
-			return nil, errors.New("agenthost: empty input")
+			return errors.New("agenthost: empty input")
 		}
-		return nil, err
+		return err
 	}
 	if c != '{' {
 		if c == '[' || c == '"' || c == '-' || c >= '0' && c <= '9' {
-			return nil, errors.New("agenthost: payload is not a JSON object")
+			return errors.New("agenthost: payload is not a JSON object")
 		}
-		return nil, fmt.Errorf("%w: the payload starts with %q, not {", errSyntax, c)
+		return fmt.Errorf("%w: the payload starts with %q, not {", errSyntax, c)
 	}
-	e := &Envelope{keys: map[string]int{}, folded: map[string]bool{}, strs: map[string][]string{}, inputs: map[string][]*inputValue{}}
 	read := map[string]bool{}
 	for _, group := range [][]string{toolNameKeys, sessionKeys, cwdKeys, eventKeys, modeKeys, transcriptKeys} {
 		for _, k := range group {
@@ -242,13 +327,10 @@ func decodeEnvelope(s *scanner) (*Envelope, error) {
 		}
 		return s.skip()
 	})
-	if err != nil {
-		return nil, err
-	}
 	for k := range e.keys {
 		e.folded[strings.ToLower(k)] = true
 	}
-	return e, nil
+	return err
 }
 
 func onlySpace(b []byte) bool {

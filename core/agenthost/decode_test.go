@@ -138,11 +138,32 @@ func TestReadPayloadDoesNotNeedEOF(t *testing.T) {
 	}
 }
 
+// TestReadPayloadTimesOut: a payload cut off by a host that stopped
+// writing comes back late, with what had arrived: the tool name and the
+// session (complete values), the byte count, the input still open.
 func TestReadPayloadTimesOut(t *testing.T) {
-	r := &neverCloses{data: []byte(`{"tool_name":"Ba`)}
-	_, _, err := ReadPayload(r, 50*time.Millisecond, nil)
-	if !errors.Is(err, ErrIncomplete) {
-		t.Fatalf("err = %v, want ErrIncomplete", err)
+	head := `{"session_id":"s-1","tool_name":"Bash","tool_input":{"command":"rm -rf /e`
+	r := &neverCloses{data: []byte(head)}
+	// The wait leaves the reading goroutine ample time to take the head
+	// (the rest never comes, so nothing else depends on it).
+	p, raw, err := ReadPayload(r, time.Second, nil)
+	var late *LateError
+	if !errors.Is(err, ErrIncomplete) || !errors.As(err, &late) {
+		t.Fatalf("err = %v, want a *LateError", err)
+	}
+	if late.Received != int64(len(head)) || late.Ended || late.Wait < time.Second {
+		t.Errorf("late = %+v", late)
+	}
+	if p.ToolName != "Bash" || p.SessionID != "s-1" || !p.Judged || p.Host == nil || p.Command != "" {
+		t.Errorf("partial payload %+v: want tool Bash, session s-1, judged, a host, no command (it never arrived whole)", p)
+	}
+	if string(raw) != head {
+		t.Errorf("raw = %q", raw)
+	}
+	// Nothing at all: late too (the host had not begun writing).
+	p, raw, err = ReadPayload(&neverCloses{sent: true}, 20*time.Millisecond, nil)
+	if !errors.As(err, &late) || late.Received != 0 || p.ToolName != "" || len(raw) != 0 {
+		t.Errorf("nothing sent: p=%+v raw=%q err=%v", p, raw, err)
 	}
 }
 
@@ -155,7 +176,9 @@ func TestReadPayloadKeepsSnippet(t *testing.T) {
 
 func TestReadPayloadTooLarge(t *testing.T) {
 	big := io.MultiReader(strings.NewReader(`{"tool_name":"Write","tool_input":{"content":"`), infinite{}, strings.NewReader(`"}}`))
-	_, _, err := ReadPayload(big, 30*time.Second, nil)
+	// The wait is a hang guard only: 64 MiB are decoded slowly under -race
+	// on a loaded machine, and the cap, not the clock, must end it.
+	_, _, err := ReadPayload(big, 10*time.Minute, nil)
 	if !errors.Is(err, ErrOverCap) {
 		t.Fatalf("err = %v, want ErrOverCap", err)
 	}
@@ -176,19 +199,25 @@ func (infinite) Read(b []byte) (int, error) {
 	return n, nil
 }
 
-// TestReadPayloadCountsOnlyWaiting: a host that trickles a payload in
-// pieces, pausing longer in all than the wait, is cut off; decoding time
-// is not waiting (TestReadPayloadTooLarge decodes 64 MiB, slowly under
-// -race, within a shorter wait than that takes).
-func TestReadPayloadCountsOnlyWaiting(t *testing.T) {
+// TestReadPayloadTrickled: a payload that arrives in pieces is read whole
+// when its last piece comes within the wait, and is late with what had
+// arrived when the host stops sending before the end.
+func TestReadPayloadTrickled(t *testing.T) {
 	parts := []string{`{"tool_name":`, `"Bash","tool_input":`, `{"command":"ls"}}`}
-	r := &trickle{parts: append([]string{}, parts...), pause: 40 * time.Millisecond}
-	if _, _, err := ReadPayload(r, 100*time.Millisecond, nil); !errors.Is(err, ErrIncomplete) {
-		t.Fatalf("trickled past the wait: err = %v, want ErrIncomplete", err)
-	}
-	r = &trickle{parts: append([]string{}, parts...), pause: 10 * time.Millisecond}
-	if p, _, err := ReadPayload(r, 5*time.Second, nil); err != nil || p.ToolName != "Bash" {
+	r := &trickle{parts: append([]string{}, parts...), pause: 10 * time.Millisecond}
+	// The wait is a hang guard: the pieces come in 30 ms unhurried.
+	if p, _, err := ReadPayload(r, time.Minute, nil); err != nil || p.ToolName != "Bash" || p.Command != "ls" {
 		t.Fatalf("trickled within the wait: p=%+v err=%v", p, err)
+	}
+	sent := int64(len(parts[0]) + len(parts[1]))
+	r = &trickle{parts: append([]string{}, parts[:2]...), pause: time.Millisecond}
+	p, _, err := ReadPayload(r, time.Second, nil)
+	var late *LateError
+	if !errors.As(err, &late) {
+		t.Fatalf("stopped before the end: err = %v, want a *LateError", err)
+	}
+	if late.Received != sent || p.ToolName != "Bash" {
+		t.Errorf("stopped before the end: %d bytes, tool %q; want %d, Bash", late.Received, p.ToolName, sent)
 	}
 }
 

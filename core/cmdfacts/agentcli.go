@@ -292,7 +292,9 @@ func opencodeCLI(args []ir.Word) (AgentChange, bool) {
 	if p.Has("pure") {
 		return AgentChange{Kind: HooksChange, Detail: "--pure", All: true}, true
 	}
-	if ops := lowerOps(p.Operands); len(ops) >= 1 && ops[0] == "uninstall" {
+	// uninstall --keep-config (-c) keeps the config dir, and the guard's
+	// plugin in it; --dry-run and --help change nothing.
+	if ops := lowerOps(p.Operands); len(ops) >= 1 && ops[0] == "uninstall" && !p.Has("c", "keep-config", "dry-run", "h", "help") {
 		return AgentChange{Kind: PluginChange, Detail: "uninstall", All: true}, true
 	}
 	return AgentChange{}, false

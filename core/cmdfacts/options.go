@@ -20,6 +20,32 @@ type Spec struct {
 	Long []string
 	// POSIX: options end at the first operand.
 	POSIX bool
+	// Flags are the short letters that take no value. ParseArgs needs
+	// them only with ModeDash (any letter not in Short is a flag); a
+	// command's Syntax lists them all, so that its tests can feed each
+	// one to the layers.
+	Flags string
+	// ModeDash: a short-option word with a letter that is neither in
+	// Short nor in Flags (before any value letter) is an operand, as
+	// chmod reads "-x" and chattr "-i": a mode written with a dash.
+	ModeDash bool
+}
+
+// modeWord reports whether the short-option cluster v (without its
+// dash) is an operand under spec's ModeDash.
+func (s Spec) modeWord(v string) bool {
+	if !s.ModeDash {
+		return false
+	}
+	for k := 0; k < len(v); k++ {
+		switch {
+		case strings.IndexByte(s.Short, v[k]) >= 0:
+			return false // the rest is the value
+		case strings.IndexByte(s.Flags, v[k]) < 0:
+			return true
+		}
+	}
+	return false
 }
 
 // SpecFor builds a Spec from option names as written ("-t",
@@ -37,6 +63,24 @@ func SpecFor(valued ...string) Spec {
 		}
 	}
 	return s
+}
+
+// Takes reports whether the option word w, as written ("-p",
+// "--package"), takes the next word as its value under s: a short option
+// whose last letter is valued, a long one that is listed. A word with an
+// attached value (-pX, --package=X) takes none.
+func (s Spec) Takes(w string) bool {
+	switch {
+	case strings.HasPrefix(w, "--"):
+		return slices.Contains(s.Long, w[2:])
+	case len(w) >= 2 && w[0] == '-':
+		for k := 1; k < len(w); k++ {
+			if strings.IndexByte(s.Short, w[k]) >= 0 {
+				return k == len(w)-1
+			}
+		}
+	}
+	return false
 }
 
 // Opt is one parsed option: its short letter or long name (no dashes),
@@ -66,7 +110,7 @@ func ParseArgs(args []ir.Word, spec Spec) Args {
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		v := w.Value
-		if done || !IsOption(w) {
+		if done || !IsOption(w) || !strings.HasPrefix(v, "--") && !w.Unknown && spec.modeWord(v[1:]) {
 			out.Operands = append(out.Operands, w)
 			out.OptsBefore = append(out.OptsBefore, len(out.Opts))
 			if spec.POSIX {

@@ -115,7 +115,7 @@ func init() {
 		"gnome-terminal": (*payloads).termExec, "xfce4-terminal": (*payloads).termExec,
 		"terminator": (*payloads).termExec, "tilix": (*payloads).termExec, "mate-terminal": (*payloads).termExec,
 	}
-	addMorePayloadReaders()
+	addToolAndLispPayloadReaders()
 }
 
 // Lines splits w's value at newlines into words, each as known as the
@@ -659,7 +659,7 @@ func (p *payloads) emacs() {
 				p.line(Piece(*expr, 0, len(expr.Value), s), "emacs "+fn)
 			}
 		}
-		p.lispForms(*expr, "elisp") // deletes and programs run (payloads_more.go)
+		p.lispForms(*expr, "elisp") // deletes and programs run (payloads_tools_lisp.go)
 	}
 }
 

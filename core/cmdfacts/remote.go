@@ -52,7 +52,7 @@ type Remote struct {
 // RemoteCommand reads a remote shell client's command line (ssh host CMD
 // ARGS..., ssh -t host 'CMD', ssh -o RemoteCommand=CMD host, ssh host
 // with no command, mosh host -- CMD; the cloud shells, container execs
-// and machinectl shell of remote_more.go, RemoteClients lists them all);
+// and machinectl shell of remote_runners.go, RemoteClients lists them all);
 // ok is false when it runs no shell command there (ssh -N, -s, -G ...,
 // or not a client). name is the
 // client's command name (after wrappers); args its arguments (argv[1:]).

@@ -29,7 +29,8 @@ type FileRead struct {
 // reader says how one command names the files it reads.
 type reader struct {
 	// valued are the options (as written) that take a value, so their
-	// values are not taken for operands.
+	// values are not taken for operands; nil reads the command by its
+	// Syntax (see spec).
 	valued []string
 	// skip is how many leading operands are no files (grep's pattern,
 	// jq's filter, awk's program) unless one of given is present.
@@ -79,7 +80,7 @@ func init() {
 	show(reader{valued: []string{"-e", "-f", "-n", "-s"}}, "hexdump", "hd")
 	show(reader{valued: []string{"-b", "-v", "-i", "-w", "-s", "-l"}}, "nl")
 	show(reader{valued: []string{"-d", "-f", "-c", "-b", "--delimiter", "--fields", "--characters", "--bytes"}}, "cut")
-	show(reader{valued: []string{"-k", "-t", "-o", "-S", "-T", "--key", "--field-separator", "--output", "--buffer-size"}}, "sort")
+	show(reader{}, "sort") // by its Syntax
 	show(reader{valued: []string{"-f", "-t", "--from-code", "--to-code", "-o", "--output"}}, "iconv")
 	show(reader{valued: []string{"-l", "--language", "-H", "--highlight-line", "--theme", "-r", "--line-range", "--style"}}, "bat", "batcat")
 	show(reader{valued: []string{"-h", "-l", "-o", "-w"}}, "pr")
@@ -97,23 +98,22 @@ func init() {
 	show(reader{valued: []string{"-f", "--from-file", "--arg", "--argjson", "--slurpfile", "--rawfile", "--indent"}, skip: 1,
 		given: []string{"-f", "--from-file", "-n", "--null-input"}}, "jq", "gojq", "yq")
 	show(reader{valued: []string{"-f", "-v", "-F"}, skip: 1, given: []string{"-f"}}, "awk", "gawk", "mawk", "nawk")
-	show(reader{valued: []string{"-e", "--expression", "-f", "--file"}, skip: 1, given: []string{"-e", "--expression", "-f", "--file"}}, "sed", "gsed")
+	show(reader{skip: 1, given: []string{"-e", "--expression", "-f", "--file"}}, "sed", "gsed")
 	show(reader{valued: []string{"-I", "--ignore-matching-lines", "-x", "--exclude"}, tree: []string{"-r", "--recursive"}}, "diff", "colordiff")
 	show(reader{noOps: true}, "openssl") // one-dash long options: opensslReads
 	show(reader{noOps: true}, "dd")      // if=FILE: ddReads
-	show(reader{valued: []string{"-o", "--output", "-S", "--suffix"}}, "gzip", "bzip2", "xz", "zstd", "lz4", "brotli", "pigz")
+	show(reader{}, "gzip", "bzip2", "xz", "zstd", "lz4", "brotli", "pigz")
 	// Copies: the sources are read.
-	show(reader{valued: []string{"-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group"},
+	show(reader{last: true, dest: []string{"-t", "--target-directory"}, tree: []string{"-r", "-R", "-a", "--recursive", "--archive"}},
+		"cp", "install", "ln")
+	show(reader{valued: []string{"-t", "--target-directory", "-S", "--suffix"},
 		last: true, dest: []string{"-t", "--target-directory"}, tree: []string{"-r", "-R", "-a", "--recursive", "--archive"}},
-		"cp", "install", "ln", "gcp")
+		"gcp")
+	show(reader{last: true, dest: []string{"-t", "--target-directory"}, tree: []string{"*"}}, "mv")
 	show(reader{valued: []string{"-t", "--target-directory", "-S", "--suffix"}, last: true, dest: []string{"-t", "--target-directory"},
-		tree: []string{"*"}}, "mv", "move")
-	show(reader{valued: []string{"-P", "-p", "-i", "-F", "-o", "-c", "-l", "-S", "-J", "-D", "-X"}, last: true,
-		tree: []string{"-r"}, send: true, remote: true}, "scp")
-	show(reader{valued: []string{"-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--files-from", "--exclude-from",
-		"--include-from", "--chmod", "--chown", "-T", "--temp-dir", "--backup-dir", "--suffix", "--link-dest", "--compare-dest",
-		"--copy-dest", "--partial-dir", "--log-file", "--password-file", "--rsync-path"}, last: true, tree: []string{"*"},
-		send: true, remote: true}, "rsync")
+		tree: []string{"*"}}, "move")
+	show(reader{last: true, tree: []string{"-r"}, send: true, remote: true}, "scp")
+	show(reader{last: true, tree: []string{"*"}, send: true, remote: true}, "rsync")
 	// Archivers: every operand after the archive.
 	show(reader{valued: []string{"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from",
 		"--exclude", "-b", "--blocking-factor", "-I", "--use-compress-program"}, files: []string{"-T", "--files-from"}, tree: []string{"*"}},
@@ -150,6 +150,20 @@ func init() {
 	show(reader{send: true}, "xclip", "xsel", "pbcopy", "wl-copy", "clip")
 }
 
+// spec is the option syntax r reads command name with: the command's
+// Syntax when r lists no valued options of its own, with r's files and at
+// options added (they take values too); else r's own lists.
+func (r reader) spec(name string) Spec {
+	s, ok := syntaxes[name]
+	if !ok || r.valued != nil {
+		return SpecFor(append(append(slices.Clip(r.valued), r.files...), r.at...)...)
+	}
+	extra := SpecFor(append(slices.Clip(r.files), r.at...)...)
+	s.Short += extra.Short
+	s.Long = append(slices.Clip(s.Long), extra.Long...)
+	return s
+}
+
 // FileReads lists the files and directories command c reads, copies or
 // sends, by the table of readers: the operands of a printer (cat, base64,
 // xxd, less ...), of a search after its pattern (grep, rg), the sources of
@@ -183,7 +197,7 @@ func FileReads(c *ir.Command) []FileRead {
 	case "openssl":
 		return opensslReads(args)
 	}
-	parsed := ParseArgs(args, SpecFor(append(append(slices.Clip(r.valued), r.files...), r.at...)...))
+	parsed := ParseArgs(args, r.spec(c.Name))
 	tree := slices.Contains(r.tree, "*") || subTree
 	for _, o := range parsed.Opts {
 		if hasOpt(r.tree, o.Name) {

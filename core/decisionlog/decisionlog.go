@@ -133,6 +133,9 @@ type Record struct {
 	// sha256 of the text judged.
 	Files []FileRecord `json:"files,omitempty"`
 	Ms    float64      `json:"ms"`
+	// StdinMs is how long, from the hook's start, its payload took to
+	// arrive (hook calls; the wait's length when it did not in time).
+	StdinMs float64 `json:"stdin_ms,omitempty"`
 }
 
 // FileRecord is one file a call ran from disk (Record.Files).

@@ -120,9 +120,10 @@ type Client struct {
 	// WarmReattached) or WarmNone for a per-call process. Close never
 	// stops a warm server: other calls share it.
 	warm string
-	// Reattached clients only (plugin and proc are nil): their own
-	// connection, the server's pid, and broken, which marks the server's
-	// record stale when a Decide finds the connection broken.
+	// Warm clients: the server's pid, and broken, which marks the server's
+	// record stale when a Decide finds the connection broken or the
+	// server stopped. Reattached clients also hold their own connection
+	// (plugin and proc are nil).
 	conn      *grpc.ClientConn
 	serverPid int
 	broken    func()
@@ -355,9 +356,10 @@ func (c *Client) Decide(ctx context.Context, call *core.Call) (core.Verdict, err
 	}
 	resp, err := c.rpc.Decide(ctx, convert.CallToProto(call))
 	if err != nil {
-		if c.broken != nil && ctx.Err() == nil && status.Code(err) == codes.Unavailable {
-			// The reattached server is gone or broken: the next call
-			// starts a fresh one.
+		if c.broken != nil && (ctx.Err() == nil && status.Code(err) == codes.Unavailable || processStopped(c.serverPid)) {
+			// The warm server is gone or broken, or it missed the
+			// deadline because it is stopped (a slow one is left alone):
+			// the next call starts a fresh one.
 			c.broken()
 		}
 		return c.named(foundBefore(err)), &Error{Layer: c.name, Op: "decide", Err: rpcCause(ctx, err)}

@@ -42,10 +42,13 @@ import (
 // a per-call process as before, killed when the call closes it.
 //
 // A record is stale, and is removed before a fresh server is started, when
-// its process is gone, its executable's sha256 is not the one the caller
-// would start, its socket is not this user's, the server's peer
-// credentials are not this user's and its pid, or the connection fails (at
-// reattach, or later at Decide).
+// its process is gone or stopped (SIGSTOP: it would answer no call, and
+// every call would wait for its deadline), its executable's sha256 is not
+// the one the caller would start, its socket is not this user's, the
+// server's peer credentials are not this user's and its pid, or the
+// connection fails (at reattach, or later at Decide). A server found
+// stopped when a call missed its deadline is abandoned the same way. A
+// server that is merely slow (a loaded machine) keeps its record.
 
 // Environment of a warm server (set by Launch, read by Serve).
 const (
@@ -188,6 +191,8 @@ func checkRecord(r *record, e expect) error {
 		return &stale{"another protocol"}
 	case !processAlive(r.Pid):
 		return &stale{"process " + strconv.Itoa(r.Pid) + " is gone"}
+	case processStopped(r.Pid):
+		return &stale{"process " + strconv.Itoa(r.Pid) + " is stopped"}
 	}
 	if e.pinned != "" || r.ExeID != e.exeID {
 		// The file changed (or is pinned): only the same bytes will do.
@@ -336,6 +341,7 @@ func attach(ctx context.Context, l resolvedLaunch) (*Client, error) {
 		return c, nil // it serves this call; the next one starts its own
 	}
 	c.warm = WarmStarted
+	c.serverPid, c.broken = pid, abandon(recPath, rec)
 	// go-plugin's socket dir for this launch is unused: the server
 	// listens in its own s<PID> dir.
 	if d := c.proc.dir(); d != "" {
@@ -407,28 +413,35 @@ func reattach(ctx context.Context, cfg LaunchConfig, name, recPath string, e exp
 	}
 	if err := waitReady(ctx, conn); err != nil {
 		_ = conn.Close()
-		if ctx.Err() != nil {
+		if ctx.Err() != nil && !processStopped(r.Pid) {
 			// Slow, not broken (a loaded machine): leave the record.
 			return nil, r, &Error{Layer: name, Op: "reattach", Err: context.Cause(ctx)}
 		}
 		return nil, r, &stale{"reattach: " + err.Error()}
 	}
-	seen := *r
 	c := &Client{
 		name: name, warm: WarmReattached, conn: conn, rpc: layerpb.NewLayerClient(conn), serverPid: r.Pid,
-		info: Info{Name: r.Describe, Version: r.Version, Description: r.Description, ProtocolVersion: uint32(r.ProtocolVersion)},
-		broken: func() {
-			if removeRecordIf(recPath, func(now *record) bool {
-				return now != nil && now.Pid == seen.Pid && now.Started.Equal(seen.Started)
-			}) {
-				stopServer(&seen)
-			}
-		},
+		info:   Info{Name: r.Describe, Version: r.Version, Description: r.Description, ProtocolVersion: uint32(r.ProtocolVersion)},
+		broken: abandon(recPath, *r),
 	}
 	if cfg.Name == "" && c.info.Name != "" {
 		c.name = c.info.Name
 	}
 	return c, r, nil
+}
+
+// abandon returns what a client calls when the server seen (recorded at
+// recPath) proved broken or stopped: the record is removed, unless another
+// call has already replaced it, and the server is asked to exit, so that
+// the next call starts a fresh one.
+func abandon(recPath string, seen record) func() {
+	return func() {
+		if removeRecordIf(recPath, func(now *record) bool {
+			return now != nil && now.Pid == seen.Pid && now.Started.Equal(seen.Started)
+		}) {
+			stopServer(&seen)
+		}
+	}
 }
 
 // waitReady connects conn and waits until it is ready (the server has
@@ -489,7 +502,9 @@ func lockWait(ctx context.Context, path string, ready func() bool) (func(), erro
 
 // stopServer sends SIGTERM to the server r names, if it still runs and is
 // the process listening on r's socket (checked by its peer credentials,
-// so a reused pid is never signalled). It reports whether it signalled.
+// so a reused pid is never signalled), and SIGCONT after it when it is
+// stopped, so that it exits (removing its socket dir) instead of waiting,
+// stopped, for someone to continue it. It reports whether it signalled.
 func stopServer(r *record) bool {
 	if r == nil || r.Network != "unix" || !processAlive(r.Pid) {
 		return false
@@ -510,7 +525,13 @@ func stopServer(r *record) bool {
 	if err != nil || uid != os.Getuid() || pid != r.Pid {
 		return false
 	}
-	return signalTerm(r.Pid) == nil
+	if signalTerm(r.Pid) != nil {
+		return false
+	}
+	if processStopped(r.Pid) {
+		_ = signalCont(r.Pid)
+	}
+	return true
 }
 
 // StopWarm asks every warm server recorded in runDir to exit (SIGTERM, to

@@ -32,4 +32,5 @@ func statIdentity(os.FileInfo) string   { return "" }
 func tryLock(*os.File) (bool, error)    { return false, errors.New("no file locks here") }
 func unlockFile(*os.File)               {}
 func signalTerm(int) error              { return errors.New("not supported here") }
+func signalCont(int) error              { return errors.New("not supported here") }
 func detachStdio(string)                {}

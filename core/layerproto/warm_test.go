@@ -287,7 +287,9 @@ func deadPid(t *testing.T) int {
 
 func TestWarmIdleExitRemovesEverything(t *testing.T) {
 	dir := warmDir(t)
-	cfg := warmConfig(t, selfPath(t), dir, 300*time.Millisecond)
+	// Idle long enough that a loaded machine's gap between the handshake
+	// and the first call (Describe) does not end the server first.
+	cfg := warmConfig(t, selfPath(t), dir, 2*time.Second)
 	_, pid := warmLaunch(t, cfg)
 	// The launcher's own c<PID> dir (where go-plugin made the start's
 	// socket dir) goes when its call is done, as the host's does.
@@ -381,37 +383,92 @@ func TestRunDirRefusesASharedDir(t *testing.T) {
 // give up within its context — no panic, no kill of the shared server,
 // its record kept — and once it runs again the next call reattaches to
 // the same server.
-func TestWarmReattachGivesUpOnAStoppedServer(t *testing.T) {
+// TestWarmStoppedServerIsReplaced (issue 27 item 7): a warm server that
+// was stopped (pkill -STOP) would answer no call, and every call would
+// wait for its deadline and fall back; instead the next launch finds it
+// stopped, abandons it (its record removed; SIGTERM, then SIGCONT so that
+// it exits) and starts a fresh server, which the launch after reattaches
+// to.
+func TestWarmStoppedServerIsReplaced(t *testing.T) {
 	dir := warmDir(t)
 	cfg := warmConfig(t, selfPath(t), dir, time.Minute)
 	_, pid := warmLaunch(t, cfg)
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	stopped := true
-	defer func() {
-		if stopped {
-			_ = syscall.Kill(pid, syscall.SIGCONT)
-		}
-	}()
+	defer syscall.Kill(pid, syscall.SIGCONT) // whatever happens, never leave it stopped
 	waitStopped(t, pid)
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	c, err := Launch(ctx, cfg)
-	cancel()
-	if err == nil {
-		c.Close()
-		t.Fatal("a stopped server was reattached")
+	how, pid2 := warmLaunch(t, cfg)
+	if how != WarmStarted || pid2 == pid {
+		t.Fatalf("with server %d stopped: %q pid %d, want a fresh server", pid, how, pid2)
 	}
-	if _, records := servers(t, dir); len(records) != 1 {
-		t.Fatalf("the record of a slow server was removed: %v", runEntries(t, dir))
+	waitGone(t, pid)
+	how, pid3 := warmLaunch(t, cfg)
+	if how != WarmReattached || pid3 != pid2 {
+		t.Fatalf("the launch after: %q pid %d, want reattached to %d", how, pid3, pid2)
 	}
-	if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
+	Sweep(dir)
+	if sockDirs, records := servers(t, dir); len(records) != 1 || len(sockDirs) != 1 || sockDirs[0] != "s"+strconv.Itoa(pid2) {
+		t.Errorf("run dir holds %v", runEntries(t, dir))
+	}
+}
+
+// TestWarmServerStoppedDuringACallIsAbandoned: a server stopped after a
+// call reattached to it misses that call's deadline; the client finds it
+// stopped and abandons it, so the next launch starts a fresh server. A
+// server that is only slow keeps its record (TestWarmSlowServerIsKept).
+func TestWarmServerStoppedDuringACallIsAbandoned(t *testing.T) {
+	dir := warmDir(t)
+	cfg := warmConfig(t, selfPath(t), dir, time.Minute)
+	_, pid := warmLaunch(t, cfg)
+	c, err := Launch(context.Background(), cfg)
+	if err != nil {
 		t.Fatal(err)
 	}
-	stopped = false
+	defer c.Close()
+	if c.Warm() != WarmReattached || c.Pid() != pid {
+		t.Fatalf("%q pid %d, want reattached to %d", c.Warm(), c.Pid(), pid)
+	}
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Kill(pid, syscall.SIGCONT)
+	waitStopped(t, pid)
+	// The deadline ends the call whatever the load: the server is stopped.
+	if _, err := decide(t, c, "probe", 200*time.Millisecond); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("decide on a stopped server: err = %v, want its deadline", err)
+	}
+	waitGone(t, pid)
+	how, pid2 := warmLaunch(t, cfg)
+	if how != WarmStarted || pid2 == pid {
+		t.Fatalf("after the stopped server: %q pid %d, want a fresh server", how, pid2)
+	}
+}
+
+// TestWarmSlowServerIsKept: a reattach that runs out of time while the
+// server is running (here: the caller's deadline has passed before the
+// handshake could be made) is slowness, not a broken server: the record
+// stays and the next launch reattaches.
+func TestWarmSlowServerIsKept(t *testing.T) {
+	dir := warmDir(t)
+	cfg := warmConfig(t, selfPath(t), dir, time.Minute)
+	_, pid := warmLaunch(t, cfg)
+	l, err := resolve(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if c := newWarmTarget(l).try(ctx); c != nil {
+		c.Close()
+		t.Fatal("a reattach with its context ended succeeded")
+	}
+	if _, records := servers(t, dir); len(records) != 1 {
+		t.Fatalf("the record of a running server was removed: %v", runEntries(t, dir))
+	}
 	how, pid2 := warmLaunch(t, cfg)
 	if how != WarmReattached || pid2 != pid {
-		t.Fatalf("after SIGCONT: %q pid %d, want reattached to %d", how, pid2, pid)
+		t.Fatalf("%q pid %d, want reattached to %d", how, pid2, pid)
 	}
 }
 

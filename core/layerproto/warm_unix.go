@@ -93,6 +93,9 @@ func unlockFile(f *os.File) { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
 // signalTerm asks pid to exit.
 func signalTerm(pid int) error { return syscall.Kill(pid, syscall.SIGTERM) }
 
+// signalCont continues a stopped pid.
+func signalCont(pid int) error { return syscall.Kill(pid, syscall.SIGCONT) }
+
 // detachStdio points file descriptors 1 and 2 at logPath (appended) or
 // /dev/null.
 func detachStdio(logPath string) {

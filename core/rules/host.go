@@ -43,4 +43,8 @@ var (
 		Doc: "A field the guard reads has the wrong JSON type (a shell command or a target path that is an array, an object, a number or a boolean), or a shell or file tool's tool_input is not an object (a string, an array, a number; a bare string is read as patch text only by an apply_patch tool), so what the call would do cannot be inspected.",
 		Zh:  "[zcode-fence: 输入无法检查] 字段 {field} 是{type}而不是{want}，无法检查此调用会做什么。" + hostAdviceZh,
 		En:  "[zcode-fence: uninspectable input] the field {field} is {type}, not {want}, so what this call would do cannot be inspected. " + hostAdvice})
+	HostInputLate = def(&Rule{ID: "HK-INPUT-LATE", Family: HostInput,
+		Doc: "The payload was still arriving when the hook's wait for it ended (the host had not finished writing it, or the machine was too loaded to read it in time). The host is slow, not broken, and runs the call once the hook exits, so it cannot be left unjudged (DESIGN §3, 2026-12-05). A call whose first bytes already name a tool the guard does not judge stays silent, and so does input that ended empty.",
+		Zh:  "[zcode-fence: 输入未能及时读取] 等待结束时宿主仍在发送此调用（{wait} 内收到 {bytes} 字节），无法检查它会做什么。" + hostAdviceZh,
+		En:  "[zcode-fence: input not read in time] the host was still sending this call when the guard's wait for it ended ({bytes} bytes in {wait}), so what it would do cannot be inspected. " + hostAdvice})
 )

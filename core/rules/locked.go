@@ -11,14 +11,14 @@ import (
 //     drive root, home, a whole profile or a system directory, in any of
 //     the forms the Deletes family knows, and wiping or formatting a disk;
 //   - the answers that keep the built-in layers failing closed: a call too
-//     large, too deep or too slow to inspect, and a pinned third-party
-//     layer whose bytes changed. A setting that let input force silence
-//     would be a bypass (DESIGN §3).
+//     large, too deep or too slow to inspect (or to read: HK-INPUT-LATE),
+//     and a pinned third-party layer whose bytes changed. A setting that
+//     let input force silence would be a bypass (DESIGN §3).
 var lockedRules = []*Rule{
 	RmRecursive, RmNoPreserveRoot, RmGlob, Rmdir, WinDelete, PSRemove, FindDelete, XargsDelete, Shred,
 	MvSource, RsyncDelete, ArchiveDelete, ScriptDelete,
 	DeviceWrite, DdDevice, DdTarget, Mkfs, Wipefs, Partition, Diskpart, DiskutilWipe, Format, PSDisk,
-	TooDeep, Incomplete, FenceIncomplete, HostLayerIntegrity,
+	TooDeep, Incomplete, FenceIncomplete, HostLayerIntegrity, HostInputLate,
 }
 
 func init() {

@@ -130,13 +130,20 @@ func TestEveryRuleHasAnAskCaseAndASilentTwin(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if !json.Valid(data) {
+			t.Errorf("%s: not valid JSON", file)
+			continue
+		}
 		var cases []testCase
-		if json.Unmarshal(data, &cases) != nil {
+		if err := json.Unmarshal(data, &cases); err != nil {
 			var suite struct { // a fixture with its cases in a member
 				Cases []testCase `json:"cases"`
 			}
-			if json.Unmarshal(data, &suite) != nil || len(suite.Cases) == 0 {
-				continue // not a table of cases
+			if err2 := json.Unmarshal(data, &suite); err2 != nil || len(suite.Cases) == 0 {
+				if strings.HasPrefix(filepath.Base(file), "cases_") {
+					t.Errorf("%s: a case file that does not read as a table of cases: %v", file, err)
+				}
+				continue // not a table of cases (messages, budgets, fixtures)
 			}
 			cases = suite.Cases
 		}

@@ -40,7 +40,7 @@ var tiers = [][]string{
 	// 6: the built-in chain and example layers.
 	{"plugins", "examples/layers/protect-branch"},
 	// 7: binaries, tools and end-to-end tests.
-	{"cmd/zcode-fence", "cmd/benchhook", "tools/generate", "tools/bundle", "e2e", "e2e/internal/kit"},
+	{"cmd/zcode-fence", "cmd/benchhook", "cmd/benchhook/floor", "tools/generate", "tools/bundle", "e2e", "e2e/internal/kit"},
 }
 
 // TestImportDirection reads the imports of every non-test Go file of the

@@ -29,9 +29,6 @@ var oversize = map[string]int{
 	"core/host/external_test.go:TestExternalLayerVetting": 131,
 	"core/shell/analysis/analyze.go:analyzer.run":         153,
 	"core/shell/analysis/limits_test.go:limitCases":       137,
-	"core/shell/oneliner/calls.go:parser.call":            208,
-	"core/shell/oneliner/eval.go:parser.pure":             223,
-	"core/shell/winshell/windows.go":                      2385,
 }
 
 // TestSize fails on a file of core/ or plugins/ over maxFileLines lines or

@@ -187,6 +187,8 @@ func (v *cmdv) rules() {
 		}
 	} else if strings.HasPrefix(v.name, "mkfs") || strings.HasPrefix(v.name, "newfs") {
 		ruleMkfs(v)
+	} else {
+		ruleEffects(v) // a command with effects and no rule of its own
 	}
 	v.inlineScripts()
 	v.secrets()

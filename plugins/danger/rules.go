@@ -3,6 +3,8 @@ package danger
 import (
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+
 	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 )
@@ -31,7 +33,7 @@ func on(rule func(*cmdv), names ...string) judging { return judging{rule: rule, 
 // client's own rule before the remote-command rule, a platform's
 // destroy after the rule the name has otherwise.
 var ruleSets = [][]judging{
-	deleteRules, hiddenRules, overwriteRules, diskRules, diskMoreRules, volumeRules, powerRules,
+	deleteRules, hiddenRules, overwriteRules, diskRules, diskCryptRules, volumeRules, powerRules,
 	gitRules, persistRules, accountsRules, pskillRules, registryRules, deferredRules,
 	infraRules, remoteShellRules, platformsRules, longTailRules,
 }
@@ -41,6 +43,28 @@ var ruleSets = [][]judging{
 var dispatch map[string][]func(*cmdv)
 
 func init() { dispatch = buildDispatch(ruleSets) }
+
+// effectTargets returns the targets of the command's effects of op
+// (cmdfacts.EffectsOf) and whether one of them is recursive.
+func (v *cmdv) effectTargets(op cmdfacts.EffectOp) (targets []ir.Word, recursive bool) {
+	for _, e := range cmdfacts.EffectsOf(v.name, v.args) {
+		if e.Op == op {
+			targets = append(targets, e.Targets...)
+			recursive = recursive || e.Recursive
+		}
+	}
+	return targets, recursive
+}
+
+// mustSyntax is the option syntax cmdfacts gives command name; a name it
+// does not know is a mistake of the caller (the tests run every rule).
+func mustSyntax(name string) cmdfacts.Spec {
+	s, ok := cmdfacts.Syntax(name)
+	if !ok {
+		panic("danger: no cmdfacts.Syntax for " + name)
+	}
+	return s
+}
 
 // buildDispatch indexes sets by name.
 func buildDispatch(sets [][]judging) map[string][]func(*cmdv) {

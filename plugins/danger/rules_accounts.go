@@ -36,8 +36,7 @@ func ruleUserdel(v *cmdv) {
 }
 
 // killUserSpec: pkill's and killall's options that take a value.
-var killUserSpec = cmdfacts.Spec{Short: "uUgGPsntFo", Long: []string{"euid", "uid", "user", "pgroup", "group",
-	"parent", "session", "ns", "nslist", "terminal", "pidfile", "signal", "older-than", "younger-than", "context"}}
+var killUserSpec = mustSyntax("pkill")
 
 // ruleKillUser: pkill -u USER / killall -u USER with no process name
 // signals every process of USER (DG-KILL-ALL) when USER is root (the

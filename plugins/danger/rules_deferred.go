@@ -19,7 +19,7 @@ func ruleAt(v *cmdv) {
 	if !cmdfacts.AtSchedules(v.name, v.args) {
 		return
 	}
-	detail := strings.Join(lowerValues(cmdfacts.Operands(v.args, "-q", "-f", "-t")), " ")
+	detail := strings.Join(lowerValues(cmdfacts.ParseCommand("at", v.args).Operands), " ")
 	if f := cmdfacts.Value(v.args, "-f"); f != nil {
 		detail = "-f " + wordText(*f)
 	}

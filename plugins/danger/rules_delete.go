@@ -394,7 +394,7 @@ func (v *cmdv) absDir(w ir.Word) (string, bool) {
 // ruleShred: shred of a disk, a critical file or a catastrophic target
 // (DG-SHRED).
 func ruleShred(v *cmdv) {
-	ops := cmdfacts.Operands(v.args, "-n", "--iterations", "-s", "--size", "--random-source")
+	ops, _ := v.effectTargets(cmdfacts.EffectWrite)
 	hs := v.targets(ops, hitCatastrophic|hitCritical|hitDisk|hitUnknown|hitRepo)
 	hs = v.fedFromFind(hs, ops, false)
 	fed, own := splitInput(pick(hs, hitCatastrophic|hitCritical|hitDisk), v.viaArgs())
@@ -406,7 +406,8 @@ func ruleShred(v *cmdv) {
 
 // ruleUnlink: unlink of a critical file.
 func ruleUnlink(v *cmdv) {
-	v.reportCommon(v.targets(cmdfacts.Operands(v.args), hitCritical))
+	ops, _ := v.effectTargets(cmdfacts.EffectDelete)
+	v.reportCommon(v.targets(ops, hitCritical))
 }
 
 // ruleMv: mv (or cmd.exe move) of a catastrophic source (DG-MV-SOURCE),
@@ -417,8 +418,8 @@ func ruleMv(v *cmdv) {
 	if v.name == "move" || v.c.Dialect == ir.Cmd {
 		_, ops = winshell.CmdSwitches(v.c.Args)
 	} else {
-		ops = cmdfacts.Operands(v.args, "-t", "--target-directory", "-S", "--suffix")
-		toDir = cmdfacts.HasShort(v.args, "t") || cmdfacts.HasLong(v.args, "--target-directory")
+		p := cmdfacts.ParseCommand(v.name, v.args)
+		ops, toDir = p.Operands, p.Has("t", "target-directory")
 	}
 	if len(ops) == 0 {
 		return
@@ -480,8 +481,7 @@ func ruleRsync(v *cmdv) {
 	if detail == "" {
 		return
 	}
-	ops := cmdfacts.Operands(v.args, "-e", "--rsh", "-f", "--filter", "-T", "--temp-dir", "--exclude", "--include",
-		"--exclude-from", "--include-from", "--files-from", "--partial-dir", "--backup-dir", "--suffix", "-B", "--block-size")
+	ops := cmdfacts.ParseCommand(v.name, v.args).Operands
 	if len(ops) < 2 {
 		return
 	}

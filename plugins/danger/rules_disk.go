@@ -52,7 +52,7 @@ func ruleDd(v *cmdv) {
 // ruleMkfs: mkfs* / newfs* / mke2fs / mkswap ... on a device (DG-MKFS);
 // a file image is not a device.
 func ruleMkfs(v *cmdv) {
-	hs := v.targets(cmdfacts.Operands(v.args, "-t", "-L", "-b", "-N", "-O", "-E", "-U", "-n", "-F", "-c", "-s"), hitDevice|hitUnknown)
+	hs := v.targets(cmdfacts.ParseCommand("mkfs", v.args).Operands, hitDevice|hitUnknown)
 	if dev := pick(hs, hitDevice); len(dev) > 0 {
 		v.report(rules.Mkfs, "", dev)
 		return
@@ -69,7 +69,7 @@ func ruleWipefs(v *cmdv) {
 	if !cmdfacts.HasShort(v.args, "ao") && !cmdfacts.HasLong(v.args, "--all", "--offset") {
 		return
 	}
-	hs := v.targets(cmdfacts.Operands(v.args, "-o", "--offset", "-t", "--types", "-b", "--backup"), hitDevice|hitUnknown)
+	hs := v.targets(cmdfacts.ParseCommand("wipefs", v.args).Operands, hitDevice|hitUnknown)
 	v.report(rules.Wipefs, "", pick(hs, hitDevice))
 	v.report(rules.UnresolvedTarget, "", pick(hs, hitUnknown))
 }
@@ -103,7 +103,7 @@ func rulePartition(v *cmdv) {
 			}
 		}
 	}
-	ops := cmdfacts.Operands(v.args, "-a", "--align", "-o", "--offset", "-l", "--length", "-p", "--step", "-n", "-t", "-c", "-u", "--units")
+	ops := cmdfacts.ParseCommand("partitioners", v.args).Operands
 	if v.name == "parted" {
 		readOnly := true
 		rest := 0
@@ -305,11 +305,7 @@ func ruleCipher(v *cmdv) {
 // ruleChmod: chmod/chown/chgrp/chattr/setfacl -R on a catastrophic target
 // (DG-CHMOD-RECURSIVE); any of them on a critical file.
 func ruleChmod(v *cmdv) {
-	recursive := cmdfacts.HasShort(v.args, "R") || cmdfacts.HasLong(v.args, "--recursive")
-	ops := cmdfacts.Operands(v.args, "--reference", "-m", "--modify", "-x", "--remove", "-M", "--modify-file", "-X", "--remove-file", "--set", "--set-file", "-v", "-p")
-	if len(ops) > 0 && v.name != "setfacl" && !cmdfacts.HasLong(v.args, "--reference") {
-		ops = ops[1:] // the mode, owner or attribute
-	}
+	ops, recursive := v.effectTargets(cmdfacts.EffectModify)
 	want := hitCritical
 	if recursive {
 		want |= hitCatastrophic | hitUnknown

@@ -112,9 +112,7 @@ func ruleGitCode(v *cmdv, g cmdfacts.Git) {
 	if g.Sub != "clone" && g.Sub != "init" {
 		return
 	}
-	p := cmdfacts.ParseArgs(g.Args, cmdfacts.Spec{Short: "bocuj", Long: []string{"branch", "origin", "config", "depth",
-		"reference", "reference-if-able", "upload-pack", "template", "separate-git-dir", "jobs", "filter",
-		"shallow-since", "shallow-exclude", "server-option", "bundle-uri", "ref-format", "object-format", "initial-branch"}})
+	p := cmdfacts.ParseCommand("git "+g.Sub, g.Args)
 	for _, t := range p.Values("template") {
 		if t.Unknown || strings.TrimSpace(t.Value) != "" {
 			v.flag(rules.PersistGitHooks, g.Sub+" --template="+wordText(t))

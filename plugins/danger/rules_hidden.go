@@ -196,9 +196,6 @@ func (v *cmdv) judgeInner(argv []ir.Word) {
 	w.rules()
 }
 
-// runnerValued are the package runners' options that take a value.
-var runnerValued = map[string]bool{"-p": true, "--package": true, "--registry": true, "--cache": true, "--prefix": true, "-w": true, "--workspace": true}
-
 // ruleRunner: npx, pnpx, bunx, pnpm dlx/exec, yarn dlx/exec, npm exec/x
 // run a package's command: it is judged as that command (npx rimraf ~ is
 // rimraf ~); npx -c / --call 'script' runs a shell script.
@@ -226,7 +223,7 @@ func ruleRunner(v *cmdv) {
 		case (a.Value == "-c" || a.Value == "--call") && i+1 < len(args) && !args[i+1].Unknown:
 			v.j.nestedScript(v, args[i+1].Value, ir.Bash)
 			return
-		case runnerValued[a.Value]:
+		case mustSyntax("npx").Takes(a.Value):
 			i++
 		case strings.HasPrefix(a.Value, "-"):
 		default:

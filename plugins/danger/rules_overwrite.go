@@ -11,7 +11,7 @@ import (
 
 // overwriteRules are the rules of this file and the command names they judge.
 var overwriteRules = []judging{
-	on(ruleCopyTo, "cp", "install", "ln", "pv"),
+	on(ruleCopyTo, "cp", "install", "ln"),
 	on(ruleTee, "tee", "tee-object"),
 	on(ruleTruncate, "truncate"),
 	on(ruleSed, "sed", "gsed"),
@@ -51,18 +51,17 @@ func (v *cmdv) redirects() {
 	}
 }
 
-// ruleCopyTo: cp, install, ln and pv writing onto a critical file or a
-// disk (DG-CRITICAL-FILE, DG-DEVICE-WRITE).
+// ruleCopyTo: cp, install and ln writing onto a critical file or a disk
+// (DG-CRITICAL-FILE, DG-DEVICE-WRITE).
 func ruleCopyTo(v *cmdv) {
-	ops := cmdfacts.Operands(v.args, "-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group")
+	p := cmdfacts.ParseCommand(v.name, v.args)
+	ops := p.Operands
 	if len(ops) == 0 {
 		return
 	}
 	dest := ops[len(ops)-1:]
-	if t := cmdfacts.Value(v.args, "-t", "--target-directory"); t != nil {
-		dest = []ir.Word{*t}
-	} else if v.name == "pv" {
-		return
+	if t := p.Values("t", "target-directory"); len(t) > 0 {
+		dest = t[:1]
 	}
 	hs := v.targets(dest, hitCritical|hitDisk)
 	v.report(rules.DeviceWrite, "", pick(hs, hitDisk))
@@ -71,7 +70,7 @@ func ruleCopyTo(v *cmdv) {
 
 // ruleTee: tee onto a critical file, a disk or the SysRq trigger.
 func ruleTee(v *cmdv) {
-	words := cmdfacts.Operands(v.args)
+	words, _ := v.effectTargets(cmdfacts.EffectWrite)
 	if v.name == "tee-object" {
 		_, words = winshell.ParsePowerShellCommand(v.c.Args).Targets()
 	}
@@ -91,7 +90,8 @@ func (v *cmdv) writes(words []ir.Word) {
 
 // ruleTruncate: truncate of a critical file.
 func ruleTruncate(v *cmdv) {
-	v.reportCommon(v.targets(cmdfacts.Operands(v.args, "-s", "--size", "-r", "--reference", "-o"), hitCritical))
+	ops, _ := v.effectTargets(cmdfacts.EffectWrite)
+	v.reportCommon(v.targets(ops, hitCritical))
 }
 
 // ruleSed: sed -i on a critical file.
@@ -110,7 +110,7 @@ func ruleSed(v *cmdv) {
 	if !inPlace {
 		return
 	}
-	files := cmdfacts.Operands(v.args, "-e", "--expression", "-f", "--file", "-l", "--line-length")
+	files := cmdfacts.ParseCommand(v.name, v.args).Operands
 	if !cmdfacts.HasShort(v.args, "ef") && !cmdfacts.HasLong(v.args, "--expression", "--file") && len(files) > 0 {
 		files = files[1:] // the script
 	}

@@ -48,7 +48,7 @@ func ruleCrontab(v *cmdv) {
 	if cmdfacts.HasShort(v.args, "leTV") || hasWord(v.args, "--help") {
 		return
 	}
-	ops := cmdfacts.Operands(v.args, "-u", "-s")
+	ops := cmdfacts.ParseCommand("crontab", v.args).Operands
 	switch {
 	case len(ops) > 0:
 		v.flag(rules.PersistCron, ops[0].Value)

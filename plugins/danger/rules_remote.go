@@ -176,7 +176,7 @@ func (v *cmdv) downloadTargets() []ir.Word {
 		if o := cmdfacts.Value(v.args, "-O", "--output-document"); o != nil {
 			return []ir.Word{*o}
 		}
-		for _, u := range cmdfacts.Operands(v.args, "-P", "--directory-prefix", "-o", "--output-file", "-a", "--append-output", "-e", "--execute", "-U", "--user-agent", "--header") {
+		for _, u := range cmdfacts.ParseCommand("wget", v.args).Operands {
 			if b := urlBase(u.Value); b != "" {
 				return []ir.Word{cmdfacts.Literal(b)}
 			}

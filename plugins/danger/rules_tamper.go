@@ -114,7 +114,7 @@ func (v *cmdv) guardRun() {
 	args := v.args
 	name := v.name
 	if cmdfacts.IsShell(name) {
-		ops := cmdfacts.Operands(args, "-c", "-o", "-O", "+O")
+		ops := cmdfacts.ParseCommand("sh", args).Operands
 		if len(ops) == 0 || ops[0].Unknown && ops[0].KnownPrefix == "" || cmdfacts.HasShort(args, "c") {
 			return
 		}

@@ -146,13 +146,13 @@ func linkSources(c *ir.Command) []target {
 	args := c.Args[1:]
 	switch c.Name {
 	case "link":
-		ops := cmdfacts.ParseArgs(args, cmdfacts.Spec{}).Operands
+		ops := cmdfacts.ParseCommand("link", args).Operands
 		if len(ops) != 2 {
 			return nil
 		}
 		return []target{{w: ops[0], verb: verbLink, mode: modeHardLink}}
 	case "ln":
-		p := cmdfacts.ParseArgs(args, cpSpec)
+		p := cmdfacts.ParseCommand("ln", args)
 		sources := p.Operands
 		var linkDir []ir.Word
 		switch t := p.Values("t", "target-directory"); {
@@ -173,7 +173,7 @@ func linkSources(c *ir.Command) []target {
 		}
 		return linkTargets(sources, modeHardLink, nil)
 	case "cp":
-		p := cmdfacts.ParseArgs(args, cpSpec)
+		p := cmdfacts.ParseCommand("cp", args)
 		sources := p.Operands
 		if len(p.Values("t", "target-directory")) == 0 && len(sources) > 0 {
 			sources = sources[:len(sources)-1]

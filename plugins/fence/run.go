@@ -74,7 +74,7 @@ func (j *judge) planLinks(cmds []ir.Command) {
 		if c.Name != "ln" || c.Dialect != ir.Bash || len(c.Args) < 2 {
 			continue
 		}
-		p := cmdfacts.ParseArgs(c.Args[1:], cpSpec)
+		p := cmdfacts.ParseCommand("ln", c.Args[1:])
 		if !p.Has("s", "symbolic") || p.Has("t", "target-directory") || len(p.Operands) == 0 || len(p.Operands) > 2 {
 			continue
 		}
@@ -306,7 +306,7 @@ func (j *judge) itemsFrom(feeders []int, depth int) ([]paths.Path, bool) {
 	var out []paths.Path
 	for _, f := range feeders {
 		fc := &cmds[f]
-		if len(fc.Args) > 0 && passThrough[fc.Name] && len(cmdfacts.ParseArgs(fc.Args[1:], cmdfacts.Spec{Short: "nckt", Long: []string{"lines", "bytes"}}).Operands) == 0 {
+		if len(fc.Args) > 0 && passThrough[fc.Name] && len(cmdfacts.ParseArgs(fc.Args[1:], syntax("head")).Operands) == 0 {
 			var ups []int
 			for _, u := range j.feeders(f) {
 				if cmds[u].Feed == ir.FeedPipe {
@@ -358,7 +358,7 @@ func itemWords(c *ir.Command) ([]ir.Word, bool) {
 	case "fd", "fdfind":
 		return cmdfacts.FdRoots(args), true
 	case "ls":
-		return orDot(cmdfacts.ParseArgs(args, cmdfacts.Spec{Short: "ITw", Long: []string{"ignore", "hide", "tabsize", "width", "format", "sort", "time", "time-style", "color", "indicator-style", "quoting-style", "block-size"}}).Operands), true
+		return orDot(cmdfacts.ParseArgs(args, syntax("ls")).Operands), true
 	case "echo":
 		for len(args) > 0 && (args[0].Value == "-n" || args[0].Value == "-e" || args[0].Value == "-E") {
 			args = args[1:]
@@ -414,5 +414,5 @@ func splitItems(ws []ir.Word) []ir.Word {
 }
 
 var (
-	grepSpec = cmdfacts.Spec{Short: "efmABCdD", Long: []string{"regexp", "file", "max-count", "after-context", "before-context", "context", "directories", "devices", "include", "exclude", "exclude-dir", "exclude-from", "label", "color", "colour", "type", "type-not", "glob", "iglob", "max-depth", "threads", "sort", "sortr"}}
+	grepSpec = syntax("grep")
 )

@@ -11,27 +11,10 @@ import (
 // wrapper (sudo, doas, env, a runner) or empty, so the rest is also
 // reported as a nested command, Via "unknown wrapper": `$SUDO rm -rf /`
 // reports rm -rf / one level under the unknown command. Several unknown
-// words in a row ($A $B rm) are skipped alike. Only names in
-// wrappedCommands count, so `$EDITOR notes.md` or `$CC -o x main.c` report
-// nothing more.
-
-// wrappedCommands are the names taken as the wrapped command after an
-// unknown command word, besides the wrappers, the commands with a nested
-// handler and the interpreters: commands that delete, overwrite, change
-// permissions or the system, fetch or install, and cd (whose effect makes
-// the directory unknown).
-var wrappedCommands = map[string]bool{}
-
-func init() {
-	for _, n := range strings.Fields(`rm rmdir unlink shred rimraf mv cp ln install dd truncate tee
-		chmod chown chgrp chattr setfacl wipefs blkdiscard fdisk sfdisk sgdisk gdisk parted diskutil
-		mkswap mke2fs kill pkill killall shutdown reboot halt poweroff systemctl launchctl crontab
-		cd chdir pushd popd iptables ip6tables nft ufw git curl wget rsync scp tar unzip sed gsed perl npm npx pnpm yarn
-		pip pip3 apt apt-get dnf yum brew docker kubectl make
-		del erase rd format diskpart reg robocopy icacls takeown cipher vssadmin wmic bcdedit schtasks sc net netsh`) {
-		wrappedCommands[n] = true
-	}
-}
+// words in a row ($A $B rm) are skipped alike. Only the commands a layer
+// judges by name count (cmdfacts.Judged), besides the wrappers, the
+// commands with a nested handler and the interpreters, so `$EDITOR
+// notes.md` or `$CC -o x main.c` report nothing more.
 
 // isWrappedCommand reports whether name counts as a command after an
 // unknown command word.
@@ -39,7 +22,7 @@ func isWrappedCommand(name string) bool {
 	if name == "" {
 		return false
 	}
-	if wrappedCommands[name] || nestedHandlers[name] != nil || cmdfacts.InterpreterLang(name) != "" || strings.HasPrefix(name, "mkfs") {
+	if cmdfacts.Judged(name) || nestedHandlers[name] != nil || cmdfacts.InterpreterLang(name) != "" || strings.HasPrefix(name, "mkfs") {
 		return true
 	}
 	_, ok := wrappers[name]

@@ -255,6 +255,14 @@ func (p *parser) call(key string, self value, args []callArg) {
 	n := r.arg
 	api := key
 	pos := positional(args)
+	if !p.callFile(name, key, api, r, n, self, args, pos) && !p.callExec(name, key, api, r, n, self, args, pos) {
+		p.callShellSelf(name, key, api, r, n, self, args, pos)
+	}
+}
+
+// callFile applies the file roles (delete, write, move, open); false
+// when r is none of them.
+func (p *parser) callFile(name, key, api string, r role, n int, self value, args, pos []callArg) bool {
 	switch r.kind {
 	case roleDelete, roleWrite:
 		v, _ := p.arg(args, n, "path", "file", "src", "dst", "name", "filename", "filepath")
@@ -280,10 +288,10 @@ func (p *parser) call(key string, self value, args []callArg) {
 	case roleOpen:
 		mode, present := p.arg(args, n, "mode", "flags")
 		if !present || mode.known() && !p.writeMode(mode.s) {
-			return
+			return true
 		}
 		if !mode.known() && p.readFlags(args, n) {
-			return
+			return true
 		}
 		v, _ := p.arg(args, 0, "file", "path", "filename")
 		p.path("write", v, api)
@@ -294,7 +302,7 @@ func (p *parser) call(key string, self value, args []callArg) {
 	case roleDenoOpen:
 		opts, present := p.arg(args, 1)
 		if !present {
-			return
+			return true
 		}
 		if opts.obj != nil {
 			w := false
@@ -302,11 +310,21 @@ func (p *parser) call(key string, self value, args []callArg) {
 				w = w || opts.obj[k].s == "true"
 			}
 			if !w {
-				return
+				return true
 			}
 		}
 		v, _ := p.arg(args, 0)
 		p.path("write", v, api)
+	default:
+		return false
+	}
+	return true
+}
+
+// callExec applies the roles that run a program or code; false when r
+// is none of them.
+func (p *parser) callExec(name, key, api string, r role, n int, self value, args, pos []callArg) bool {
+	switch r.kind {
 	case roleExec:
 		v, _ := p.arg(args, n, "args", "command", "cmd")
 		p.exec(v, api)
@@ -395,6 +413,17 @@ func (p *parser) call(key string, self value, args []callArg) {
 			// eval(atob(...)), exec(base64.b64decode(...)): decoded code.
 			p.emit(Effect{Op: "exec", API: api, Decoded: true})
 		}
+	default:
+		return false
+	}
+	return true
+}
+
+// callShellSelf applies the shell-like file calls, the calls on a
+// value (self) and the open forms of Perl and Ruby; false when r is
+// none of them.
+func (p *parser) callShellSelf(name, key, api string, r role, n int, self value, args, pos []callArg) bool {
+	switch r.kind {
 	case roleShellRm, roleShellWrite, roleShellMv, roleShellCp:
 		var ops []value
 		for _, a := range pos {
@@ -445,13 +474,16 @@ func (p *parser) call(key string, self value, args []callArg) {
 		v, _ := p.arg(args, 0)
 		if v.str && strings.HasPrefix(v.s, "|") {
 			p.exec(value{str: true, s: v.s[1:]}, api)
-			return
+			return true
 		}
 		mode, present := p.arg(args, 1, "mode")
 		if present && !(mode.known() && !p.writeMode(mode.s)) {
 			p.path("write", v, api)
 		}
+	default:
+		return false
 	}
+	return true
 }
 
 // execWords records a command run without a shell: a list is the argv, a

@@ -616,91 +616,111 @@ func (p *parser) pure(key string, self value, args []callArg, depth int) value {
 	if v, ok := p.pureDir(key, first); ok {
 		return v
 	}
+	if v, ok := p.pureFunctional(key, self, args, depth, all, first); ok {
+		return v
+	}
+	if v, ok := p.pureScript(key, self, args, depth, all, first); ok {
+		return v
+	}
+	return value{}
+}
+
+// pureFunctional is pure for Lua, Julia, Haskell, Elixir, Erlang and
+// Groovy; ok is false when key is none of their known calls.
+func (p *parser) pureFunctional(key string, self value, args []callArg, depth int, all func(string) value, first func() value) (value, bool) {
 	switch p.fam {
 	case famLua:
 		if key == "os.getenv" {
-			return envValue(first())
+			return envValue(first()), true
 		}
 	case famJulia:
 		switch key {
 		case "homedir":
-			return literalValue("~")
+			return literalValue("~"), true
 		case "joinpath":
-			return p.joinArgs(args, "/", depth)
+			return p.joinArgs(args, "/", depth), true
 		case "string":
-			return p.joinArgs(args, "", depth)
+			return p.joinArgs(args, "", depth), true
 		}
 	case famHaskell:
 		switch key {
 		case "getHomeDirectory":
-			return literalValue("~")
+			return literalValue("~"), true
 		case "getEnv":
-			return envValue(first())
+			return envValue(first()), true
 		case "pure", "return":
-			return first()
+			return first(), true
 		}
 	case famElixir:
 		switch key {
 		case "System.user_home", "System.user_home!":
-			return literalValue("~")
+			return literalValue("~"), true
 		case "System.get_env", "System.fetch_env!":
-			return envValue(first())
+			return envValue(first()), true
 		case "Path.join":
 			if len(positional(args)) == 1 {
 				if v := first(); v.isList {
-					return joinList(v, literalValue("/"))
+					return joinList(v, literalValue("/")), true
 				}
 			}
-			return all("/")
+			return all("/"), true
 		case "Path.expand", "Path.absname", "String.to_charlist", "to_charlist", "to_string", "List.to_string":
-			return first()
+			return first(), true
 		}
 	case famErlang:
 		switch key {
 		case "os.getenv":
-			return envValue(first())
+			return envValue(first()), true
 		case "filename.join":
 			if len(positional(args)) == 1 {
 				if v := first(); v.isList {
-					return joinList(v, literalValue("/"))
+					return joinList(v, literalValue("/")), true
 				}
 			}
-			return all("/")
+			return all("/"), true
 		case "filename.absname", "lists.flatten":
-			return first()
+			return first(), true
 		}
 	case famGroovy:
 		switch key {
 		case "File":
 			v := all("/")
 			v.ctor = "File()"
-			return v
+			return v, true
 		case "Paths.get", "Path.of":
-			return all("/")
+			return all("/"), true
 		case "System.getProperty":
 			switch v := first(); {
 			case v.known() && v.s == "user.home":
-				return literalValue("~")
+				return literalValue("~"), true
 			case v.known() && v.s == "user.dir":
-				return literalValue(".")
+				return literalValue("."), true
 			}
 		case "System.getenv", "sys.env":
-			return envValue(first())
+			return envValue(first()), true
 		case "sys.props":
-			return p.pure("System.getProperty", self, args, depth)
+			return p.pure("System.getProperty", self, args, depth), true
 		case "Seq", "List", "Array", "Vector":
 			v := value{isList: true}
 			for _, a := range positional(args) {
 				v.list = append(v.list, p.eval(a.a, a.b, depth+1))
 			}
-			return v
+			return v, true
 		case "Process":
-			return first()
+			return first(), true
 		case "Directory":
 			v := first()
 			v.ctor = "Directory()"
-			return v
+			return v, true
 		}
+	}
+	return value{}, false
+}
+
+// pureScript is pure for R, JavaScript, Python, Ruby, Perl and PHP; ok
+// is false when key is none of their known calls.
+func (p *parser) pureScript(key string, self value, args []callArg, depth int, all func(string) value, first func() value) (value, bool) {
+	switch p.fam {
 	case famR:
 		switch key {
 		case "paste0", "file.path":
@@ -708,108 +728,108 @@ func (p *parser) pure(key string, self value, args []callArg, depth int) value {
 			if key == "file.path" {
 				sep = "/"
 			}
-			return p.joinArgs(args, sep, depth)
+			return p.joinArgs(args, sep, depth), true
 		case "paste":
-			return p.joinArgs(args, " ", depth)
+			return p.joinArgs(args, " ", depth), true
 		case "c", "list":
 			v := value{isList: true}
 			for _, a := range positional(args) {
 				v.list = append(v.list, p.eval(a.a, a.b, depth+1))
 			}
-			return v
+			return v, true
 		case "Sys.getenv":
-			return envValue(first())
+			return envValue(first()), true
 		case "path.expand", "normalizePath", "Sys.glob":
-			return first()
+			return first(), true
 		}
 	case famJS:
 		switch key {
 		case "path.join", "path.resolve", "path.posix.join", "path.posix.resolve":
-			return all("/")
+			return all("/"), true
 		case "path.win32.join", "path.win32.resolve":
-			return all(`\`)
+			return all(`\`), true
 		case "path.normalize", "String", "path.posix.normalize":
-			return first()
+			return first(), true
 		case "os.homedir":
-			return literalValue("~")
+			return literalValue("~"), true
 		case "Deno.env.get":
-			return envValue(first())
+			return envValue(first()), true
 		case "Bun.file":
 			v := first()
 			v.ctor = "Bun.file()"
-			return v
+			return v, true
 		}
 	case famPython:
 		switch key {
 		case "os.path.join":
-			return all("/")
+			return all("/"), true
 		case "os.path.expanduser", "os.path.abspath", "os.path.realpath", "os.path.normpath", "os.path.expandvars",
 			"os.fspath", "str", "glob.glob", "glob.iglob", "os.path.normcase":
-			return first()
+			return first(), true
 		case "Path":
 			v := all("/")
 			if len(args) == 0 {
 				v = literalValue(".")
 			}
 			v.ctor = "Path()"
-			return v
+			return v, true
 		case "Path.home", "Path.cwd":
 			if key == "Path.cwd" {
-				return value{ctor: "Path()"}
+				return value{ctor: "Path()"}, true
 			}
-			return value{str: true, s: "~", ctor: "Path()"}
+			return value{str: true, s: "~", ctor: "Path()"}, true
 		case "Path().expanduser", "Path().resolve", "Path().absolute":
-			return self
+			return self, true
 		case "Path().joinpath":
 			v := all("/")
 			if self.str && v.str {
-				return value{str: true, s: joinPath([]string{self.s, v.s}, "/"), ctor: "Path()"}
+				return value{str: true, s: joinPath([]string{self.s, v.s}, "/"), ctor: "Path()"}, true
 			}
-			return value{ctor: "Path()"}
+			return value{ctor: "Path()"}, true
 		case "os.getenv", "os.environ.get":
-			return envValue(first())
+			return envValue(first()), true
 		case "importlib.import_module", "__import__":
 			if v := first(); v.known() {
-				return value{mod: v.s}
+				return value{mod: v.s}, true
 			}
 		}
 	case famRuby:
 		switch key {
 		case "File.join":
-			return all("/")
+			return all("/"), true
 		case "File.expand_path", "File.absolute_path", "File.realpath", "Dir.glob", "String":
-			return first()
+			return first(), true
 		case "Dir.home", "Path.home": // Path.home: Crystal
-			return literalValue("~")
+			return literalValue("~"), true
 		case "ENV.fetch":
-			return envValue(first())
+			return envValue(first()), true
 		case "Pathname":
 			v := first()
 			v.ctor = "Pathname()"
-			return v
+			return v, true
 		}
 	case famPerl:
 		switch key {
 		case "glob":
-			return first()
+			return first(), true
 		case "File.Spec.catfile", "File.Spec.catdir":
-			return all("/")
+			return all("/"), true
 		case "File.HomeDir.my_home":
-			return literalValue("~")
+			return literalValue("~"), true
 		case "path":
 			v := first()
 			v.ctor = "path()"
-			return v
+			return v, true
 		}
 	case famPHP:
 		switch key {
 		case "getenv":
-			return envValue(first())
+			return envValue(first()), true
 		case "realpath", "glob":
-			return first()
+			return first(), true
 		}
 	}
-	return value{}
+	return value{}, false
 }
 
 func joinPath(parts []string, sep string) string {

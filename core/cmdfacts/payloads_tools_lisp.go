@@ -12,9 +12,9 @@ import (
 // and cleanup commands run by sh -c), nodemon (--exec CMD, run by a
 // shell).
 
-// addMorePayloadReaders adds this file's readers (called by the init that
+// addToolAndLispPayloadReaders adds this file's readers (called by the init that
 // builds payloadReaders).
-func addMorePayloadReaders() {
+func addToolAndLispPayloadReaders() {
 	payloadReaders["lldb"] = (*payloads).lldb
 	payloadReaders["hyperfine"] = (*payloads).hyperfine
 	payloadReaders["nodemon"] = (*payloads).nodemon

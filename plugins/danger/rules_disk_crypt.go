@@ -8,8 +8,8 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
-// diskMoreRules are the rules of this file and the command names they judge.
-var diskMoreRules = []judging{
+// diskCryptRules are the rules of this file and the command names they judge.
+var diskCryptRules = []judging{
 	on(ruleCryptsetup, "cryptsetup"),
 	on(ruleHdparm, "hdparm"),
 }
@@ -20,12 +20,7 @@ var diskMoreRules = []judging{
 // trims and writes, drive passwords and capacity changes.
 
 // cryptsetupSpec lists cryptsetup's options that take a value.
-var cryptsetupSpec = cmdfacts.Spec{Short: "cshdlSitTM", Long: []string{"type", "cipher", "key-size", "hash",
-	"key-file", "keyfile-size", "keyfile-offset", "key-slot", "iter-time", "pbkdf", "pbkdf-memory",
-	"pbkdf-parallel", "pbkdf-force-iterations", "header", "label", "subsystem", "uuid", "sector-size",
-	"integrity", "luks2-metadata-size", "luks2-keyslots-size", "master-key-file", "volume-key-file",
-	"token-id", "token-type", "align-payload", "offset", "skip", "size", "timeout", "tries", "new-keyfile",
-	"new-key-slot", "keyslot-cipher", "keyslot-key-size", "device-size", "reduce-device-size"}}
+var cryptsetupSpec = mustSyntax("cryptsetup")
 
 // cryptsetupWipes are the actions that destroy a device's data or keys
 // (lower-case; erase is luksErase).

@@ -20,17 +20,17 @@ func asWords(t *testing.T, text string) (string, []ir.Word) {
 	return c.Args[1].Value, c.Args[2:]
 }
 
-type remoteMoreCase struct {
+type remoteRunnerCase struct {
 	remoteCase
 	Container  bool `json:"container"`
 	PowerShell bool `json:"powershell"`
 }
 
-// TestRemoteCommandMore runs testdata/remote_more.json: what gcloud, az,
+// TestRemoteRunners runs testdata/remote_runners.json: what gcloud, az,
 // aws, the container execs and machinectl shell run elsewhere, and
 // whether it is a container's or PowerShell text.
-func TestRemoteCommandMore(t *testing.T) {
-	for _, tc := range load[remoteMoreCase](t, "remote_more.json") {
+func TestRemoteRunners(t *testing.T) {
+	for _, tc := range load[remoteRunnerCase](t, "remote_runners.json") {
 		t.Run(tc.Command, func(t *testing.T) {
 			name, args := asWords(t, tc.Command)
 			got, ok := cmdfacts.RemoteCommand(name, args)
@@ -52,7 +52,7 @@ func TestRemoteClients(t *testing.T) {
 		}
 		seen[n] = true
 	}
-	for _, tc := range load[remoteMoreCase](t, "remote_more.json") {
+	for _, tc := range load[remoteRunnerCase](t, "remote_runners.json") {
 		if name, _ := asWords(t, tc.Command); !tc.None && !seen[name] {
 			t.Errorf("%s reads a command but is not in RemoteClients", name)
 		}

@@ -77,7 +77,7 @@ func moreWrappers() map[string]wrapper {
 		"ifne":            {strip: simpleWrapper(optSpec{})},
 		"lckdo":           {strip: thenOperands(optSpec{}, 1)},
 		"ssh-agent":       {strip: simpleWrapper(optSpec{vals: "aEPtO"}, "k")},
-		// Job launchers (cmdfacts/executors_more.go): the program runs here
+		// Job launchers (cmdfacts/executors_launchers.go): the program runs here
 		// or on nodes sharing this file system.
 		"mpirun":  {strip: stripMPI},
 		"mpiexec": {strip: stripMPI},

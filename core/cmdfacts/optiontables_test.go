@@ -1,0 +1,130 @@
+package cmdfacts_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// optionTablesIn describes the option tables file f writes outside this
+// package: a cmdfacts.Spec literal (or a type naming cmdfacts.Spec in a
+// composite literal, as map[string]cmdfacts.Spec{...}), and a call of
+// cmdfacts.SpecFor or cmdfacts.Operands that lists options as string
+// literals. A command's option syntax is read from Syntax / ParseCommand.
+func optionTablesIn(f *ast.File, fset *token.FileSet) []string {
+	local := "cmdfacts"
+	for _, imp := range f.Imports {
+		if p, _ := strconv.Unquote(imp.Path.Value); strings.HasSuffix(p, "/core/cmdfacts") && imp.Name != nil {
+			local = imp.Name.Name
+		}
+	}
+	isFacts := func(e ast.Expr, names ...string) bool {
+		sel, ok := e.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		id, ok := sel.X.(*ast.Ident)
+		if !ok || id.Name != local {
+			return false
+		}
+		for _, n := range names {
+			if sel.Sel.Name == n {
+				return true
+			}
+		}
+		return false
+	}
+	var out []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			return false
+		}
+		pos := fset.Position(n.Pos())
+		switch n := n.(type) {
+		case *ast.CompositeLit:
+			spec := isFacts(n.Type, "Spec")
+			if m, ok := n.Type.(*ast.MapType); ok && isFacts(m.Value, "Spec") {
+				spec = true
+			}
+			if spec {
+				out = append(out, pos.String()+": a cmdfacts.Spec written here; give the command a Syntax in core/cmdfacts")
+			}
+		case *ast.CallExpr:
+			if !isFacts(n.Fun, "SpecFor", "Operands") {
+				return true
+			}
+			for _, a := range n.Args {
+				if b, ok := a.(*ast.BasicLit); ok && b.Kind == token.STRING {
+					out = append(out, pos.String()+": options listed in a call; give the command a Syntax in core/cmdfacts")
+					break
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// TestNoOptionTablesOutside parses every non-test Go file of the module
+// outside core/cmdfacts and fails on an option table written there
+// (optionTablesIn): a command's option syntax has one copy, its Syntax.
+func TestNoOptionTablesOutside(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	files := 0
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			if strings.HasPrefix(d.Name(), ".") && rel != "." || d.Name() == "testdata" || rel == filepath.Join("core", "cmdfacts") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		files++
+		for _, msg := range optionTablesIn(f, fset) {
+			t.Errorf("%s", strings.TrimPrefix(msg, root+string(filepath.Separator)))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files < 100 {
+		t.Fatalf("only %d Go files read", files)
+	}
+}
+
+// TestOptionTablesCaught: the check finds each form a layer would write.
+func TestOptionTablesCaught(t *testing.T) {
+	src := `package x
+import "github.com/zcode-fence/zcode-fence/core/cmdfacts"
+var a = cmdfacts.Spec{Short: "t"}
+var b = map[string]cmdfacts.Spec{"gzip": {}}
+func f() { _ = cmdfacts.Operands(nil, "-t"); _ = cmdfacts.SpecFor("-o"); _ = cmdfacts.Operands(nil) }`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := optionTablesIn(f, fset); len(got) != 4 {
+		t.Fatalf("found %d option tables, want 4: %q", len(got), got)
+	}
+}
