@@ -398,6 +398,10 @@ type claudeScenario struct {
 	Prompt    string            `json:"prompt"`
 	Steps     []claudeStep      `json:"steps"`
 	Files     map[string]string `json:"files"` // path → "exists" or "absent"
+	// Write creates files before the run (path → content), Links
+	// symbolic links (link → target); placeholders are expanded in both.
+	Write map[string]string `json:"write"`
+	Links map[string]string `json:"links"`
 }
 
 type claudeStep struct {
@@ -411,6 +415,10 @@ type claudeStep struct {
 	Expect string `json:"expect"`
 	Reason string `json:"reason"`
 	Note   string `json:"note"`
+	// Shows must be in what the model was told (a file's content read);
+	// Hides must not be (a secret the guard kept out of the conversation).
+	Shows string `json:"shows"`
+	Hides string `json:"hides"`
 }
 
 // claudeResult is the part of `--output-format json` the test reads.
@@ -494,6 +502,14 @@ func TestClaudeCodePlugin(t *testing.T) {
 // step and file. It returns how long the claude -p run took.
 func runScenario(t *testing.T, api *fakeapi.Server, w *claudeWorld, sc claudeScenario) time.Duration {
 	f := w.f
+	for path, content := range sc.Write {
+		writeFile(t, f.expand(path), content)
+	}
+	for link, target := range sc.Links {
+		if err := os.Symlink(f.expand(target), f.expand(link)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	steps := make([]fakeapi.Step, len(sc.Steps))
 	for i, s := range sc.Steps {
 		steps[i] = fakeapi.Step{Name: s.Name, Input: f.expandJSON(t, s.Input)}
@@ -551,6 +567,12 @@ func runScenario(t *testing.T, api *fakeapi.Server, w *claudeWorld, sc claudeSce
 			}
 		default:
 			t.Fatalf("testdata: expect %q", s.Expect)
+		}
+		if s.Shows != "" && !strings.Contains(tr.Text, s.Shows) {
+			t.Errorf("%s: the model was not shown %q: %q", what, s.Shows, tr.Text)
+		}
+		if s.Hides != "" && strings.Contains(tr.Text, s.Hides) {
+			t.Errorf("%s: the model was shown %q: %q", what, s.Hides, tr.Text)
 		}
 	}
 	for path, want := range sc.Files {

@@ -456,3 +456,64 @@ func TestDroidPlugin(t *testing.T) {
 	})
 	t.Logf("droid exec timings: %s", strings.Join(timings, "; "))
 }
+
+// TestQwenReads drives Qwen Code's own read tools (read_file, grep_search),
+// which read anywhere on the machine: without the guard they put the fake
+// home's private key into the conversation; with the guard installed both
+// are stopped with zcode-fence's reason and the key never reaches the
+// model, while a read and a search of the project run. (Gemini CLI refuses
+// a path outside its workspace itself, before its hook; Claude Code's Read
+// is TestClaudeCodePlugin's "secrets stay home".)
+func TestQwenReads(t *testing.T) {
+	t.Parallel()
+	cli := findAgentCLI(t, qwenCase.host, qwenCase.version, qwenCase.override, qwenCase.versionVar)
+	api, err := fakeapi.Start(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { api.Close() })
+	const secret = "ZCODE-FENCE-E2E-FAKE-KEY"
+	world := func(t *testing.T) *claudeWorld {
+		f := newFixture(t)
+		writeFile(t, filepath.Join(f.Home, ".ssh", "id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\n"+secret+"\n-----END OPENSSH PRIVATE KEY-----\n")
+		return newAgentWorld(t, f, cli, qwenCase.setup(t, f, api.URL))
+	}
+	readKey := hostStep{name: "read_file", input: `{"file_path":"{{HOME}}/.ssh/id_ed25519"}`, stopped: true}
+	searchKeys := hostStep{name: "grep_search", input: `{"pattern":"PRIVATE","path":"{{HOME}}/.ssh"}`, stopped: true}
+	args := slices.Concat(qwenCase.flags, []string{"-p", hostPrompt})
+	shown := func() bool {
+		for _, o := range api.ToolOutputs() {
+			if strings.Contains(o.Text, secret) {
+				return true
+			}
+		}
+		return false
+	}
+	t.Run("control without the guard", func(t *testing.T) {
+		w := world(t)
+		control := []hostStep{readKey, searchKeys}
+		for i := range control {
+			control[i].stopped = false
+		}
+		hostRun{steps: control, survives: true}.check(t, w, api, args...)
+		if !shown() {
+			t.Errorf("without the guard the model was not shown the key: %+v", api.ToolOutputs())
+		}
+	})
+	t.Run("guard installed", func(t *testing.T) {
+		w := world(t)
+		qwenCase.install(t, w)
+		hostRun{steps: []hostStep{
+			readKey,
+			{name: "read_file", input: `{"file_path":"{{PROJECT}}/src/main.txt"}`},
+			searchKeys,
+			{name: "grep_search", input: `{"pattern":"project","path":"{{PROJECT}}/src"}`},
+		}, survives: true}.check(t, w, api, args...)
+		if shown() {
+			t.Errorf("the key reached the model: %+v", api.ToolOutputs())
+		}
+		if outs := api.ToolOutputs(); len(outs) > 1 && !strings.Contains(outs[1].Text, "project file") {
+			t.Errorf("the project read did not run: %q", outs[1].Text)
+		}
+	})
+}

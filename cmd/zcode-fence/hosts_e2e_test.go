@@ -44,30 +44,42 @@ func TestHostAnswers(t *testing.T) {
 		if err := json.Unmarshal(data, &c); err != nil {
 			t.Fatal(err)
 		}
+		// The read tools go only to the danger gate (host.Builtin.Reads):
+		// they are run in both isolation modes, the others in one.
+		isolations := []string{"inprocess"}
+		if readTools[c.Want.Tool] {
+			isolations = append(isolations, "process")
+		}
 		modes := []struct{ fallback, headless string }{{"deny", "0"}, {"deny", "1"}, {"silent", "1"}}
 		for _, m := range modes {
-			env := s.env("default", true, "ZCODE_FENCE_LAYER_ISOLATION=inprocess", "ZCODE_FENCE_LANGUAGE=en",
-				"ZCODE_FENCE_NO_ASK_FALLBACK="+m.fallback, agenthost.HeadlessEnv+"="+m.headless)
-			for k, v := range c.Env {
-				env = append(env, k+"="+strings.ReplaceAll(v, "/home/u/proj", s.project))
-			}
-			what := name + " fallback=" + m.fallback + " headless=" + m.headless
-			if r, ok := hostTwins(t, s, env, c, what); ok {
-				checkHostAnswer(t, what, c.Want.Host, m.fallback, m.headless == "1", r.stdout)
+			for _, isolation := range isolations {
+				env := s.env("default", true, "ZCODE_FENCE_LAYER_ISOLATION="+isolation, "ZCODE_FENCE_LANGUAGE=en",
+					"ZCODE_FENCE_NO_ASK_FALLBACK="+m.fallback, agenthost.HeadlessEnv+"="+m.headless)
+				for k, v := range c.Env {
+					env = append(env, k+"="+strings.ReplaceAll(v, "/home/u/proj", s.project))
+				}
+				what := name + " fallback=" + m.fallback + " headless=" + m.headless + " isolation=" + isolation
+				if r, ok := hostTwins(t, s, env, c, what); ok {
+					checkHostAnswer(t, what, c.Want.Host, m.fallback, m.headless == "1", r.stdout)
+				}
 			}
 		}
 	}
 }
+
+// readTools are the normalised names of the hosts' read tools
+// (core/agenthost/reads.go).
+var readTools = map[string]bool{"Read": true, "Grep": true, "ReadMany": true, "NotebookRead": true}
 
 // hostTwins runs call through the binary twice: made harmless, which must
 // be silent, and made dangerous, whose result it returns (ok false when
 // the run itself failed: reported already).
 func hostTwins(t *testing.T, s *scratch, env []string, call hostCapture, what string) (runResult, bool) {
 	t.Helper()
-	if r, err := execHook(env, s.project, hostPayload(t, call, s.project, false)); err != nil || r.code != 0 || len(r.stderr) != 0 || len(r.stdout) != 0 {
+	if r, err := execHook(env, s.project, hostPayload(t, call, s.project, s.home, false)); err != nil || r.code != 0 || len(r.stderr) != 0 || len(r.stdout) != 0 {
 		t.Errorf("%s, everyday call: exit %d, stdout %q, stderr %q, %v", what, r.code, r.stdout, r.stderr, err)
 	}
-	r, err := execHook(env, s.project, hostPayload(t, call, s.project, true))
+	r, err := execHook(env, s.project, hostPayload(t, call, s.project, s.home, true))
 	if err != nil || r.code != 0 || len(r.stderr) != 0 {
 		t.Errorf("%s: exit %d, stderr %q, %v", what, r.code, r.stderr, err)
 		return r, false
@@ -78,8 +90,10 @@ func hostTwins(t *testing.T, s *scratch, env []string, call hostCapture, what st
 // hostPayload is the captured payload with its paths moved into project
 // and its command or target replaced: a catastrophic delete or a write to
 // /etc when dangerous (for Codex's apply_patch, a patch adding that file),
-// an in-project touch or write otherwise.
-func hostPayload(t *testing.T, c hostCapture, project string, dangerous bool) []byte {
+// an in-project touch or write otherwise; a read tool's file is the
+// private key in home (a search's directory, home's .ssh) when dangerous,
+// a project file (directory) otherwise.
+func hostPayload(t *testing.T, c hostCapture, project, home string, dangerous bool) []byte {
 	t.Helper()
 	p := map[string]any{}
 	for k, v := range c.Payload {
@@ -98,7 +112,14 @@ func hostPayload(t *testing.T, c hostCapture, project string, dangerous bool) []
 		out[k] = v
 	}
 	target := filepath.Join(project, "src", "in-project.txt")
-	if dangerous {
+	switch {
+	case readTools[c.Want.Tool] && c.Want.Tool != "Grep" && dangerous:
+		target = filepath.Join(home, ".ssh", "id_ed25519")
+	case c.Want.Tool == "Grep" && dangerous:
+		target = filepath.Join(home, ".ssh")
+	case c.Want.Tool == "Grep":
+		target = filepath.Join(project, "src")
+	case dangerous:
 		target = "/etc/zcode-fence-hosts-test.txt"
 	}
 	if _, shell := out["command"]; shell && c.Want.Tool == "ApplyPatch" {
@@ -110,7 +131,7 @@ func hostPayload(t *testing.T, c hostCapture, project string, dangerous bool) []
 			out["command"] = "find ~ -delete"
 		}
 	} else {
-		for _, f := range []string{"file_path", "filePath", "path"} {
+		for _, f := range []string{"file_path", "filePath", "path", "dir_path", "absolute_path"} {
 			if _, ok := out[f]; ok {
 				out[f] = target
 			}

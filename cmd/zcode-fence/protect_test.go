@@ -475,16 +475,19 @@ func TestExternalLayerSwapRace(t *testing.T) {
 					asked++
 					continue
 				}
-				l := layerRecord(t, rec, "protect-branch")
+				l, missed := layerMissed(rec, "protect-branch")
 				switch {
+				case missed || slices.Contains(rec.Rules, "HK-INPUT-LATE"):
+					// The loaded machine, not the file (the layer or the
+					// whole hook ran out of time, or stdin came late): says
+					// nothing either way.
+					slow++
 				case l.Verdict == "ask":
 					ran++
-				case loadError(l.Error):
-					slow++ // the loaded machine, not the file: says nothing either way
 				default:
 					close(stop)
 					swapper.Wait()
-					t.Fatalf("call %d ran something else than the pinned layer: %+v (%s %s)", i, l, got, reason)
+					t.Fatalf("call %d ran something else than the pinned layer: %+v (%s %s; record errors %q, layers %+v)", i, l, got, reason, rec.Errors, rec.Layers)
 				}
 			}
 			close(stop)

@@ -17,6 +17,18 @@ import "github.com/zcode-fence/zcode-fence/core"
 //
 // Normalised names: Read (one file), ReadMany (files and globs), Grep (a
 // search through a file or a directory tree), NotebookRead.
+//
+// Measured against the real CLIs (testdata/hosts/*-Read.json, *-read_file,
+// *-grep_search, *-Grep): Claude Code 2.1.332 offers Read {file_path,
+// offset, limit, pages, allow_large} and no Grep, Glob or NotebookRead
+// (they stay for other versions and ZCode); Gemini CLI 0.61.0 read_file
+// {file_path, start_line, end_line} and grep_search {pattern, dir_path,
+// ...}, and refuses a path outside its workspace itself, before its hook;
+// Qwen Code 0.24.4 read_file {file_path, offset, limit, pages} and
+// grep_search {pattern, glob, path, limit}, reading anywhere; Copilot CLI
+// 1.0.102 sends its view {path} and grep {pattern, path} to a Claude-format
+// hook as Read and Grep. None of them offers read_many_files or
+// search_file_content any more; those names stay for older versions.
 
 // readFileSources are the fields a one-file read names its file in.
 var readFileSources = []Source{{Field: "file_path"}, {Field: "absolute_path"}, {Field: "filePath"}, {Field: "path"}}

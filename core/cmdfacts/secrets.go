@@ -58,6 +58,9 @@ type reader struct {
 	// pre is how many leading operands (after sub) are no files: zip's
 	// archive, 7z's command and archive.
 	pre int
+	// dir are options whose value is the directory the relative operands
+	// are in (tar -C DIR).
+	dir []string
 }
 
 // fileReaders are the commands that read files into their output, copy
@@ -116,8 +119,8 @@ func init() {
 	show(reader{last: true, tree: []string{"*"}, send: true, remote: true}, "rsync")
 	// Archivers: every operand after the archive.
 	show(reader{valued: []string{"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from",
-		"--exclude", "-b", "--blocking-factor", "-I", "--use-compress-program"}, files: []string{"-T", "--files-from"}, tree: []string{"*"}},
-		"tar", "bsdtar", "gtar")
+		"--exclude", "-b", "--blocking-factor", "-I", "--use-compress-program"}, files: []string{"-T", "--files-from"}, tree: []string{"*"},
+		dir: []string{"-C", "--directory"}}, "tar", "bsdtar", "gtar")
 	show(reader{valued: []string{"-b", "-n", "-t", "-tt", "-x", "-i", "-P", "--password", "-O", "--output-file"}, pre: 1,
 		tree: []string{"-r", "--recurse-paths", "-R"}}, "zip")
 	show(reader{valued: []string{"-o", "-p", "-w", "-x", "-i", "-t", "-m", "-v"}, pre: 2, tree: []string{"*"}}, "7z", "7za", "7zz", "rar")
@@ -239,25 +242,43 @@ func FileReads(c *ir.Command) []FileRead {
 			if r.remote && isRemoteSpec(dest.Value) {
 				send = true
 			}
-		} else {
-			for _, o := range parsed.Opts {
-				if o.Val != nil && hasOpt(r.dest, o.Name) {
-					dest = *o.Val
-				}
-			}
+		} else if d := optValue(parsed.Opts, r.dest); d != nil {
+			dest = *d
 		}
 	}
+	in := optValue(parsed.Opts, r.dir)
 	for _, w := range ops {
 		if r.remote && isRemoteSpec(w.Value) {
 			continue // a remote source is read there, not here
 		}
-		add(w)
+		add(inDir(in, w))
 	}
 	for i := range out {
 		out[i].Send = out[i].Send || send
 		out[i].Dest = dest
 	}
 	return out
+}
+
+// optValue is the value of the last of the options names given (nil when
+// none is).
+func optValue(opts []Opt, names []string) *ir.Word {
+	var v *ir.Word
+	for _, o := range opts {
+		if o.Val != nil && hasOpt(names, o.Name) {
+			v = o.Val
+		}
+	}
+	return v
+}
+
+// inDir is operand w read in directory dir (tar -C DIR x): DIR/x for a
+// relative w when both are known; w itself otherwise.
+func inDir(dir *ir.Word, w ir.Word) ir.Word {
+	if dir == nil || dir.Unknown || w.Unknown || w.Value == "" || strings.ContainsAny(w.Value[:1], `/\~$`) {
+		return w
+	}
+	return Literal(strings.TrimSuffix(dir.Value, "/") + "/" + w.Value)
 }
 
 // matchSub returns how many leading words of args match one of subs
@@ -412,6 +433,9 @@ const (
 	whatTokenZh    = "登录令牌或已存凭据"
 	whatPrivate    = "private keys"
 	whatPrivateZh  = "私钥"
+	// WhatEnvSecret names a credential held in an environment variable.
+	WhatEnvSecret   = "a secret environment variable"
+	WhatEnvSecretZh = "保存凭据的环境变量"
 )
 
 // printers are the CLI calls that print stored secrets.
@@ -596,6 +620,143 @@ func EchoesArgs(c *ir.Command) bool {
 	switch c.Name {
 	case "echo", "printf", "print", "write-output", "write-host", "cat", "tee":
 		return true
+	}
+	return false
+}
+
+// secretVarNames are environment variables that hold a credential by
+// their whole name; secretVarSuffixes by their ending.
+var (
+	secretVarNames = []string{"AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "GITHUB_TOKEN", "GH_TOKEN",
+		"GH_ENTERPRISE_TOKEN", "GITLAB_TOKEN", "GL_TOKEN", "NPM_TOKEN", "NODE_AUTH_TOKEN", "TWINE_PASSWORD",
+		"CARGO_REGISTRY_TOKEN", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY",
+		"AZURE_CLIENT_SECRET", "ARM_CLIENT_SECRET", "DIGITALOCEAN_ACCESS_TOKEN", "HCLOUD_TOKEN", "VAULT_TOKEN",
+		"HEROKU_API_KEY", "PGPASSWORD", "MYSQL_PWD", "SSH_PRIVATE_KEY", "GOOGLE_CREDENTIALS"}
+	secretVarSuffixes = []string{"_TOKEN", "_SECRET", "_SECRET_KEY", "_API_KEY", "_APIKEY", "_PASSWORD", "_PASSWD",
+		"_PAT", "_ACCESS_KEY", "_PRIVATE_KEY", "_CREDENTIALS"}
+)
+
+// SecretVar reports whether the environment variable name holds a
+// credential: a known name (AWS_SECRET_ACCESS_KEY, GITHUB_TOKEN,
+// ANTHROPIC_API_KEY, PGPASSWORD ...) or a credential's ending (_TOKEN,
+// _SECRET, _API_KEY, _PASSWORD, _PAT, _PRIVATE_KEY ...), in any case.
+func SecretVar(name string) bool {
+	n := strings.ToUpper(name)
+	if slices.Contains(secretVarNames, n) {
+		return true
+	}
+	for _, s := range secretVarSuffixes {
+		if strings.HasSuffix(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// VarRefs lists the environment variables a word's source text refers to:
+// $NAME, ${NAME...}, $env:NAME (PowerShell) and %NAME% (cmd.exe).
+func VarRefs(raw string) []string {
+	var out []string
+	name := func(s string) string {
+		i := 0
+		for i < len(s) && (s[i] == '_' || s[i] >= 'A' && s[i] <= 'Z' || s[i] >= 'a' && s[i] <= 'z' || i > 0 && s[i] >= '0' && s[i] <= '9') {
+			i++
+		}
+		return s[:i]
+	}
+	for i := 0; i < len(raw); i++ {
+		var n string
+		switch {
+		case raw[i] == '$' && strings.HasPrefix(strings.ToLower(raw[i+1:]), "env:"):
+			n = name(raw[i+5:])
+		case raw[i] == '$' && i+1 < len(raw) && raw[i+1] == '{':
+			n = name(raw[i+2:])
+		case raw[i] == '$':
+			n = name(raw[i+1:])
+		case raw[i] == '%':
+			if n = name(raw[i+1:]); !strings.HasPrefix(raw[i+1+len(n):], "%") {
+				n = ""
+			}
+		}
+		if n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// PrintsVars lists the environment variables command c prints: those
+// referred to in the arguments of a command that prints its arguments
+// (echo, printf, Write-Output; EchoesArgs, cat and tee aside: their
+// arguments are files), and printenv's operands.
+func PrintsVars(c *ir.Command) []string {
+	if c == nil || len(c.Args) < 2 {
+		return nil
+	}
+	var out []string
+	switch {
+	case c.Name == "printenv":
+		for _, w := range c.Args[1:] {
+			if !IsOption(w) {
+				out = append(out, w.Value)
+			}
+		}
+	case EchoesArgs(c) && c.Name != "cat" && c.Name != "tee":
+		for _, w := range c.Args[1:] {
+			out = append(out, VarRefs(w.Raw)...)
+		}
+	}
+	return out
+}
+
+// DumpsEnv reports whether c prints the whole environment: env or
+// printenv without operands, export -p, set, declare -x / -p and typeset
+// without names, PowerShell's Get-ChildItem env:.
+func DumpsEnv(c *ir.Command) bool {
+	if c == nil || len(c.Args) == 0 {
+		return false
+	}
+	ops := Operands(c.Args[1:])
+	switch c.Name {
+	case "env", "printenv":
+		return len(ops) == 0
+	case "export", "declare", "typeset":
+		return len(ops) == 0
+	case "set":
+		return len(c.Args) == 1
+	case "get-childitem", "gci", "dir", "ls":
+		return len(ops) == 1 && strings.EqualFold(strings.TrimSuffix(ops[0].Value, `\`), "env:")
+	}
+	return false
+}
+
+// secretSearchWords are what a search of the environment looks for when
+// it looks for credentials (env | grep -i token).
+var secretSearchWords = []string{"token", "secret", "passw", "pwd", "key", "credential", "auth", "aws_", "gh_",
+	"github", "npm_", "anthropic", "openai"}
+
+// SearchesSecrets reports whether c is a search (grep, rg, findstr,
+// Select-String) whose pattern names a credential word (token, secret,
+// password, key, auth, aws_ ...).
+func SearchesSecrets(c *ir.Command) bool {
+	if c == nil || len(c.Args) < 2 {
+		return false
+	}
+	switch c.Name {
+	case "grep", "egrep", "fgrep", "rg", "ag", "findstr", "select-string", "sls":
+	default:
+		return false
+	}
+	for _, w := range c.Args[1:] {
+		v := strings.ToLower(w.Value)
+		if strings.HasPrefix(v, "-") && !strings.Contains(v, "=") {
+			continue
+		}
+		for _, s := range secretSearchWords {
+			if strings.Contains(v, s) {
+				return true
+			}
+		}
 	}
 	return false
 }

@@ -3,7 +3,10 @@
 // credentials and token caches, container and cluster logins, .netrc and
 // git credentials, package registry tokens, browser cookie and login
 // databases, keychains, the agent hosts' own auth files), each with every
-// place it lives on Linux, macOS and Windows. Resolve places the catalogue
+// place it lives on Linux, macOS and Windows, in the user's home and in
+// every other user's (/home/*, /root, /Users/*, C:\Users\*: another
+// account's key leaks as irreversibly, and an agent running as root in a
+// container reads /root while HOME is elsewhere). Resolve places the catalogue
 // for one call; Set.Read says whether reading a path reads a store, and
 // Set.Holds whether reading a directory recursively does. Which commands
 // and options read or send files, and which CLIs print secrets, is command
@@ -78,7 +81,8 @@ type Set struct {
 // environment and the path rules; project is the call's project root (""
 // when unknown). A form whose anchor is unknown (no home, an unset or
 // relative variable, a Windows anchor elsewhere) is left out. Cost: about
-// two hundred path joins; no system calls.
+// five hundred path joins (the user's places and the other homes'); no
+// system calls.
 func Resolve(p paths.Platform, project string) *Set {
 	s := &Set{p: p}
 	if pr := p.Clean(strings.TrimSpace(project)); pr.IsAbs() {
@@ -118,14 +122,72 @@ func Resolve(p paths.Platform, project string) *Set {
 	if !win {
 		anchors[Abs] = p.Clean("/")
 	}
+	s.place(anchors, env)
+	// Every other user's home holds the same stores at the same places
+	// (their XDG and Windows variables are theirs, so the defaults).
+	for _, other := range otherHomes(p, home) {
+		s.place(homeAnchors(p, other), nil)
+	}
+	return s
+}
+
+// otherHomes are the homes of the machine's other users, as a pattern
+// whose user segment is anyUser: /home/*, /root on Linux, /Users/*,
+// /var/root on macOS, C:\Users\* (home's drive) on Windows.
+func otherHomes(p paths.Platform, home paths.Path) []paths.Path {
+	var out []paths.Path
+	switch p.OS {
+	case "windows":
+		drive := "C:"
+		if home.Kind == paths.Drive {
+			drive = home.Norm[:2]
+		}
+		out = append(out, p.Clean(drive+`\Users\`+anyUser))
+	case "darwin":
+		out = append(out, p.Clean("/Users/"+anyUser), p.Clean("/var/root"))
+	default:
+		out = append(out, p.Clean("/home/"+anyUser), p.Clean("/root"))
+	}
+	return out
+}
+
+// homeAnchors are the anchors below a home with no variables of its own.
+func homeAnchors(p paths.Platform, home paths.Path) map[Anchor]paths.Path {
+	at := func(rel string) paths.Path { return p.Join(home, p.Clean(rel)) }
+	m := map[Anchor]paths.Path{Home: home, ConfigHome: at(".config"), DataHome: at(".local/share")}
+	switch p.OS {
+	case "windows":
+		m[AppData], m[LocalAppData] = at(`AppData\Roaming`), at(`AppData\Local`)
+	case "darwin":
+		m[AppSupport] = at("Library/Application Support")
+	}
+	return m
+}
+
+// anyUser is the user segment of otherHomes: it matches any one segment.
+const anyUser = "\x00user"
+
+// place adds every Form of the catalogue whose anchor is in anchors; env
+// (nil: none) places the Env and Anywhere forms.
+func (s *Set) place(anchors map[Anchor]paths.Path, env func(string) string) {
+	p := s.p
+	win := p.OS == "windows"
+	below := func(base paths.Path, rel string) paths.Path {
+		if !base.IsAbs() {
+			return paths.Path{}
+		}
+		return p.Join(base, p.Clean(rel))
+	}
 	for i := range Stores {
 		st := &Stores[i]
 		for j := range st.Forms {
 			f := &st.Forms[j]
-			switch f.Anchor {
-			case Anywhere:
+			switch {
+			case (f.Anchor == Anywhere || f.Anchor == Env) && env == nil:
+				continue
+			case f.Anchor == Anywhere:
 				s.items = append(s.items, item{s: st, f: f, named: f.Rel})
-			case Env:
+			case f.Anchor == Env:
 				v := env(f.Env)
 				list := []string{v}
 				if f.Env == "KUBECONFIG" {
@@ -159,7 +221,6 @@ func Resolve(p paths.Platform, project string) *Set {
 			}
 		}
 	}
-	return s
 }
 
 func (s *Set) add(st *Store, f *Form, at paths.Path) {
@@ -215,6 +276,84 @@ func (s *Set) Holds(x paths.Path) (Hit, bool) {
 	return s.judge(x, true)
 }
 
+// HoldsNamed reports whether reading the files below directory x whose
+// name matches one of patterns (find x -name P -exec cat {} +) reads a
+// store: a store file of a matching name below x (~/.aws/credentials for
+// -name credentials under /), a key of that name anywhere (id_rsa), a
+// browser's cookie or login database, or any name but the ones it skips
+// when x lies in a store directory (find ~/.ssh -name 'id_*'). The files
+// of a store directory below x have no names of their own here (find ~
+// -name '*.log' and find ~ -name '*.pem' do not count them), and nothing
+// inside the project counts.
+func (s *Set) HoldsNamed(x paths.Path, patterns []string) (Hit, bool) {
+	if s == nil || !x.IsAbs() || len(patterns) == 0 || s.project.IsAbs() && s.p.Contains(s.project, x) {
+		return Hit{}, false
+	}
+	root, xs := split(x)
+	fold := s.p.OS == "windows" || s.p.OS == "darwin"
+	matchAny := func(name string) bool {
+		for _, pat := range patterns {
+			if globName(pat, name, fold) || sameSeg(pat, name, fold) {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range s.items {
+		it := &s.items[i]
+		if it.named != "" {
+			if matchAny(it.named) {
+				return Hit{Store: it.s, Path: x.Norm}, true
+			}
+			continue
+		}
+		if it.kind != x.Kind || !sameSeg(root, it.root, fold || x.Kind != paths.Unix) {
+			continue
+		}
+		if s.namedBelow(it, xs, patterns, fold, matchAny) {
+			return Hit{Store: it.s, Path: x.Norm}, true
+		}
+	}
+	return Hit{}, false
+}
+
+// namedBelow judges one place for HoldsNamed.
+func (s *Set) namedBelow(it *item, xs, patterns []string, fold bool, matchAny func(string) bool) bool {
+	n, m := len(it.segs), len(xs)
+	for k := 0; k < min(n, m); k++ {
+		if it.segs[k] != anyUser && !segMatch(xs[k], it.segs[k], fold) {
+			return false
+		}
+	}
+	switch it.f.Shape {
+	case File:
+		return m <= n && matchAny(it.segs[n-1])
+	case Names:
+		for _, name := range it.s.Names {
+			if matchAny(name) {
+				return true
+			}
+		}
+		return false
+	}
+	// Tree: from inside the tree, any pattern that is not one of the
+	// skipped names; from above it, nothing (its files have no names of
+	// their own: find ~ -name notes.txt is no read of ~/.ssh).
+	if m < n {
+		return false
+	}
+	for _, pat := range patterns {
+		skipped := false
+		for _, skip := range it.s.Skip {
+			skipped = skipped || sameSeg(pat, skip, fold) || globName(skip, pat, fold)
+		}
+		if !skipped {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *Set) judge(x paths.Path, tree bool) (Hit, bool) {
 	if s == nil || !x.IsAbs() {
 		return Hit{}, false
@@ -260,7 +399,7 @@ func (s *Set) matches(it *item, xs []string, fold, tree bool) bool {
 	n, m := len(it.segs), len(xs)
 	common := min(n, m)
 	for k := 0; k < common; k++ {
-		if !segMatch(xs[k], it.segs[k], fold) {
+		if it.segs[k] != anyUser && !segMatch(xs[k], it.segs[k], fold) {
 			return false
 		}
 	}

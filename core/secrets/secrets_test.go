@@ -16,7 +16,8 @@ var worlds = map[string][2]string{
 }
 
 // TestPaths runs testdata/paths.json: which store (if any) reading a path
-// (tree: recursively) reaches, on each platform, with the project below
+// (tree: recursively; names: the files below it of those names, as find
+// -name picks them) reaches, on each platform, with the project below
 // home unless a case says otherwise.
 func TestPaths(t *testing.T) {
 	data, err := os.ReadFile("testdata/paths.json")
@@ -26,6 +27,7 @@ func TestPaths(t *testing.T) {
 	var cases []struct {
 		OS, Path, Project, Want, Why string
 		Tree                         bool
+		Names                        []string
 		Env                          map[string]string
 	}
 	if err := json.Unmarshal(data, &cases); err != nil {
@@ -51,6 +53,9 @@ func TestPaths(t *testing.T) {
 		judge := s.Read
 		if c.Tree {
 			judge = s.Holds
+		}
+		if len(c.Names) > 0 {
+			judge = func(x paths.Path) (Hit, bool) { return s.HoldsNamed(x, c.Names) }
 		}
 		h, ok := judge(x)
 		got := ""

@@ -90,3 +90,29 @@ func BenchmarkDecideCustomRules(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(calls)), "ns/cmd")
 }
+
+// BenchmarkDecideRead is the layer's own cost on a host's read tool
+// (core.KindRead, the fourth line only): a Read of a project file, which
+// stays silent, and of a private key, which asks. The whole hook process
+// around it is cmd/benchhook -payload with a Read payload.
+func BenchmarkDecideRead(b *testing.B) {
+	for _, bc := range []struct {
+		name, path string
+		want       core.Decision
+	}{
+		{"project-file", "src/main.go", core.Silent},
+		{"private-key", "/home/u/.ssh/id_ed25519", core.Ask},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			c := tcase{Tool: "Read", Command: bc.path}.call("en")
+			l := newTestLayer()
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				if v, err := l.Decide(ctx, c); err != nil || v.Decision != bc.want {
+					b.Fatalf("%s: %v %v", bc.path, v, err)
+				}
+			}
+		})
+	}
+}

@@ -33,7 +33,9 @@ func gapLiteralStdin(v *cmdv, k int) {
 	if !ok || strings.TrimSpace(text) == "" {
 		return
 	}
-	v.judgeEffects(v.display()+" stdin", text, oneliner.Effects(lang, text))
+	effects := oneliner.Effects(lang, text)
+	v.judgeEffects(v.display()+" stdin", text, effects)
+	v.secretEffects(cmdfacts.Inline{Lang: lang, Code: text, Via: v.display() + " stdin"}, effects)
 	for _, line := range oneliner.Execs(lang, text) {
 		j.nestedScript(v, line, ir.Bash)
 	}

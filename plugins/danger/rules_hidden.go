@@ -17,7 +17,8 @@ var hiddenRules = []judging{
 // inlineScripts judges the interpreter one-liners the command runs
 // (python -c, node -e, perl -e, awk, osascript ...): the literal files
 // their code deletes (DG-SCRIPT-DELETE) or writes (DG-SCRIPT-WRITE), and
-// critical files they touch or edit in place (DG-CRITICAL-FILE). The shell
+// critical files they touch or edit in place (DG-CRITICAL-FILE), and the
+// credential stores they read (DG-SECRET-READ, secretEffects). The shell
 // commands the code runs (os.system, execSync, system()) are commands of
 // the analysis already and are judged as such.
 func (v *cmdv) inlineScripts() {
@@ -25,7 +26,9 @@ func (v *cmdv) inlineScripts() {
 		return
 	}
 	for _, in := range cmdfacts.InlineScripts(v.c) {
-		v.judgeEffects(in.Via, in.Code, oneliner.Effects(in.Lang, in.Code))
+		effects := oneliner.Effects(in.Lang, in.Code)
+		v.judgeEffects(in.Via, in.Code, effects)
+		v.secretEffects(in, effects)
 		if in.InPlace {
 			if hs := v.targets(in.Files, hitCritical); len(hs) > 0 {
 				v.j.add(finding{rule: rules.CriticalFile, cmd: in.Via, targets: hs})

@@ -10,6 +10,8 @@ import (
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/secrets"
+	"github.com/zcode-fence/zcode-fence/core/shell/analysis"
+	"github.com/zcode-fence/zcode-fence/core/shell/oneliner"
 )
 
 // The fourth line (rules.Secrets): credential stores outside the project
@@ -65,25 +67,44 @@ func (v *cmdv) secretWord(w ir.Word, tree bool) []secretHit {
 
 // secretText judges one path string.
 func (v *cmdv) secretText(s string, tree bool) (secretHit, bool) {
-	if strings.TrimSpace(s) == "" {
+	p, ok := v.absPath(s)
+	if !ok {
 		return secretHit{}, false
+	}
+	return v.j.secretPath(p, tree)
+}
+
+// secretAbs is word w as an absolute path (ok false when it has an
+// unknown part or cannot be placed).
+func (v *cmdv) secretAbs(w ir.Word) (paths.Path, bool) {
+	if w.Unknown && !strings.HasPrefix(w.Value, "~") {
+		return paths.Path{}, false
+	}
+	return v.absPath(w.Value)
+}
+
+// absPath places path string s: ~ and ~user expanded, a relative path in
+// the command's directory.
+func (v *cmdv) absPath(s string) (paths.Path, bool) {
+	if strings.TrimSpace(s) == "" {
+		return paths.Path{}, false
 	}
 	p := v.j.plat.Normalize(s)
 	if p.Kind == paths.Unresolved {
 		tp, ok := v.j.tildeUser(s)
 		if !ok {
-			return secretHit{}, false
+			return paths.Path{}, false
 		}
 		p = tp
 	}
 	if p.Kind == paths.Relative {
 		base, _ := v.baseDir()
 		if !base.IsAbs() {
-			return secretHit{}, false
+			return paths.Path{}, false
 		}
 		p = v.j.plat.Join(base, p)
 	}
-	return v.j.secretPath(p, tree)
+	return p, p.IsAbs()
 }
 
 // secretPath judges one absolute path against the catalogue.
@@ -137,7 +158,10 @@ func (v *cmdv) secrets() {
 	}
 	// Readers, copiers and senders.
 	for _, fr := range cmdfacts.FileReads(v.c) {
-		hs := v.secretWord(fr.Word, fr.Tree)
+		hs, found := v.foundSecrets(fr.Word)
+		if !found {
+			hs = v.secretWord(fr.Word, fr.Tree)
+		}
 		if len(hs) == 0 {
 			continue
 		}
@@ -150,24 +174,134 @@ func (v *cmdv) secrets() {
 		}
 		v.reportSecrets(rule, "", hs)
 	}
-	// Interpreter one-liners that name a store.
-	if cmdfacts.InterpreterLang(v.c.Name) != "" {
-		for _, in := range cmdfacts.InlineScripts(v.c) {
-			var hs []secretHit
-			for _, lit := range pathLiterals(in.Code) {
-				hs = append(hs, v.secretWord(cmdfacts.Literal(lit), false)...)
-			}
-			v.reportSecretsAs(rules.SecretRead, in.Via, "", hs)
-		}
-	}
 	// CLIs that print a stored secret.
 	if p, ok := cmdfacts.PrintsSecret(v.c); ok && !v.secretUsedQuietly() {
-		what := p.What
-		if !v.j.en {
-			what = p.WhatZh
-		}
-		v.j.add(finding{rule: rules.SecretPrint, cmd: v.display(), detail: p.Detail, subject: what})
+		v.secretPrint(p)
 	}
+	v.secretVars()
+}
+
+// secretPrint adds the finding of a printed secret.
+func (v *cmdv) secretPrint(p cmdfacts.SecretPrinter) {
+	what := p.What
+	if !v.j.en {
+		what = p.WhatZh
+	}
+	v.j.add(finding{rule: rules.SecretPrint, cmd: v.display(), detail: p.Detail, subject: what})
+}
+
+// secretVars judges credentials in environment variables: printing one
+// by name (echo $AWS_SECRET_ACCESS_KEY, printenv GITHUB_TOKEN) and
+// searching a dump of the environment for them (env | grep -i token) ask
+// DG-SECRET-PRINT; a dump alone (env, printenv, export -p) is everyday
+// diagnostics and stays silent, and so does a variable used as a
+// credential (curl -H "Authorization: Bearer $GITHUB_TOKEN", echo
+// "$CR_PAT" | docker login --password-stdin).
+func (v *cmdv) secretVars() {
+	var names []string
+	for _, n := range cmdfacts.PrintsVars(v.c) {
+		if cmdfacts.SecretVar(n) && !containsString(names, "$"+n) {
+			names = append(names, "$"+n)
+		}
+	}
+	if len(names) > 0 && !v.secretUsedQuietly() {
+		v.secretPrint(cmdfacts.SecretPrinter{Detail: strings.Join(names, " "), What: cmdfacts.WhatEnvSecret, WhatZh: cmdfacts.WhatEnvSecretZh})
+	}
+	k := v.c.FeedsInto
+	if cmdfacts.DumpsEnv(v.c) && v.c.Feed == ir.FeedPipe && k >= 0 && k < len(v.j.s.Commands) && cmdfacts.SearchesSecrets(&v.j.s.Commands[k]) {
+		v.secretPrint(cmdfacts.SecretPrinter{Detail: "| " + v.j.view(k).display(), What: cmdfacts.WhatEnvSecret, WhatZh: cmdfacts.WhatEnvSecretZh})
+	}
+}
+
+// secretEffects judges what an interpreter one-liner reads (its read
+// effects, core/shell/oneliner: open(p), readFileSync, File.read, the
+// source of a copy ...): a read whose path reaches a store asks. A read
+// whose path is built at run time asks when the code names a store as a
+// literal or the command passes one as an argument (python3 -c
+// "print(open(sys.argv[1]).read())" ~/.ssh/id_rsa); perl's and ruby's
+// operands after the code always count (-n, -p, <> and ARGF read them
+// with no read call in the code). A store merely named (print the path)
+// is no read. awk's operands are judged as a reader's (cmdfacts).
+func (v *cmdv) secretEffects(in cmdfacts.Inline, effects []oneliner.Effect) {
+	if !v.j.secretsOn {
+		return
+	}
+	var hs []secretHit
+	computed := false
+	for _, e := range effects {
+		if e.Op != "read" {
+			continue
+		}
+		if e.Path == "" {
+			computed = true
+			continue
+		}
+		hs = append(hs, v.secretWord(cmdfacts.Literal(e.Path), e.Tree)...)
+	}
+	if in.Lang == "perl" || in.Lang == "ruby" {
+		for _, w := range in.Files {
+			hs = append(hs, v.secretWord(w, false)...)
+		}
+	}
+	if computed && len(hs) == 0 {
+		for _, lit := range pathLiterals(in.Code) {
+			hs = append(hs, v.secretWord(cmdfacts.Literal(lit), false)...)
+		}
+		for _, w := range v.args {
+			hs = append(hs, v.secretWord(w, false)...)
+		}
+	}
+	v.reportSecretsAs(rules.SecretRead, in.Via, "", hs)
+}
+
+// foundSecrets judges a word that stands for what a find finds: {} of
+// find's -exec (the command's parent), or xargs's input fed by a find. The
+// files read are those below find's start paths that its -name / -iname
+// tests pick (all of them with no such test): find ~ -name id_rsa -exec
+// cat {} +, find ~/.aws -type f | xargs cat. found is false when w
+// stands for no find's findings.
+func (v *cmdv) foundSecrets(w ir.Word) (hs []secretHit, found bool) {
+	lister := -1
+	switch {
+	case strings.Contains(w.Raw, "{}") && v.c.Parent >= 0:
+		lister = v.c.Parent
+	case w.Value == analysis.InputPlaceholder && v.viaLast().Kind == ir.ViaXargs:
+		v.j.upstream(v.i, func(k int, kind ir.FeedKind) bool {
+			if kind == ir.FeedArgs {
+				lister = k
+			}
+			return lister < 0
+		})
+	}
+	if lister < 0 {
+		return nil, false
+	}
+	lv := v.j.view(lister)
+	if lv.name != "find" && lv.name != "gfind" {
+		return nil, false
+	}
+	f := cmdfacts.ParseFind(lv.args)
+	var names []string
+	for _, n := range f.Names {
+		if n.Negated || n.Pattern.Unknown || (n.Test != "-name" && n.Test != "-iname") {
+			continue
+		}
+		names = append(names, n.Pattern.Value)
+	}
+	for _, r := range f.Roots {
+		if len(names) == 0 {
+			hs = append(hs, lv.secretWord(r, true)...)
+			continue
+		}
+		p, ok := lv.secretAbs(r)
+		if !ok {
+			continue
+		}
+		if h, ok := v.j.secretSet().HoldsNamed(p, names); ok {
+			hs = append(hs, secretHit{hit: hit{shown: v.j.homeShort(h.Path)}, what: h.What(!v.j.en)})
+		}
+	}
+	return hs, true
 }
 
 // reportSecrets adds one finding for the stores hs name.
@@ -222,9 +356,38 @@ func (v *cmdv) secretUsedQuietly() bool {
 	into := &v.j.s.Commands[k]
 	switch v.c.Feed {
 	case ir.FeedSubst:
+		if into.Name == "" && len(into.Args) == 0 {
+			// t=$(gh auth token): quiet unless a later command prints
+			// the variable (echo "$t" > token.txt).
+			return !v.substPrinted()
+		}
 		return !cmdfacts.EchoesArgs(into)
 	case ir.FeedPipe:
 		return cmdfacts.ConsumesSecret(into)
+	}
+	return false
+}
+
+// substPrinted reports whether this command's output, substituted into a
+// variable, is printed by a command of the script: an argument of a
+// command that echoes its arguments holds the substitution's text (the
+// analysis puts a variable's value in its place).
+func (v *cmdv) substPrinted() bool {
+	var words []string
+	for _, a := range v.c.Args {
+		words = append(words, a.Value)
+	}
+	text := strings.Join(words, " ")
+	for i := range v.j.s.Commands {
+		c := &v.j.s.Commands[i]
+		if i == v.i || !cmdfacts.EchoesArgs(c) {
+			continue
+		}
+		for _, a := range c.Args[1:] {
+			if strings.Contains(a.Value, "$("+text+")") || strings.Contains(a.Value, "`"+text+"`") {
+				return true
+			}
+		}
 	}
 	return false
 }

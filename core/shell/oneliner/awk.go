@@ -8,7 +8,8 @@ import (
 
 // ---- awk
 
-// awk judges system(), print/printf redirections and command | getline.
+// awk judges system(), print/printf redirections, command | getline and
+// getline < file.
 func (p *parser) awk() {
 	n := len(p.toks)
 	for i := 0; i < n && !p.done(); i++ {
@@ -54,6 +55,14 @@ func (p *parser) awk() {
 					start--
 				}
 				p.exec(p.eval(start, i-1, 0), "getline")
+			}
+			// getline [var] < file: a read of file.
+			k := i + 1
+			if k < n && p.toks[k].kind == tkIdent && !awkKeyword[p.toks[k].text] {
+				k++
+			}
+			if p.is(k, "<") && k+1 < n {
+				p.read(p.eval(k+1, p.skip(k+1), 0), "getline <", false)
 			}
 		}
 	}

@@ -283,38 +283,19 @@ func (p *parser) callFile(name, key, api string, r role, n int, self value, args
 	case roleMove:
 		src, _ := p.arg(args, 0, "src", "source", "old", "from")
 		dst, _ := p.arg(args, 1, "dst", "dest", "destination", "new", "to", "target")
+		p.read(src, api, true)
 		p.path("delete", src, api)
 		p.path("write", dst, api)
-	case roleOpen:
-		mode, present := p.arg(args, n, "mode", "flags")
-		if !present || mode.known() && !p.writeMode(mode.s) {
-			return true
-		}
-		if !mode.known() && p.readFlags(args, n) {
-			return true
-		}
-		v, _ := p.arg(args, 0, "file", "path", "filename")
-		p.path("write", v, api)
-	case roleOSOpen:
-		if len(pos) > n+1 && p.writeFlags(pos[n+1]) {
-			p.path("write", p.eval(pos[n].a, pos[n].b, 0), api)
-		}
-	case roleDenoOpen:
-		opts, present := p.arg(args, 1)
-		if !present {
-			return true
-		}
-		if opts.obj != nil {
-			w := false
-			for _, k := range []string{"write", "append", "create", "truncate", "createNew"} {
-				w = w || opts.obj[k].s == "true"
-			}
-			if !w {
-				return true
-			}
-		}
-		v, _ := p.arg(args, 0)
-		p.path("write", v, api)
+	case roleCopy:
+		src, _ := p.arg(args, 0, "src", "source", "from", "path", "file", "target")
+		dst, _ := p.arg(args, 1, "dst", "dest", "destination", "to", "link", "link_name", "newpath")
+		p.read(src, api, true)
+		p.path("write", dst, api)
+	case roleRead:
+		v, _ := p.arg(args, n, "path", "file", "filename", "filepath", "con", "description")
+		p.read(v, api, false)
+	case roleOpen, roleOSOpen, roleDenoOpen, roleSelfOpen, roleRubyOpen:
+		p.open(r, self, args, api)
 	default:
 		return false
 	}
@@ -444,8 +425,9 @@ func (p *parser) callShellSelf(name, key, api string, r role, n int, self value,
 			}
 		default:
 			if len(ops) > 0 {
-				if r.kind == roleShellMv {
-					for _, v := range ops[:len(ops)-1] {
+				for _, v := range ops[:len(ops)-1] {
+					p.read(v, api, true)
+					if r.kind == roleShellMv {
 						p.path("delete", v, api)
 					}
 				}
@@ -454,15 +436,13 @@ func (p *parser) callShellSelf(name, key, api string, r role, n int, self value,
 		}
 	case roleSelfDelete, roleSelfWrite:
 		p.path(r.kind.pathOp(), self, api)
+	case roleSelfRead:
+		p.read(self, api, false)
 	case roleSelfMove:
 		dst, _ := p.arg(args, 0, "target")
+		p.read(self, api, true)
 		p.path("delete", self, api)
 		p.path("write", dst, api)
-	case roleSelfOpen:
-		mode, present := p.arg(args, 0, "mode")
-		if present && !(mode.known() && !p.writeMode(mode.s)) {
-			p.path("write", self, api)
-		}
 	case roleExecWords:
 		v, _ := p.arg(args, n, "command", "cmd")
 		p.execWords(v, api)
@@ -470,20 +450,71 @@ func (p *parser) callShellSelf(name, key, api string, r role, n int, self value,
 		p.execWords(self, api)
 	case rolePerlOpen:
 		p.perlOpen(pos, api)
-	case roleRubyOpen:
-		v, _ := p.arg(args, 0)
-		if v.str && strings.HasPrefix(v.s, "|") {
-			p.exec(value{str: true, s: v.s[1:]}, api)
-			return true
-		}
-		mode, present := p.arg(args, 1, "mode")
-		if present && !(mode.known() && !p.writeMode(mode.s)) {
-			p.path("write", v, api)
-		}
 	default:
 		return false
 	}
 	return true
+}
+
+// open applies the roles that open a file (open, os.open, Deno.open,
+// Path().open, Ruby's Kernel#open): a write when the mode or flags write,
+// else a read; a "|cmd" of Ruby's open runs cmd.
+func (p *parser) open(r role, self value, args []callArg, api string) {
+	n := r.arg
+	pos := positional(args)
+	switch r.kind {
+	case roleOpen:
+		mode, present := p.arg(args, n, "mode", "flags")
+		v, _ := p.arg(args, 0, "file", "path", "filename")
+		if !present || mode.known() && !p.writeMode(mode.s) || !mode.known() && p.readFlags(args, n) {
+			p.read(v, api, false)
+			return
+		}
+		if mode.known() && p.readMode(mode.s) {
+			p.read(v, api, false) // r+, a+
+		}
+		p.path("write", v, api)
+	case roleOSOpen:
+		if len(pos) > n+1 && p.writeFlags(pos[n+1]) {
+			p.path("write", p.eval(pos[n].a, pos[n].b, 0), api)
+		} else if len(pos) > n {
+			p.read(p.eval(pos[n].a, pos[n].b, 0), api, false)
+		}
+	case roleDenoOpen:
+		opts, present := p.arg(args, 1)
+		v, _ := p.arg(args, 0)
+		if opts.obj != nil {
+			w := false
+			for _, k := range []string{"write", "append", "create", "truncate", "createNew"} {
+				w = w || opts.obj[k].s == "true"
+			}
+			present = w
+		}
+		if !present {
+			p.read(v, api, false)
+			return
+		}
+		p.path("write", v, api)
+	case roleSelfOpen:
+		mode, present := p.arg(args, 0, "mode")
+		if present && !(mode.known() && !p.writeMode(mode.s)) {
+			p.path("write", self, api)
+		} else {
+			p.read(self, api, false)
+		}
+	case roleRubyOpen:
+		v, _ := p.arg(args, 0)
+		if v.str && strings.HasPrefix(v.s, "|") {
+			p.exec(value{str: true, s: v.s[1:]}, api)
+			return
+		}
+		mode, present := p.arg(args, 1, "mode")
+		if present && !(mode.known() && !p.writeMode(mode.s)) {
+			p.path("write", v, api)
+		} else {
+			p.read(v, api, false)
+		}
+	}
 }
 
 // execWords records a command run without a shell: a list is the argv, a
@@ -511,6 +542,12 @@ func (p *parser) writeMode(m string) bool {
 		return true
 	}
 	return p.fam == famPHP && strings.Contains(m, "c")
+}
+
+// readMode reports whether an open mode string that writes also reads
+// (r+, a+, w+ ... and Julia's "r").
+func (p *parser) readMode(m string) bool {
+	return strings.ContainsAny(m, "r+")
 }
 
 // readFlags reports a non-literal open mode made only of read flags
@@ -570,6 +607,8 @@ func (p *parser) perlOpen(pos []callArg, api string) {
 			p.exec(value{isList: true, list: list}, api)
 		case strings.HasPrefix(m, ">") || strings.HasPrefix(m, "+<") || strings.HasPrefix(m, "+>"):
 			p.path("write", p.eval(pos[2].a, pos[2].b, 0), api)
+		case strings.HasPrefix(m, "<"):
+			p.read(p.eval(pos[2].a, pos[2].b, 0), api, false)
 		}
 	case len(pos) == 2:
 		e := p.eval(pos[1].a, pos[1].b, 0)
@@ -585,6 +624,8 @@ func (p *parser) perlOpen(pos []callArg, api string) {
 			p.path("write", value{str: true, s: target}, api)
 		case strings.HasSuffix(strings.TrimRight(t, " \t"), "|"):
 			p.exec(literalValue(strings.TrimSpace(strings.TrimSuffix(strings.TrimRight(t, " \t"), "|"))), api)
+		default: // "<file" or a bare name: read
+			p.read(value{str: true, s: strings.TrimSpace(strings.TrimLeft(t, "<"))}, api, false)
 		}
 	}
 }
@@ -603,10 +644,13 @@ var apiTables = map[byte]apiTable{
 			"fs.utimes fs.utimesSync fs.chmod fs.chmodSync fs.chown fs.chownSync " +
 			"Deno.writeTextFile Deno.writeTextFileSync Deno.writeFile Deno.writeFileSync Deno.truncate Deno.truncateSync " +
 			"Deno.mkdir Deno.mkdirSync Deno.create Deno.createSync Deno.chmod Deno.chmodSync Bun.write"},
-		{at(roleWrite, 1), "fs.copyFile fs.copyFileSync fs.cp fs.cpSync fs.copy fs.copySync fs.symlink fs.symlinkSync " +
+		{only(roleCopy), "fs.copyFile fs.copyFileSync fs.cp fs.cpSync fs.copy fs.copySync fs.symlink fs.symlinkSync " +
 			"fs.link fs.linkSync fs.ensureSymlink fs.ensureLink Deno.copyFile Deno.copyFileSync Deno.symlink " +
 			"Deno.symlinkSync Deno.link Deno.linkSync"},
 		{only(roleMove), "fs.rename fs.renameSync fs.move fs.moveSync Deno.rename Deno.renameSync"},
+		{at(roleRead, 0), "fs.readFile fs.readFileSync fs.createReadStream fs.readJson fs.readJsonSync fs.readJSON " +
+			"fs.readJSONSync Deno.readTextFile Deno.readTextFileSync Deno.readFile Deno.readFileSync shelljs.cat"},
+		{only(roleSelfRead), "Bun.file().text Bun.file().json Bun.file().arrayBuffer Bun.file().bytes Bun.file().stream"},
 		{at(roleOpen, 1), "fs.open fs.openSync"},
 		{only(roleDenoOpen), "Deno.open Deno.openSync"},
 		{at(roleExec, 0), "child_process.exec child_process.execSync execa.execaCommand execa.execaCommandSync " +
@@ -628,8 +672,10 @@ var apiTables = map[byte]apiTable{
 	famPython: apiTable{
 		{at(roleDelete, 0), "shutil.rmtree os.remove os.unlink os.rmdir os.removedirs"},
 		{at(roleWrite, 0), "os.truncate os.mkdir os.makedirs os.mkfifo os.mknod os.chmod os.chown os.utime"},
-		{at(roleWrite, 1), "shutil.copy shutil.copy2 shutil.copyfile shutil.copytree shutil.copymode shutil.copystat " +
-			"os.symlink os.link"},
+		{only(roleCopy), "shutil.copy shutil.copy2 shutil.copyfile shutil.copytree os.symlink os.link"},
+		{at(roleWrite, 1), "shutil.copymode shutil.copystat"},
+		{at(roleRead, 0), "linecache.getline linecache.getlines"},
+		{only(roleSelfRead), "Path().read_text Path().read_bytes"},
 		{only(roleMove), "shutil.move os.rename os.renames os.replace"},
 		{at(roleOpen, 1), "open io.open codecs.open"},
 		{at(roleOSOpen, 0), "os.open"},
@@ -654,7 +700,9 @@ var apiTables = map[byte]apiTable{
 		{only(roleWriteAll), "mkpath make_path File.Path.mkpath File.Path.make_path chmod chown utime"},
 		{at(roleWrite, 0), "mkdir truncate write_file File.Slurp.write_file"},
 		{only(roleSelfWrite), "path().spew path().spew_utf8 path().spew_raw path().append path().append_utf8 path().touch path().mkpath"},
-		{at(roleWrite, 1), "copy cp File.Copy.copy File.Copy.cp symlink link"},
+		{only(roleCopy), "copy cp File.Copy.copy File.Copy.cp symlink link"},
+		{at(roleRead, 0), "read_file File.Slurp.read_file"},
+		{only(roleSelfRead), "path().slurp path().slurp_utf8 path().slurp_raw path().lines path().lines_utf8 path().lines_raw"},
 		{only(roleMove), "rename move mv File.Copy.move File.Copy.mv"},
 		{only(rolePerlOpen), "open"},
 		{at(roleOSOpen, 1), "sysopen"},
@@ -669,10 +717,12 @@ var apiTables = map[byte]apiTable{
 		{at(roleWrite, 0), "File.write File.binwrite IO.write IO.binwrite File.truncate Dir.mkdir File.chmod File.chown"},
 		{only(roleWriteAll), "FileUtils.touch FileUtils.mkdir FileUtils.mkdir_p FileUtils.makedirs FileUtils.mkpath " +
 			"FileUtils.chmod FileUtils.chmod_R FileUtils.chown FileUtils.chown_R"},
-		{at(roleWrite, 1), "FileUtils.cp FileUtils.copy FileUtils.cp_r FileUtils.copy_entry FileUtils.copy_file FileUtils.cp_lr " +
+		{only(roleCopy), "FileUtils.cp FileUtils.copy FileUtils.cp_r FileUtils.copy_entry FileUtils.copy_file FileUtils.cp_lr " +
 			"FileUtils.install FileUtils.ln FileUtils.ln_s FileUtils.ln_sf FileUtils.symlink FileUtils.link " +
 			"File.symlink File.link"},
 		{only(roleMove), "File.rename FileUtils.mv FileUtils.move"},
+		{at(roleRead, 0), "File.read File.readlines File.binread File.foreach IO.read IO.readlines IO.binread IO.foreach"},
+		{only(roleSelfRead), "Pathname().read Pathname().binread Pathname().readlines Pathname().each_line"},
 		{at(roleOpen, 1), "File.open File.new IO.sysopen"},
 		{only(roleRubyOpen), "open"},
 		{only(roleExecAll), "system exec spawn Process.spawn Process.exec IO.popen Open3.capture2 Open3.capture2e " +
@@ -686,9 +736,10 @@ var apiTables = map[byte]apiTable{
 	famPHP: apiTable{
 		{at(roleDelete, 0), "unlink rmdir"},
 		{at(roleWrite, 0), "file_put_contents mkdir touch chmod chown"},
-		{at(roleWrite, 1), "copy symlink link"},
+		{only(roleCopy), "copy symlink link"},
 		{only(roleMove), "rename"},
 		{at(roleOpen, 1), "fopen"},
+		{at(roleRead, 0), "file_get_contents file readfile highlight_file show_source parse_ini_file"},
 		{at(roleExec, 0), "system exec shell_exec passthru popen proc_open"},
 		{only(roleExecProg), "pcntl_exec"},
 		{only(roleCode), "eval assert create_function"},
@@ -701,13 +752,15 @@ var apiTables = map[byte]apiTable{
 		{at(roleDelete, 0), "os.remove"},
 		{only(roleMove), "os.rename"},
 		{at(roleOpen, 1), "io.open"},
+		{at(roleRead, 0), "io.lines"},
 		{at(roleExec, 0), "os.execute io.popen"},
 		{only(roleCode), "load loadstring"},
 	},
 	famJulia: apiTable{
 		{at(roleDelete, 0), "rm Base.rm Filesystem.rm Base.Filesystem.rm"},
 		{at(roleWrite, 0), "mkdir mkpath touch chmod chown Base.mkdir Base.mkpath"},
-		{at(roleWrite, 1), "cp cptree symlink hardlink Base.cp"},
+		{only(roleCopy), "cp cptree symlink hardlink Base.cp"},
+		{at(roleRead, 0), "read readlines readline eachline Base.read"},
 		{only(roleMove), "mv Base.mv"},
 		{at(roleOpen, 1), "open"},
 		{only(roleCode), "include_string"},
@@ -717,7 +770,8 @@ var apiTables = map[byte]apiTable{
 			":file.delete :file.del_dir :file.del_dir_r"},
 		{at(roleWrite, 0), "File.write File.write! File.mkdir File.mkdir! File.mkdir_p File.mkdir_p! File.touch File.touch! " +
 			"File.chmod File.chmod! File.chown File.chown! :file.write_file"},
-		{at(roleWrite, 1), "File.cp File.cp! File.cp_r File.cp_r! File.copy File.copy! File.ln File.ln! File.ln_s File.ln_s!"},
+		{only(roleCopy), "File.cp File.cp! File.cp_r File.cp_r! File.copy File.copy! File.ln File.ln! File.ln_s File.ln_s!"},
+		{at(roleRead, 0), "File.read File.read! File.stream! :file.read_file"},
 		{only(roleMove), "File.rename File.rename!"},
 		{at(roleExec, 0), "System.shell :os.cmd"},
 		{only(roleExecProg), "System.cmd"},
@@ -726,7 +780,8 @@ var apiTables = map[byte]apiTable{
 	famErlang: apiTable{
 		{at(roleDelete, 0), "file.delete file.del_dir file.del_dir_r"},
 		{at(roleWrite, 0), "file.write_file file.make_dir file.change_mode"},
-		{at(roleWrite, 1), "file.copy file.make_symlink file.make_link"},
+		{only(roleCopy), "file.copy file.make_symlink file.make_link"},
+		{at(roleRead, 0), "file.read_file file.consult"},
 		{only(roleMove), "file.rename"},
 		{at(roleExec, 0), "os.cmd"},
 	},
@@ -741,7 +796,11 @@ var apiTables = map[byte]apiTable{
 		{at(roleDelete, 0), "Files.delete Files.deleteIfExists FileUtils.deleteDirectory FileUtils.forceDelete " +
 			"FileUtils.cleanDirectory FileUtils.deleteQuietly"},
 		{at(roleWrite, 0), "Files.write Files.writeString"},
-		{at(roleWrite, 1), "Files.copy"},
+		{only(roleCopy), "Files.copy"},
+		{at(roleRead, 0), "Files.readAllBytes Files.readString Files.readAllLines Files.lines Files.newBufferedReader " +
+			"Files.newInputStream os.read os.read.lines os.read.bytes Source.fromFile scala.io.Source.fromFile io.Source.fromFile"},
+		{only(roleSelfRead), "File().getText File().readLines File().getBytes File().readBytes File().eachLine File().newReader " +
+			"File().withReader"},
 		{only(roleMove), "Files.move"},
 		{only(roleCode), "Eval.me GroovyShell().evaluate"},
 		// Scala: os-lib, scala.reflect.io.Directory.
@@ -757,12 +816,15 @@ var apiTables = map[byte]apiTable{
 		{at(roleDelete, 0), "removeDirectoryRecursive removePathForcibly removeDirectory removeFile"},
 		{only(roleMove), "renameDirectory renameFile renamePath"},
 		{at(roleWrite, 0), "writeFile appendFile"},
-		{at(roleWrite, 1), "copyFile copyFileWithMetadata createFileLink"},
+		{only(roleCopy), "copyFile copyFileWithMetadata createFileLink"},
+		{at(roleRead, 0), "readFile"},
 	},
 	famR: apiTable{
 		{only(roleDeleteAll), "unlink file.remove"},
 		{at(roleWrite, 0), "dir.create file.create Sys.chmod Sys.setFileTime"},
-		{at(roleWrite, 1), "file.copy file.symlink file.link writeLines saveRDS"},
+		{only(roleCopy), "file.copy file.symlink file.link"},
+		{at(roleWrite, 1), "writeLines saveRDS"},
+		{at(roleRead, 0), "readLines readRDS read.csv read.table read.delim readChar readBin scan"},
 		{only(roleMove), "file.rename"},
 		{at(roleExec, 0), "system shell"},
 		{only(roleExecShell), "system2"},
@@ -787,8 +849,9 @@ var anyReceiverTables = map[byte]apiTable{
 		{at(roleDelete, 0), "rmSync rmdirSync unlinkSync removeSync emptyDirSync removeItemAtPathError"},
 		{at(roleWrite, 0), "writeFileSync appendFileSync truncateSync mkdirSync createWriteStream outputFileSync " +
 			"writeTextFile writeTextFileSync"},
-		{at(roleWrite, 1), "copyFileSync cpSync"},
+		{only(roleCopy), "copyFileSync cpSync"},
 		{only(roleMove), "renameSync"},
+		{at(roleRead, 0), "readFileSync createReadStream readTextFile readTextFileSync"},
 		{at(roleExec, 0), "execSync doShellScript"},
 		{only(roleExecProg), "execFileSync spawnSync"},
 		{only(rolePowerOff), "shutDown"},
@@ -797,12 +860,13 @@ var anyReceiverTables = map[byte]apiTable{
 		{at(roleDelete, 0), "rmtree"},
 		{only(roleSelfDelete), "unlink rmdir"},
 		{only(roleSelfWrite), "write_text write_bytes"},
+		{only(roleSelfRead), "read_text read_bytes"},
 		{at(roleExec, 0), "check_output check_call"},
 	},
 	famRuby: apiTable{
 		{only(roleDeleteAll), "rm_rf rm_r rm_f remove_dir remove_entry remove_entry_secure"},
 		{only(roleWriteAll), "mkdir_p"},
-		{at(roleWrite, 1), "cp_r"},
+		{only(roleCopy), "cp_r"},
 	},
 }
 

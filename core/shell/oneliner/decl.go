@@ -68,7 +68,9 @@ func (p *parser) prepass() {
 				}
 			}
 		}
-		if level == 0 && p.is(i+1, "=") && !p.memberOp(i-1) && !p.is(i-1, ",") &&
+		// After a comma only in JS (const a = x, b = y declares both; a
+		// Python or Ruby a, b = x unpacks).
+		if level == 0 && p.is(i+1, "=") && !p.memberOp(i-1) && (!p.is(i-1, ",") || p.fam == famJS) &&
 			count[p.varKey(t.text)] == 1 {
 			end := p.exprEnd(i + 2)
 			if v := p.eval(i+2, end, 0); v.str || v.isList || v.mod != "" || v.ctor != "" || v.obj != nil {

@@ -9,7 +9,7 @@ import (
 
 // Effect is one thing a script does that a layer may judge.
 type Effect struct {
-	// Op is "delete", "write" or "exec".
+	// Op is "delete", "write", "read" or "exec".
 	Op string
 	// Path is the file or directory deleted or written, when the call
 	// names it with a literal (or a value built only from literals: a
@@ -32,6 +32,10 @@ type Effect struct {
 	// built at run time by code that also decodes text (base64, hex,
 	// chr(), a reversed string ...): what runs is hidden in the one-liner.
 	Decoded bool
+	// Tree marks a read of a whole directory tree when Path is one: the
+	// source of a copy, move or link (shutil.copytree, FileUtils.cp_r,
+	// fs.cpSync), as cp -r reads it.
+	Tree bool
 }
 
 // Dynamic stands for the run-time parts of an Effect.Command; parsed
@@ -106,9 +110,23 @@ const MaxCode = maxCode
 //   - AppleScript: do shell script, Finder delete (POSIX file / file
 //     paths), empty trash.
 //
-// Reads (open(p), fs.readFileSync) are not effects. Calls whose argument is
-// built at run time are still reported, with Path or Command "". Unknown
-// lang gives nil. Cost: linear in len(code), which is cut at 256 KiB.
+// Reads are effects too (Op "read"): a file opened for reading (open(p),
+// open(p, 'r'), io.open, fs.openSync(p, 'r'), File.open(p), fopen(p,
+// 'r'), Perl's open with < or a bare name, os.open with O_RDONLY), the
+// read calls (fs.readFile/readFileSync/createReadStream and fs-extra's
+// readJson, Deno.readTextFile/readFile, Bun.file(p).text(), Path(p).
+// read_text/read_bytes, File.read/readlines/binread/foreach, IO.read,
+// Pathname(p).read, file_get_contents, file, readfile, File::Slurp and
+// Path::Tiny slurp, io.lines, Julia read/readlines/eachline, Elixir
+// File.read/stream!, Erlang file:read_file, Groovy File().getText and
+// java.nio Files.readAllBytes/readString/lines, Scala os.read and
+// Source.fromFile, Haskell readFile, R readLines/readRDS/read.csv/scan,
+// awk getline < "file", Tcl open for reading), and the source of every
+// copy, move and link (shutil.copy*, os.symlink, fs.copyFile, fs.cp,
+// FileUtils.cp*, File::Copy, PHP copy, Julia cp, Tcl file copy), marked
+// Tree. Calls whose argument is built at run time are still reported,
+// with Path or Command "". Unknown lang gives nil. Cost: linear in
+// len(code), which is cut at 256 KiB.
 func Effects(lang, code string) []Effect {
 	return scanEffects(lang, code, 0, nil)
 }
@@ -319,13 +337,24 @@ func (p *parser) emit(e Effect) {
 
 // path records a delete or write of v (each element of a list).
 func (p *parser) path(op string, v value, api string) {
+	p.pathEffect(Effect{Op: op, API: api}, v)
+}
+
+// read records a read of v (each element of a list); tree: the source of
+// a copy, move or link, read whole when it is a directory.
+func (p *parser) read(v value, api string, tree bool) {
+	p.pathEffect(Effect{Op: "read", API: api, Tree: tree}, v)
+}
+
+// pathEffect records e for the path v (each element of a list), with
+// Path "" when v is built at run time.
+func (p *parser) pathEffect(e Effect, v value) {
 	if v.isList && len(v.list) > 0 {
-		for _, e := range v.list {
-			p.path(op, e, api)
+		for _, x := range v.list {
+			p.pathEffect(e, x)
 		}
 		return
 	}
-	e := Effect{Op: op, API: api}
 	if v.known() {
 		e.Path = v.s
 	}

@@ -123,7 +123,9 @@ func checkInvariants(t *testing.T, lang, code string, es []Effect) {
 		switch {
 		case seen[e]:
 			t.Fatalf("%s %.60q: duplicate %+v", lang, code, e)
-		case e.Op != "delete" && e.Op != "write" && e.Op != "exec":
+		case e.Op != "delete" && e.Op != "write" && e.Op != "read" && e.Op != "exec":
+			t.Fatalf("%s %.60q: bad op %+v", lang, code, e)
+		case e.Tree && e.Op != "read":
 			t.Fatalf("%s %.60q: bad op %+v", lang, code, e)
 		case e.Op == "exec" && e.Path != "" || e.Op != "exec" && e.Command != "":
 			t.Fatalf("%s %.60q: mixed effect %+v", lang, code, e)

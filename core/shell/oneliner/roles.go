@@ -49,6 +49,9 @@ const (
 	roleRubyOpen               // Ruby's Kernel#open ("|cmd" runs a command)
 	roleExecWords              // indexed: a string split at blanks into an argv without a shell (Java's Runtime.exec), or an argv list
 	roleSelfExecWords          // the receiver run as roleExecWords runs its argument (Groovy's "cmd".execute(), [argv].execute())
+	roleRead                   // indexed: the argument is a path (or a list of paths), read
+	roleCopy                   // argument 0 read (a tree: copytree, cp_r), argument 1 written (copies and links)
+	roleSelfRead               // the receiver is read
 	roleKinds                  // number of kinds; not a kind
 )
 
@@ -94,6 +97,9 @@ var roleKindInfo = [roleKinds]struct {
 	roleRubyOpen:      {"rubyopen", false},
 	roleExecWords:     {"execwords", true},
 	roleSelfExecWords: {"selfexecwords", false},
+	roleRead:          {"read", true},
+	roleCopy:          {"copy", false},
+	roleSelfRead:      {"selfread", false},
 }
 
 // maxRoleArg bounds role.arg: no table entry reads past the third argument.
@@ -138,7 +144,8 @@ func (r role) String() string {
 
 // self reports kinds that act on the call's receiver.
 func (k roleKind) self() bool {
-	return k == roleSelfDelete || k == roleSelfWrite || k == roleSelfMove || k == roleSelfOpen || k == roleSelfExecWords
+	return k == roleSelfDelete || k == roleSelfWrite || k == roleSelfMove || k == roleSelfOpen || k == roleSelfExecWords ||
+		k == roleSelfRead
 }
 
 // pathOp is the effect op of the path kinds: "delete" or "write".

@@ -11,8 +11,8 @@ import (
 // "..." substitutes $var and [command] (unknown parts here), # starts a
 // comment where a command starts. The effects: exec and spawn (an argv),
 // expect's send into a spawned shell (a command line), file delete /
-// rename / copy / mkdir / link, open of a file for writing or of a
-// "|command" pipe. Braced words are scanned as scripts too (the bodies of
+// rename / copy / mkdir / link (the sources of a copy or rename read), open
+// of a file for writing (or else reading) or of a "|command" pipe. Braced words are scanned as scripts too (the bodies of
 // if, foreach, proc, catch, eval ...). set NAME VALUE is followed.
 
 // tclEscapes decodes the backslash escapes of a Tcl word that matter here.
@@ -114,6 +114,8 @@ func (p *parser) tclCommand(cmd []tclWord, shellSpawned *bool) {
 		if len(args) > 1 && args[1].v.known() && strings.ContainsAny(args[1].v.s, "wa+") || len(args) > 1 &&
 			args[1].v.known() && (strings.Contains(args[1].v.s, "WRONLY") || strings.Contains(args[1].v.s, "RDWR")) {
 			p.path("write", args[0].v, "open")
+		} else {
+			p.read(args[0].v, "open", false)
 		}
 	case "file":
 		if len(args) == 0 || !args[0].v.known() {
@@ -131,6 +133,9 @@ func (p *parser) tclCommand(cmd []tclWord, shellSpawned *bool) {
 				return
 			}
 			for _, w := range ops[:len(ops)-1] {
+				if sub != "link" {
+					p.read(w.v, "file "+sub, true)
+				}
 				if sub == "rename" {
 					p.path("delete", w.v, "file rename")
 				}
