@@ -267,8 +267,18 @@ var sqliteValued = []string{"cmd", "init", "separator", "newline", "nullvalue", 
 	"pagecache", "lookaside", "heap", "escape", "A"}
 
 func sqliteClient(args []ir.Word) (DBClient, bool) {
+	return fileSQLClient(args, sqliteValued, []string{"cmd"}, nil, nil)
+}
+
+// fileSQLClient reads the command line of a client of a database file
+// (sqlite3, duckdb): single- or double-dash options, valued ones taking
+// the next word; scripts are the values of the options in first (run
+// before the input) and exits (run instead of it) and the operands after
+// the first (the file); an option in file names a script file.
+func fileSQLClient(args []ir.Word, valued, first, exits, file []string) (DBClient, bool) {
 	c := DBClient{Engine: EngineSQLite}
 	var ops []ir.Word
+	noStdin := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.Unknown || !strings.HasPrefix(a.Value, "-") || len(a.Value) < 2 {
@@ -279,10 +289,14 @@ func sqliteClient(args []ir.Word) (DBClient, bool) {
 		switch {
 		case name == "help" || name == "version":
 			return DBClient{}, false
-		case name == "cmd" && i+1 < len(args):
+		case (slices.Contains(first, name) || slices.Contains(exits, name)) && i+1 < len(args):
 			i++
 			c.Scripts = append(c.Scripts, args[i])
-		case slices.Contains(sqliteValued, name):
+			noStdin = noStdin || slices.Contains(exits, name)
+		case slices.Contains(file, name) && i+1 < len(args):
+			i++
+			noStdin = true
+		case slices.Contains(valued, name):
 			i++
 		}
 	}
@@ -290,7 +304,7 @@ func sqliteClient(args []ir.Word) (DBClient, bool) {
 		c.File = &ops[0]
 		c.Scripts = append(c.Scripts, ops[1:]...)
 	}
-	c.ReadsStdin = len(ops) < 2
+	c.ReadsStdin = len(ops) < 2 && !noStdin
 	return c, true
 }
 

@@ -37,35 +37,7 @@ var duckdbValued = []string{"cmd", "init", "separator", "newline", "nullvalue", 
 // duckdbClient: duckdb [OPTIONS] [FILE [SQL]]; -c SQL runs it and exits,
 // -cmd SQL runs it first, -f FILE runs a script.
 func duckdbClient(args []ir.Word) (DBClient, bool) {
-	c := DBClient{Engine: EngineSQLite}
-	var ops []ir.Word
-	file := false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a.Unknown || !strings.HasPrefix(a.Value, "-") || len(a.Value) < 2 {
-			ops = append(ops, a)
-			continue
-		}
-		name := strings.TrimPrefix(strings.TrimPrefix(a.Value, "-"), "-")
-		switch {
-		case name == "help" || name == "version":
-			return DBClient{}, false
-		case (name == "c" || name == "cmd") && i+1 < len(args):
-			i++
-			c.Scripts = append(c.Scripts, args[i])
-		case name == "f" && i+1 < len(args):
-			i++
-			file = true
-		case slices.Contains(duckdbValued, name):
-			i++
-		}
-	}
-	if len(ops) > 0 {
-		c.File = &ops[0]
-		c.Scripts = append(c.Scripts, ops[1:]...)
-	}
-	c.ReadsStdin = len(c.Scripts) == 0 && !file
-	return c, true
+	return fileSQLClient(args, duckdbValued, []string{"cmd"}, []string{"c"}, []string{"f"})
 }
 
 var clickhouseSpec = Spec{Short: "qhdupC", Long: []string{"query", "host", "database", "user", "password", "port",
