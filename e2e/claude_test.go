@@ -88,6 +88,10 @@ type claudeWorld struct {
 
 	mu     sync.Mutex
 	groups []int
+	// daemons mark (a word of their command line) the host's own
+	// daemons, which outlive its runs by design (Cline's hub): they are
+	// stopped as warm servers are, not reported as leftovers.
+	daemons []string
 }
 
 // newClaudeWorld makes a fresh fixture for claude runs. Its cleanup kills
@@ -243,7 +247,8 @@ func (w *claudeWorld) checkNoLeftovers(t *testing.T) {
 	}
 }
 
-// stopWarmServers ends this world's warm layer servers the way an
+// stopWarmServers ends this world's warm layer servers (and the host's
+// daemons, w.daemons) the way an
 // uninstall or a logout does, with SIGTERM, and fails the test for any
 // that is still running 5 s later. Warm servers outlive the hook calls
 // that start them by design (layer_idle_timeout); they are told apart from
@@ -253,7 +258,7 @@ func (w *claudeWorld) stopWarmServers(t *testing.T, inGroup map[int]bool) {
 	t.Helper()
 	var servers []int
 	for _, p := range w.processes(inGroup) {
-		if p.session == p.pid && bytes.Contains(p.cmdline, []byte("\x00layer\x00serve\x00")) {
+		if p.session == p.pid && bytes.Contains(p.cmdline, []byte("\x00layer\x00serve\x00")) || w.isDaemon(p.cmdline) {
 			servers = append(servers, p.pid)
 			_ = syscall.Kill(p.pid, syscall.SIGTERM)
 		}
@@ -261,7 +266,7 @@ func (w *claudeWorld) stopWarmServers(t *testing.T, inGroup map[int]bool) {
 	if len(servers) == 0 {
 		return
 	}
-	t.Logf("stopped %d warm layer servers with SIGTERM: %v", len(servers), servers)
+	t.Logf("stopped %d warm layer servers (and host daemons) with SIGTERM: %v", len(servers), servers)
 	for end := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		alive := 0
 		for _, pid := range servers {
@@ -277,6 +282,17 @@ func (w *claudeWorld) stopWarmServers(t *testing.T, inGroup map[int]bool) {
 			return
 		}
 	}
+}
+
+// isDaemon reports whether cmdline (NUL-separated) has one of w.daemons
+// as a word.
+func (w *claudeWorld) isDaemon(cmdline []byte) bool {
+	for _, d := range w.daemons {
+		if bytes.Contains(cmdline, []byte("\x00"+d+"\x00")) {
+			return true
+		}
+	}
+	return false
 }
 
 // worldProcess is one live process of this world (see leftovers).

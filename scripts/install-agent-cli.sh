@@ -7,7 +7,7 @@
 #   scripts/install-agent-cli.sh --list     the hosts and their pinned versions
 #
 # HOST is one of: claude, codex, gemini, qwen, copilot, opencode, kilo, pi,
-# droid. The
+# droid, cline. The
 # version is pinned
 # (the ones shared/spec/hosts.md, hook-protocol.md and docs/hosts.md were
 # measured against)
@@ -72,6 +72,10 @@ spec() {
 		# the platform package itself: @factory/cli 0.225.1's wrapper names a
 		# @factory/cli-<platform>@0.225.1 the registry does not have
 		pkg=@factory/cli-$(npm_platform) cli=@factory/cli version=${DROID_CLI_VERSION:-0.225.2} bin=native:bin/droid ;;
+	cline)
+		# the platform binary (@cline/cli-linux-x64 ...), an optional
+		# dependency that the package's bin/cline links to
+		pkg=cline version=${CLINE_CLI_VERSION:-3.0.65} bin=native:../.bin/cline ;;
 	pi)
 		pkg=@mariozechner/pi-coding-agent version=${PI_CLI_VERSION:-0.73.1} bin=dist/cli.js minnode=20 ;;
 	*)
@@ -82,7 +86,7 @@ spec() {
 say() { printf 'install-agent-cli(%s): %s\n' "$host" "$*" >&2; }
 
 if [ "${1:-}" = "--list" ]; then
-	for h in claude codex gemini qwen copilot opencode kilo pi droid; do
+	for h in claude codex gemini qwen copilot opencode kilo pi droid cline; do
 		spec "$h"
 		printf '%s %s %s\n' "$h" "${cli:-$pkg}" "$version"
 	done
@@ -90,7 +94,7 @@ if [ "${1:-}" = "--list" ]; then
 fi
 host=${1:-}
 if ! spec "$host"; then
-	printf 'usage: install-agent-cli.sh claude|codex|gemini|qwen|copilot|opencode|kilo|pi|droid|--list\n' >&2
+	printf 'usage: install-agent-cli.sh claude|codex|gemini|qwen|copilot|opencode|kilo|pi|droid|cline|--list\n' >&2
 	exit 1
 fi
 prefix=$cache/$host-cli-$version

@@ -102,11 +102,25 @@ func hostPayload(t *testing.T, c hostCapture, project, home string, dangerous bo
 	if cwd, ok := p["cwd"].(string); ok {
 		p["cwd"] = strings.ReplaceAll(cwd, "/home/u/proj", project)
 	}
+	if roots, ok := p["workspaceRoots"].([]any); ok && len(roots) > 0 {
+		// Cline: the first workspace root is the session's directory.
+		p["workspaceRoots"] = []any{strings.ReplaceAll(roots[0].(string), "/home/u/proj", project)}
+	}
 	key := "tool_input"
 	if _, ok := p["toolArgs"]; ok {
 		key = "toolArgs"
 	}
-	in, _ := p[key].(map[string]any)
+	holder := p
+	if call, ok := p["tool_call"].(map[string]any); ok {
+		// Cline: the call's input is tool_call.input.
+		holder = map[string]any{}
+		for k, v := range call {
+			holder[k] = v
+		}
+		p["tool_call"] = holder
+		key = "input"
+	}
+	in, _ := holder[key].(map[string]any)
 	out := map[string]any{}
 	for k, v := range in {
 		out[k] = v
@@ -130,6 +144,15 @@ func hostPayload(t *testing.T, c hostCapture, project, home string, dangerous bo
 		if dangerous {
 			out["command"] = "find ~ -delete"
 		}
+	} else if _, list := out["commands"]; list {
+		// Cline's run_commands: a list, each run in a shell of its own.
+		out["commands"] = []string{"touch in-project.txt"}
+		if dangerous {
+			out["commands"] = []string{"ls", "find ~ -delete"}
+		}
+	} else if files, ok := out["files"].([]any); ok && len(files) > 0 {
+		// Cline's read_files: a list of {path} objects.
+		out["files"] = []map[string]string{{"path": target}}
 	} else {
 		for _, f := range []string{"file_path", "filePath", "path", "dir_path", "absolute_path"} {
 			if _, ok := out[f]; ok {
@@ -137,7 +160,7 @@ func hostPayload(t *testing.T, c hostCapture, project, home string, dangerous bo
 			}
 		}
 	}
-	p[key] = out
+	holder[key] = out
 	b, err := json.Marshal(p)
 	if err != nil {
 		t.Fatal(err)
@@ -160,6 +183,18 @@ func checkHostAnswer(t *testing.T, what, host, fallback string, headless bool, s
 		return
 	}
 	switch {
+	case host == "cline":
+		var a struct {
+			Cancel       bool
+			ErrorMessage string
+		}
+		if err := json.Unmarshal(stdout, &a); err != nil {
+			t.Errorf("%s: %v: %s", what, err, stdout)
+			return
+		}
+		if !a.Cancel || !strings.Contains(a.ErrorMessage, "[zcode-fence") || !strings.Contains(a.ErrorMessage, "ask the user") {
+			t.Errorf("%s: answer %s, want cancel with the reason telling the agent to ask the user", what, stdout)
+		}
 	case host == "gemini":
 		var a struct {
 			Decision, Reason, SystemMessage string
@@ -208,12 +243,12 @@ func checkHostAnswer(t *testing.T, what, host, fallback string, headless bool, s
 }
 
 // stopsOnly reports whether host gets the no_ask_fallback form instead of
-// an ask: Codex, opencode and Kilo always (they cannot ask), Gemini CLI,
+// an ask: Codex, opencode, Kilo and Cline always (they cannot ask), Gemini CLI,
 // Factory Droid and Pi when headless (Gemini would hang, droid exec runs
 // the call, Pi has no UI to confirm with).
 func stopsOnly(host string, headless bool) bool {
 	switch host {
-	case "codex", "opencode", "kilo":
+	case "codex", "opencode", "kilo", "cline":
 		return true
 	case "gemini", "droid", "pi":
 		return headless

@@ -149,6 +149,10 @@ type Tool struct {
 	Kind core.ToolKind
 	// Command is the tool_input field holding the shell command.
 	Command string
+	// Commands: the Command field is an array of commands, each run in a
+	// shell of its own from the same directory (Cline's run_commands);
+	// the guard reads them as one script of subshells (CommandList).
+	Commands bool
 	// Dir lists tool_input fields naming the directory a shell command
 	// runs in (Gemini's dir_path); the first one set wins over the cwd.
 	Dir []string
@@ -163,7 +167,7 @@ type Source struct {
 	// Patch: the field holds apply_patch text; its paths are the targets.
 	Patch bool
 	// Edits: the field is an array of objects, each with a file_path (or
-	// filePath) target.
+	// filePath, or path: Cline's read_files files) target.
 	Edits bool
 	// List: the field is an array of strings, each a path or a glob
 	// (Gemini's read_many_files paths and include).
@@ -171,7 +175,7 @@ type Source struct {
 }
 
 // editPathFields are the keys read inside each element of an Edits array.
-var editPathFields = []string{"file_path", "filePath"}
+var editPathFields = []string{"file_path", "filePath", "path"}
 
 // registry holds the adapters in registration order (init order: file names
 // sorted, which the order field below overrides).
@@ -294,7 +298,7 @@ var inputFields = sync.OnceValue(func() map[string]fieldUse {
 	for _, a := range Adapters() {
 		for _, tool := range a.Tools() {
 			if tool.Command != "" {
-				m[tool.Command] = fieldUse{}
+				m[tool.Command] = fieldUse{list: tool.Commands}
 			}
 			for _, d := range tool.Dir {
 				m[d] = fieldUse{}

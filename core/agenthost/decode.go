@@ -19,11 +19,19 @@ var (
 	toolInputKeys = []string{"tool_input", "toolInput", "toolArgs"}
 	sessionKeys   = []string{"session_id", "sessionId"}
 	cwdKeys       = []string{"cwd"}
-	eventKeys     = []string{"hook_event_name", "hookEventName"}
+	eventKeys     = []string{"hook_event_name", "hookEventName", "hookName"}
 	modeKeys      = []string{"permission_mode", "mode"}
 	// transcriptKeys are read for detection only: where the host keeps
 	// the session's transcript (~/.codex/sessions/..., ~/.claude/projects/...).
 	transcriptKeys = []string{"transcript_path"}
+	// callKey is the object a host sends the call in instead of top-level
+	// tool_name and tool_input (Cline's "tool_call": {"id", "name",
+	// "input"}): its callNameKey is the tool name, its callInputKey the
+	// tool input. The top-level keys win when both are sent.
+	callKey, callNameKey, callInputKey = "tool_call", "name", "input"
+	// rootsKey lists the workspace roots a host sends instead of a cwd
+	// (Cline's "workspaceRoots"): the first one is the session's.
+	rootsKey = "workspaceRoots"
 )
 
 // maxKeys bounds how many distinct top-level key names an Envelope keeps
@@ -38,6 +46,17 @@ type Envelope struct {
 	folded map[string]bool
 	strs   map[string][]string // string values, every occurrence
 	inputs map[string][]*inputValue
+	call   callObject // the callKey object's fields, every occurrence
+	root   string     // the first workspace root (rootsKey)
+}
+
+// callObject is what the callKey object held.
+type callObject struct {
+	names  []string
+	inputs []*inputValue
+	// keys counts the object's keys (a name or input sent twice leaves
+	// open which call the host runs).
+	keys map[string]int
 }
 
 // Has reports whether the payload has the top-level key (exact spelling).
@@ -57,8 +76,26 @@ func (e *Envelope) String(keys ...string) string {
 	return ""
 }
 
-// ToolName is the tool name as the host sent it.
-func (e *Envelope) ToolName() string { return e.String(toolNameKeys...) }
+// ToolName is the tool name as the host sent it: a top-level key, else
+// the call object's name.
+func (e *Envelope) ToolName() string {
+	if n := e.String(toolNameKeys...); n != "" {
+		return n
+	}
+	if n := len(e.call.names); n > 0 {
+		return e.call.names[n-1]
+	}
+	return ""
+}
+
+// Cwd is the session's directory as the host sent it: the cwd key, else
+// the first workspace root.
+func (e *Envelope) Cwd() string {
+	if c := e.String(cwdKeys...); c != "" {
+		return c
+	}
+	return e.root
+}
 
 // HookEventName is the event name as the host sent it.
 func (e *Envelope) HookEventName() string { return e.String(eventKeys...) }
@@ -302,6 +339,10 @@ func decodeInto(s *scanner, e *Envelope) error {
 			e.keys[key]++
 		}
 		switch {
+		case key == callKey:
+			return e.call.read(s)
+		case key == rootsKey:
+			return e.readRoots(s)
 		case isInput[key]:
 			v, err := decodeInput(s)
 			if err != nil {
@@ -331,6 +372,66 @@ func decodeInto(s *scanner, e *Envelope) error {
 		e.folded[strings.ToLower(k)] = true
 	}
 	return err
+}
+
+// read reads the call object: its name (a string) and its input; other
+// keys and values of other types are skipped. A value that is not an
+// object is skipped.
+func (c *callObject) read(s *scanner) error {
+	if k, err := s.peek(); err != nil || k != '{' {
+		if err != nil {
+			return err
+		}
+		return s.skip()
+	}
+	if c.keys == nil {
+		c.keys = map[string]int{}
+	}
+	return s.object(func(key string) error {
+		c.keys[key]++
+		switch key {
+		case callNameKey:
+			if k, err := s.peek(); err != nil || k != '"' {
+				if err != nil {
+					return err
+				}
+				return s.skip()
+			}
+			v, err := s.str()
+			c.names = append(c.names, v)
+			return err
+		case callInputKey:
+			v, err := decodeInput(s)
+			if err != nil {
+				return fmt.Errorf("agenthost: %s.%s: %w", callKey, key, err)
+			}
+			c.inputs = append(c.inputs, v)
+			return nil
+		}
+		return s.skip()
+	})
+}
+
+// readRoots keeps the first string of the workspace roots array (the
+// first one sent, if the key is repeated).
+func (e *Envelope) readRoots(s *scanner) error {
+	if k, err := s.peek(); err != nil || k != '[' {
+		if err != nil {
+			return err
+		}
+		return s.skip()
+	}
+	return s.array(func() error {
+		if k, err := s.peek(); err != nil || k != '"' || e.root != "" {
+			if err != nil {
+				return err
+			}
+			return s.skip()
+		}
+		v, err := s.str()
+		e.root = v
+		return err
+	})
 }
 
 func onlySpace(b []byte) bool {

@@ -79,7 +79,7 @@ func TestCapturedPayloads(t *testing.T) {
 			}
 		})
 	}
-	for _, h := range []string{"codex", "copilot", "gemini", "qwen", "opencode", "kilo", "pi", "droid"} {
+	for _, h := range []string{"codex", "copilot", "gemini", "qwen", "opencode", "kilo", "pi", "droid", "cline"} {
 		if !hosts[h] {
 			t.Errorf("no captured payload of %s", h)
 		}
@@ -87,7 +87,7 @@ func TestCapturedPayloads(t *testing.T) {
 }
 
 // payloadOnlyEvidence are the hosts whose payload alone identifies them.
-var payloadOnlyEvidence = map[string]bool{"codex": true, "gemini": true, "qwen": true, "opencode": true, "pi": true, "droid": true}
+var payloadOnlyEvidence = map[string]bool{"codex": true, "gemini": true, "qwen": true, "opencode": true, "pi": true, "droid": true, "cline": true}
 
 // TestAnswers: the exact bytes each host gets for an ask, in each mode.
 func TestAnswers(t *testing.T) {
@@ -123,6 +123,9 @@ func TestAnswers(t *testing.T) {
 		{"pi", interactive, FallbackDeny, claudeLine},
 		{"pi", headless, FallbackDeny, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + deny + `"}}` + "\n"},
 		{"pi", headless, FallbackSilent, ""},
+		// Cline cannot ask: its cancel answer stops the run with the reason.
+		{"cline", interactive, FallbackDeny, `{"cancel":true,"errorMessage":"` + deny + `"}` + "\n"},
+		{"cline", headless, FallbackSilent, ""},
 		{"kilo", interactive, FallbackDeny, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + deny + `"}}` + "\n"},
 	}
 	for _, c := range cases {

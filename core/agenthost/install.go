@@ -43,6 +43,10 @@ type Install struct {
 	// (Pi's packages).
 	PluginLists   []string
 	PluginListKey string
+	// HookScripts are globs, in the config dir, of hook files that are
+	// small scripts exec'ing PluginFile by its absolute path (Cline runs
+	// no linked hook file): the path on their exec line installs it.
+	HookScripts []string
 	// Plugins are globs of the installed plugin's (or extension's) roots.
 	Plugins []string
 	// MarketSegment is the index, in a Plugins glob split at "/", of the
@@ -344,11 +348,21 @@ func (in Install) jsPlugins(dir string) []InstalledPlugin {
 	}
 	name := path.Base(in.PluginFile)
 	var files []string
+	installed := map[string]string{} // a script's target → the script
 	for _, g := range in.JSPlugins {
 		matches, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(g)))
 		for _, m := range matches {
 			if filepath.Base(m) == name {
 				files = append(files, m)
+			}
+		}
+	}
+	for _, g := range in.HookScripts {
+		matches, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(g)))
+		for _, m := range matches {
+			if target := execTarget(m); filepath.Base(target) == name {
+				files = append(files, target)
+				installed[target] = m
 			}
 		}
 	}
@@ -387,9 +401,44 @@ func (in Install) jsPlugins(dir string) []InstalledPlugin {
 		for i := 0; i < up; i++ {
 			root = filepath.Dir(root)
 		}
-		out = append(out, InstalledPlugin{Root: root, Plugin: root, Installed: f})
+		at := f
+		if s, ok := installed[f]; ok {
+			at = s
+		}
+		out = append(out, InstalledPlugin{Root: root, Plugin: root, Installed: at})
 	}
 	return out
+}
+
+// execTarget is the absolute path a small hook script execs: the first
+// word, single- or double-quoted or bare, after "exec " on one of its lines;
+// "" when there is none.
+func execTarget(file string) string {
+	data, err := readSmall(file)
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "exec ")
+		if !ok {
+			continue
+		}
+		rest = strings.TrimSpace(rest)
+		var word string
+		if q := rest[:1]; q == "'" || q == `"` {
+			end := strings.Index(rest[1:], q)
+			if end < 0 {
+				continue
+			}
+			word = rest[1 : 1+end]
+		} else {
+			word, _, _ = strings.Cut(rest, " ")
+		}
+		if filepath.IsAbs(word) {
+			return word
+		}
+	}
+	return ""
 }
 
 // trimHash drops a trailing "-" and 12 hex digits from a name.

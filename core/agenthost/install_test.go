@@ -3,6 +3,8 @@ package agenthost
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -159,6 +161,10 @@ func TestInstallFacts(t *testing.T) {
 	for _, h := range Installs() {
 		name := h.Adapter.Name()
 		pkg := h.Adapter.Packaging()
+		if len(h.HookScripts) > 0 {
+			checkHookScriptInstall(t, h)
+			continue
+		}
 		if pkg.PluginFile != "" {
 			checkJSPluginInstall(t, h)
 			continue
@@ -263,5 +269,147 @@ func checkJSPluginInstall(t *testing.T, h HostInstall) {
 	}
 	if on, why := h.Enabled(dir, found[0], dir); !on {
 		t.Errorf("%s: a present plugin is off: %s", name, why)
+	}
+}
+
+// checkHookScriptInstall: for a host whose hook file must be a copy
+// (Cline), the bundle's install.sh beside the hook, run with sh as README
+// says from an unpacked release, writes a hook script that FindPlugins
+// traces back to the release's plugin; it runs again over its own file,
+// and leaves a foreign hook file alone.
+func checkHookScriptInstall(t *testing.T, h HostInstall) {
+	t.Helper()
+	name, pkg := h.Adapter.Name(), h.Adapter.Packaging()
+	if h.Label == "" || h.Dir == "" || h.DirEnv == "" || len(h.Events) == 0 || h.Events[0] != pkg.Event || !h.CannotAsk ||
+		h.InstallHow == "" || h.Enable != PluginPresent || PluginDir+"/"+h.PluginFile != pkg.PluginFile {
+		t.Errorf("%s: incomplete Install %+v", name, h.Install)
+		return
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skipf("SKIPPED, NOT RUN: no sh to run %s's install.sh: %v", name, err)
+	}
+	release := t.TempDir()
+	src := filepath.Join("..", "..", filepath.FromSlash(path.Dir(pkg.PluginFile)))
+	dst := filepath.Join(release, filepath.FromSlash(path.Dir(pkg.PluginFile)))
+	for _, f := range []string{path.Base(pkg.PluginFile), "install.sh"} {
+		data, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(dst, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, f), data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "config")
+	install := func() ([]byte, error) {
+		cmd := exec.Command(sh, filepath.Join(dst, "install.sh"))
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + t.TempDir(), h.DirEnv + "=" + dir}
+		return cmd.CombinedOutput()
+	}
+	for i := 0; i < 2; i++ {
+		if out, err := install(); err != nil {
+			t.Fatalf("%s: install.sh (run %d): %v\n%s", name, i+1, err, out)
+		}
+	}
+	want := filepath.Join(release, filepath.FromSlash(PluginDir))
+	if r, err := filepath.EvalSymlinks(want); err == nil {
+		want = r
+	}
+	found := h.FindPlugins(dir)
+	if len(found) != 1 || found[0].Plugin != want || filepath.Base(found[0].Installed) != pkg.Event {
+		t.Fatalf("%s: FindPlugins = %+v, want the plugin %s installed as %s", name, found, want, pkg.Event)
+	}
+	if on, why := h.Enabled(dir, found[0], dir); !on {
+		t.Errorf("%s: an installed hook is off: %s", name, why)
+	}
+	foreign := filepath.Join(dir, "hooks", pkg.Event)
+	if err := os.WriteFile(foreign, []byte("#!/bin/sh\necho mine\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := install(); err == nil {
+		t.Errorf("%s: install.sh replaced a foreign hook file: %s", name, out)
+	}
+	if data, _ := os.ReadFile(foreign); string(data) != "#!/bin/sh\necho mine\n" {
+		t.Errorf("%s: the foreign hook file changed: %q", name, data)
+	}
+}
+
+// TestClineHookFile runs the bundle's Cline hook file (through the script
+// its install.sh writes, as Cline runs it) over stand-in launchers: the
+// call on stdin reaches the launcher, Cline's stopping form and silence
+// pass through, and wherever the guard cannot answer in Cline's form (no
+// launcher, a failing one, an answer in another host's form, which Cline
+// would ignore and run the call) the hook stops the call itself.
+func TestClineHookFile(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skipf("SKIPPED, NOT RUN: no sh: %v", err)
+	}
+	a, _ := ByName("cline")
+	pkg := a.Packaging()
+	hookSrc, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(pkg.PluginFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	installSrc, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(path.Dir(pkg.PluginFile)), "install.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const couldNot = `{"cancel":true,"errorMessage":"[zcode-fence] the guard could not judge this call (`
+	cases := []struct {
+		name, launcher string // "" for none
+		want           string // exact, or a prefix when it ends in "("
+	}{
+		{"cancel passes", `read -r line; printf '{"cancel":true,"errorMessage":"%s"}\n' "$line"`, `{"cancel":true,"errorMessage":"the call"}` + "\n"},
+		{"silence passes", `cat >/dev/null`, ""},
+		{"Claude's ask line stops", `cat >/dev/null; printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"x"}}\n'`, couldNot},
+		{"a failing launcher stops", `exit 3`, couldNot},
+		{"no launcher stops", "", couldNot},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			plugin := filepath.Join(t.TempDir(), "release", filepath.FromSlash(PluginDir))
+			files := map[string]string{path.Base(path.Dir(pkg.PluginFile)) + "/" + path.Base(pkg.PluginFile): string(hookSrc),
+				path.Base(path.Dir(pkg.PluginFile)) + "/install.sh": string(installSrc)}
+			if c.launcher != "" {
+				files["libexec/"+core.PluginName] = "#!/bin/sh\n" + c.launcher + "\n"
+			}
+			for rel, data := range files {
+				p := filepath.Join(plugin, filepath.FromSlash(rel))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(data), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			config := t.TempDir()
+			inst := exec.Command(sh, filepath.Join(plugin, path.Base(path.Dir(pkg.PluginFile)), "install.sh"))
+			inst.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + config, "CLINE_DIR=" + config}
+			if out, err := inst.CombinedOutput(); err != nil {
+				t.Fatalf("install.sh: %v\n%s", err, out)
+			}
+			run := exec.Command(filepath.Join(config, "hooks", pkg.Event))
+			run.Env = []string{"PATH=/usr/bin:/bin"}
+			run.Stdin = strings.NewReader("the call\n")
+			out, err := run.Output()
+			if err != nil {
+				t.Fatalf("the hook exited %v (Cline runs the call on a failing hook)", err)
+			}
+			got := string(out)
+			if strings.HasSuffix(c.want, "(") {
+				if !strings.HasPrefix(got, c.want) || !json.Valid(out) {
+					t.Fatalf("answer %q, want valid JSON starting %q", got, c.want)
+				}
+				return
+			}
+			if got != c.want {
+				t.Fatalf("answer %q, want %q", got, c.want)
+			}
+		})
 	}
 }

@@ -40,7 +40,7 @@ type Payload struct {
 // Payload interprets the envelope for adapter a.
 func (e *Envelope) Payload(a Adapter) Payload {
 	p := Payload{Host: a, ToolName: e.ToolName(), SessionID: e.String(sessionKeys...),
-		Cwd: e.String(cwdKeys...), HookEventName: e.HookEventName(), PermissionMode: e.String(modeKeys...)}
+		Cwd: e.Cwd(), HookEventName: e.HookEventName(), PermissionMode: e.String(modeKeys...)}
 	tool, ok := a.Tool(p.ToolName)
 	if !ok {
 		return p
@@ -74,12 +74,16 @@ func (e *Envelope) Payload(a Adapter) Payload {
 }
 
 // input is the tool-input value in effect and its key: the first key (in
-// preference order) whose last occurrence is not null.
+// preference order) whose last occurrence is not null, else the call
+// object's input.
 func (e *Envelope) input() (string, *inputValue) {
 	for _, k := range toolInputKeys {
 		if vs := e.inputs[k]; len(vs) > 0 && vs[len(vs)-1].kind != 'n' {
 			return k, vs[len(vs)-1]
 		}
+	}
+	if vs := e.call.inputs; len(vs) > 0 && vs[len(vs)-1].kind != 'n' {
+		return callKey + "." + callInputKey, vs[len(vs)-1]
 	}
 	return "", nil
 }
@@ -137,7 +141,20 @@ func (p *Payload) read(fields map[string][]fieldValue, variants map[string]bool,
 		}
 		return v.str, true
 	}
-	if tool.Command != "" {
+	switch {
+	case tool.Command != "" && tool.Commands:
+		if v, ok := last(tool.Command); ok {
+			switch v.kind {
+			case '[':
+				p.Command = CommandList(v.list)
+			case '"':
+				p.Command = v.str
+			case 'n':
+			default:
+				p.Findings = append(p.Findings, Finding{Rule: rules.HostBadInput, Field: prefix + tool.Command, Why: typeName(v.kind)})
+			}
+		}
+	case tool.Command != "":
 		p.Command, _ = str(tool.Command)
 	}
 	for _, d := range tool.Dir {
@@ -157,7 +174,10 @@ func (p *Payload) read(fields map[string][]fieldValue, variants map[string]bool,
 				continue
 			}
 			for i, ev := range v.edits {
-				edit := Tool{Paths: []Source{{Field: editPathFields[0]}, {Field: editPathFields[1]}}}
+				edit := Tool{}
+				for _, f := range editPathFields {
+					edit.Paths = append(edit.Paths, Source{Field: f})
+				}
 				p.read(ev.fields, ev.variants, edit, fmt.Sprintf("%s%s[%d].", prefix, src.Field, i))
 			}
 		case src.List:
@@ -187,6 +207,21 @@ func (p *Payload) read(fields map[string][]fieldValue, variants map[string]bool,
 			}
 		}
 	}
+}
+
+// CommandList is the one script the guard reads for commands that each
+// run in a shell of their own from the same directory: every command in a
+// subshell of its own, so that a cd (or a variable) in one does not carry
+// over to the next, as it does not where they run.
+func CommandList(commands []string) string {
+	var b strings.Builder
+	for i, c := range commands {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("(\n" + c + "\n)")
+	}
+	return b.String()
 }
 
 func (p *Payload) addPath(path string) {

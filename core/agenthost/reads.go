@@ -68,3 +68,9 @@ var opencodeReads = toolTable{
 	{[]string{"read"}, Tool{Name: "Read", Kind: core.KindRead, Paths: readFileSources}},
 	{[]string{"grep"}, Tool{Name: "Grep", Kind: core.KindRead, Paths: []Source{{Field: "path"}}}},
 }
+
+// clineReads: Cline's read_files {files: [{path, start_line, end_line}]}
+// (3.0.65). Its search_codebase {queries} searches the workspace only.
+var clineReads = toolTable{
+	{[]string{"read_files"}, Tool{Name: "ReadMany", Kind: core.KindRead, Paths: []Source{{Field: "files", Edits: true}}}},
+}

@@ -12,7 +12,7 @@ import (
 // session with hooks, plugins or extensions left out. Verbs were read from
 // each CLI's own --help (Claude Code 2.1.332, Codex 0.171.0, Gemini CLI
 // 0.61.0, Qwen Code 0.24.4, Copilot CLI 1.0.102, opencode 1.18.33, Kilo 7.7.7,
-// Pi 0.73.1, Factory Droid 0.225.2)
+// Pi 0.73.1, Factory Droid 0.225.2, Cline 3.0.65)
 // and, for ZCode, from its
 // CLI sources (`zcode plugins list|enable|disable|uninstall|configure|
 // marketplace remove`).
@@ -78,6 +78,7 @@ var agentCLIs = []struct {
 	{"kilo", "@kilocode/cli", func(_ string, a []ir.Word) (AgentChange, bool) { return opencodeCLI(a) }},
 	{"pi", "@mariozechner/pi-coding-agent", func(_ string, a []ir.Word) (AgentChange, bool) { return piCLI(a) }},
 	{"droid", "@factory/cli", func(_ string, a []ir.Word) (AgentChange, bool) { return droidCLI(a) }},
+	{"cline", "cline", func(_ string, a []ir.Word) (AgentChange, bool) { return clineCLI(a) }},
 }
 
 // AgentCLINames lists the command names AgentCLI reads, in table order.
@@ -315,6 +316,18 @@ func piCLI(args []ir.Word) (AgentChange, bool) {
 		// A source (a path, npm:..., git:...) names the package as a
 		// marketplace names its plugins: by containing the name.
 		return AgentChange{Kind: PluginChange, Detail: ops[0], Targets: all[1:], Marketplace: true, All: len(all) == 1}, true
+	}
+	return AgentChange{}, false
+}
+
+// clineCLI reads Cline's CLI (3.0.65 --help): --config <dir> runs it with
+// another configuration dir, whose hooks replace ~/.cline's (measured: a
+// session with --config elsewhere ran none of ~/.cline/hooks); its
+// subcommands take the option too (cline auth --config). --hooks-dir only
+// adds hooks, and a hook file is removed by deleting it (a protected path).
+func clineCLI(args []ir.Word) (AgentChange, bool) {
+	if ParseArgs(args, Spec{Long: []string{"config"}}).Has("config") {
+		return AgentChange{Kind: HooksChange, Detail: "--config", All: true}, true
 	}
 	return AgentChange{}, false
 }

@@ -54,7 +54,7 @@ func Markdown() []byte {
 			}
 			b.WriteString("| id | asks about | message (en) |\n| --- | --- | --- |\n")
 			for _, r := range f.Rules() {
-				doc := mdText(r.Doc)
+				doc := mdText(r.Documentation())
 				if r.Locked {
 					doc += " **Cannot be switched off** (`disabled_rules`)."
 				}

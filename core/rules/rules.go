@@ -40,8 +40,12 @@ type Rule struct {
 	// ID is the stable id in reasons and the decision log. Never rename one.
 	ID     string
 	Family *Family
-	// Doc says in one paragraph what the rule asks about.
+	// Doc says in one paragraph what the rule asks about; read it with
+	// Documentation, which fills in the list a table supplies.
 	Doc string
+	// docList, when set, returns what replaces {list} in Doc: a list
+	// rendered from a command table, built only when asked for.
+	docList func() string
 	// Zh and En are the message templates: text with {name} placeholders
 	// that the layer fills (see Fill); which placeholders a template may use
 	// is the layer's contract (its tests check them).
@@ -54,6 +58,14 @@ type Rule struct {
 	// a disk) and the answers that keep the guard failing closed (see
 	// locked.go).
 	Locked bool
+}
+
+// Documentation returns Doc with {list} filled in from its table.
+func (r *Rule) Documentation() string {
+	if r.docList == nil {
+		return r.Doc
+	}
+	return strings.Replace(r.Doc, "{list}", r.docList(), 1)
 }
 
 // Template returns r's template in language l (Chinese unless l is

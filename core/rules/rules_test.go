@@ -53,7 +53,7 @@ func TestCatalog(t *testing.T) {
 		if !ok || !strings.HasPrefix(r.ID, prefix) || r.ID != strings.ToUpper(r.ID) || strings.ContainsAny(r.ID, " _") {
 			t.Errorf("%s: id does not fit layer %s (%s, upper case, dashes)", r.ID, r.Family.Layer, prefix)
 		}
-		if strings.TrimSpace(r.Doc) == "" || strings.TrimSpace(r.Zh) == "" || strings.TrimSpace(r.En) == "" {
+		if strings.TrimSpace(r.Documentation()) == "" || strings.Contains(r.Documentation(), "{list}") || strings.TrimSpace(r.Zh) == "" || strings.TrimSpace(r.En) == "" {
 			t.Errorf("%s: needs a doc and both templates", r.ID)
 		}
 		zh, en := Placeholders(r.Zh), Placeholders(r.En)

@@ -18,7 +18,7 @@ func TestDispatchDeclarations(t *testing.T) {
 		name string
 	}
 	seen := map[key]bool{}
-	for i, set := range ruleSets {
+	for i, set := range ruleSets() {
 		if len(set) == 0 {
 			t.Errorf("ruleSets[%d] declares nothing", i)
 		}
@@ -35,8 +35,8 @@ func TestDispatchDeclarations(t *testing.T) {
 			}
 		}
 	}
-	if got := len(buildDispatch(ruleSets)); got != len(dispatch) || got < 200 {
-		t.Errorf("dispatch has %d names, a rebuild %d", len(dispatch), got)
+	if got := len(buildDispatch(ruleSets())); got != len(dispatch()) || got < 200 {
+		t.Errorf("dispatch has %d names, a rebuild %d", len(dispatch()), got)
 	}
 }
 
@@ -45,7 +45,7 @@ func TestDispatchDeclarations(t *testing.T) {
 // $(which sudo) NAME): cmdfacts.Judged knows it, and the analysis reports
 // the command under the unknown word.
 func TestJudgedAfterUnknownWord(t *testing.T) {
-	for name := range dispatch {
+	for name := range dispatch() {
 		if !cmdfacts.Judged(name) {
 			t.Errorf("%q has a rule but cmdfacts.Judged does not know it: add it to its family or to judgedNames", name)
 			continue

@@ -181,7 +181,7 @@ func (j *judge) command(i int) {
 func (v *cmdv) rules() {
 	if v.name == "" {
 		v.unknownCommand()
-	} else if rs := dispatch[v.name]; len(rs) > 0 {
+	} else if rs := dispatch()[v.name]; len(rs) > 0 {
 		for _, r := range rs {
 			r(v)
 		}

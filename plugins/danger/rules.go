@@ -2,6 +2,7 @@ package danger
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 
@@ -32,17 +33,24 @@ func on(rule func(*cmdv), names ...string) judging { return judging{rule: rule, 
 // rules, the order here is the order they run in: an infrastructure
 // client's own rule before the remote-command rule, a platform's
 // destroy after the rule the name has otherwise.
-var ruleSets = [][]judging{
-	deleteRules, hiddenRules, overwriteRules, diskRules, diskCryptRules, volumeRules, powerRules,
-	gitRules, persistRules, accountsRules, pskillRules, registryRules, deferredRules,
-	infraRules, remoteShellRules, platformsRules, longTailRules,
+func ruleSets() [][]judging {
+	return [][]judging{
+		deleteRules, hiddenRules, overwriteRules, diskRules, diskCryptRules, volumeRules, powerRules,
+		gitRules, persistRules, accountsRules, pskillRules, registryRules, deferredRules,
+		infraRules, remoteShellRules, platformsRules, longTailRules(),
+	}
 }
 
-// dispatch maps a dispatch name to the rules that judge commands of that
-// name. It is built in init: rules reach it through the judge.
-var dispatch map[string][]func(*cmdv)
+// dispatch returns the map of a dispatch name to the rules that judge
+// commands of that name. It is built once, on the first command a judge
+// looks up, not at start-up: a hook whose layers run in their own
+// processes never builds it. (It is set in init because rules reach it
+// through the judge: a variable initialiser would be a cycle.)
+var dispatch func() map[string][]func(*cmdv)
 
-func init() { dispatch = buildDispatch(ruleSets) }
+func init() {
+	dispatch = sync.OnceValue(func() map[string][]func(*cmdv) { return buildDispatch(ruleSets()) })
+}
 
 // effectTargets returns the targets of the command's effects of op
 // (cmdfacts.EffectsOf) and whether one of them is recursive.

@@ -15,7 +15,7 @@ import (
 // longTailRules: ruleLongTail judges every command the table reads,
 // after the rule the name has otherwise (npm, pnpm and yarn run scripts:
 // ruleRunner judges those).
-var longTailRules = []judging{on(ruleLongTail, cmdfacts.LongTailCLIs()...)}
+func longTailRules() []judging { return []judging{on(ruleLongTail, cmdfacts.LongTailCLIs()...)} }
 
 // tailRules maps each effect to the rule that reports it.
 var tailRules = map[cmdfacts.TailEffect]*rules.Rule{

@@ -256,6 +256,7 @@ type analyzer struct {
 	braceWords  int // words made by brace expansion
 	nest        int
 	loopMult    int
+	forkMult    int  // how far the forks being walked multiply (branches.go)
 	noParse     bool // fallback only (after a panic)
 
 	argsInner map[int]int // xargs/parallel command -> the command it runs
@@ -265,9 +266,14 @@ type analyzer struct {
 	// sourcedRead is 1 + the index of the last source command whose file
 	// was read from disk and analysed in its shell (0: none).
 	sourcedRead int
-	inFile      int           // how many files on disk are being analysed (ondisk.go)
-	traps       []pendingTrap // trap actions judged when their text ends
-	last        lastRun       // the command run last (see pipedInto)
+	inFile      int // how many files on disk are being analysed (ondisk.go)
+	// counted are the files whose bytes were counted as input (readAbs);
+	// walkedText the texts of files analysed so far (a text walked again
+	// costs its parse again).
+	counted    map[string]bool
+	walkedText map[string]bool
+	traps      []pendingTrap // trap actions judged when their text ends
+	last       lastRun       // the command run last (see pipedInto)
 }
 
 type declaredFunc struct {
@@ -285,7 +291,7 @@ func newAnalyzer(opts Options, out *ir.Script, inputLen int) *analyzer {
 	if maxSteps <= 0 {
 		maxSteps = DefaultMaxSteps
 	}
-	return &analyzer{opts: opts, out: out, maxCmds: maxCmds, maxSteps: maxSteps, loopMult: 1, input: inputLen,
+	return &analyzer{opts: opts, out: out, maxCmds: maxCmds, maxSteps: maxSteps, loopMult: 1, forkMult: 1, input: inputLen,
 		steps:     inputLen / 256, // the top-level text is parsed once
 		maxNested: budgetFor(inputLen, maxNestedBytes), maxExpanded: budgetFor(inputLen, maxExpanded)}
 }
@@ -319,6 +325,9 @@ type ctx struct {
 	// (ondisk.go); nil for the command line itself.
 	file *fileOrigin
 	line int
+	// fileText is set on the text of a file on disk itself (not a text
+	// nested in it): see uncalled.
+	fileText bool
 }
 
 func appendVia(via []ir.Via, s string) []ir.Via {
@@ -375,7 +384,14 @@ func (a *analyzer) text(c ctx, st *state, text string) {
 		a.fallback(c, st, text[done:])
 	}
 	a.flushTraps(traps, st)
-	a.uncalled(start)
+	base := newState()
+	if c.fileText {
+		// A file's functions that it never calls run, if ever, once a
+		// script that sources it calls them: with its globals as it
+		// leaves them, as far as anything is known.
+		base = st
+	}
+	a.uncalled(start, base)
 }
 
 // walkText parses bash text statement by statement and walks each, so
@@ -467,8 +483,9 @@ func (s *stoppableReader) Read(b []byte) (int, error) {
 }
 
 // uncalled analyses the bodies of functions declared since start that were
-// never called, so their commands are reported too.
-func (a *analyzer) uncalled(start int) {
+// never called, so their commands are reported too: each on a branch of
+// base (an empty state: nothing known).
+func (a *analyzer) uncalled(start int, base *state) {
 	for i := start; i < len(a.declared) && !a.full(); i++ {
 		d := a.declared[i]
 		if d.def.called {
@@ -478,7 +495,7 @@ func (a *analyzer) uncalled(start int) {
 		c := d.c
 		c.via = appendVia(c.via, "function "+d.name)
 		c.src = d.def.src
-		a.stmt(c, newState(), d.def.body)
+		a.stmt(c, base.branch(), d.def.body)
 	}
 	a.declared = a.declared[:start]
 }

@@ -1,9 +1,11 @@
 package analysis
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core/ir"
+	"github.com/zcode-fence/zcode-fence/core/shell/ondisk"
 )
 
 // agentMix is a realistic mix of what coding agents run through the Bash
@@ -93,5 +95,39 @@ func BenchmarkAnalyzeParseError(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Analyze(src, opts)
+	}
+}
+
+// BenchmarkOnDisk analyses everyday runner calls whose files are read from
+// disk (the real-project corpus of cmd/zcode-fence): `make` in git's tree
+// (its 131 KB Makefile is the largest real file under the cap collected),
+// `make test` in prometheus's, and `make test` where no makefile exists
+// (the command line alone). The ratios of the first two to the third are
+// the cost reading and judging the files adds to the analysis.
+func BenchmarkOnDisk(b *testing.B) {
+	projects := filepath.Join("..", "..", "..", "cmd", "zcode-fence", "testdata", "ondisk-projects")
+	for _, bc := range []struct{ name, dir, cmd string }{
+		{"make-git", "git-git", "make"},
+		{"make-test-prometheus", "prometheus-prometheus", "make test"},
+		{"make-test-nothing", "", "make test"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			dir := b.TempDir()
+			if bc.dir != "" {
+				dir, _ = filepath.Abs(filepath.Join(projects, bc.dir))
+			}
+			read := 0
+			for b.Loop() {
+				r := ondisk.NewReader(ondisk.OS(), ondisk.DefaultLimits)
+				s := Analyze(bc.cmd, Options{Dialect: ir.Bash, Cwd: dir, Home: "/home/u", Files: r})
+				read = len(r.Records())
+				if s.Truncated {
+					b.Fatalf("%s: truncated", bc.name)
+				}
+			}
+			if bc.dir != "" && read == 0 {
+				b.Fatalf("%s: no file read", bc.name)
+			}
+		})
 	}
 }

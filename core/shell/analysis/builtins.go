@@ -113,6 +113,8 @@ func (a *analyzer) builtin(c ctx, st *state, ex exec) {
 		}
 	case "alias", "unalias":
 		a.aliasBuiltin(st, ex)
+	case "exit":
+		st.ended = true // a join leaves this path out (branches.go)
 	case "source", ".":
 		if a.sourcedRead == ex.idx+1 {
 			break // its text was read from disk and ran in st (ondisk.go)

@@ -96,7 +96,14 @@ func (a *analyzer) readAbs(abs string) (diskRead, bool) {
 	}
 	text, status := a.opts.Files.Read(abs)
 	d := diskRead{abs: abs, shown: a.shownPath(abs), text: text, status: status}
-	if status == ondisk.Read {
+	if status == ondisk.Read && !a.counted[abs] && !ondisk.Binary(text) {
+		// Counted once per call: the reader returns a file read again
+		// from its cache, and a binary is never parsed (nginx's
+		// configure runs /bin/sh -c several hundred times).
+		if a.counted == nil {
+			a.counted = map[string]bool{}
+		}
+		a.counted[abs] = true
 		a.addInput(len(text))
 	}
 	return d, true
@@ -149,7 +156,15 @@ func (a *analyzer) analyseFileAt(c ctx, st *state, f *fileOrigin, via string, pa
 		a.out.Truncated = true
 		return
 	}
-	n := ctx{depth: depth, via: appendVia(c.via, via), parent: parent, dialect: ir.Bash, src: f.text, bg: c.bg, file: f}
+	n := ctx{depth: depth, via: appendVia(c.via, via), parent: parent, dialect: ir.Bash, src: f.text, bg: c.bg, file: f, fileText: true}
+	if a.walkedText[f.text] {
+		a.steps += len(f.text) / 256 // parsed again (readAbs counted the first time)
+	} else {
+		if a.walkedText == nil {
+			a.walkedText = map[string]bool{}
+		}
+		a.walkedText[f.text] = true
+	}
 	a.inFile++
 	defer func() { a.inFile-- }()
 	a.text(n, st, f.text)

@@ -22,10 +22,22 @@ type variable struct {
 	// val is then unused and a plain reference reads arr[0].
 	isArr bool
 	arr   []xword
+	// alts, on an opaque variable, are the values it may hold: conditional
+	// code set it to one of them on every path (see joinVars). A command
+	// reading it is judged once per value (forkStmt); any other use sees
+	// an unknown value.
+	alts []variable
 }
 
 // size is the number of value bytes v holds.
 func (v variable) size() int {
+	if len(v.alts) > 0 {
+		n := 0
+		for _, alt := range v.alts {
+			n += alt.size()
+		}
+		return n
+	}
 	if v.isArr {
 		n := 0
 		for _, e := range v.arr {
@@ -89,6 +101,13 @@ type state struct {
 
 	// journal, when set, records the names this state sets (see branch).
 	journal *journal
+
+	// ended is set once the shell has exited on this path (exit): a merge
+	// leaves the path out (see join).
+	ended bool
+	// hasAlts is set once a variable with a set of values (alts) was
+	// stored: only then do statements look for one to fork on.
+	hasAlts bool
 
 	// version counts the changes of vars; childVars caches the variables a
 	// child shell inherits, as of childVersion.
@@ -188,8 +207,11 @@ func (s *state) setVar(name string, v variable) {
 		s.vars = maps.Clone(s.vars)
 		s.varsShared = false
 	}
-	if !v.opaque && v.size() > maxValueLen {
+	if v.size() > maxValueLen {
 		v = variable{opaque: true, exported: v.exported}
+	}
+	if len(v.alts) > 0 {
+		s.hasAlts = true
 	}
 	s.vars[name] = v
 	if name == "IFS" {
@@ -287,13 +309,16 @@ func unknownStep(text string) ir.Word {
 }
 
 // merge combines the states a conditional construct may end in, each a
-// branch of s: values that differ become unknown, a cd chain that differs
-// gets an unknown step. Cost: O(what the branches changed), or O(variables)
-// for an outcome without a journal.
+// branch of s, with s itself (no branch ran): values that differ become
+// the set of their values, or unknown (joinVars), a cd chain that differs
+// gets an unknown step; a branch that exited the shell is left out (join
+// is the form for constructs where s itself is not an end). Cost: O(what
+// the branches changed), or O(variables) for an outcome without a
+// journal.
 func (s *state) merge(outcomes []*state) {
 	for _, o := range outcomes {
-		if o == s {
-			continue
+		if o == s || o.ended && !s.ended {
+			continue // the shell exited on that path
 		}
 		if o.journal == nil {
 			s.mergeAll(o)
@@ -343,9 +368,7 @@ func (s *state) mergeVar(o *state, name string) {
 	v, inO := o.vars[name]
 	switch {
 	case inS != inO || inS && !sameVar(cur, v):
-		nv := opaqueVar
-		nv.exported = v.exported || cur.exported
-		s.setVar(name, nv)
+		s.setVar(name, joinVars(cur, inS, v, inO))
 	case inS && v.exported && !cur.exported:
 		cur.exported = true
 		s.setVar(name, cur)
@@ -389,7 +412,7 @@ func (s *state) mergeRest(o *state) {
 
 func sameVar(a, b variable) bool {
 	if a.opaque || b.opaque {
-		return a.opaque && b.opaque
+		return a.opaque && b.opaque && slices.EqualFunc(a.alts, b.alts, sameVar)
 	}
 	if a.isArr || b.isArr {
 		return a.isArr && b.isArr && slices.EqualFunc(a.arr, b.arr, func(x, y xword) bool {

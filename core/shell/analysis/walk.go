@@ -39,6 +39,14 @@ func (a *analyzer) stmt(c ctx, st *state, s *syntax.Stmt) {
 		c.bg = true
 		st = st.clone()
 	}
+	if st.hasAlts && a.forkStmt(c, st, s) { // branches.go
+		return
+	}
+	a.stmtCmd(c, st, s)
+}
+
+// stmtCmd walks the command of statement s (see stmt).
+func (a *analyzer) stmtCmd(c ctx, st *state, s *syntax.Stmt) {
 	switch cmd := s.Cmd.(type) {
 	case nil:
 		a.call(c, st, nil, s.Redirs)
@@ -209,6 +217,9 @@ func (a *analyzer) andOr(c ctx, st *state, bc *syntax.BinaryCmd) {
 	for _, op := range operands[1:] {
 		nv, nf := len(j.vars), len(j.funcs)
 		a.stmt(c, st, op)
+		if st.ended && !final.ended {
+			continue // cd x || exit: the path that went on exited
+		}
 		// The chain may stop here too. Names the operand did not set are
 		// the same in final and st.
 		final.mergeNames(st, j.vars[nv:], j.funcs[nf:])
@@ -238,13 +249,15 @@ func (a *analyzer) ifClause(c ctx, st *state, ic *syntax.IfClause) {
 	then := st.branch()
 	a.stmts(c, then, ic.Then)
 	outs = append(outs, then)
+	hasElse := false
 	for e := ic.Else; e != nil; e = e.Else {
 		br := st.branch()
 		a.stmts(c, br, e.Cond)
 		a.stmts(c, br, e.Then)
 		outs = append(outs, br)
+		hasElse = len(e.Cond) == 0
 	}
-	st.merge(outs)
+	st.join(outs, !hasElse) // without else, no branch may run
 }
 
 // maxIterations bounds how many times a for body is analysed with known
@@ -344,12 +357,16 @@ func (a *analyzer) caseClause(c ctx, st *state, cc *syntax.CaseClause) {
 		st.forget(n)
 	}
 	var outs []*state
+	catchAll := false
 	for _, it := range cc.Items {
 		br := st.branch()
 		a.stmts(c, br, it.Stmts)
 		outs = append(outs, br)
+		for _, p := range it.Patterns {
+			catchAll = catchAll || p.Lit() == "*"
+		}
 	}
-	st.merge(outs)
+	st.join(outs, !catchAll) // without a * item, no item may run
 }
 
 func (a *analyzer) funcDecl(c ctx, st *state, fd *syntax.FuncDecl) {
