@@ -56,6 +56,7 @@ func buildJudged() {
 	add(EffectNames()...)
 	add(InfraCLIs()...)
 	add(DBClients()...)
+	add(HTTPClients()...)
 	add(PlatformCLIs()...)
 	add(RemoteClients()...)
 	add(GitFrontEnds()...)

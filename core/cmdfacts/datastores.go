@@ -26,6 +26,11 @@ const (
 	EngineSQLite
 	EngineRedis
 	EngineMongo
+	// EngineSQL is another SQL server (ClickHouse, SQL Server, BigQuery,
+	// Snowflake, Trino): SQLLosses reads its statements.
+	EngineSQL
+	// EngineCassandra is a CQL server; SQLLosses reads CQL too.
+	EngineCassandra
 )
 
 // DBClient is a database client's command line.
@@ -262,8 +267,18 @@ var sqliteValued = []string{"cmd", "init", "separator", "newline", "nullvalue", 
 	"pagecache", "lookaside", "heap", "escape", "A"}
 
 func sqliteClient(args []ir.Word) (DBClient, bool) {
+	return fileSQLClient(args, sqliteValued, []string{"cmd"}, nil, nil)
+}
+
+// fileSQLClient reads the command line of a client of a database file
+// (sqlite3, duckdb): single- or double-dash options, valued ones taking
+// the next word; scripts are the values of the options in first (run
+// before the input) and exits (run instead of it) and the operands after
+// the first (the file); an option in file names a script file.
+func fileSQLClient(args []ir.Word, valued, first, exits, file []string) (DBClient, bool) {
 	c := DBClient{Engine: EngineSQLite}
 	var ops []ir.Word
+	noStdin := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.Unknown || !strings.HasPrefix(a.Value, "-") || len(a.Value) < 2 {
@@ -274,10 +289,14 @@ func sqliteClient(args []ir.Word) (DBClient, bool) {
 		switch {
 		case name == "help" || name == "version":
 			return DBClient{}, false
-		case name == "cmd" && i+1 < len(args):
+		case (slices.Contains(first, name) || slices.Contains(exits, name)) && i+1 < len(args):
 			i++
 			c.Scripts = append(c.Scripts, args[i])
-		case slices.Contains(sqliteValued, name):
+			noStdin = noStdin || slices.Contains(exits, name)
+		case slices.Contains(file, name) && i+1 < len(args):
+			i++
+			noStdin = true
+		case slices.Contains(valued, name):
 			i++
 		}
 	}
@@ -285,7 +304,7 @@ func sqliteClient(args []ir.Word) (DBClient, bool) {
 		c.File = &ops[0]
 		c.Scripts = append(c.Scripts, ops[1:]...)
 	}
-	c.ReadsStdin = len(ops) < 2
+	c.ReadsStdin = len(ops) < 2 && !noStdin
 	return c, true
 }
 
@@ -661,10 +680,12 @@ func sqlLoss(st []sqlToken) (Loss, bool) {
 			return Loss{}, false
 		}
 		kind := st[i].text
-		if kind != "DATABASE" && kind != "SCHEMA" && kind != "TABLE" {
+		if kind != "DATABASE" && kind != "SCHEMA" && kind != "TABLE" && kind != "KEYSPACE" {
 			return Loss{}, false
 		}
-		return Loss{Op: "DROP " + kind, Target: sqlNames(st[i+1:]), Database: kind == "DATABASE"}, true
+		return Loss{Op: "DROP " + kind, Target: sqlNames(st[i+1:]), Database: kind == "DATABASE" || kind == "KEYSPACE"}, true
+	case "ALTER":
+		return alterDrop(st[k+1:])
 	case "TRUNCATE":
 		i := k + 1
 		for i < len(st) && st[i].word && (st[i].text == "TABLE" || st[i].text == "ONLY") {
@@ -672,18 +693,19 @@ func sqlLoss(st []sqlToken) (Loss, bool) {
 		}
 		return Loss{Op: "TRUNCATE", Target: sqlNames(st[i:])}, true
 	}
-	// DELETE at the top level (also after WITH ... AS (...)) without a
-	// WHERE at the top level.
+	// DELETE or UPDATE at the top level (also after WITH ... AS (...))
+	// without a WHERE at the top level, or with one that holds for every
+	// row (WHERE true, WHERE 1=1: BigQuery demands a WHERE).
 	del := -1
 	for i := k; i < len(st); i++ {
 		t := st[i]
 		if t.depth != 0 || !t.word {
 			continue
 		}
-		if t.text == "DELETE" && del < 0 && (i == k || st[k].text == "WITH") {
+		if (t.text == "DELETE" || t.text == "UPDATE") && del < 0 && (i == k || st[k].text == "WITH" && st[i-1].text == ")") {
 			del = i
 		}
-		if del >= 0 && (t.text == "WHERE" || t.text == "CURRENT") {
+		if del >= 0 && (t.text == "WHERE" && !sqlAlwaysTrue(st[i+1:]) || t.text == "CURRENT") {
 			return Loss{}, false
 		}
 	}
@@ -695,8 +717,59 @@ func sqlLoss(st []sqlToken) (Loss, bool) {
 		st[i].text == "QUICK" || st[i].text == "IGNORE") {
 		i++
 	}
-	return Loss{Op: "DELETE without WHERE", Target: sqlNames(st[i:])}, true
+	return Loss{Op: st[del].text + " without WHERE", Target: sqlNames(st[i:])}, true
 }
+
+// sqlAlwaysTrue reports a WHERE condition (the tokens after WHERE) that
+// holds for every row: TRUE, 1, 1=1, 'a'='a'.
+func sqlAlwaysTrue(st []sqlToken) bool {
+	var parts []string
+	for _, t := range st {
+		if t.depth != 0 {
+			return false
+		}
+		parts = append(parts, t.text)
+	}
+	switch strings.Join(parts, " ") {
+	case "TRUE", "1", "1 = 1", "' = '", "0 = 0":
+		return true
+	}
+	return false
+}
+
+// alterDrop classifies ALTER TABLE NAME ... DROP [COLUMN] NAME and DROP
+// PARTITION (the column's or partition's data goes with it); dropping a
+// constraint, an index, a default or a key loses no data.
+func alterDrop(st []sqlToken) (Loss, bool) {
+	if len(st) < 3 || !st[0].word || st[0].text != "TABLE" {
+		return Loss{}, false
+	}
+	name := sqlNames(st[1:])
+	for i := 1; i+1 < len(st); i++ {
+		t := st[i]
+		if t.depth != 0 || !t.word || t.quoted || t.text != "DROP" {
+			continue
+		}
+		switch what := st[i+1]; {
+		case what.quoted:
+			return Loss{Op: "ALTER TABLE DROP COLUMN", Target: name}, true
+		case what.text == "COLUMN":
+			return Loss{Op: "ALTER TABLE DROP COLUMN", Target: name}, true
+		case what.text == "PARTITION" || what.text == "DETACHED":
+			return Loss{Op: "ALTER TABLE DROP PARTITION", Target: name}, true
+		case slices.Contains(sqlAlterKeepsData, what.text):
+			continue
+		case what.word:
+			return Loss{Op: "ALTER TABLE DROP COLUMN", Target: name}, true // MySQL: DROP name
+		}
+	}
+	return Loss{}, false
+}
+
+// sqlAlterKeepsData are the words after ALTER TABLE ... DROP that name
+// something that holds no rows.
+var sqlAlterKeepsData = []string{"CONSTRAINT", "INDEX", "KEY", "PRIMARY", "FOREIGN", "CHECK", "DEFAULT", "NOT",
+	"EXPRESSION", "IDENTITY", "TRIGGER", "PROJECTION", "STATISTICS", "SYSTEM", "PERIOD", "ROW", "COMPOUND", "SORTKEY"}
 
 // sqlNameSkip are the words before the names of DROP and TRUNCATE.
 var sqlNameSkip = []string{"IF", "EXISTS", "ONLY"}

@@ -13,6 +13,9 @@ type Find struct {
 	// Roots are the start paths: the operands before the expression,
 	// after the -H, -L, -P, -D DEBUG and -Olevel options; "." when none.
 	Roots []ir.Word
+	// Expr is the expression: the words after the start paths (Lists
+	// reads it).
+	Expr []ir.Word
 	// Delete is set when the expression holds -delete (outside the
 	// command of an -exec).
 	Delete bool
@@ -207,6 +210,7 @@ func ParseFind(args []ir.Word) Find {
 	if from == to {
 		f.Roots = []ir.Word{Literal(".")}
 	}
+	f.Expr = args[to:]
 	picks := false // something other than an attribute test filters
 	for i := to; i < len(args); i++ {
 		v, ok := lit(i)

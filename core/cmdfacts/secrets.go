@@ -417,7 +417,10 @@ type printer struct {
 	// always. Short letters as "-w".
 	needs []string
 	// unless: none of these may be given.
-	unless     []string
+	unless []string
+	// quiet: the subcommands of sub that store rather than print (pass
+	// otp insert, append, validate).
+	quiet      []string
 	what, whZh string
 }
 
@@ -447,10 +450,10 @@ var printers = []printer{
 	{cmd: "kwallet-query", needs: []string{"-r", "--read-password"}, what: whatKeychain, whZh: whatKeychainZh},
 	{cmd: "pass", sub: []string{"show"}, what: whatPassword, whZh: whatPasswordZh},
 	{cmd: "pass", sub: []string{"grep"}, what: whatPassword, whZh: whatPasswordZh},
-	{cmd: "pass", sub: []string{"otp"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "pass", sub: []string{"otp"}, quiet: otpQuiet, what: whatPassword, whZh: whatPasswordZh},
 	{cmd: "gopass", sub: []string{"show"}, what: whatPassword, whZh: whatPasswordZh},
 	{cmd: "gopass", sub: []string{"cat"}, what: whatPassword, whZh: whatPasswordZh},
-	{cmd: "gopass", sub: []string{"otp"}, what: whatPassword, whZh: whatPasswordZh},
+	{cmd: "gopass", sub: []string{"otp"}, quiet: otpQuiet, what: whatPassword, whZh: whatPasswordZh},
 	{cmd: "op", sub: []string{"read"}, what: whatPassword, whZh: whatPasswordZh},
 	{cmd: "op", sub: []string{"inject"}, what: whatPassword, whZh: whatPasswordZh},
 	{cmd: "op", sub: []string{"item", "get"}, needs: []string{"--reveal", "--fields", "--otp", "--format"}, what: whatPassword, whZh: whatPasswordZh},
@@ -486,6 +489,11 @@ var printers = []printer{
 	{cmd: "gpg", needs: []string{"--export-secret-keys", "--export-secret-subkeys"}, what: whatPrivate, whZh: whatPrivateZh},
 	{cmd: "gpg2", needs: []string{"--export-secret-keys", "--export-secret-subkeys"}, what: whatPrivate, whZh: whatPrivateZh},
 }
+
+// otpQuiet are pass-otp's subcommands that store a one-time-password
+// URI or check one without printing a secret (pass otp uri and pass otp
+// [code] NAME print).
+var otpQuiet = []string{"insert", "append", "validate"}
 
 // passOthers are pass's and gopass's subcommands that print no secret; any
 // other first operand is an entry's name, which they show.
@@ -530,6 +538,9 @@ func PrintsSecret(c *ir.Command) (SecretPrinter, bool) {
 			continue
 		}
 		if len(p.needs) > 0 && !hasAnyOption(args, p.needs) {
+			continue
+		}
+		if len(ops) > len(p.sub) && slices.Contains(p.quiet, ops[len(p.sub)]) {
 			continue
 		}
 		return SecretPrinter{Detail: strings.Join(p.sub, " "), What: p.what, WhatZh: p.whZh}, true

@@ -162,6 +162,17 @@ var serviceCLIs = map[string]serviceCLI{
 		{path: "filesystem|fs destroy", kind: InfraCloud},
 		{path: "pool destroy", kind: InfraCloud},
 	}},
+	// etcd: del with --prefix or --from-key deletes a whole key range
+	// (del KEY deletes one key).
+	"etcdctl": {spec: SpecFor("--endpoints", "--user", "--password", "--cacert", "--cert", "--key",
+		"--command-timeout", "--dial-timeout", "-w", "--write-out", "--discovery-srv"), paths: []servicePath{
+		{path: "del", kind: InfraDatabase, needs: []string{"prefix", "from-key"}},
+	}},
+	// BigQuery: rm of a table, view, model or a dataset (-r: with its
+	// tables); bq query is read as an SQL client (ParseDBClient).
+	"bq": {spec: SpecFor("--project_id", "--location", "--dataset_id", "--format", "--api", "--flagfile"), paths: []servicePath{
+		{path: "rm", kind: InfraDatabase},
+	}},
 	// Kafka's topic tool deletes a topic with its messages.
 	"kafka-topics": kafkaTopics, "kafka-topics.sh": kafkaTopics,
 	// sqlx database drop/reset drops the database DATABASE_URL (or -D)

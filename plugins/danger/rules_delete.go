@@ -54,7 +54,7 @@ func rmTargets(v *cmdv, recursive bool) {
 	if recursive {
 		hs = v.wholeDirHits(ops, hs)
 	}
-	hs = append(hs, v.fedByAttributeFind(recursive)...)
+	hs = v.fedFromFind(hs, ops, recursive)
 	cat := pick(hs, hitCatastrophic)
 	if noPreserve {
 		shown := append(cat, pick(hs, hitUnknown)...)
@@ -396,7 +396,7 @@ func (v *cmdv) absDir(w ir.Word) (string, bool) {
 func ruleShred(v *cmdv) {
 	ops, _ := v.effectTargets(cmdfacts.EffectWrite)
 	hs := v.targets(ops, hitCatastrophic|hitCritical|hitDisk|hitUnknown|hitRepo)
-	hs = append(hs, v.fedByAttributeFind(false)...)
+	hs = v.fedFromFind(hs, ops, false)
 	fed, own := splitInput(pick(hs, hitCatastrophic|hitCritical|hitDisk), v.viaArgs())
 	v.report(rules.XargsDelete, "", fed)
 	v.report(rules.Shred, "", own)

@@ -15,16 +15,17 @@ import (
 // submodule commands that overwrite the working tree. Each rule's doc in
 // core/rules says which neighbouring forms stay silent and why.
 
-// ruleFindRepo: find that deletes a repository's history
-// (DG-GIT-REPO-DELETE): a start path that is .git or one of its history
-// stores, with nothing filtering what is deleted (find .git -delete); or
-// a name test that picks .git for a recursive rm (find . -name .git
-// -exec rm -rf {} +), or a path test that picks what is inside it for
-// any delete (find . -path '*/.git/*' -delete). Negated tests and
+// ruleFindRepo: find whose -delete, or -exec of rm, unlink or shred,
+// deletes what it lists, judged by listingHits (DG-PROJECT-DELETE,
+// DG-GIT-REPO-DELETE): the project from its root with nothing filtering
+// (find . -delete, find . -exec rm -rf {} +), the project's .git where the
+// expression may list it (find . -type f -delete, find . -name '*' -exec
+// rm -rf {} +), a start path that is .git, a name or path test that picks
+// .git. Name-picked finds (find . -name '*.pyc' -delete), -empty, and
 // expressions with -prune and -o (which keep find out of .git) stay
-// silent, as
-// does -delete with -name .git (find cannot remove a non-empty
-// directory).
+// silent, as does -delete with -name .git (find cannot remove a
+// non-empty directory). The same check judges a delete fed the listing
+// (fedFromFind).
 func ruleFindRepo(v *cmdv, f cmdfacts.Find) {
 	deletes, recursive := f.Delete, false
 	for _, e := range f.Execs {
@@ -43,33 +44,9 @@ func ruleFindRepo(v *cmdv, f cmdfacts.Find) {
 	if !deletes {
 		return
 	}
-	if !f.Filtered && (f.Delete && !f.MaxDepth || recursive) {
-		// Nothing picks what goes: every entry below the start paths is
-		// deleted (-delete works bottom-up; rm -r takes each entry whole,
-		// and only refuses "." itself). From the project root, that is
-		// the whole project with its history.
-		v.report(rules.ProjectDelete, "", repoOnly(v.targets(f.Roots, hitCatastrophic|hitRepo), hitProject))
-	}
-	v.report(rules.GitRepoDelete, "", v.attributePicked(f, recursive))
-	if len(f.Names) == 0 {
-		// Only the repository: a find from the project root deletes what
-		// its tests pick (find . -type d -empty -delete), seldom all of it.
-		v.report(rules.GitRepoDelete, "", pick(v.targets(f.Roots, hitRepo), hitRepo))
-		return
-	}
-	if f.Prune && f.Or {
-		return
-	}
-	for _, n := range f.Names {
-		if n.Negated || n.Pattern.Unknown || !cmdfacts.GitHistoryPath(n.Pattern.Value) {
-			continue
-		}
-		if cmdfacts.FindBaseNameTest(n.Test) && !recursive {
-			continue
-		}
-		v.report(rules.GitRepoDelete, "", []hit{{kind: hitRepo, shown: findRootsText(f) + " " + n.Test + " " + n.Pattern.Value}})
-		return
-	}
+	hs := v.listingHits(f, recursive)
+	v.report(rules.ProjectDelete, "", pick(hs, hitProject))
+	v.report(rules.GitRepoDelete, "", pick(hs, hitRepo))
 }
 
 // ruleGitTag: tag -d/--delete (DG-GIT-TAG-DELETE), with names or fed
@@ -216,55 +193,6 @@ func repoOnly(hs []hit, kind hitKind) []hit {
 			out = append(out, h)
 		}
 	}
-	return out
-}
-
-// attributePicked returns, for find command v deleting (or feeding a
-// delete of) what it picks by type, age, size or owner alone, never by
-// name or path (names it leaves out must not spare .git: ! -name '*.md'
-// does not), the .git of each start path that is the project root or
-// holds it: .git's own files are among what goes (find . -type f
-// -delete, find . -mtime +30 -delete, find . -type f | xargs rm), and rm
-// -r of the directories -type d finds takes .git whole. -delete removes
-// only empty directories, and under -maxdepth it does not reach .git's
-// files. Cost: the start paths' targets.
-func (v *cmdv) attributePicked(f cmdfacts.Find, recursive bool) []hit {
-	if !f.Filtered || !f.ByAttributes {
-		return nil
-	}
-	for _, n := range f.Names {
-		if n.SparesGit() {
-			return nil // find . -type f ! -path './.git/*' -delete
-		}
-	}
-	if !recursive && (f.MaxDepth || f.Types != "" && !strings.ContainsAny(f.Types, "f?")) {
-		return nil
-	}
-	var hs []hit
-	for _, h := range repoOnly(v.targets(f.Roots, hitCatastrophic|hitRepo), hitProject) {
-		hs = append(hs, hit{kind: hitRepo, shown: strings.TrimSuffix(h.shown, "/") + "/.git", label: h.label, fromInput: h.fromInput})
-	}
-	return hs
-}
-
-// fedByAttributeFind returns the .git directories whose files a find
-// feeding this command's items (through a pipe, xargs or a $(...)) lists
-// by attributes alone (attributePicked): find . -type f | xargs rm,
-// find . -type f -print0 | xargs -0 shred -u, rm -f $(find . -type f).
-func (v *cmdv) fedByAttributeFind(recursive bool) []hit {
-	var out []hit
-	v.j.upstream(v.i, func(k int, kind ir.FeedKind) bool {
-		if kind != ir.FeedArgs && kind != ir.FeedSubst {
-			return true // stdin alone: rm and shred do not read it
-		}
-		if lv := v.j.view(k); lv.name == "find" || lv.name == "gfind" {
-			for _, h := range lv.attributePicked(cmdfacts.ParseFind(lv.args), recursive) {
-				h.fromInput = true
-				out = append(out, h)
-			}
-		}
-		return true
-	})
 	return out
 }
 

@@ -16,6 +16,35 @@ var infraRules = []judging{
 	on(ruleInfraCLI, cmdfacts.InfraCLIs()...),
 	on(ruleDBClient, cmdfacts.DBClients()...),
 	on(ruleRclone, "rclone"),
+	on(ruleSearchDelete, cmdfacts.HTTPClients()...),
+}
+
+// fedRedisKeys reports whether the command's arguments are appended by
+// xargs (or parallel) from a redis-cli listing of every key (KEYS '*',
+// --scan): redis-cli KEYS '*' | xargs redis-cli DEL.
+func (v *cmdv) fedRedisKeys() bool {
+	if !v.viaArgs() {
+		return false
+	}
+	found := false
+	v.j.upstream(v.i, func(k int, kind ir.FeedKind) bool {
+		lv := v.j.view(k)
+		found = cmdfacts.RedisKeyListing(lv.name, lv.args)
+		return !found
+	})
+	return found
+}
+
+// ruleSearchDelete: an HTTP DELETE of a search engine's index or data
+// stream (Elasticsearch, OpenSearch) over curl or httpie
+// (DG-DATABASE-DESTROY); a document's DELETE, other verbs and other HTTP
+// services stay silent, as does an index named like test on this machine.
+func ruleSearchDelete(v *cmdv) {
+	d, ok := cmdfacts.SearchIndexDelete(v.name, v.args)
+	if !ok || d.Local && cmdfacts.DisposableName(d.Index) {
+		return
+	}
+	v.j.add(finding{rule: rules.DatabaseDestroy, cmd: v.display(), detail: "DELETE index", subject: d.URL})
 }
 
 // Infrastructure and data stores (the Infra family): bulk and
@@ -121,6 +150,9 @@ func ruleDBClient(v *cmdv) {
 	var texts []string
 	for _, w := range c.Scripts {
 		texts = append(texts, w.Value)
+		if c.Engine == cmdfacts.EngineRedis && cmdfacts.RedisKeyDelete(w.Value) && v.fedRedisKeys() {
+			v.j.add(finding{rule: rules.DatabaseDestroy, cmd: v.display(), detail: "DEL of every key", subject: v.dbSubject(c, cmdfacts.Loss{})})
+		}
 	}
 	if c.ReadsStdin {
 		texts = append(texts, v.stdinTexts()...)

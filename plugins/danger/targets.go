@@ -90,12 +90,13 @@ func (v *cmdv) targets(words []ir.Word, want hitKind) []hit {
 
 // wordHits judges one word.
 func (v *cmdv) wordHits(w ir.Word, want hitKind) []hit {
-	if k := v.viaLast().Kind; want&hitRepo != 0 && strings.Contains(w.Raw, "{}") && k != ir.ViaXargs && k != ir.ViaParallel {
+	if want&hitRepo != 0 && v.findItemWord(w) {
 		// find -exec's {} stands for what find's tests pick below its
 		// start paths, judged as the start paths themselves: the project
 		// root there is no delete of the whole project (find . -name
-		// node_modules -prune -exec rm -rf {} +). xargs -I{} and parallel
-		// get the items their lister prints (inputHits).
+		// node_modules -prune -exec rm -rf {} +); what the find lists is
+		// judged by listingHits. xargs -I{} and parallel get the items
+		// their lister prints (inputHits).
 		hs := v.wordHitsAll(w, want)
 		out := hs[:0]
 		for _, h := range hs {
@@ -106,6 +107,18 @@ func (v *cmdv) wordHits(w ir.Word, want hitKind) []hit {
 		return out
 	}
 	return v.wordHitsAll(w, want)
+}
+
+// findItemWord reports a word that stands for what a find -exec lists:
+// {} itself (not as xargs's or parallel's replace string), or one of
+// the find's start paths reached through a parameter of a shell -exec
+// runs (find . -exec sh -c 'rm -rf "$1"' _ {} \;).
+func (v *cmdv) findItemWord(w ir.Word) bool {
+	if k := v.viaLast().Kind; strings.Contains(w.Raw, "{}") && k != ir.ViaXargs && k != ir.ViaParallel {
+		return true
+	}
+	k, ok := v.findExecThroughShell()
+	return ok && v.findRootWord(k, w)
 }
 
 // wordHitsAll is wordHits without its find -exec exception.

@@ -225,12 +225,18 @@ func commandLabel(c *ir.Command) string {
 }
 
 // isItemRunner reports whether c is run by xargs, parallel or fd -x, so an
-// unknown argument stands for an input item.
+// unknown argument stands for an input item: directly, or through the
+// shells they run (xargs sh -c 'rm "$@"' _, sh -c 'xargs rm').
 func isItemRunner(c *ir.Command) bool {
-	if len(c.Via) == 0 {
-		return false
+	for k := len(c.Via) - 1; k >= 0; k-- {
+		if c.Via[k].RunsItems() {
+			return true
+		}
+		if !strings.HasSuffix(c.Via[k].Text, " -c") {
+			return false
+		}
 	}
-	return c.Via[len(c.Via)-1].RunsItems()
+	return false
 }
 
 // isSubst reports whether a word value starts with a command
@@ -249,7 +255,25 @@ func (j *judge) items(i int, c *ir.Command) ([]paths.Path, bool) {
 		}
 		return j.itemsFrom([]int{c.Parent}, 0)
 	}
-	return j.itemsFrom(j.feeders(i), 0)
+	return j.itemsFrom(j.itemFeeders(i), 0)
+}
+
+// itemFeeders returns the commands whose output becomes command i's input
+// items: its own feeders, else those of the xargs, parallel or shell that
+// runs it (find | sh -c 'xargs rm': the shell's stdin is xargs's).
+func (j *judge) itemFeeders(i int) []int {
+	cmds := j.call.Script.Commands
+	for k := i; k >= 0 && k < len(cmds); k = cmds[k].Parent {
+		if fs := j.feeders(k); len(fs) > 0 {
+			return fs
+		}
+		if p := cmds[k].Parent; p >= 0 && p < len(cmds) {
+			if n := cmds[p].Name; n != "xargs" && n != "parallel" && !cmdfacts.IsShell(n) {
+				return nil
+			}
+		}
+	}
+	return nil
 }
 
 // substItems is items for a $(...) argument of command i: what the
