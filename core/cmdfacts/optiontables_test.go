@@ -4,8 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -74,42 +72,11 @@ func optionTablesIn(f *ast.File, fset *token.FileSet) []string {
 // outside core/cmdfacts and fails on an option table written there
 // (optionTablesIn): a command's option syntax has one copy, its Syntax.
 func TestNoOptionTablesOutside(t *testing.T) {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	files := 0
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		if d.IsDir() {
-			if strings.HasPrefix(d.Name(), ".") && rel != "." || d.Name() == "testdata" || rel == filepath.Join("core", "cmdfacts") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		files++
+	forModuleSources(t, func(rel string, fset *token.FileSet, f *ast.File) {
 		for _, msg := range optionTablesIn(f, fset) {
-			t.Errorf("%s", strings.TrimPrefix(msg, root+string(filepath.Separator)))
+			t.Errorf("%s", msg)
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if files < 100 {
-		t.Fatalf("only %d Go files read", files)
-	}
 }
 
 // TestOptionTablesCaught: the check finds each form a layer would write.
