@@ -115,12 +115,7 @@ func (a *analyzer) runHook(c ctx, st *state, ex exec, p, top, name string) {
 	if !ok {
 		return
 	}
-	switch d.status {
-	case ondisk.NotRegular:
-		a.uninspected(ex.idx, d)
-		return
-	case ondisk.Read:
-	default:
+	if !a.readWhole(ex, d) {
 		return
 	}
 	if ondisk.Binary(d.text) {

@@ -185,6 +185,20 @@ func scriptState(st *state, arg0 xword, args []xword) {
 	st.setVar("BASH_SOURCE", variable{isArr: true, arr: []xword{arg0}})
 }
 
+// readWhole reports whether d holds a file's whole text to judge. A path
+// that is there but is not a regular file (a FIFO, a device) is reported
+// as uninspected for the command at ex.idx; a missing, unreadable or
+// oversized file is left to the rules that judge the command itself.
+func (a *analyzer) readWhole(ex exec, d diskRead) bool {
+	switch d.status {
+	case ondisk.Read:
+		return true
+	case ondisk.NotRegular:
+		a.uninspected(ex.idx, d)
+	}
+	return false
+}
+
 // shellFileCmd: a shell runs the script file ws[i] with the arguments
 // after it (bash x.sh a b, sh -e tools/x.sh). child is the shell's state.
 func (a *analyzer) shellFileCmd(c ctx, child *state, ex exec, i int) {
@@ -192,12 +206,7 @@ func (a *analyzer) shellFileCmd(c ctx, child *state, ex exec, i int) {
 	if !ok {
 		return
 	}
-	switch d.status {
-	case ondisk.NotRegular:
-		a.uninspected(ex.idx, d)
-		return
-	case ondisk.Read:
-	default:
+	if !a.readWhole(ex, d) {
 		return
 	}
 	if ondisk.Binary(d.text) {
@@ -216,12 +225,7 @@ func (a *analyzer) sourceFileCmd(c ctx, st *state, ex exec, i int) {
 	if !ok {
 		return
 	}
-	switch d.status {
-	case ondisk.NotRegular:
-		a.uninspected(ex.idx, d)
-		return
-	case ondisk.Read:
-	default:
+	if !a.readWhole(ex, d) {
 		return
 	}
 	if ondisk.Binary(d.text) {
@@ -272,12 +276,7 @@ func (a *analyzer) execFile(c ctx, st *state, ex exec) {
 	if !ok {
 		return
 	}
-	switch d.status {
-	case ondisk.NotRegular:
-		a.uninspected(ex.idx, d)
-		return
-	case ondisk.Read:
-	default:
+	if !a.readWhole(ex, d) {
 		return
 	}
 	if ondisk.Binary(d.text) {
@@ -337,12 +336,7 @@ func (a *analyzer) interpFileCmd(c ctx, st *state, ex exec) bool {
 	if !ok {
 		return true
 	}
-	switch d.status {
-	case ondisk.NotRegular:
-		a.uninspected(ex.idx, d)
-		return true
-	case ondisk.Read:
-	default:
+	if !a.readWhole(ex, d) {
 		return true
 	}
 	words := ex.words[:i]
