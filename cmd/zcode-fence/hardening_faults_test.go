@@ -255,22 +255,7 @@ func runWithOpenStdin(env []string, dir, input string) (runResult, error) {
 		cmd.Wait()
 		return runResult{}, err
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		res := runResult{stdout: out.Bytes(), stderr: errb.Bytes(), took: time.Since(t0), pid: cmd.Process.Pid}
-		if ee, ok := err.(*exec.ExitError); ok {
-			res.code = ee.ExitCode()
-		} else if err != nil {
-			return res, err
-		}
-		return res, nil
-	case <-time.After(hookLimit):
-		cmd.Process.Kill()
-		<-done
-		return runResult{}, fmt.Errorf("no answer %v after the start, stdin open (killed)", hookLimit)
-	}
+	return awaitHook(cmd, &out, &errb, t0)
 }
 
 // TestFaultHugeWrite: 50 MB Write payloads are read and judged (the
@@ -754,4 +739,26 @@ func TestFaultCorruptSessionFile(t *testing.T) {
 			{"ls in a session", hookPayload("Bash", "ls", s.project, "sess-dir", false), "silent"},
 		})
 	})
+}
+
+// awaitHook waits for the started hook cmd, whose stdout and stderr go to
+// out and errb (t0 its start), for at most hookLimit more: its result, or an
+// error when it ran longer (it is then killed) or could not be waited for.
+func awaitHook(cmd *exec.Cmd, out, errb *bytes.Buffer, t0 time.Time) (runResult, error) {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		res := runResult{stdout: out.Bytes(), stderr: errb.Bytes(), took: time.Since(t0), pid: cmd.Process.Pid}
+		if ee, ok := err.(*exec.ExitError); ok {
+			res.code = ee.ExitCode()
+		} else if err != nil {
+			return res, err
+		}
+		return res, nil
+	case <-time.After(hookLimit):
+		cmd.Process.Kill()
+		<-done
+		return runResult{}, fmt.Errorf("no answer %v after the start, stdin open (killed)", hookLimit)
+	}
 }

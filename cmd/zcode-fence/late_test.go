@@ -130,22 +130,7 @@ func runStalled(env []string, dir, head string) (runResult, error) {
 	if err := cmd.Start(); err != nil {
 		return runResult{}, err
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		res := runResult{stdout: out.Bytes(), stderr: errb.Bytes(), took: time.Since(t0), pid: cmd.Process.Pid}
-		if ee, ok := err.(*exec.ExitError); ok {
-			res.code = ee.ExitCode()
-		} else if err != nil {
-			return res, err
-		}
-		return res, nil
-	case <-time.After(hookLimit):
-		cmd.Process.Kill()
-		<-done
-		return runResult{}, fmt.Errorf("no answer %v after the start, stdin open (killed)", hookLimit)
-	}
+	return awaitHook(cmd, &out, &errb, t0)
 }
 
 // TestHookAnswersWhateverStalls: a judged call is answered within the
