@@ -266,7 +266,10 @@ type Set struct {
 // it would fence the whole project. Cost: about sixty path joins; no
 // system calls until a real path is needed.
 func Resolve(p paths.Platform, project, dataDir string) *Set {
-	s := &Set{p: p}
+	// One item per entry and base (GitDir entries may have two or three):
+	// sized for the table, so the slice is not grown and copied (304 B
+	// an item).
+	s := &Set{p: p, items: make([]item, 0, len(Table)+8)}
 	home := p.Clean(strings.TrimSpace(p.Home))
 	proj := p.Clean(strings.TrimSpace(project))
 	config := paths.Path{}
