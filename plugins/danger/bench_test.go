@@ -116,3 +116,14 @@ func BenchmarkDecideRead(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBuildDispatch is what every hook process pays once, on its
+// first Bash call: declaring the rule sets and indexing them by name.
+func BenchmarkBuildDispatch(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(buildDispatch(ruleSets())) < 200 {
+			b.Fatal("dispatch too small")
+		}
+	}
+}

@@ -76,7 +76,14 @@ func mustSyntax(name string) cmdfacts.Spec {
 
 // buildDispatch indexes sets by name.
 func buildDispatch(sets [][]judging) map[string][]func(*cmdv) {
-	out := map[string][]func(*cmdv){}
+	n := 0
+	for _, set := range sets {
+		for _, j := range set {
+			n += len(j.names)
+		}
+	}
+	// Sized once (names in several sets only over-count): never grown.
+	out := make(map[string][]func(*cmdv), n)
 	for _, set := range sets {
 		for _, j := range set {
 			for _, n := range j.names {
