@@ -64,13 +64,16 @@ type reader struct {
 }
 
 // fileReaders are the commands that read files into their output, copy
-// them elsewhere, or send them, by normalised command name.
-var fileReaders = map[string]reader{}
+// them elsewhere, or send them, by normalised command name. The names of
+// one show share one reader: the map holds pointers (a reader is 200-odd
+// bytes), sized for the table, so building it at start-up costs one small
+// table, not a value table grown several times.
+var fileReaders = make(map[string]*reader, 192)
 
 func init() {
 	show := func(r reader, names ...string) {
 		for _, n := range names {
-			fileReaders[n] = r
+			fileReaders[n] = &r
 		}
 	}
 	// Print, page or encode a file's content.
