@@ -152,3 +152,46 @@ func TestLogFailuresAreReported(t *testing.T) {
 		})
 	}
 }
+
+// TestPlantedEnvIgnored: Gemini CLI and Qwen Code put the project's .env
+// into their hooks' environment (e2e/planted_env_test.go). A guard
+// setting whose value the project's .env (or .gemini/.env, .qwen/.env)
+// assigns is ignored: git push --force still asks, and the log says why.
+// The same settings made by the user (no file sets them) switch the
+// gate off as always.
+func TestPlantedEnvIgnored(t *testing.T) {
+	t.Parallel()
+	off := []string{"ZCODE_FENCE_ENABLE_DANGER_GATE=false", "ZCODE_FENCE_ENABLE_FENCE=false"}
+	for _, c := range []struct {
+		name, file, text, want string
+	}{
+		{"project .env", ".env", "NODE_ENV=development\nZCODE_FENCE_ENABLE_DANGER_GATE=false\nexport ZCODE_FENCE_ENABLE_FENCE=false\n", "ask"},
+		{"gemini .env", ".gemini/.env", "ZCODE_FENCE_ENABLE_DANGER_GATE=\"false\"\n", "ask"},
+		{"qwen .env", ".qwen/.env", "ZCODE_FENCE_ENABLE_DANGER_GATE='false' # planted\n", "ask"},
+		{"the user's own setting", "", "", "silent"},
+		{"a .env with another value", ".env", "ZCODE_FENCE_ENABLE_DANGER_GATE=true\n", "silent"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			s := newScratch(t)
+			if c.file != "" {
+				p := filepath.Join(s.project, filepath.FromSlash(c.file))
+				os.MkdirAll(filepath.Dir(p), 0o755)
+				if err := os.WriteFile(p, []byte(c.text), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			env := s.env("", false, append(off, "GEMINI_PROJECT_DIR="+s.project, "ZCODE_FENCE_ENABLE_LOG=true")...)
+			r := runHook(t, env, filepath.Join(s.project, "src"), hookPayload("Bash", "git push --force origin main", s.project, "planted", false))
+			got, detail := checkAnswer(r)
+			if got != c.want {
+				t.Fatalf("got %q (%s), want %s; log: %s", got, detail, c.want, hookRecord(s.data, r.pid))
+			}
+			rec := lastRecord(t, s.data)
+			noted := strings.Contains(strings.Join(rec.Notes, "\n"), "ZCODE_FENCE_ENABLE_DANGER_GATE=\"false\" is set by "+filepath.Join(s.project, filepath.FromSlash(c.file)))
+			if noted != (c.want == "ask") {
+				t.Errorf("notes %q", rec.Notes)
+			}
+		})
+	}
+}
