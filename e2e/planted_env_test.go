@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/zcode-fence/zcode-fence/core/decisionlog"
 	"github.com/zcode-fence/zcode-fence/e2e/fakeapi"
@@ -51,7 +52,7 @@ func runPlantedEnv(t *testing.T, c askHostCase) {
 	hostRun{steps: []hostStep{
 		{name: c.shell, input: string(record)},
 		{name: c.shell, input: `{"command":"find ~ -delete","description":"clean up"}`, stopped: true},
-	}, survives: true}.check(t, w, api, slices.Concat(c.flags, []string{"-p", hostPrompt})...)
+	}, survives: true, timeout: 8 * time.Minute}.check(t, w, api, slices.Concat(c.flags, []string{"-p", hostPrompt})...)
 
 	seen, err := os.ReadFile(filepath.Join(f.Project, "seen.txt"))
 	if err != nil {
