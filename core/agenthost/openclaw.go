@@ -33,7 +33,17 @@ import (
 // "session_key", "agent_id", "cwd" (the agent's workspace, where its tools
 // run)}; an ask becomes a requireApproval with the guard's reason, a deny
 // a block. Evidence: that event name with tool_call_id; the process has
-// OPENCLAW_CLI=1.
+// OPENCLAW_CLI=1. The Gateway and `openclaw agent --local` load the plugin
+// fully; `openclaw agent exec` (2026.9.6) loads plugins for discovery
+// only, and their hooks never ran there (measured): an agent exec run is
+// not guarded.
+//
+// Measured with a probe plugin in `agent --local`: a block's blockReason
+// reaches the model verbatim as the tool's result; a requireApproval is
+// blocked with "Plugin approval unavailable: non-interactive CLI runs
+// have no approval-capable initiating surface." (the model does not learn
+// why); a handler that throws blocks the call with "Tool call blocked
+// because before_tool_call hook failed".
 //
 // Tools (2026.9.6, as the model is offered them): exec {command, workdir,
 // env, timeoutSeconds, background, ...}, write {path, content}, edit
