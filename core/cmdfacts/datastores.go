@@ -592,27 +592,17 @@ func sqlStatements(text string, nesting int) [][]sqlToken {
 			cur = append(cur, sqlToken{text: name, word: true, quoted: true, depth: depth})
 			i = j
 		case c == '$':
-			// A dollar-quoted string: $$...$$ or $tag$...$tag$.
-			j := i + 1
-			for j < len(text) && (isNameByte(text[j])) {
-				j++
-			}
-			if j < len(text) && text[j] == '$' {
-				tag := text[i : j+1]
-				end := strings.Index(text[j+1:], tag)
-				if end < 0 {
-					end = len(text) - j - 1
-				}
-				body := text[j+1 : j+1+end]
-				if n := len(cur); n > 0 && cur[n-1].word && cur[n-1].text == "DO" && nesting < maxSQLNesting {
-					stmts = append(stmts, sqlStatements(body, nesting+1)...)
-				}
-				cur = append(cur, sqlToken{text: "'", depth: depth})
-				i = min(len(text), j+1+end+len(tag))
+			next, body, ok := dollarQuoted(text, i)
+			if !ok {
+				cur = append(cur, sqlToken{text: "$", depth: depth})
+				i++
 				continue
 			}
-			cur = append(cur, sqlToken{text: "$", depth: depth})
-			i++
+			if n := len(cur); n > 0 && cur[n-1].word && cur[n-1].text == "DO" && nesting < maxSQLNesting {
+				stmts = append(stmts, sqlStatements(body, nesting+1)...)
+			}
+			cur = append(cur, sqlToken{text: "'", depth: depth})
+			i = next
 		case isNameByte(c):
 			j := i
 			for j < len(text) && (isNameByte(text[j]) || text[j] == '.' || text[j] == '$') {
@@ -627,6 +617,25 @@ func sqlStatements(text string, nesting int) [][]sqlToken {
 	}
 	flush()
 	return stmts
+}
+
+// dollarQuoted reads the dollar-quoted string ($$...$$ or $tag$...$tag$)
+// at text[i] == '$': its body and the index after its closing tag (an
+// unclosed one runs to the end). ok is false for a $ that opens none.
+func dollarQuoted(text string, i int) (next int, body string, ok bool) {
+	j := i + 1
+	for j < len(text) && isNameByte(text[j]) {
+		j++
+	}
+	if j >= len(text) || text[j] != '$' {
+		return 0, "", false
+	}
+	tag := text[i : j+1]
+	end := strings.Index(text[j+1:], tag)
+	if end < 0 {
+		end = len(text) - j - 1
+	}
+	return min(len(text), j+1+end+len(tag)), text[j+1 : j+1+end], true
 }
 
 // isNameByte reports an SQL name byte (ASCII letters, digits, _ and any

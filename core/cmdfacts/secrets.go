@@ -3,6 +3,7 @@ package cmdfacts
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/zcode-fence/zcode-fence/core/ir"
 )
@@ -515,6 +516,9 @@ func PrintsSecret(c *ir.Command) (SecretPrinter, bool) {
 	if c == nil || len(c.Args) == 0 {
 		return SecretPrinter{}, false
 	}
+	if !printerNames()[c.Name] && !strings.HasPrefix(c.Name, "docker-credential-") {
+		return SecretPrinter{}, false
+	}
 	args := c.Args[1:]
 	var ops []string
 	for _, a := range args {
@@ -547,6 +551,16 @@ func PrintsSecret(c *ir.Command) (SecretPrinter, bool) {
 	}
 	return SecretPrinter{}, false
 }
+
+// printerNames are the command names PrintsSecret looks further at (pass,
+// gopass and every printer's command), built once on first use.
+var printerNames = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{"pass": true, "gopass": true}
+	for _, p := range printers {
+		m[p.cmd] = true
+	}
+	return m
+})
 
 // printerSub reports whether ops start with one of cmd's printer
 // subcommands.
@@ -716,15 +730,13 @@ func DumpsEnv(c *ir.Command) bool {
 	if c == nil || len(c.Args) == 0 {
 		return false
 	}
-	ops := Operands(c.Args[1:])
 	switch c.Name {
-	case "env", "printenv":
-		return len(ops) == 0
-	case "export", "declare", "typeset":
-		return len(ops) == 0
+	case "env", "printenv", "export", "declare", "typeset":
+		return len(Operands(c.Args[1:])) == 0
 	case "set":
 		return len(c.Args) == 1
 	case "get-childitem", "gci", "dir", "ls":
+		ops := Operands(c.Args[1:])
 		return len(ops) == 1 && strings.EqualFold(strings.TrimSuffix(ops[0].Value, `\`), "env:")
 	}
 	return false

@@ -3,6 +3,7 @@ package secrets
 import (
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core/paths"
@@ -85,6 +86,44 @@ func TestCatalogue(t *testing.T) {
 	for _, id := range []string{"host-claude", "host-codex", "host-gemini", "host-qwen", "host-copilot"} {
 		if !seen[id] {
 			t.Errorf("no store %s: the agent hosts' auth files come from core/agenthost", id)
+		}
+	}
+}
+
+// TestResolveReuse: a Resolve that reuses the last placement gives the
+// places a fresh placement gives, and a change of any input it read (a
+// variable, home, the project) places anew.
+func TestResolveReuse(t *testing.T) {
+	base := map[string]string{"HOME": "/home/u"}
+	moved := map[string]string{"HOME": "/home/u", "XDG_CONFIG_HOME": "/srv/cfg", "KUBECONFIG": "/srv/kube/a:/srv/kube/b"}
+	steps := []struct {
+		home, project string
+		env           map[string]string
+		probe         string
+	}{
+		{"/home/u", "/home/u/proj", base, "/home/u/.config/gh/hosts.yml"},
+		{"/home/u", "/home/u/proj", base, "/home/u/.config/gh/hosts.yml"},
+		{"/home/u", "/home/u/proj", moved, "/srv/cfg/gh/hosts.yml"},
+		{"/home/u", "/home/u/proj", moved, "/srv/kube/b"},
+		{"/home/u", "/home/u/proj", base, "/home/u/.config/gh/hosts.yml"},
+		{"/home/v", "/home/v/proj", map[string]string{"HOME": "/home/v"}, "/home/v/.ssh/id_rsa"},
+		{"/home/v", "/home/v/.ssh", map[string]string{"HOME": "/home/v"}, "/home/v/.aws/credentials"},
+	}
+	for i, st := range steps {
+		p := paths.Simulated("linux", st.home, st.env)
+		got := Resolve(p, st.project)
+		fresh := place(p, st.project)
+		if got.Len() != fresh.Len() || got.project != fresh.project {
+			t.Fatalf("step %d: %d places (project %q), a fresh placement %d (%q)", i, got.Len(), got.project.Norm, fresh.Len(), fresh.project.Norm)
+		}
+		for j := range fresh.items {
+			a, b := got.items[j], fresh.items[j]
+			if a.s != b.s || a.f != b.f || a.root != b.root || a.named != b.named || strings.Join(a.segs, "/") != strings.Join(b.segs, "/") {
+				t.Fatalf("step %d: place %d differs from a fresh placement", i, j)
+			}
+		}
+		if _, ok := got.Read(p.Clean(st.probe)); !ok {
+			t.Errorf("step %d: reading %s reaches no store", i, st.probe)
 		}
 	}
 }

@@ -208,7 +208,7 @@ func (v *cmdv) secretVars() {
 		v.secretPrint(cmdfacts.SecretPrinter{Detail: strings.Join(names, " "), What: cmdfacts.WhatEnvSecret, WhatZh: cmdfacts.WhatEnvSecretZh})
 	}
 	k := v.c.FeedsInto
-	if cmdfacts.DumpsEnv(v.c) && v.c.Feed == ir.FeedPipe && k >= 0 && k < len(v.j.s.Commands) && cmdfacts.SearchesSecrets(&v.j.s.Commands[k]) {
+	if v.c.Feed == ir.FeedPipe && k >= 0 && k < len(v.j.s.Commands) && cmdfacts.DumpsEnv(v.c) && cmdfacts.SearchesSecrets(&v.j.s.Commands[k]) {
 		v.secretPrint(cmdfacts.SecretPrinter{Detail: "| " + v.j.view(k).display(), What: cmdfacts.WhatEnvSecret, WhatZh: cmdfacts.WhatEnvSecretZh})
 	}
 }

@@ -550,46 +550,9 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 			words[i] = c.container.mapWord(w)
 		}
 	}
-	via := c.via
-	assigns := sc.assigns
-	env := sc.env
-	var extraCd []ir.Word
-	stripped := false // a wrapper was stripped
-	external := false // ... and it is a separate process (sudo, env, ...)
-	for n := 0; n < maxWrappers && len(words) > 0; n++ {
-		name := nameOf(words[0])
-		if name == "" {
-			name = looseName(words[0])
-		}
-		w, ok := wrappers[name]
-		if !ok || (w.posix && c.dialect != ir.Bash) {
-			break
-		}
-		u := w.strip(a, words)
-		if len(u.rest) == 0 {
-			break
-		}
-		label := u.via
-		if label == "" {
-			label = name
-		}
-		via = appendVia(via, label)
-		words = u.rest
-		if len(u.assigns) > 0 {
-			assigns = append(slices.Clip(assigns), u.assigns...)
-			if env == nil {
-				env = map[string]variable{}
-			} else {
-				env = cloneEnv(env)
-			}
-			for _, as := range u.assigns {
-				env[as.Name] = variable{val: wordToX(as.Value).parts}
-			}
-		}
-		extraCd = append(extraCd, u.cd...)
-		stripped = true
-		external = external || !w.posix
-	}
+	uw := a.stripWrappers(c, sc, words)
+	words, via, assigns, env, extraCd := uw.words, uw.via, uw.assigns, uw.env, uw.extraCd
+	stripped, external := uw.stripped, uw.external
 	name, loose := "", ""
 	if len(words) > 0 {
 		name = nameOf(words[0])
@@ -609,15 +572,7 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	}
 	cmd.Args = irWords(words)
 
-	if len(c.redirs) > 0 || len(sc.redirs) > 0 {
-		cmd.Redirects = append(slices.Clip(c.redirs), sc.redirs...)
-		if c.container != nil {
-			cmd.Redirects = slices.Clone(cmd.Redirects)
-			for i := range cmd.Redirects {
-				cmd.Redirects[i].Target = c.container.mapWord(wordToX(cmd.Redirects[i].Target)).word()
-			}
-		}
-	}
+	cmd.Redirects = commandRedirects(c, sc)
 	stdin, stdinOp := sc.stdin, sc.stdinOp
 	if stdin == nil {
 		stdin, stdinOp = c.stdin, c.stdinOp
@@ -687,6 +642,75 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	}
 	a.recordWrites(st, name, words, stdin, in, cmd.Redirects, c.dialect)
 	return idx
+}
+
+// unwrapped is a simple command with its wrappers (sudo, env, nice, ...)
+// stripped: the words that remain, the Via chain, the assignments and
+// environment the wrappers add, and the directories they change to.
+type unwrapped struct {
+	words    []xword
+	via      []ir.Via
+	assigns  []ir.Assign
+	env      map[string]variable
+	extraCd  []ir.Word
+	stripped bool // a wrapper was stripped
+	external bool // ... and it is a separate process (sudo, env, ...)
+}
+
+// stripWrappers strips up to maxWrappers wrappers off words.
+func (a *analyzer) stripWrappers(c ctx, sc *simple, words []xword) unwrapped {
+	u := unwrapped{words: words, via: c.via, assigns: sc.assigns, env: sc.env}
+	for n := 0; n < maxWrappers && len(u.words) > 0; n++ {
+		name := nameOf(u.words[0])
+		if name == "" {
+			name = looseName(u.words[0])
+		}
+		w, ok := wrappers[name]
+		if !ok || (w.posix && c.dialect != ir.Bash) {
+			break
+		}
+		s := w.strip(a, u.words)
+		if len(s.rest) == 0 {
+			break
+		}
+		label := s.via
+		if label == "" {
+			label = name
+		}
+		u.via = appendVia(u.via, label)
+		u.words = s.rest
+		if len(s.assigns) > 0 {
+			u.assigns = append(slices.Clip(u.assigns), s.assigns...)
+			if u.env == nil {
+				u.env = map[string]variable{}
+			} else {
+				u.env = cloneEnv(u.env)
+			}
+			for _, as := range s.assigns {
+				u.env[as.Name] = variable{val: wordToX(as.Value).parts}
+			}
+		}
+		u.extraCd = append(u.extraCd, s.cd...)
+		u.stripped = true
+		u.external = u.external || !w.posix
+	}
+	return u
+}
+
+// commandRedirects are the redirections of a command: the enclosing
+// compound's and its own, mapped into the container's view.
+func commandRedirects(c ctx, sc *simple) []ir.Redirect {
+	if len(c.redirs) == 0 && len(sc.redirs) == 0 {
+		return nil
+	}
+	r := append(slices.Clip(c.redirs), sc.redirs...)
+	if c.container != nil {
+		r = slices.Clone(r)
+		for i := range r {
+			r[i].Target = c.container.mapWord(wordToX(r[i].Target)).word()
+		}
+	}
+	return r
 }
 
 // exec is a command after wrapper stripping, as the nested handlers see it.
