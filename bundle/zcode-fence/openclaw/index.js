@@ -13,9 +13,13 @@ import { realpathSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
-const shared = join(dirname(realpathSync(fileURLToPath(import.meta.url))), "..", "js", "guard.mjs")
+// OpenClaw runs copies of this folder and of the modules it imports (a
+// capture under ~/.openclaw/tmp/plugin-captures), but names the folder it
+// was installed from as api.rootDir: guard.mjs and the launcher are found
+// from there, the launcher by its path in the release.
 let loaded
-const guard = () => (loaded ??= import(pathToFileURL(shared).href))
+const pluginDir = (api) => join(api.rootDir || dirname(realpathSync(fileURLToPath(import.meta.url))), "..")
+const guard = (api) => (loaded ??= import(pathToFileURL(join(pluginDir(api), "js", "guard.mjs")).href))
 
 // The directory the agent's tools run in: its workspace, as OpenClaw
 // resolves it; the process's directory when that cannot be had.
@@ -38,7 +42,8 @@ export default {
   description: "Runs the zcode-fence guard before every tool call.",
   register(api) {
     api.on("before_tool_call", async (event, ctx) => {
-      const { judge, failed } = await guard()
+      // (when guard.mjs cannot be loaded this throws: OpenClaw blocks the call)
+      const { judge, failed, launcherIn } = await guard(api)
       const cwd = workspace(api, ctx?.agentId)
       const payload = {
         hook_event_name: "before_tool_call",
@@ -52,7 +57,7 @@ export default {
       }
       let answer
       try {
-        answer = await judge(payload, cwd, process.env)
+        answer = await judge(payload, cwd, process.env, launcherIn(pluginDir(api)))
       } catch (err) {
         return { block: true, blockReason: failed(err) }
       }
