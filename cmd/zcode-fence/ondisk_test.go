@@ -30,8 +30,12 @@ type ondiskCase struct {
 // for bash, a shebang script, make, npm, yarn, pnpm, just, task, composer
 // and a git hook, a script deleting /etc directly, behind a variable, in
 // a function called later and in one branch of an if, each with a silent
-// twin; generated once, kept as data).
-var ondiskTables = []string{"../../plugins/danger/testdata/ondisk_cases.json", "testdata/ondisk-cases.json", "testdata/ondisk-runners.json"}
+// twin; generated once, kept as data) and the SQL clients' script files
+// (sqlfiles-cases.json: psql -f, < FILE, \i and source includes, mysql,
+// sqlite3, duckdb, cqlsh, sqlcmd, snowsql, clickhouse-client, bq query,
+// with silent twins).
+var ondiskTables = []string{"../../plugins/danger/testdata/ondisk_cases.json", "testdata/ondisk-cases.json", "testdata/ondisk-runners.json",
+	"testdata/sqlfiles-cases.json"}
 
 // layOut writes the files of spec below dir, with their modes; FIFOs are
 // made with mkfifo.

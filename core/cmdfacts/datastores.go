@@ -54,6 +54,29 @@ type DBClient struct {
 	// Drops are the databases the client itself drops (dropdb NAME,
 	// mysqladmin drop NAME).
 	Drops []ir.Word
+	// ScriptFiles are the script files the client runs (psql -f, sqlite3
+	// -init, duckdb -f, cqlsh -f, sqlcmd -i, snowsql -f,
+	// clickhouse-client --queries-file, trino -f); "-" (the input) is
+	// not one.
+	ScriptFiles []ir.Word
+	// InputArgs are the indices of the args the client keeps when it runs
+	// one script's text from its input instead of the statements and
+	// script files its command line gives: the command a script file's
+	// text (or a file fed to its input) is judged as.
+	InputArgs []int
+}
+
+// withScripts sets c's ScriptFiles and InputArgs from args parsed with
+// spec (scriptArgs); a file "-" is the input, read as with no file.
+func (c DBClient) withScripts(args []ir.Word, spec Spec, o scriptOpts) DBClient {
+	files, keep := scriptArgs(args, spec, o)
+	c.InputArgs = keep
+	for _, f := range files {
+		if f.Unknown || f.Value != "-" {
+			c.ScriptFiles = append(c.ScriptFiles, f)
+		}
+	}
+	return c
 }
 
 // dbClients maps each command name ParseDBClient reads to its reader.
@@ -144,7 +167,8 @@ var psqlSpec = Spec{Short: "cdfhpUvPoLTFR", Long: []string{"command", "dbname", 
 	"set", "variable", "pset", "output", "log-file", "table-attr", "field-separator", "record-separator"}}
 
 func psqlClient(args []ir.Word) (DBClient, bool) {
-	p := ParseArgs(expandLong(args, psqlLongs), psqlSpec)
+	args = expandLong(args, psqlLongs)
+	p := ParseArgs(args, psqlSpec)
 	if p.Has("help", "version", "V", "list", "l") {
 		return DBClient{}, false
 	}
@@ -161,7 +185,9 @@ func psqlClient(args []ir.Word) (DBClient, bool) {
 			}
 		}
 	}
-	c.ReadsStdin = len(c.Scripts) == 0 && !p.Has("file", "f")
+	c = c.withScripts(args, psqlSpec, scriptOpts{short: "c", long: []string{"command"}, fileShort: "f",
+		fileLong: []string{"file"}, operands: -1})
+	c.ReadsStdin = len(c.Scripts) == 0 && (!p.Has("file", "f") || len(c.ScriptFiles) < len(p.Values("file", "f")))
 	return c, true
 }
 
@@ -239,17 +265,22 @@ var mysqlSpec = Spec{Short: "eDhuPSOo", Long: []string{"execute", "database", "h
 func dropPassword(args []ir.Word) []ir.Word {
 	var out []ir.Word
 	for _, a := range args {
-		if !a.Unknown && (strings.HasPrefix(a.Value, "-p") || a.Value == "--password" || strings.HasPrefix(a.Value, "--password=") ||
-			a.Value == "--pass" || strings.HasPrefix(a.Value, "--pass=")) {
-			continue
+		if !mysqlPassword(a) {
+			out = append(out, a)
 		}
-		out = append(out, a)
 	}
 	return out
 }
 
+// mysqlPassword reports a mysql password word (see dropPassword).
+func mysqlPassword(a ir.Word) bool {
+	return !a.Unknown && (strings.HasPrefix(a.Value, "-p") || a.Value == "--password" || strings.HasPrefix(a.Value, "--password=") ||
+		a.Value == "--pass" || strings.HasPrefix(a.Value, "--pass="))
+}
+
 func mysqlClient(args []ir.Word) (DBClient, bool) {
-	p := ParseArgs(expandLong(dropPassword(args), mysqlLongs), mysqlSpec)
+	args = expandLong(args, mysqlLongs)
+	p := ParseArgs(dropPassword(args), mysqlSpec)
 	if p.Has("help", "version", "V", "?") {
 		return DBClient{}, false
 	}
@@ -258,6 +289,7 @@ func mysqlClient(args []ir.Word) (DBClient, bool) {
 	if len(p.Operands) > 0 && c.Database == nil {
 		c.Database = &p.Operands[0]
 	}
+	c = c.withScripts(args, mysqlSpec, scriptOpts{short: "e", long: []string{"execute"}, operands: -1, flag: mysqlPassword})
 	c.ReadsStdin = len(c.Scripts) == 0
 	return c, true
 }
@@ -267,37 +299,51 @@ var sqliteValued = []string{"cmd", "init", "separator", "newline", "nullvalue", 
 	"pagecache", "lookaside", "heap", "escape", "A"}
 
 func sqliteClient(args []ir.Word) (DBClient, bool) {
-	return fileSQLClient(args, sqliteValued, []string{"cmd"}, nil, nil)
+	return fileSQLClient(args, fileSQLSpec{valued: sqliteValued, first: []string{"cmd"}, init: []string{"init"}})
+}
+
+// fileSQLSpec names the options of a client of a database file:
+// valued ones take the next word; the values of first (run before the
+// input) and exits (run instead of it) are statements; init names a
+// script file run before the input, file one run instead of it.
+type fileSQLSpec struct {
+	valued, first, exits, init, file []string
 }
 
 // fileSQLClient reads the command line of a client of a database file
-// (sqlite3, duckdb): single- or double-dash options, valued ones taking
-// the next word; scripts are the values of the options in first (run
-// before the input) and exits (run instead of it) and the operands after
-// the first (the file); an option in file names a script file.
-func fileSQLClient(args []ir.Word, valued, first, exits, file []string) (DBClient, bool) {
+// (sqlite3, duckdb): single- or double-dash options (spec); the operands
+// after the first (the file) are statements too.
+func fileSQLClient(args []ir.Word, spec fileSQLSpec) (DBClient, bool) {
 	c := DBClient{Engine: EngineSQLite}
 	var ops []ir.Word
 	noStdin := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a.Unknown || !strings.HasPrefix(a.Value, "-") || len(a.Value) < 2 {
+			if len(ops) == 0 {
+				c.InputArgs = append(c.InputArgs, i)
+			}
 			ops = append(ops, a)
 			continue
 		}
 		name := strings.TrimPrefix(strings.TrimPrefix(a.Value, "-"), "-")
+		has := func(names []string) bool { return slices.Contains(names, name) && i+1 < len(args) }
 		switch {
 		case name == "help" || name == "version":
 			return DBClient{}, false
-		case (slices.Contains(first, name) || slices.Contains(exits, name)) && i+1 < len(args):
+		case has(spec.first) || has(spec.exits):
 			i++
 			c.Scripts = append(c.Scripts, args[i])
-			noStdin = noStdin || slices.Contains(exits, name)
-		case slices.Contains(file, name) && i+1 < len(args):
+			noStdin = noStdin || slices.Contains(spec.exits, name)
+		case has(spec.init) || has(spec.file):
 			i++
-			noStdin = true
-		case slices.Contains(valued, name):
+			c.ScriptFiles = append(c.ScriptFiles, args[i])
+			noStdin = noStdin || slices.Contains(spec.file, name)
+		case slices.Contains(spec.valued, name):
+			c.InputArgs = append(c.InputArgs, i, i+1)
 			i++
+		default:
+			c.InputArgs = append(c.InputArgs, i)
 		}
 	}
 	if len(ops) > 0 {
@@ -474,6 +520,9 @@ type Loss struct {
 	// In is the database a mongosh "use NAME" before the call switched
 	// to, for a loss inside one ("" when none did).
 	In string
+	// Line is the 1-based line of the text where the statement starts
+	// (SQLLosses; 0 from the other classifiers).
+	Line int
 }
 
 // sqlToken is one token of SQL text.
@@ -482,6 +531,7 @@ type sqlToken struct {
 	word   bool   // a keyword or a name (bare or quoted)
 	quoted bool   // a quoted name ("x", `x`, [x]): text as written
 	depth  int    // parenthesis depth
+	pos    int    // byte offset in the text
 }
 
 // SQLLosses returns the statements of SQL text that drop a database,
@@ -493,12 +543,100 @@ type sqlToken struct {
 // skipped to the end of their line. Cost: linear in the text.
 func SQLLosses(text string) []Loss {
 	var out []Loss
-	for _, st := range sqlStatements(text, 0) {
+	lines := lineCounter{text: text}
+	for _, st := range sqlStatements(text, 0, nil) {
 		if l, ok := sqlLoss(st); ok {
+			l.Line = lines.at(st[sqlStart(st)].pos)
 			out = append(out, l)
 		}
 	}
 	return out
+}
+
+// lineCounter numbers the lines of a text for offsets asked mostly in
+// increasing order (a DO block's statements come before the statement
+// holding them): linear in the text for ordered offsets.
+type lineCounter struct {
+	text       string
+	pos, lines int // the lines before pos
+}
+
+// at returns the 1-based line of the byte at off.
+func (c *lineCounter) at(off int) int {
+	if off < c.pos {
+		c.pos, c.lines = 0, 0
+	}
+	off = min(off, len(c.text))
+	c.lines += strings.Count(c.text[c.pos:off], "\n")
+	c.pos = off
+	return c.lines + 1
+}
+
+// SQLInclude is a script file an SQL text runs through a client command
+// (psql's \i and \ir, mysql's source and \., sqlite3's and duckdb's
+// .read).
+type SQLInclude struct {
+	// Path is the file as written (quotes removed).
+	Path string
+	// Line is the 1-based line of the command in the text.
+	Line int
+	// Relative: the path is relative to the directory of the file whose
+	// text holds the command (psql's \ir), not to the client's working
+	// directory.
+	Relative bool
+}
+
+// SQLIncludes returns the script files SQL text runs through client
+// commands (SQLInclude), in order. Cost: linear in the text.
+func SQLIncludes(text string) []SQLInclude {
+	var cmds []sqlClientLine
+	sqlStatements(text, 0, &cmds)
+	var out []SQLInclude
+	lines := lineCounter{text: text}
+	for _, cl := range cmds {
+		f := strings.Fields(cl.text)
+		if len(f) < 2 {
+			continue
+		}
+		inc := SQLInclude{Line: lines.at(cl.pos)}
+		rest := strings.TrimSpace(cl.text[len(f[0]):])
+		switch strings.ToLower(f[0]) {
+		case `\i`, `\include`, `\.`, ".read":
+			inc.Path = sqlIncludeArg(rest)
+		case `\ir`, `\include_relative`:
+			inc.Path, inc.Relative = sqlIncludeArg(rest), true
+		case "source":
+			// mysql reads the rest of the line as the name.
+			inc.Path = unquoteSQLPath(strings.TrimSpace(strings.TrimSuffix(rest, ";")))
+		default:
+			continue
+		}
+		if inc.Path != "" {
+			out = append(out, inc)
+		}
+	}
+	return out
+}
+
+// sqlIncludeArg is the file argument of a psql or sqlite3 command: a
+// quoted name whole, else the first word.
+func sqlIncludeArg(rest string) string {
+	if rest != "" && (rest[0] == '\'' || rest[0] == '"') {
+		if end := strings.IndexByte(rest[1:], rest[0]); end >= 0 {
+			return rest[1 : 1+end]
+		}
+	}
+	f, _, _ := strings.Cut(rest, " ")
+	f, _, _ = strings.Cut(f, "\t")
+	return f
+}
+
+// unquoteSQLPath removes the quotes around a client command's file name.
+func unquoteSQLPath(s string) string {
+	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
 }
 
 // maxSQLNesting bounds how deep DO blocks are read.
@@ -506,7 +644,7 @@ const maxSQLNesting = 4
 
 // sqlStatements tokenizes text into statements (split at ; outside
 // parentheses, strings and comments).
-func sqlStatements(text string, nesting int) [][]sqlToken {
+func sqlStatements(text string, nesting int, cmds *[]sqlClientLine) [][]sqlToken {
 	var stmts [][]sqlToken
 	var cur []sqlToken
 	depth := 0
@@ -534,11 +672,13 @@ func sqlStatements(text string, nesting int) [][]sqlToken {
 				i++
 			}
 			continue
-		case c == '\\' && lineStart:
+		case lineStart && clientLine(text[i:], len(cur) == 0):
 			flush()
-			for i < len(text) && text[i] != '\n' {
-				i++
+			end := i + lineLen(text[i:])
+			if cmds != nil {
+				*cmds = append(*cmds, sqlClientLine{pos: i, text: text[i:end]})
 			}
+			i = end
 			continue
 		case c == '/' && i+1 < len(text) && text[i+1] == '*':
 			if body := text[i+2:]; strings.HasPrefix(body, "!") || strings.HasPrefix(body, "M!") {
@@ -563,6 +703,7 @@ func sqlStatements(text string, nesting int) [][]sqlToken {
 			continue
 		}
 		lineStart = false
+		start := i
 		switch {
 		case c == ';':
 			if depth == 0 {
@@ -570,18 +711,18 @@ func sqlStatements(text string, nesting int) [][]sqlToken {
 			}
 			i++
 		case c == '(':
-			cur = append(cur, sqlToken{text: "(", depth: depth})
+			cur = append(cur, sqlToken{text: "(", depth: depth, pos: start})
 			depth++
 			i++
 		case c == ')':
 			if depth > 0 {
 				depth--
 			}
-			cur = append(cur, sqlToken{text: ")", depth: depth})
+			cur = append(cur, sqlToken{text: ")", depth: depth, pos: start})
 			i++
 		case c == '\'':
 			i = skipQuoted(text, i, '\'')
-			cur = append(cur, sqlToken{text: "'", depth: depth})
+			cur = append(cur, sqlToken{text: "'", depth: depth, pos: start})
 		case c == '"' || c == '`' || c == '[' && i+1 < len(text) && isNameByte(text[i+1]):
 			closer := c
 			if c == '[' {
@@ -589,29 +730,29 @@ func sqlStatements(text string, nesting int) [][]sqlToken {
 			}
 			j := skipQuoted(text, i, closer)
 			name := text[i+1 : max(i+1, j-1)]
-			cur = append(cur, sqlToken{text: name, word: true, quoted: true, depth: depth})
+			cur = append(cur, sqlToken{text: name, word: true, quoted: true, depth: depth, pos: start})
 			i = j
 		case c == '$':
-			next, body, ok := dollarQuoted(text, i)
+			next, from, to, ok := dollarQuoted(text, i)
 			if !ok {
-				cur = append(cur, sqlToken{text: "$", depth: depth})
+				cur = append(cur, sqlToken{text: "$", depth: depth, pos: start})
 				i++
 				continue
 			}
 			if n := len(cur); n > 0 && cur[n-1].word && cur[n-1].text == "DO" && nesting < maxSQLNesting {
-				stmts = append(stmts, sqlStatements(body, nesting+1)...)
+				stmts = append(stmts, shifted(sqlStatements(text[from:to], nesting+1, nil), from)...)
 			}
-			cur = append(cur, sqlToken{text: "'", depth: depth})
+			cur = append(cur, sqlToken{text: "'", depth: depth, pos: start})
 			i = next
 		case isNameByte(c):
 			j := i
 			for j < len(text) && (isNameByte(text[j]) || text[j] == '.' || text[j] == '$') {
 				j++
 			}
-			cur = append(cur, sqlToken{text: strings.ToUpper(text[i:j]), word: true, depth: depth})
+			cur = append(cur, sqlToken{text: strings.ToUpper(text[i:j]), word: true, depth: depth, pos: start})
 			i = j
 		default:
-			cur = append(cur, sqlToken{text: string(c), depth: depth})
+			cur = append(cur, sqlToken{text: string(c), depth: depth, pos: start})
 			i++
 		}
 	}
@@ -620,22 +761,76 @@ func sqlStatements(text string, nesting int) [][]sqlToken {
 }
 
 // dollarQuoted reads the dollar-quoted string ($$...$$ or $tag$...$tag$)
-// at text[i] == '$': its body and the index after its closing tag (an
-// unclosed one runs to the end). ok is false for a $ that opens none.
-func dollarQuoted(text string, i int) (next int, body string, ok bool) {
+// at text[i] == '$': its body text[from:to] and the index after its
+// closing tag (an unclosed one runs to the end). ok is false for a $ that
+// opens none.
+func dollarQuoted(text string, i int) (next, from, to int, ok bool) {
 	j := i + 1
 	for j < len(text) && isNameByte(text[j]) {
 		j++
 	}
 	if j >= len(text) || text[j] != '$' {
-		return 0, "", false
+		return 0, 0, 0, false
 	}
 	tag := text[i : j+1]
 	end := strings.Index(text[j+1:], tag)
 	if end < 0 {
 		end = len(text) - j - 1
 	}
-	return min(len(text), j+1+end+len(tag)), text[j+1 : j+1+end], true
+	return min(len(text), j+1+end+len(tag)), j + 1, j + 1 + end, true
+}
+
+// shifted moves the positions of stmts, read from a part of a text that
+// starts at byte off, to that text's.
+func shifted(stmts [][]sqlToken, off int) [][]sqlToken {
+	for _, st := range stmts {
+		for k := range st {
+			st[k].pos += off
+		}
+	}
+	return stmts
+}
+
+// sqlClientLine is a line a client runs as a command of its own, not as
+// SQL: psql's backslash commands (\i FILE), mysql's (source FILE, \.
+// FILE), sqlite3's and duckdb's dot commands (.read FILE).
+type sqlClientLine struct {
+	pos  int
+	text string
+}
+
+// clientLine reports whether s, at the start of a line, is a client
+// command (sqlClientLine): a backslash command anywhere, source and dot
+// commands only where a statement starts (stmtStart), so that a name
+// continuing a statement on a new line is still SQL.
+func clientLine(s string, stmtStart bool) bool {
+	switch {
+	case s[0] == '\\':
+		return true
+	case !stmtStart:
+		return false
+	case s[0] == '.':
+		return len(s) > 1 && ('a' <= s[1] && s[1] <= 'z' || 'A' <= s[1] && s[1] <= 'Z')
+	}
+	return len(s) > 7 && strings.EqualFold(s[:6], "source") && (s[6] == ' ' || s[6] == '\t')
+}
+
+// lineLen is the length of the first line of s, without its newline.
+func lineLen(s string) int {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return i
+	}
+	return len(s)
+}
+
+// sqlStart is the index of a statement's first token after the block
+// keywords before it (BEGIN, DECLARE ...), len(st) when none is left.
+func sqlStart(st []sqlToken) int {
+	k := 0
+	for k < len(st) && st[k].word && slices.Contains(sqlLeading, st[k].text) {
+		k++
+	}
+	return k
 }
 
 // isNameByte reports an SQL name byte (ASCII letters, digits, _ and any
@@ -672,10 +867,7 @@ var sqlLeading = []string{"BEGIN", "END", "ELSE", "THEN", "LOOP", "DECLARE"}
 
 // sqlLoss classifies one statement.
 func sqlLoss(st []sqlToken) (Loss, bool) {
-	k := 0
-	for k < len(st) && st[k].word && slices.Contains(sqlLeading, st[k].text) {
-		k++
-	}
+	k := sqlStart(st)
 	if k >= len(st) || !st[k].word {
 		return Loss{}, false
 	}

@@ -32,12 +32,13 @@ func remoteService(name string) *ir.Word {
 
 // duckdbValued are duckdb's single-dash options that take the next word
 // (-c and -f are read separately).
-var duckdbValued = []string{"cmd", "init", "separator", "newline", "nullvalue", "s"}
+var duckdbValued = []string{"separator", "newline", "nullvalue", "s"}
 
 // duckdbClient: duckdb [OPTIONS] [FILE [SQL]]; -c SQL runs it and exits,
 // -cmd SQL runs it first, -f FILE runs a script.
 func duckdbClient(args []ir.Word) (DBClient, bool) {
-	return fileSQLClient(args, duckdbValued, []string{"cmd"}, []string{"c"}, []string{"f"})
+	return fileSQLClient(args, fileSQLSpec{valued: duckdbValued, first: []string{"cmd"}, exits: []string{"c"},
+		init: []string{"init"}, file: []string{"f"}})
 }
 
 var clickhouseSpec = Spec{Short: "qhdupC", Long: []string{"query", "host", "database", "user", "password", "port",
@@ -50,6 +51,8 @@ func clickhouseClient(args []ir.Word) (DBClient, bool) {
 	}
 	c := DBClient{Engine: EngineSQL, Scripts: p.Values("query", "q"),
 		Host: last(p.Values("host", "h")), Database: last(p.Values("database", "d"))}
+	c = c.withScripts(args, clickhouseSpec, scriptOpts{short: "q", long: []string{"query"},
+		fileLong: []string{"queries-file"}, operands: -1})
 	c.ReadsStdin = len(c.Scripts) == 0 && !p.Has("queries-file")
 	return c, true
 }
@@ -76,6 +79,8 @@ func cqlshClient(args []ir.Word) (DBClient, bool) {
 	if len(p.Operands) > 0 {
 		c.Host = &p.Operands[0]
 	}
+	c = c.withScripts(args, cqlshSpec, scriptOpts{short: "e", long: []string{"execute"}, fileShort: "f",
+		fileLong: []string{"file"}, operands: -1})
 	c.ReadsStdin = len(c.Scripts) == 0 && !p.Has("file", "f")
 	return c, true
 }
@@ -88,10 +93,11 @@ var bqSpec = Spec{Long: []string{"project_id", "location", "dataset_id", "format
 // rm) are services' (serviceCLIs).
 func bqClient(args []ir.Word) (DBClient, bool) {
 	p := ParseArgs(args, bqSpec)
-	if p.Has("help") || len(p.Operands) < 2 || p.Operands[0].Unknown || p.Operands[0].Value != "query" || p.Has("dry_run") {
+	if p.Has("help") || len(p.Operands) < 1 || p.Operands[0].Unknown || p.Operands[0].Value != "query" || p.Has("dry_run") {
 		return DBClient{}, false
 	}
-	return DBClient{Engine: EngineSQL, Scripts: p.Operands[1:], Host: remoteService("bigquery")}, true
+	c := DBClient{Engine: EngineSQL, Scripts: p.Operands[1:], Host: remoteService("bigquery"), ReadsStdin: len(p.Operands) == 1}
+	return c.withScripts(args, bqSpec, scriptOpts{operands: 1}), true
 }
 
 var sqlcmdSpec = Spec{Short: "SdQqiUPHolsWwtchaefkrLvxXyYzZ", Long: []string{"server", "database-name", "query",
@@ -119,6 +125,8 @@ func sqlcmdClient(args []ir.Word) (DBClient, bool) {
 			c.Host = &w
 		}
 	}
+	c = c.withScripts(args, sqlcmdSpec, scriptOpts{short: "Qq", long: []string{"query", "initial-query"}, fileShort: "i",
+		fileLong: []string{"input-file"}, operands: -1})
 	c.ReadsStdin = len(c.Scripts) == 0 && !p.Has("i", "input-file")
 	return c, true
 }
@@ -134,6 +142,8 @@ func snowsqlClient(args []ir.Word) (DBClient, bool) {
 	}
 	c := DBClient{Engine: EngineSQL, Scripts: p.Values("q", "query"), Host: remoteService("snowflake"),
 		Database: last(p.Values("d", "dbname"))}
+	c = c.withScripts(args, snowsqlSpec, scriptOpts{short: "q", long: []string{"query"}, fileShort: "f",
+		fileLong: []string{"filename"}, operands: -1})
 	c.ReadsStdin = len(c.Scripts) == 0 && !p.Has("f", "filename")
 	return c, true
 }
@@ -158,6 +168,7 @@ func trinoClient(args []ir.Word) (DBClient, bool) {
 			c.Host = &h
 		}
 	}
+	c = c.withScripts(args, trinoSpec, scriptOpts{long: []string{"execute"}, fileShort: "f", fileLong: []string{"file"}, operands: -1})
 	c.ReadsStdin = len(c.Scripts) == 0 && !p.Has("f", "file")
 	return c, true
 }
@@ -201,4 +212,95 @@ func RedisKeyListing(name string, args []ir.Word) bool {
 func RedisKeyDelete(text string) bool {
 	f := strings.Fields(text)
 	return len(f) > 0 && (strings.EqualFold(f[0], "DEL") || strings.EqualFold(f[0], "UNLINK"))
+}
+
+// scriptOpts names a client's options that give it statements (short
+// letters and long names: psql -c, mysql -e) and script files (psql -f,
+// sqlcmd -i); a script file is judged as the client run on the file's
+// text from its input, with its other options (scriptArgs).
+type scriptOpts struct {
+	short, fileShort string
+	long, fileLong   []string
+	// operands is how many operands the client keeps (-1: all): bq's
+	// SQL operands after "query" are statements.
+	operands int
+	// flag reports a word that is an option taking no next word whatever
+	// its letters (mysql's -pSECRET).
+	flag func(ir.Word) bool
+}
+
+// scriptArgs reads args (parsed with spec) for the options of o: the
+// script files given, and the indices of the words the client keeps when
+// it runs one script's text from its input. Linear in args.
+func scriptArgs(args []ir.Word, spec Spec, o scriptOpts) (files []ir.Word, keep []int) {
+	drops := func(short byte, long string) (drop, file bool) {
+		if long != "" {
+			file = slices.Contains(o.fileLong, long)
+			return file || slices.Contains(o.long, long), file
+		}
+		file = strings.IndexByte(o.fileShort, short) >= 0
+		return file || strings.IndexByte(o.short, short) >= 0, file
+	}
+	operands := 0
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.Value
+		switch {
+		case w.Unknown || !IsOption(w) || o.flag != nil && o.flag(w):
+			if IsOption(w) || o.operands < 0 || operands < o.operands {
+				keep = append(keep, i)
+			}
+			if !IsOption(w) {
+				operands++
+			}
+			continue
+		case v == "--":
+			keep = append(keep, i)
+			continue
+		case strings.HasPrefix(v, "--"):
+			name, _, eq := strings.Cut(v[2:], "=")
+			drop, file := drops(0, name)
+			valued := !eq && slices.Contains(spec.Long, name) && i+1 < len(args)
+			if file && eq {
+				files = append(files, SubWord(w, 2+len(name)+1))
+			} else if file && valued {
+				files = append(files, args[i+1])
+			}
+			if !drop {
+				keep = append(keep, i)
+			}
+			if valued {
+				i++
+				if !drop {
+					keep = append(keep, i)
+				}
+			}
+			continue
+		}
+		keep = append(keep, i) // a cluster without a value letter
+		for k := 1; k < len(v); k++ {
+			if strings.IndexByte(spec.Short, v[k]) < 0 {
+				continue
+			}
+			drop, file := drops(v[k], "")
+			next := k+1 == len(v) && i+1 < len(args)
+			if drop {
+				keep = keep[:len(keep)-1]
+			}
+			switch {
+			case file && next:
+				files = append(files, args[i+1])
+			case file:
+				files = append(files, SubWord(w, k+1))
+			}
+			if next {
+				i++
+				if !drop {
+					keep = append(keep, i)
+				}
+			}
+			break
+		}
+	}
+	return files, keep
 }

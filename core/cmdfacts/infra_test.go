@@ -2,6 +2,7 @@ package cmdfacts_test
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -61,7 +62,11 @@ type dbCase struct {
 	Database string   `json:"database"`
 	File     string   `json:"file"`
 	Drops    []string `json:"drops"`
-	Why      string   `json:"why"`
+	// ScriptFiles and Input, when given: the script files and the words
+	// kept to run one script's text from the input (DBClient.InputArgs).
+	ScriptFiles []string `json:"script_files"`
+	Input       []string `json:"input"`
+	Why         string   `json:"why"`
 }
 
 // TestParseDBClient runs testdata/datastores.json: what a database
@@ -89,6 +94,18 @@ func TestParseDBClient(t *testing.T) {
 			if got := shown(db.Drops); !slices.Equal(got, tc.Drops) && len(got)+len(tc.Drops) > 0 {
 				t.Errorf("drops %q, want %q", got, tc.Drops)
 			}
+			if got := shown(db.ScriptFiles); tc.ScriptFiles != nil && !slices.Equal(got, tc.ScriptFiles) && len(got)+len(tc.ScriptFiles) > 0 {
+				t.Errorf("script files %q, want %q", got, tc.ScriptFiles)
+			}
+			if tc.Input != nil {
+				var kept []ir.Word
+				for _, k := range db.InputArgs {
+					kept = append(kept, c.Args[1+k])
+				}
+				if got := shown(kept); !slices.Equal(got, tc.Input) && len(got)+len(tc.Input) > 0 {
+					t.Errorf("input args %q, want %q", got, tc.Input)
+				}
+			}
 		})
 	}
 }
@@ -97,6 +114,7 @@ type lossCase struct {
 	Engine string   `json:"engine"`
 	Text   string   `json:"text"`
 	Losses []string `json:"losses"` // "OP" or "OP TARGET"
+	Lines  []int    `json:"lines"`  // the losses' lines, when given
 	Why    string   `json:"why"`
 }
 
@@ -126,6 +144,15 @@ func TestLosses(t *testing.T) {
 			}
 			if !slices.Equal(got, tc.Losses) {
 				t.Errorf("losses %q, want %q (%s)", got, tc.Losses, tc.Why)
+			}
+			if tc.Lines != nil {
+				var lines []int
+				for _, l := range ls {
+					lines = append(lines, l.Line)
+				}
+				if !slices.Equal(lines, tc.Lines) {
+					t.Errorf("lines %v, want %v (%s)", lines, tc.Lines, tc.Why)
+				}
 			}
 		})
 	}
@@ -193,5 +220,31 @@ func BenchmarkLossesCrafted(b *testing.B) {
 			cmdfacts.SQLLosses(t)
 			cmdfacts.MongoLosses(t)
 		}
+	}
+}
+
+type includeCase struct {
+	Text     string   `json:"text"`
+	Includes []string `json:"includes"` // "LINE PATH", "LINE PATH relative"
+	Why      string   `json:"why"`
+}
+
+// TestSQLIncludes runs testdata/sqlincludes.json: the script files SQL
+// text runs through client commands.
+func TestSQLIncludes(t *testing.T) {
+	for _, tc := range load[includeCase](t, "sqlincludes.json") {
+		t.Run(tc.Text, func(t *testing.T) {
+			got := []string{}
+			for _, inc := range cmdfacts.SQLIncludes(tc.Text) {
+				s := strconv.Itoa(inc.Line) + " " + inc.Path
+				if inc.Relative {
+					s += " relative"
+				}
+				got = append(got, s)
+			}
+			if !slices.Equal(got, tc.Includes) {
+				t.Errorf("includes %q, want %q (%s)", got, tc.Includes, tc.Why)
+			}
+		})
 	}
 }

@@ -28,6 +28,12 @@ const (
 	ViaFunction
 	// ViaSubst: a command or process substitution ("$()", "<()", ">()").
 	ViaSubst
+	// ViaScriptInput: run with the whole text of a script file on its
+	// standard input ("psql < db/schema.sql": a database client's script
+	// file, psql -f FILE, psql < FILE, \i FILE). The command's Stdin is
+	// the file's text and its Origin the file, so line N of Stdin is line
+	// N of that file.
+	ViaScriptInput
 )
 
 // viaKindNames names the kinds (ViaKind.String).
@@ -38,6 +44,8 @@ var viaKindNames = [...]string{
 	ViaFdExec:   "fd-exec",
 	ViaFunction: "function",
 	ViaSubst:    "subst",
+
+	ViaScriptInput: "script-input",
 }
 
 // String names the kind ("fd-exec", "other", ...).
@@ -74,6 +82,8 @@ func ParseVia(text string) Via {
 		v.Kind = ViaFunction
 	case text == "$()" || text == "<()" || text == ">()":
 		v.Kind = ViaSubst
+	case strings.Contains(text, " < "):
+		v.Kind = ViaScriptInput
 	}
 	return v
 }

@@ -1,6 +1,7 @@
 package danger
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
@@ -157,6 +158,7 @@ func ruleDBClient(v *cmdv) {
 	if c.ReadsStdin {
 		texts = append(texts, v.stdinTexts()...)
 	}
+	fileInput := v.scriptInput()
 	for _, text := range texts {
 		var losses []cmdfacts.Loss
 		switch c.Engine {
@@ -171,9 +173,25 @@ func ruleDBClient(v *cmdv) {
 			if v.disposableDB(c, host, l) {
 				continue
 			}
-			v.j.add(finding{rule: rules.DatabaseDestroy, cmd: v.display(), detail: l.Op, subject: v.dbSubject(c, l)})
+			f := finding{rule: rules.DatabaseDestroy, cmd: v.display(), detail: l.Op, subject: v.dbSubject(c, l)}
+			if fileInput && text == v.c.Stdin && l.Line > 0 {
+				// The input is the file Origin names: name the line.
+				saved := v.j.fromFile
+				v.j.fromFile = v.c.Origin + ":" + strconv.Itoa(l.Line)
+				v.j.add(f)
+				v.j.fromFile = saved
+				continue
+			}
+			v.j.add(f)
 		}
 	}
+}
+
+// scriptInput reports a command run with a script file's whole text on
+// its input (ir.ViaScriptInput, its Origin that file).
+func (v *cmdv) scriptInput() bool {
+	via := v.c.Via
+	return v.c.Origin != "" && len(via) > 0 && via[len(via)-1].Kind == ir.ViaScriptInput
 }
 
 // dbHost is the server a client talks to: its -h/--host or URL, else

@@ -34,6 +34,9 @@ type fileOrigin struct {
 	text   string
 	first  int
 	noLine bool
+	// sqlDir is the directory of an SQL script file whose text is a
+	// client's input (sqlfiles.go): psql's \ir is relative to it.
+	sqlDir string
 }
 
 // origin renders where the command at c comes from ("x.sh:12"), "" for
@@ -382,6 +385,7 @@ func (a *analyzer) interpFile(c ctx, st *state, ex exec, words []xword, d diskRe
 func (a *analyzer) runFiles(c ctx, st *state, ex exec) {
 	a.runWritten(c, st, ex)
 	a.runOnDisk(c, st, ex)
+	a.sqlScriptFiles(c, st, ex)
 }
 
 // irWords converts a command's words (nil for none).
