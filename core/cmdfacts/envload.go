@@ -19,3 +19,22 @@ var EnvTrusts = map[string]EnvTrust{
 	"mise":   {Sub: "trust", Files: []string{"mise.toml", ".mise.toml", "mise.local.toml", ".mise/config.toml", ".config/mise.toml", ".tool-versions"}},
 	"rtx":    {Sub: "trust", Files: []string{".rtx.toml", "rtx.toml"}},
 }
+
+// LoadsSettings reports whether a file of this base name is one that a
+// host or a shell loads environment settings from at start: .env (Gemini
+// CLI and Qwen Code read the project's .env, and .gemini/.env,
+// .qwen/.env), and the files of EnvTrusts (.envrc, mise.toml ...).
+func LoadsSettings(base string) bool {
+	if base == ".env" {
+		return true
+	}
+	for _, et := range EnvTrusts {
+		for _, f := range et.Files {
+			// a name in a directory of its own (.mise/config.toml) is no bare name
+			if f == base {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -212,6 +212,10 @@ type Command struct {
 	// here-string or literal text piped in (echo '...' | python3, the
 	// text the producer prints, unknown parts as written), "" when none.
 	Stdin string
+	// Output is what an echo or printf prints when the analysis can format
+	// it (printf '%s=%s\n' A b prints "A=b\n"; unknown parts as written),
+	// "" otherwise: the text a write redirect of the command puts in a file.
+	Output string
 	// Background is set for a command run with & at the end.
 	Background bool
 	// Origin is where the command was read from when it comes from a file

@@ -95,9 +95,10 @@ func (j *judge) plantedShell(i int, c *ir.Command, ts []target, before int) {
 	}
 	var written *ir.Word
 	var under []ir.Word
+	stdout := false // the file gets what c prints
 	for k := range c.Redirects {
 		if r := c.Redirects[k]; r.IsWrite() && r.Target.Value != "/dev/null" {
-			written = &c.Redirects[k].Target
+			written, stdout = &c.Redirects[k].Target, true
 			break
 		}
 	}
@@ -132,6 +133,133 @@ func (j *judge) plantedShell(i int, c *ir.Command, ts []target, before int) {
 			return
 		}
 	}
+	if cmdfacts.LoadsSettings(baseName(shown)) {
+		j.plantedHidden(i, c, shown, stdout || c.Name == "tee")
+	}
+}
+
+// maxCopied bounds the bytes read from a file copied into a file hosts or
+// shells load settings from.
+const maxCopied = 256 << 10
+
+// plantedHidden judges a write into a file a host or shell loads settings
+// from (cmdfacts.LoadsSettings: .env, .envrc, mise.toml ...) whose text
+// the call itself does not hold. The files the command and the commands
+// piping into it read or copy (cmdfacts.FileReads, < redirects: cp
+// /tmp/x.env .env, cat a > .env) are read, bounded, from the real file
+// system and judged like written text: a file planted earlier by a silent
+// call asks when it is copied into place. Text that a decoder or
+// rewriter produces (base64 -d, xxd -r, gunzip, tr, an interpreter
+// printing what it computes: cmdfacts.TextChangeOf) cannot be judged, so
+// it asks; sed's script is among the command's words and already judged.
+// printed says whether the file gets what the command prints (a write
+// redirect, tee), not what it writes by other means (an interpreter's
+// open().write, whose code is among its words).
+func (j *judge) plantedHidden(i int, c *ir.Command, shown string, printed bool) {
+	cmds := j.call.Script.Commands
+	producers := []*ir.Command{c}
+	for _, f := range j.feeders(i) {
+		if f >= 0 && f < len(cmds) && cmds[f].Feed == ir.FeedPipe {
+			producers = append(producers, &cmds[f])
+		}
+	}
+	for _, pc := range producers {
+		if printed && cmdfacts.TextChangeOf(pc) != cmdfacts.Unchanged && pc.Name != "sed" && pc.Name != "gsed" {
+			what := "text that " + commandLabel(pc) + " decodes or computes at run time, which zcode-fence cannot read"
+			if !j.en {
+				what = commandLabel(pc) + " 在运行时解码或计算出的内容（zcode-fence 无法读取）"
+			}
+			j.addSetting(commandLabel(c), shown, what)
+			return
+		}
+		var sources []ir.Word
+		for _, fr := range cmdfacts.FileReads(pc) {
+			sources = append(sources, fr.Word)
+		}
+		for _, r := range pc.Redirects {
+			if r.Op == "<" {
+				sources = append(sources, r.Target)
+			}
+		}
+		base := j.dirOf(pc)
+		if pc.Name == "ln" && cmdfacts.ParseCommand("ln", pc.Args[1:]).Has("s", "symbolic") {
+			// a symbolic link's relative target is read from the link's directory
+			if at := j.p.Clean(shown); at.IsAbs() {
+				base = j.p.Join(at, j.p.Clean(".."))
+			}
+		}
+		for _, w := range sources {
+			name, ok, missing := j.plantedIn(w, base)
+			if ok {
+				j.addSetting(commandLabel(c), shown, name)
+				return
+			}
+			if missing && j.writtenBefore(i, w, base) {
+				// echo B64 | base64 -d > /tmp/x; cp /tmp/x .env: the source
+				// does not exist yet, and the call makes it first
+				what := "text of " + w.Value + ", a file this call writes first, which zcode-fence cannot read"
+				if !j.en {
+					what = w.Value + " 的内容（本次调用先写入该文件，zcode-fence 无法读取）"
+				}
+				j.addSetting(commandLabel(c), shown, what)
+				return
+			}
+		}
+	}
+}
+
+// writtenBefore reports whether a command of the call before command i
+// writes the file w names (a write redirect or a tee operand).
+func (j *judge) writtenBefore(i int, w ir.Word, base paths.Path) bool {
+	x, ok := j.sourcePath(w, base)
+	if !ok {
+		return false
+	}
+	cmds := j.call.Script.Commands
+	for k := 0; k < i && k < len(cmds); k++ {
+		ck := &cmds[k]
+		var outs []ir.Word
+		for _, r := range ck.Redirects {
+			if r.IsWrite() {
+				outs = append(outs, r.Target)
+			}
+		}
+		if ck.Name == "tee" {
+			outs = append(outs, cmdfacts.ParseCommand("tee", ck.Args[1:]).Operands...)
+		}
+		for _, o := range outs {
+			if y, ok := j.sourcePath(o, j.dirOf(ck)); ok && y.Norm == x.Norm {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// plantedIn reads the regular file w names (bounded) and reports the
+// guard setting its text sets, if any; missing: the file does not exist.
+func (j *judge) plantedIn(w ir.Word, base paths.Path) (name string, ok, missing bool) {
+	if j.p.EvalSymlinks == nil {
+		return "", false, false // no real file system: nothing to read
+	}
+	x, ok := j.sourcePath(w, base)
+	if !ok {
+		return "", false, false
+	}
+	j.steps.Spend(steps.FS(x.Norm))
+	fi, err := os.Stat(x.Norm)
+	if err != nil || !fi.Mode().IsRegular() {
+		return "", false, os.IsNotExist(err)
+	}
+	fh, err := os.Open(x.Norm)
+	if err != nil {
+		return "", false, false
+	}
+	defer fh.Close()
+	b, _ := io.ReadAll(io.LimitReader(fh, maxCopied))
+	j.steps.Spend(len(b) / steps.PathChunk)
+	name, ok = config.Planted(string(b))
+	return name, ok, false
 }
 
 // wordsText is what command c can write: its words after the name, one
@@ -155,6 +283,9 @@ func wordsText(c *ir.Command) []string {
 	}
 	if c.Stdin != "" {
 		out = append(out, c.Stdin)
+	}
+	if c.Output != "" {
+		out = append(out, c.Output) // printf '%s=%s\n' NAME v: the formatted text
 	}
 	return out
 }

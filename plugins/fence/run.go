@@ -148,14 +148,15 @@ func (j *judge) command(i int, c *ir.Command) {
 	for _, t := range ts {
 		j.target(i, c, dir(), t, origin{rule: rules.FenceCommandWriteOutside, label: name, verb: t.verb})
 	}
-	j.plantedShell(i, c, ts, before)
+	scripted := j.scriptTargets(c)
+	j.plantedShell(i, c, append(ts[:len(ts):len(ts)], scripted...), before)
 	for _, t := range append(linkSources(c), archiveInputs(c)...) {
 		j.target(i, c, dir(), t, origin{rule: rules.FenceCommandWriteOutside, label: name, verb: t.verb})
 	}
 	for _, t := range j.diffApplyTargets(c) {
 		j.target(i, c, dir(), t, origin{rule: rules.FenceCommandWriteOutside, label: name, verb: t.verb})
 	}
-	for _, t := range j.scriptTargets(c) {
+	for _, t := range scripted {
 		j.target(i, c, dir(), t, origin{rule: rules.FenceScriptWriteOutside, label: j.scriptLabel(c.Name), verb: t.verb})
 	}
 	if label, targets := dotNetTargets(c); len(targets) > 0 {

@@ -120,7 +120,7 @@ func scriptBytes(s *ir.Script) int {
 	word := func(w ir.Word) int { return len(w.Value) + len(w.Raw) + len(w.KnownPrefix) }
 	for i := range s.Commands {
 		c := &s.Commands[i]
-		n += len(c.Name) + len(c.NameIfEmpty) + len(c.Stdin) + len(c.Origin) + len(c.Uninspected)
+		n += len(c.Name) + len(c.NameIfEmpty) + len(c.Stdin) + len(c.Output) + len(c.Origin) + len(c.Uninspected)
 		for _, w := range c.Args {
 			n += word(w)
 		}
@@ -198,6 +198,7 @@ func commandToProto(c *ir.Command) *layerpb.Command {
 	p.Origin = text(c.Origin)
 	p.Uninspected = text(c.Uninspected)
 	p.Stdin, p.StdinBytes = exactText(c.Stdin)
+	p.Output, p.OutputBytes = exactText(c.Output)
 	if len(c.Assigns) > 0 {
 		p.Assigns = make([]*layerpb.Assign, len(c.Assigns))
 		for i, a := range c.Assigns {
@@ -231,6 +232,7 @@ func commandFromProto(p *layerpb.Command) ir.Command {
 		FeedsInto:   int(p.GetFeedsInto()),
 		Feed:        ir.FeedKind(p.GetFeed()),
 		Stdin:       exact(p.GetStdin(), p.GetStdinBytes()),
+		Output:      exact(p.GetOutput(), p.GetOutputBytes()),
 		Background:  p.GetBackground(),
 		Origin:      p.GetOrigin(),
 		Uninspected: p.GetUninspected(),

@@ -723,7 +723,13 @@ type Command struct {
 	// uninspected is set on a command that runs a file whose text could not
 	// be read although it exists ("run.sh: not a regular file"): treat what
 	// it runs as unknown.
-	Uninspected   string `protobuf:"bytes,18,opt,name=uninspected,proto3" json:"uninspected,omitempty"`
+	Uninspected string `protobuf:"bytes,18,opt,name=uninspected,proto3" json:"uninspected,omitempty"`
+	// output is what an echo or printf prints when the analysis can format
+	// it (printf '%s=%s\n' A b prints "A=b\n"), "" otherwise.
+	Output string `protobuf:"bytes,19,opt,name=output,proto3" json:"output,omitempty"`
+	// output_bytes holds output exactly when it is not valid UTF-8, else
+	// empty.
+	OutputBytes   []byte `protobuf:"bytes,20,opt,name=output_bytes,json=outputBytes,proto3" json:"output_bytes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -882,6 +888,20 @@ func (x *Command) GetUninspected() string {
 		return x.Uninspected
 	}
 	return ""
+}
+
+func (x *Command) GetOutput() string {
+	if x != nil {
+		return x.Output
+	}
+	return ""
+}
+
+func (x *Command) GetOutputBytes() []byte {
+	if x != nil {
+		return x.OutputBytes
+	}
+	return nil
 }
 
 // Word is one argument, redirect target or assignment value as the shell
@@ -1298,7 +1318,7 @@ const file_layer_proto_rawDesc = "" +
 	"\bcommands\x18\x03 \x03(\v2\x1c.zcodefence.layer.v1.CommandR\bcommands\x12\x1f\n" +
 	"\vparse_error\x18\x04 \x01(\tR\n" +
 	"parseError\x12\x1c\n" +
-	"\ttruncated\x18\x05 \x01(\bR\ttruncated\"\x89\x05\n" +
+	"\ttruncated\x18\x05 \x01(\bR\ttruncated\"\xc4\x05\n" +
 	"\aCommand\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12-\n" +
 	"\x04args\x18\x02 \x03(\v2\x19.zcodefence.layer.v1.WordR\x04args\x125\n" +
@@ -1323,7 +1343,9 @@ const file_layer_proto_rawDesc = "" +
 	"stdinBytes\x12\"\n" +
 	"\rname_if_empty\x18\x10 \x01(\tR\vnameIfEmpty\x12\x16\n" +
 	"\x06origin\x18\x11 \x01(\tR\x06origin\x12 \n" +
-	"\vuninspected\x18\x12 \x01(\tR\vuninspected\"\xeb\x01\n" +
+	"\vuninspected\x18\x12 \x01(\tR\vuninspected\x12\x16\n" +
+	"\x06output\x18\x13 \x01(\tR\x06output\x12!\n" +
+	"\foutput_bytes\x18\x14 \x01(\fR\voutputBytes\"\xeb\x01\n" +
 	"\x04Word\x12\x14\n" +
 	"\x05value\x18\x01 \x01(\tR\x05value\x12\x10\n" +
 	"\x03raw\x18\x02 \x01(\tR\x03raw\x12\x18\n" +

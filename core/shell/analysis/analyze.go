@@ -583,6 +583,11 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	case c.piped != nil && c.dialect == ir.Bash:
 		cmd.Stdin = c.piped.posix.value() // echo '...' | python3
 	}
+	if (name == "echo" || name == "printf") && c.dialect == ir.Bash {
+		if out, ok := literalOutput(name, words, nil, a.maxNested-a.nestedBytes, ir.Bash); ok {
+			cmd.Output = out.value()
+		}
+	}
 	if len(st.cd) > 0 || len(extraCd) > 0 {
 		// Shared with the state: chains are never modified in place.
 		cmd.Cd = slices.Clip(st.cd)
