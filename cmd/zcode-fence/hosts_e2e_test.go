@@ -244,13 +244,14 @@ func checkHostAnswer(t *testing.T, what, host, fallback string, headless bool, s
 
 // stopsOnly reports whether host gets the no_ask_fallback form instead of
 // an ask: Codex, opencode, Kilo and Cline always (they cannot ask), Gemini CLI,
-// Factory Droid and Pi when headless (Gemini would hang, droid exec runs
-// the call, Pi has no UI to confirm with).
+// Factory Droid, Pi and OpenClaw when headless (Gemini would hang, droid
+// exec runs the call, Pi has no UI to confirm with, OpenClaw's embedded
+// runs have no approval surface).
 func stopsOnly(host string, headless bool) bool {
 	switch host {
 	case "codex", "opencode", "kilo", "cline":
 		return true
-	case "gemini", "droid", "pi":
+	case "gemini", "droid", "pi", "openclaw":
 		return headless
 	}
 	return false

@@ -247,7 +247,11 @@ func (j *judgement) log() {
 	if r.Level == "info" && r.Verdict == "silent" && !j.cfg.Bool(config.KeyEnableLog) {
 		return
 	}
-	_ = decisionlog.Append(j.dataDir, r) // logging never changes the answer
+	// Logging never changes the answer; a failure is noted for doctor
+	// and `zcode-fence log` to report.
+	if err := decisionlog.Append(j.dataDir, r); err != nil {
+		decisionlog.NoteFailure(j.dataDir, r.Source, err)
+	}
 }
 
 // lateInput answers a payload that was still arriving when the stdin

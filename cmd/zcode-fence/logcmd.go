@@ -76,7 +76,9 @@ func parseSince(v string, now time.Time) (time.Time, error) {
 // logMode summarises the decision log: where it is, how often each
 // verdict and rule occurred among the matching records, then the last
 // matching records with their source (hook or eval), rules and reasons.
-// Outside a host it reads every host's data dir (config.DataDirs).
+// Outside a host it reads every host's data dir (config.DataDirs). Records
+// that could not be written (decisionlog.ReadFailures) are reported on
+// stderr first.
 func logMode(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("log", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -125,6 +127,10 @@ func logMode(args []string, stdout, stderr io.Writer) int {
 		recs, bad, err := decisionlog.Read(dir)
 		sources = append(sources, source{path: filepath.Join(dir, decisionlog.FileName), n: len(recs), bad: bad, readError: err})
 		all = append(all, recs...)
+		if f := decisionlog.ReadFailures(dir); f.Count > 0 {
+			fmt.Fprintf(stderr, "zcode-fence log: %s: %s; the records are missing below (notes: %s)\n",
+				dir, f, strings.Join(f.Paths, ", "))
+		}
 	}
 	failed := 0
 	for _, s := range sources {
@@ -137,7 +143,7 @@ func logMode(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if len(sources) > 1 {
-		sortByTime(all)
+		decisionlog.SortByTime(all)
 	}
 	var recs []decisionlog.Record
 	for _, r := range all {
@@ -156,7 +162,7 @@ func logMode(args []string, stdout, stderr io.Writer) int {
 		if s.readError != nil {
 			continue
 		}
-		fmt.Fprintf(stdout, "log: %s (%d records", s.path, s.n)
+		fmt.Fprintf(stdout, "log: %s and %s (%d records", s.path, decisionlog.EvalFileName, s.n)
 		if s.bad > 0 {
 			fmt.Fprintf(stdout, ", %d unreadable lines", s.bad)
 		}
@@ -257,16 +263,6 @@ func orUnknown(s string) string {
 		return "?"
 	}
 	return s
-}
-
-// sortByTime orders records from several logs by their time stamps
-// (unparsable ones first, in their file order).
-func sortByTime(recs []decisionlog.Record) {
-	at := func(r decisionlog.Record) time.Time {
-		t, _ := time.Parse(time.RFC3339Nano, r.TS)
-		return t
-	}
-	sort.SliceStable(recs, func(a, b int) bool { return at(recs[a]).Before(at(recs[b])) })
 }
 
 func tail(recs []decisionlog.Record, n int) []decisionlog.Record {

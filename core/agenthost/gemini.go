@@ -17,7 +17,10 @@ import (
 // GEMINI_PROJECT_DIR, GEMINI_CWD, GEMINI_SESSION_ID, GEMINI_PLANS_DIR and
 // CLAUDE_PROJECT_DIR (all the session cwd). Qwen Code also sets
 // GEMINI_PROJECT_DIR, so only GEMINI_CWD and GEMINI_PLANS_DIR count as
-// Gemini's environment.
+// Gemini's environment. The hook also inherits what Gemini loaded from the
+// project's .env (.gemini/.env or .env, from the workspace up) at start:
+// config.WithoutPlanted keeps a guard setting from there out
+// (e2e/planted_env_test.go).
 //
 // Answer: Gemini ignores Claude's hookSpecificOutput; it reads a top-level
 // decision. "ask" shows its confirmation dialog with systemMessage (even in

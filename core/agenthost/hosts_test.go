@@ -79,7 +79,7 @@ func TestCapturedPayloads(t *testing.T) {
 			}
 		})
 	}
-	for _, h := range []string{"codex", "copilot", "gemini", "qwen", "opencode", "kilo", "pi", "droid", "cline"} {
+	for _, h := range []string{"codex", "copilot", "gemini", "qwen", "opencode", "kilo", "pi", "droid", "cline", "openclaw"} {
 		if !hosts[h] {
 			t.Errorf("no captured payload of %s", h)
 		}
@@ -87,7 +87,7 @@ func TestCapturedPayloads(t *testing.T) {
 }
 
 // payloadOnlyEvidence are the hosts whose payload alone identifies them.
-var payloadOnlyEvidence = map[string]bool{"codex": true, "gemini": true, "qwen": true, "opencode": true, "pi": true, "droid": true, "cline": true}
+var payloadOnlyEvidence = map[string]bool{"codex": true, "gemini": true, "qwen": true, "opencode": true, "pi": true, "droid": true, "cline": true, "openclaw": true}
 
 // TestAnswers: the exact bytes each host gets for an ask, in each mode.
 func TestAnswers(t *testing.T) {
@@ -127,6 +127,11 @@ func TestAnswers(t *testing.T) {
 		{"cline", interactive, FallbackDeny, `{"cancel":true,"errorMessage":"` + deny + `"}` + "\n"},
 		{"cline", headless, FallbackSilent, ""},
 		{"kilo", interactive, FallbackDeny, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + deny + `"}}` + "\n"},
+		// OpenClaw asks through a plugin approval request where the
+		// Gateway can route it; its embedded runs get the stopping form.
+		{"openclaw", interactive, FallbackDeny, claudeLine},
+		{"openclaw", headless, FallbackDeny, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"` + deny + `"}}` + "\n"},
+		{"openclaw", headless, FallbackSilent, ""},
 	}
 	for _, c := range cases {
 		a, ok := ByName(c.host)

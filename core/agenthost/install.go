@@ -40,7 +40,8 @@ type Install struct {
 	JSPlugins []string
 	// PluginLists are the config files whose PluginListKey array can name
 	// PluginFile (as a path or file:// URL) or the folder that holds it
-	// (Pi's packages).
+	// (Pi's packages); a dotted key names nested objects (OpenClaw's
+	// plugins.load.paths).
 	PluginLists   []string
 	PluginListKey string
 	// HookScripts are globs, in the config dir, of hook files that are
@@ -371,9 +372,8 @@ func (in Install) jsPlugins(dir string) []InstalledPlugin {
 		if err != nil {
 			continue
 		}
-		var doc map[string]json.RawMessage
-		var list []any
-		if json.Unmarshal(data, &doc) != nil || json.Unmarshal(doc[in.PluginListKey], &list) != nil {
+		list, ok := jsonList(data, in.PluginListKey)
+		if !ok {
 			continue
 		}
 		for _, v := range list {
@@ -408,6 +408,25 @@ func (in Install) jsPlugins(dir string) []InstalledPlugin {
 		out = append(out, InstalledPlugin{Root: root, Plugin: root, Installed: at})
 	}
 	return out
+}
+
+// jsonList is the array at a dotted key ("plugins.load.paths": nested
+// objects) of a JSON document; false when the document or a step is not
+// there or not of that shape.
+func jsonList(data []byte, key string) ([]any, bool) {
+	raw := json.RawMessage(data)
+	for _, k := range strings.Split(key, ".") {
+		var doc map[string]json.RawMessage
+		if json.Unmarshal(raw, &doc) != nil {
+			return nil, false
+		}
+		raw = doc[k]
+	}
+	var list []any
+	if json.Unmarshal(raw, &list) != nil {
+		return nil, false
+	}
+	return list, true
 }
 
 // execTarget is the absolute path a small hook script execs: the first

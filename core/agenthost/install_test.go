@@ -210,7 +210,7 @@ func TestInstallFacts(t *testing.T) {
 func checkJSPluginInstall(t *testing.T, h HostInstall) {
 	t.Helper()
 	name, pkg := h.Adapter.Name(), h.Adapter.Packaging()
-	if h.Label == "" || h.Dir == "" || len(h.JSPlugins) == 0 || len(h.Events) == 0 || h.Events[0] != pkg.Event ||
+	if h.Label == "" || h.Dir == "" || len(h.JSPlugins)+len(h.PluginLists) == 0 || len(h.Events) == 0 || h.Events[0] != pkg.Event ||
 		h.InstallHow == "" || h.Enable != PluginPresent || h.PluginFile == "" || PluginDir+"/"+h.PluginFile != pkg.PluginFile {
 		t.Errorf("%s: incomplete Install %+v", name, h.Install)
 		return
@@ -230,7 +230,8 @@ func checkJSPluginInstall(t *testing.T, h HostInstall) {
 		t.Errorf("%s: js/guard.mjs does not run libexec's launcher (%v)", name, err)
 	}
 	// An unpacked release, a link to its plugin file in the plugins
-	// folder, and a file:// URL to it in the first plugin list.
+	// folder (for a host that has one), and a file:// URL to it in the
+	// first plugin list.
 	release := t.TempDir()
 	plugin := filepath.Join(release, filepath.FromSlash(pkg.PluginFile))
 	if err := os.MkdirAll(filepath.Dir(plugin), 0o755); err != nil {
@@ -240,32 +241,46 @@ func checkJSPluginInstall(t *testing.T, h HostInstall) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	folder := filepath.Join(dir, filepath.FromSlash(strings.TrimSuffix(h.JSPlugins[0], "/*")))
-	if err := os.MkdirAll(folder, 0o755); err != nil {
-		t.Fatal(err)
+	links := 0
+	if len(h.JSPlugins) > 0 {
+		links = 1
+		folder := filepath.Join(dir, filepath.FromSlash(strings.TrimSuffix(h.JSPlugins[0], "/*")))
+		if err := os.MkdirAll(folder, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(plugin, filepath.Join(folder, filepath.Base(plugin))); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(folder, "other.js"), []byte("export const X = async () => ({})\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := os.Symlink(plugin, filepath.Join(folder, filepath.Base(plugin))); err != nil {
-		t.Fatal(err)
+	writeList := func(entries ...string) {
+		t.Helper()
+		// a dotted key names nested objects (OpenClaw's plugins.load.paths)
+		var doc any = entries
+		keys := strings.Split(h.PluginListKey, ".")
+		for i := len(keys) - 1; i >= 0; i-- {
+			doc = map[string]any{keys[i]: doc}
+		}
+		data, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, h.PluginLists[0]), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := os.WriteFile(filepath.Join(folder, "other.js"), []byte("export const X = async () => ({})\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	list := `{"` + h.PluginListKey + `": ["npm:other", "file://` + filepath.ToSlash(plugin) + `"]}`
-	if err := os.WriteFile(filepath.Join(dir, h.PluginLists[0]), []byte(list), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeList("npm:other", "file://"+filepath.ToSlash(plugin))
 	found := h.FindPlugins(dir)
 	want := filepath.Join(release, filepath.FromSlash(PluginDir))
-	if len(found) != 2 || found[0].Plugin != want || found[1].Plugin != want {
-		t.Fatalf("%s: FindPlugins = %+v, want the plugin %s twice (the link, the list)", name, found, want)
+	if len(found) != links+1 || found[0].Plugin != want || found[links].Plugin != want {
+		t.Fatalf("%s: FindPlugins = %+v, want the plugin %s %d times (the link, the list)", name, found, want, links+1)
 	}
 	// The folder that holds the file, as Pi's packages name it.
-	folderList := `{"` + h.PluginListKey + `": ["` + filepath.ToSlash(filepath.Dir(plugin)) + `"]}`
-	if err := os.WriteFile(filepath.Join(dir, h.PluginLists[0]), []byte(folderList), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if found := h.FindPlugins(dir); len(found) != 2 || found[1].Plugin != want {
-		t.Errorf("%s: with the folder listed, FindPlugins = %+v, want the plugin %s twice", name, found, want)
+	writeList(filepath.ToSlash(filepath.Dir(plugin)))
+	if found := h.FindPlugins(dir); len(found) != links+1 || found[links].Plugin != want {
+		t.Errorf("%s: with the folder listed, FindPlugins = %+v, want the plugin %s %d times", name, found, want, links+1)
 	}
 	if on, why := h.Enabled(dir, found[0], dir); !on {
 		t.Errorf("%s: a present plugin is off: %s", name, why)

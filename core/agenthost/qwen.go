@@ -15,7 +15,10 @@ import (
 // QWEN_CODE_SESSION_ID and friends, plus GEMINI_PROJECT_DIR and
 // CLAUDE_PROJECT_DIR. QWEN_CODE_PROJECT_DIR is NOT the project: it is the
 // session store under ~/.qwen/projects/. write_file and edit reject a
-// relative file_path before the hook runs.
+// relative file_path before the hook runs. The hook also inherits what
+// Qwen loaded from the project's .env (.qwen/.env or .env, from the
+// workspace up) at start: config.WithoutPlanted keeps a guard setting from
+// there out (e2e/planted_env_test.go).
 //
 // Answer: Claude's ask line. Interactive: "Do you want to proceed?" (even in
 // YOLO mode). Headless Qwen turns the ask into a deny carrying the reason

@@ -12,7 +12,7 @@ import (
 // session with hooks, plugins or extensions left out. Verbs were read from
 // each CLI's own --help (Claude Code 2.1.332, Codex 0.171.0, Gemini CLI
 // 0.61.0, Qwen Code 0.24.4, Copilot CLI 1.0.102, opencode 1.18.33, Kilo 7.7.7,
-// Pi 0.73.1, Factory Droid 0.225.2, Cline 3.0.65)
+// Pi 0.73.1, Factory Droid 0.225.2, Cline 3.0.65, OpenClaw 2026.9.6)
 // and, for ZCode, from its
 // CLI sources (`zcode plugins list|enable|disable|uninstall|configure|
 // marketplace remove`).
@@ -79,6 +79,7 @@ var agentCLIs = []struct {
 	{"pi", "@mariozechner/pi-coding-agent", func(_ string, a []ir.Word) (AgentChange, bool) { return piCLI(a) }},
 	{"droid", "@factory/cli", func(_ string, a []ir.Word) (AgentChange, bool) { return droidCLI(a) }},
 	{"cline", "cline", func(_ string, a []ir.Word) (AgentChange, bool) { return clineCLI(a) }},
+	{"openclaw", "openclaw", func(_ string, a []ir.Word) (AgentChange, bool) { return openclawCLI(a) }},
 }
 
 // AgentCLINames lists the command names AgentCLI reads, in table order.
@@ -328,6 +329,23 @@ func piCLI(args []ir.Word) (AgentChange, bool) {
 func clineCLI(args []ir.Word) (AgentChange, bool) {
 	if ParseArgs(args, Spec{Long: []string{"config"}}).Has("config") {
 		return AgentChange{Kind: HooksChange, Detail: "--config", All: true}, true
+	}
+	return AgentChange{}, false
+}
+
+// openclawCLI reads OpenClaw's CLI (2026.9.6 plugins --help, config
+// --help): plugins disable and uninstall take plugin ids; config set and
+// unset of a key under plugins (plugins.enabled, plugins.entries.<id>,
+// plugins.load.paths) can switch any plugin off.
+func openclawCLI(args []ir.Word) (AgentChange, bool) {
+	all := ParseArgs(args, Spec{}).Operands
+	ops := lowerOps(all)
+	if len(ops) >= 2 && ops[0] == "plugins" && (ops[1] == "disable" || ops[1] == "uninstall") {
+		return AgentChange{Kind: PluginChange, Detail: "plugins " + ops[1], Targets: all[2:], All: len(all) == 2}, true
+	}
+	if len(ops) >= 3 && ops[0] == "config" && (ops[1] == "set" || ops[1] == "unset") &&
+		(ops[2] == "plugins" || strings.HasPrefix(ops[2], "plugins.")) {
+		return AgentChange{Kind: PluginChange, Detail: "config " + ops[1] + " " + ops[2], All: true}, true
 	}
 	return AgentChange{}, false
 }

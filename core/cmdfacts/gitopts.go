@@ -54,7 +54,26 @@ var gitOptSpecs = map[string]string{
 		"column=? format= color=? i,ignore-case trailer= omit-empty",
 	"read-tree": "m reset u i trivial aggressive prefix= index-output= v n,dry-run q,quiet empty " +
 		"recurse-submodules=? sparse-checkout exclude-per-directory=",
-	"checkout-index":   "u,index q,quiet f,force a,all n,no-create prefix= stage= temp ignore-skip-worktree-bits z stdin",
+	"checkout-index": "u,index q,quiet f,force a,all n,no-create prefix= stage= temp ignore-skip-worktree-bits z stdin",
+	// The subcommands that write a place their arguments name (GitWrites):
+	// every option that takes a value is listed (so that a value is never
+	// read as the output), the others only where a bundle could hide one.
+	"format-patch": "o,output-directory= output= stdout start-number= v,reroll-count= subject-prefix= " +
+		"in-reply-to= to= cc= from=? add-header= signature= signature-file= suffix= base= interdiff= " +
+		"range-diff= creation-factor= filename-max-length= thread=? attach=? inline=? rfc=? " +
+		"cover-from-description= description-file= n,numbered N,no-numbered k,keep-subject s,signoff " +
+		"q,quiet cover-letter p,no-stat",
+	"diff": "output=", "log": "output=", "show": "output=", "whatchanged": "output=", "diff-tree": "output=",
+	"diff-index": "output=", "diff-files": "output=", "range-diff": "output=",
+	"bugreport":        "o,output-directory= s,suffix= diagnose=?",
+	"diagnose":         "o,output-directory= s,suffix= mode=",
+	"fast-export":      "export-marks=! import-marks=! import-marks-if-exists=!",
+	"fast-import":      "export-marks=! import-marks=! import-marks-if-exists=!",
+	"index-pack":       "o=!",
+	"bundle create":    "q,quiet progress all-progress all-progress-implied version=",
+	"merge-file":       "p,stdout q,quiet L= ours theirs union diff3 zdiff3 marker-size= diff-algorithm= object-id",
+	"worktree move":    "f,force",
+	"submodule add":    "b,branch= f,force name= reference= ref-format= depth= q,quiet",
 	"submodule deinit": "f,force all q,quiet",
 	"submodule update": "init remote N,no-fetch f,force checkout merge rebase recommend-shallow reference= recursive j,jobs= depth= single-branch filter= q,quiet progress dissociate require-init",
 	// filter-branch is a shell script: no abbreviations, no --no- forms;
@@ -311,7 +330,7 @@ func (g GitArgs) Count(name string) int {
 // ParseGitArgs and the rest.
 func GitSubSub(sub string, args []ir.Word) (string, []ir.Word) {
 	switch sub {
-	case "worktree", "reflog", "stash", "submodule", "remote", "notes", "bisect":
+	case "worktree", "reflog", "stash", "submodule", "remote", "notes", "bisect", "bundle":
 	default:
 		return sub, args
 	}

@@ -226,6 +226,38 @@ func TestGitArgs(t *testing.T) {
 	}
 }
 
+type gitWritesCase struct {
+	Cmd string `json:"cmd"`
+	// Writes are the places written: the path, " members" when the
+	// command writes entries it does not name below it, " name=P" for
+	// their name prefix.
+	Writes []string `json:"writes"`
+}
+
+// TestGitWrites runs testdata/gitwrites.json through GitWrites: the
+// places git subcommands write that their options and operands name.
+func TestGitWrites(t *testing.T) {
+	for _, tc := range load[gitWritesCase](t, "gitwrites.json") {
+		t.Run(tc.Cmd, func(t *testing.T) {
+			g := cmdfacts.ParseGit(command(t, "git "+tc.Cmd).Args[1:], nil)
+			var got []string
+			for _, w := range cmdfacts.GitWrites(g.Sub, g.Args) {
+				s := w.Path.Value
+				if w.Members {
+					s += " members"
+				}
+				if w.NamePrefix != "" {
+					s += " name=" + w.NamePrefix
+				}
+				got = append(got, s)
+			}
+			if !slices.Equal(nonNil(got), nonNil(tc.Writes)) {
+				t.Errorf("writes %q, want %q", got, tc.Writes)
+			}
+		})
+	}
+}
+
 type registryCase struct {
 	Path     string `json:"path"`
 	Key      string `json:"key"` // "" when not a registry path

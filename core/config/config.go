@@ -55,12 +55,26 @@ import (
 type Env struct {
 	Lookup func(string) (string, bool)
 	Home   string
+	// Ignored are notes on the guard settings hidden from Lookup because
+	// a project env file set them (WithoutPlanted); Load adds them to the
+	// configuration's notes.
+	Ignored []string
 }
 
 // OSEnv is the process environment, with home resolved as ZCODE_FENCE_HOME,
-// then HOME, then USERPROFILE, then the OS's idea of home.
+// then HOME, then USERPROFILE, then the OS's idea of home; without the
+// guard settings a project env file put there (WithoutPlanted, searched
+// from the working directory and the hosts' project dirs).
 func OSEnv() Env {
-	return Env{Lookup: os.LookupEnv, Home: HomeDir(os.LookupEnv)}
+	env := Env{Lookup: os.LookupEnv, Home: HomeDir(os.LookupEnv)}
+	names := make([]string, 0, 64)
+	for _, kv := range os.Environ() {
+		if k, _, ok := strings.Cut(kv, "="); ok && k != "" {
+			names = append(names, k)
+		}
+	}
+	env, env.Ignored = WithoutPlanted(env, names, plantedStarts(os.LookupEnv))
+	return env
 }
 
 // HomeDir resolves the home directory from an environment.
@@ -175,6 +189,7 @@ func (s *Schema) Defaults() Config {
 // spec's environment variables (Spec.EnvNames).
 func (s *Schema) Load(env Env) Config {
 	c := s.Defaults()
+	c.Notes = append(c.Notes, env.Ignored...)
 	c.fromNeutralFile(env)
 	c.fromFile(env)
 	c.fromClaudeSettings(env)

@@ -39,9 +39,23 @@
 // MiB), 2,560 records of MaxRecord bytes, and 1,000 of them fill less than
 // two files.
 //
+// # Two files: hook records and the rest
+//
+// Hook records (Source "hook") go to decisions.log; every other record
+// (--eval, anything run by hand) to decisions-eval.log, which rotates on
+// its own (EvalKeep generations). A loop of `zcode-fence --eval` therefore
+// rotates only eval records: the hook's asks are pushed out by nothing but
+// later hook calls. Read returns both, merged by time.
+//
+// # Failures are remembered
+//
 // Cost of one append: an open, an fstat and a write; a rotation adds a
-// lock and Keep renames. Any failure is returned and the caller ignores it
-// (logging must never change a verdict).
+// lock and Keep renames. Any failure is returned; the caller answers as
+// if nothing happened (logging must never change a verdict) and passes
+// the error to NoteFailure, which leaves a note (decisions.failed in the
+// data dir, or, when that cannot be written either, in a fallback place:
+// FailurePlaces) that doctor and `zcode-fence log` report until it is
+// removed. A note costs nothing while the log is healthy.
 package decisionlog
 
 import (
@@ -52,7 +66,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core"
@@ -61,8 +77,16 @@ import (
 	"github.com/zcode-fence/zcode-fence/redact"
 )
 
-// FileName is the log's name inside the data dir.
+// FileName is the name of the hook records' log inside the data dir.
 const FileName = "decisions.log"
+
+// EvalFileName is the name of the log of every other record (--eval and
+// the like) inside the data dir: it rotates on its own, so no number of
+// eval records can push a hook record out.
+const EvalFileName = "decisions-eval.log"
+
+// EvalKeep is how many rotated eval logs are kept.
+const EvalKeep = 1
 
 // MaxSize is the size past which the log is rotated (5 MiB). Appends that
 // race with a rotation may take the file a few records past it.
@@ -319,7 +343,8 @@ func Append(dir string, r Record) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("decisionlog: %w", err)
 	}
-	path := filepath.Join(dir, FileName)
+	name, keep := fileOf(r.Source)
+	path := filepath.Join(dir, name)
 	f, size, err := openLog(path)
 	if err != nil {
 		return err
@@ -327,7 +352,7 @@ func Append(dir string, r Record) error {
 	if size+int64(len(line)) > MaxSize && size > 0 {
 		// Full: rotate (or find that another process just did) and
 		// append to the new file. f is the file to write to either way.
-		f = rotate(dir, path, f)
+		f = rotate(dir, path, keep, f)
 	}
 	_, werr := f.Write(line)
 	cerr := f.Close()
@@ -358,12 +383,21 @@ func openLog(path string) (*os.File, int64, error) {
 	return f, st.Size(), nil
 }
 
-// rotate renames a full log away under the lock and returns the file to
-// append to: the new log, or f itself when the lock is not to be had or
-// anything fails (the record then lands in the full file; nothing is
-// lost). f is closed when another is returned.
-func rotate(dir, path string, f *os.File) *os.File {
-	lock, err := filelock.Acquire(filepath.Join(dir, FileName+".lock"), lockWait)
+// fileOf names the log a record of source goes to and how many rotated
+// generations of it are kept: only hook records go to FileName.
+func fileOf(source string) (name string, keep int) {
+	if source == "hook" {
+		return FileName, Keep
+	}
+	return EvalFileName, EvalKeep
+}
+
+// rotate renames a full log (path, keep generations) away under the lock
+// and returns the file to append to: the new log, or f itself when the
+// lock is not to be had or anything fails (the record then lands in the
+// full file; nothing is lost). f is closed when another is returned.
+func rotate(dir, path string, keep int, f *os.File) *os.File {
+	lock, err := filelock.Acquire(path+".lock", lockWait)
 	if err != nil {
 		return f
 	}
@@ -375,8 +409,8 @@ func rotate(dir, path string, f *os.File) *os.File {
 	cur, err := os.Lstat(path)
 	if err == nil && os.SameFile(mine, cur) && mine.Size() > 0 {
 		// Still the full file: shift the generations, oldest out.
-		_ = os.Remove(path + "." + strconv.Itoa(Keep))
-		for k := Keep - 1; k >= 1; k-- {
+		_ = os.Remove(path + "." + strconv.Itoa(keep))
+		for k := keep - 1; k >= 1; k-- {
 			if err := os.Rename(path+"."+strconv.Itoa(k), path+"."+strconv.Itoa(k+1)); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return f
 			}
@@ -394,10 +428,12 @@ func rotate(dir, path string, f *os.File) *os.File {
 	return g
 }
 
-// Read returns the records of the log in dir, oldest first: the rotated
-// generations (decisions.log.Keep to .1), then the current file. Lines
-// that do not decode are counted in bad and skipped.
+// Read returns the records of both logs in dir (hook and eval), oldest
+// first: each log's rotated generations, then its current file, the two
+// merged by time stamp (SortByTime). Lines that do not decode are counted
+// in bad and skipped.
 func Read(dir string) (records []Record, bad int, err error) {
+	var hooks, evals int
 	for _, name := range Files() {
 		if st, serr := os.Stat(filepath.Join(dir, name)); serr == nil && !st.Mode().IsRegular() {
 			return records, bad, fmt.Errorf("decisionlog: %s is not a regular file", name)
@@ -409,24 +445,51 @@ func Read(dir string) (records []Record, bad int, err error) {
 		if oerr != nil {
 			return records, bad, fmt.Errorf("decisionlog: %w", oerr)
 		}
+		before := len(records)
 		n, rerr := readLines(io.LimitReader(f, 4*MaxSize), &records)
 		f.Close()
 		bad += n
+		if strings.HasPrefix(name, EvalFileName) {
+			evals += len(records) - before
+		} else {
+			hooks += len(records) - before
+		}
 		if rerr != nil {
 			return records, bad, fmt.Errorf("decisionlog: read %s: %w", name, rerr)
 		}
 	}
+	if hooks > 0 && evals > 0 {
+		SortByTime(records)
+	}
 	return records, bad, nil
 }
 
-// Files lists the log's file names in the data dir, oldest first: the
-// rotated generations decisions.log.Keep to .1, then decisions.log.
+// Files lists the logs' file names in the data dir, each log oldest
+// first: the eval log's generations decisions-eval.log.EvalKeep to .1 and
+// decisions-eval.log, then the hook log's decisions.log.Keep to .1 and
+// decisions.log.
 func Files() []string {
-	out := make([]string, 0, Keep+1)
-	for k := Keep; k >= 1; k-- {
-		out = append(out, FileName+"."+strconv.Itoa(k))
+	out := make([]string, 0, EvalKeep+Keep+2)
+	for _, l := range []struct {
+		name string
+		keep int
+	}{{EvalFileName, EvalKeep}, {FileName, Keep}} {
+		for k := l.keep; k >= 1; k-- {
+			out = append(out, l.name+"."+strconv.Itoa(k))
+		}
+		out = append(out, l.name)
 	}
-	return append(out, FileName)
+	return out
+}
+
+// SortByTime orders records by their time stamps, stably (records whose
+// stamp does not parse first, in their order).
+func SortByTime(recs []Record) {
+	at := func(r Record) time.Time {
+		t, _ := time.Parse(time.RFC3339Nano, r.TS)
+		return t
+	}
+	sort.SliceStable(recs, func(a, b int) bool { return at(recs[a]).Before(at(recs[b])) })
 }
 
 func readLines(r io.Reader, out *[]Record) (bad int, err error) {

@@ -42,16 +42,148 @@ func TestAppendAndRead(t *testing.T) {
 			t.Errorf("log lacks %s", want)
 		}
 	}
+	if strings.Contains(string(raw), `"source":"eval"`) {
+		t.Error("an eval record is in the hook log")
+	}
+	raw, _ = os.ReadFile(filepath.Join(dir, EvalFileName))
+	if !strings.Contains(string(raw), `/p/a.txt`) || strings.Contains(string(raw), `"source":"hook"`) {
+		t.Errorf("eval log = %s", raw)
+	}
+	if got[1].Source != "eval" {
+		t.Errorf("the two logs are not merged by time: %+v", got)
+	}
+}
+
+// TestEvalFloodKeepsHookAsks: after a hook ask, eval records worth many
+// times the whole log's capacity (a loop of --eval, each record of the
+// maximum size) rotate only the eval log: the ask is still read, and the
+// hook log holds nothing else.
+func TestEvalFloodKeepsHookAsks(t *testing.T) {
+	dir := t.TempDir()
+	if err := Append(dir, Record{Source: "hook", Verdict: "ask", Detail: "the-ask", Rules: []string{"DG-RM-RECURSIVE"}}); err != nil {
+		t.Fatal(err)
+	}
+	big := Record{Source: "eval", Verdict: "ask", Stdin: strings.Repeat("s", 10_000)}
+	for k := range 20 {
+		big.Errors = append(big.Errors, fmt.Sprintf("%d %s", k, strings.Repeat("e", 2000)))
+	}
+	line, _ := Marshal(big.Redacted().Capped())
+	n := 2 * (Keep + 1) * MaxSize / len(line)
+	for range n {
+		if err := Append(dir, big); err != nil {
+			t.Fatal(err)
+		}
+	}
+	recs, _, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hooks := 0
+	for _, r := range recs {
+		if r.Source == "hook" {
+			hooks++
+			if r.Detail != "the-ask" {
+				t.Errorf("hook record %+v", r)
+			}
+		}
+	}
+	if hooks != 1 {
+		t.Fatalf("%d eval records of %d bytes left %d hook records, want the ask", n, len(line), hooks)
+	}
+	if _, err := os.Stat(filepath.Join(dir, EvalFileName+".1")); err != nil {
+		t.Errorf("the eval log did not rotate: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, EvalFileName+"."+fmt.Sprint(EvalKeep+1))); err == nil {
+		t.Errorf("more than %d eval generations kept", EvalKeep)
+	}
+}
+
+// TestFailureNotes: a record that cannot be appended (the data dir lies
+// under a regular file, so neither it nor a note in it can be created)
+// leaves a note in a fallback place; a log that is a directory leaves one
+// in the data dir; ReadFailures counts both kinds and names the files.
+func TestFailureNotes(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, "cache"))
+	t.Setenv("TMPDIR", filepath.Join(home, "tmp"))
+	os.Mkdir(filepath.Join(home, "tmp"), 0o700)
+
+	blocker := filepath.Join(home, "file")
+	os.WriteFile(blocker, nil, 0o600)
+	under := filepath.Join(blocker, "data")
+	for range 3 {
+		err := Append(under, Record{Source: "hook", Verdict: "ask"})
+		if err == nil {
+			t.Fatal("Append under a regular file succeeded")
+		}
+		NoteFailure(under, "hook", err)
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil || !strings.HasPrefix(cache, home) {
+		t.Fatalf("UserCacheDir = %q, %v", cache, err)
+	}
+	f := ReadFailures(under)
+	if f.Count != 3 || len(f.Paths) != 1 || !strings.HasPrefix(f.Paths[0], cache) {
+		t.Fatalf("failures under a file = %+v", f)
+	}
+	if !strings.Contains(f.String(), "3 decision-log records could not be written") || !strings.Contains(f.String(), "not a directory") {
+		t.Errorf("String = %q", f)
+	}
+
+	dir := filepath.Join(home, "data")
+	os.MkdirAll(filepath.Join(dir, FileName), 0o700)
+	err = Append(dir, Record{Source: "hook", Verdict: "ask"})
+	if err == nil {
+		t.Fatal("Append to a log that is a directory succeeded")
+	}
+	NoteFailure(dir, "hook", err)
+	f = ReadFailures(dir)
+	if f.Count != 1 || len(f.Paths) != 1 || f.Paths[0] != filepath.Join(dir, FailureFileName) {
+		t.Fatalf("failures with a directory for a log = %+v", f)
+	}
+	if g := ReadFailures(filepath.Join(home, "healthy")); g.Count != 0 || g.String() != "" {
+		t.Errorf("a dir with no failures reports %+v", g)
+	}
+
+	// Both the cache and the data dir refuse: the temporary dir takes it.
+	os.RemoveAll(cache)
+	os.WriteFile(cache, nil, 0o600)
+	NoteFailure(under, "eval", err)
+	f = ReadFailures(under)
+	if f.Count != 1 || len(f.Paths) != 1 || !strings.HasPrefix(f.Paths[0], filepath.Join(home, "tmp")) {
+		t.Fatalf("failures with the cache blocked = %+v", f)
+	}
+}
+
+// TestFailureNotesCapped: past its cap a notes file only has its time
+// moved, and the count says "at least".
+func TestFailureNotesCapped(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, FailureFileName)
+	line, _ := json.Marshal(failureNote{TS: time.Now().UTC().Format(time.RFC3339Nano), Error: strings.Repeat("x", 100)})
+	os.WriteFile(path, []byte(strings.Repeat(string(line)+"\n", maxFailureFile/len(line)+1)), 0o600)
+	before, _ := os.Stat(path)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(path, old, old)
+	NoteFailure(dir, "hook", fmt.Errorf("disk full"))
+	after, _ := os.Stat(path)
+	if after.Size() != before.Size() || !after.ModTime().After(old) {
+		t.Fatalf("a full notes file grew or kept its time: %d → %d bytes, %v", before.Size(), after.Size(), after.ModTime())
+	}
+	if f := ReadFailures(dir); !f.AtLeast || !strings.HasPrefix(f.String(), "at least ") {
+		t.Errorf("capped notes = %+v", f)
+	}
 }
 
 func TestRedactsAndCuts(t *testing.T) {
 	dir := t.TempDir()
 	secret := "ghp_" + strings.Repeat("A", 36)
 	long := "echo " + strings.Repeat("x", 1000)
-	if err := Append(dir, Record{Detail: "curl -H 'Authorization: token " + secret + "' x", Errors: []string{"boom " + secret}}); err != nil {
+	if err := Append(dir, Record{Source: "hook", Detail: "curl -H 'Authorization: token " + secret + "' x", Errors: []string{"boom " + secret}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := Append(dir, Record{Detail: long}); err != nil {
+	if err := Append(dir, Record{Source: "hook", Detail: long}); err != nil {
 		t.Fatal(err)
 	}
 	raw, _ := os.ReadFile(filepath.Join(dir, FileName))

@@ -576,6 +576,43 @@ func (s *Set) Below(x paths.Path, keep func(*Entry) bool) (Hit, bool) {
 	return Hit{}, false
 }
 
+// BelowPrefixed is Below for a write of entries directly into x under
+// names that begin with prefix (git checkout-index -a --prefix=x/pre):
+// the protected paths at or below x/NAME for a NAME that begins with
+// prefix. Cost: as Below.
+func (s *Set) BelowPrefixed(x paths.Path, prefix string, keep func(*Entry) bool) (Hit, bool) {
+	if s == nil || !x.IsAbs() {
+		return Hit{}, false
+	}
+	s.resolveReal()
+	for i := range s.items {
+		it := &s.items[i]
+		if keep != nil && !keep(it.e) {
+			continue
+		}
+		for k, at := range [2]paths.Path{it.at, it.real} {
+			if !at.IsAbs() || k == 1 && at.Norm == it.at.Norm || !s.p.Contains(x, at) || same(s.p, x, at) {
+				continue
+			}
+			rest := strings.TrimLeft(at.Norm[len(strings.TrimRight(x.Norm, `/\`)):], `/\`)
+			first, _, _ := strings.Cut(strings.ReplaceAll(rest, `\`, "/"), "/")
+			if NameBegins(s.p, first, prefix) {
+				return Hit{Entry: it.e, Path: it.at.Norm}, true
+			}
+		}
+	}
+	return Hit{}, false
+}
+
+// NameBegins reports whether the file name name begins with prefix, as
+// the platform compares names (case-insensitively on Windows and macOS).
+func NameBegins(p paths.Platform, name, prefix string) bool {
+	if p.OS == "windows" || p.OS == "darwin" {
+		name, prefix = strings.ToLower(name), strings.ToLower(prefix)
+	}
+	return strings.HasPrefix(name, prefix)
+}
+
 // ExceptsNames reports whether every name pattern is one of the hit
 // entry's excepted names (find .git -name '*.lock' -delete removes only
 // lock files, which .git's entry leaves out).

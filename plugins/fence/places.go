@@ -59,6 +59,9 @@ func (j *judge) placeResult(res result, t target, base paths.Path) (result, bool
 			if !projectPlace(pl.Entry) {
 				continue // the other places: a bulk write into a directory holding one (protectedResult)
 			}
+			if first, _, _ := strings.Cut(pl.Rel, "/"); t.namePrefix != "" && !protect.NameBegins(j.p, first, t.namePrefix) {
+				continue
+			}
 			if !j.mayCreate(t, base, x, pl) {
 				continue
 			}

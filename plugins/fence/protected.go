@@ -94,8 +94,14 @@ func (j *judge) protectedResult(res result, t target, base paths.Path) (result, 
 		inProject = j.p.Contains(root, res.abs) && !j.p.Contains(res.abs, root)
 	}
 	keep := func(e *protect.Entry) bool { return !projectPlace(e) || inProject }
+	beneath := set.Below
+	if t.namePrefix != "" {
+		beneath = func(x paths.Path, keep func(*protect.Entry) bool) (protect.Hit, bool) {
+			return set.BelowPrefixed(x, t.namePrefix, keep)
+		}
+	}
 	for _, x := range [2]paths.Path{res.abs, res.realp} {
-		if h, ok := set.Below(x, keep); ok && (!projectPlace(h.Entry) || j.exists(j.p.Clean(h.Path))) {
+		if h, ok := beneath(x, keep); ok && (!projectPlace(h.Entry) || j.exists(j.p.Clean(h.Path))) {
 			what := "holds " + h.Path + ": " + h.Entry.Message(false)
 			if zh {
 				what = "其中有 " + h.Path + "：" + h.Entry.Message(true)

@@ -45,6 +45,10 @@ type target struct {
 	// it picks by nothing else (a protected place's excepted names are
 	// then fair game: find .git -name '*.lock' -delete).
 	onlyNames []string
+	// namePrefix, with bulk: the members land directly in w under names
+	// that begin with it (git checkout-index -a --prefix=dir/pre-), so
+	// only the protected places whose name there begins with it count.
+	namePrefix string
 }
 
 // targetMode says how a target is judged.
@@ -877,6 +881,10 @@ var gitWriters = map[string]bool{
 	"restore": true, "revert": true, "rm": true, "stash": true, "switch": true, "tag": true, "branch": true,
 	"submodule": true, "config": true, "notes": true, "prune": true, "repack": true, "update-index": true,
 	"update-ref": true, "sparse-checkout": true, "lfs": true, "worktree": true, "init": true, "clone": true,
+	"checkout-index": true, "read-tree": true, "merge-file": true, "bundle": true, "hash-object": true,
+	"unpack-objects": true, "index-pack": true, "fast-import": true, "symbolic-ref": true, "replace": true,
+	"filter-branch": true, "filter-repo": true, "commit-tree": true, "write-tree": true, "mktree": true,
+	"mktag": true, "pack-refs": true, "maintenance": true, "rerere": true, "remote": true, "reflog": true,
 }
 
 var gitCloneSpec = syntax("git clone")
@@ -937,18 +945,6 @@ func gitTargets(args []ir.Word, assigns []ir.Assign) []target {
 				}
 			}
 		}
-	case "checkout-index":
-		// Named paths are written. -a (or --stdin) writes the index
-		// entries the work tree lacks (with -f, all of them): what the
-		// repository's history or an earlier index write put there, as
-		// git checkout and git restore write it, which are not place
-		// writes either; the index writes that plant content no commit
-		// holds (update-index --cacheinfo/--index-info, apply --cached)
-		// are judged where they happen.
-		p := cmdfacts.ParseArgs(rest, syntax("git checkout-index"))
-		if len(p.Values("prefix")) == 0 {
-			out = append(out, each(p.Operands, verbWrite)...)
-		}
 	case "mv":
 		// git mv SRC... DEST moves work-tree files like mv (and the index).
 		p := cmdfacts.ParseArgs(rest, syntax("git mv"))
@@ -965,6 +961,23 @@ func gitTargets(args []ir.Word, assigns []ir.Assign) []target {
 			if len(p.Operands) > 0 {
 				out = each(p.Operands[:1], verbWrite)
 			}
+		}
+	}
+	// The places the arguments name (cmdfacts.GitWrites): checkout-index's
+	// named paths and --prefix, read-tree -u --prefix, format-patch -o,
+	// diff/log/show --output, bundle create FILE, merge-file's current
+	// file, worktree move's new path, submodule add's path, ... Without
+	// --prefix, checkout-index -a (or --stdin) writes the index entries
+	// the work tree lacks (with -f, all of them): what the repository's
+	// history or an earlier index write put there, as git checkout and
+	// git restore write it, which are not place writes either; the index
+	// writes that plant content no commit holds (update-index
+	// --cacheinfo/--index-info, apply --cached) are judged where they
+	// happen.
+	for _, w := range cmdfacts.GitWrites(sub, rest) {
+		for _, t := range each([]ir.Word{w.Path}, verbWrite) {
+			t.bulk, t.namePrefix = w.Members, w.NamePrefix
+			out = append(out, t)
 		}
 	}
 	if len(out) == 0 && gitWriters[sub] && (len(under) > 0 || len(places) > 0) {

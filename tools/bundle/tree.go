@@ -26,7 +26,7 @@ import (
 //	LICENSE, README.md                                   README.md says what this tree is
 //	<path>/                                              the plugin (bundle/zcode-fence)
 //	  .zcode-plugin/plugin.json, .claude-plugin/plugin.json   version stamped
-//	  hooks/, skills/, opencode/, pi/, js/ (the JS plugins), README*.md, LICENSE, libexec/ launchers
+//	  hooks/, skills/, opencode/, pi/, openclaw/, cline/, js/ (the JS plugins), README*.md, LICENSE, libexec/ launchers
 //	  libexec/zcode-fence-<os>-<arch>[.exe], libexec/SHA256SUMS
 //	<path>/../gemini-extension.json, hooks/hooks.json    the Gemini CLI extension
 //	                                                     (agenthost.ExtensionDir), version stamped

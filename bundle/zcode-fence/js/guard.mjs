@@ -1,24 +1,30 @@
 // The part the bundle's JS plugins share (opencode/zcode-fence.js for
-// opencode and Kilo, pi/zcode-fence.ts for Pi): run the guard's launcher
+// opencode and Kilo, pi/zcode-fence.ts for Pi, openclaw/index.js for
+// OpenClaw): run the guard's launcher
 // (../libexec/zcode-fence) on one payload and read its answer. It decides
 // nothing: the guard judges; the plugins map its answer to their host.
 import { spawn } from "node:child_process"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
-const launcher = join(dirname(fileURLToPath(import.meta.url)), "..", "libexec",
-  process.platform === "win32" ? "zcode-fence.cmd" : "zcode-fence")
+// launcherIn is the launcher of the plugin folder dir (bundle/zcode-fence).
+export function launcherIn(dir) {
+  return join(dir, "libexec", process.platform === "win32" ? "zcode-fence.cmd" : "zcode-fence")
+}
+
+const launcher = launcherIn(join(dirname(fileURLToPath(import.meta.url)), ".."))
 
 // The guard answers within its own budget (4.5 s); this bounds a guard that
 // cannot start at all (a machine loaded far past its cores).
 const timeoutMs = 30000
 
-// judge runs the guard on payload in cwd with env and resolves to its
-// answer: {decision, reason}, decision "" for none. It rejects when the
-// guard cannot run, does not answer in time, or answers what is not JSON.
-export function judge(payload, cwd, env) {
+// judge runs the guard (the launcher beside this module, or exe) on
+// payload in cwd with env and resolves to its answer: {decision, reason},
+// decision "" for none. It rejects when the guard cannot run, does not
+// answer in time, or answers what is not JSON.
+export function judge(payload, cwd, env, exe = launcher) {
   return new Promise((resolve, reject) => {
-    const child = spawn(launcher, [], { cwd, env, stdio: ["pipe", "pipe", "inherit"], windowsHide: true })
+    const child = spawn(exe, [], { cwd, env, stdio: ["pipe", "pipe", "inherit"], windowsHide: true })
     let out = ""
     const timer = setTimeout(() => {
       child.kill("SIGKILL")

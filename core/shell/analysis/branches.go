@@ -28,6 +28,9 @@ const maxAlts = 8
 // holds is not a value the script chose).
 func joinVars(x variable, inX bool, y variable, inY bool) variable {
 	exported := x.exported || y.exported
+	if inX && inY && x.ref != "" && x.ref == y.ref {
+		return x // the same nameref on both paths
+	}
 	xs, okX := altsOf(x, inX)
 	ys, okY := altsOf(y, inY)
 	if !okX || !okY {

@@ -118,7 +118,10 @@ func (a *analyzer) sqlFile(c ctx, st *state, ex exec, words []xword, w xword) {
 		dialect: c.dialect, src: c.src, bg: c.bg, file: f}
 	t := knownWord(text, "")
 	n.stdin, n.stdinOp = &t, "<"
-	run := func() { a.run(n, st, &simple{words: words}) }
+	// The client's prefix assignments (PGHOST=db psql -f x.sql) say
+	// where the file's statements run.
+	sc := &simple{words: words, assigns: a.out.Commands[ex.idx].Assigns, env: ex.env}
+	run := func() { a.run(n, st, sc) }
 	if abs != "" {
 		a.withFile(abs, run)
 	} else {

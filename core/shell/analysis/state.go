@@ -27,6 +27,28 @@ type variable struct {
 	// reading it is judged once per value (forkStmt); any other use sees
 	// an unknown value.
 	alts []variable
+	// ref, on an opaque variable, makes it a nameref (declare -n NAME=ref):
+	// lookup reads the variable ref names, setVar writes it. Code that
+	// reads vars directly sees an unknown value. refUnset marks a nameref
+	// without a target yet (declare -n NAME): the next value set names
+	// its target.
+	ref      string
+	refUnset bool
+}
+
+// maxRefHops bounds a chain of namerefs (bash warns on a cycle; the
+// analysis reads the end as unknown).
+const maxRefHops = 8
+
+// asRef is the nameref a value v set on a nameref without a target
+// makes: a known name is the target, anything else an unknown one.
+func asRef(v variable) variable {
+	if !v.opaque && !v.isArr && len(v.alts) == 0 && partsKnown(v.val) {
+		if t := joinParts(v.val); isName(t) {
+			return variable{opaque: true, ref: t}
+		}
+	}
+	return variable{opaque: true, refUnset: true}
 }
 
 // size is the number of value bytes v holds.
@@ -188,6 +210,17 @@ func (s *state) child(a *analyzer, env map[string]variable) *state {
 func (s *state) process() *state { return &state{cd: s.cd} }
 
 func (s *state) setVar(name string, v variable) {
+	for hops := 0; v.ref == "" && !v.refUnset && hops < maxRefHops; hops++ {
+		old, ok := s.vars[name]
+		if ok && old.refUnset {
+			v = asRef(v) // declare -n r; r=target
+			break
+		}
+		if !ok || old.ref == "" {
+			break
+		}
+		name = old.ref // a write through a nameref sets what it names
+	}
 	s.version++
 	if s.journal != nil {
 		s.journal.vars = append(s.journal.vars, name)
@@ -274,6 +307,19 @@ func (s *state) setGitAlias(name, value string) {
 		s.gitAliases = make(map[string]string)
 	}
 	s.gitAliases[name] = value
+}
+
+// lookupRef reads the variable a nameref names, following a chain of
+// namerefs up to maxRefHops.
+func (a *analyzer) lookupRef(st *state, name string) (variable, bool) {
+	for hops := 0; hops < maxRefHops; hops++ {
+		t, ok := st.vars[name]
+		if !ok || t.ref == "" {
+			return a.lookup(st, name)
+		}
+		name = t.ref
+	}
+	return variable{}, false
 }
 
 // forget marks a variable unknown (read, unset, source ...).
@@ -480,6 +526,9 @@ func (a *analyzer) lookup(st *state, name string) (variable, bool) {
 		return variable{val: []part{{text: strconv.Itoa(len(st.pos))}}}, true
 	}
 	if v, ok := st.vars[name]; ok {
+		if v.ref != "" {
+			return a.lookupRef(st, v.ref)
+		}
 		if v.isArr {
 			if len(v.arr) == 0 {
 				return variable{}, true

@@ -33,15 +33,56 @@ func (a *analyzer) pathSubst(st *state, src string, cs *syntax.CmdSubst) (out st
 		case *syntax.CallExpr:
 			return a.pathCall(st, src, cmd, s.Redirs)
 		case *syntax.BinaryCmd:
-			if cmd.Op != syntax.AndStmt {
-				return "", false, false
+			switch cmd.Op {
+			case syntax.AndStmt:
+				return a.cdPwd(st, src, cmd.X, cmd.Y)
+			case syntax.OrStmt:
+				return a.orSubst(st, src, cmd.X, cmd.Y)
 			}
-			return a.cdPwd(st, src, cmd.X, cmd.Y)
+			return "", false, false
 		}
 	case 2:
 		return a.cdPwd(st, src, cs.Stmts[0], cs.Stmts[1])
 	}
 	return "", false, false
+}
+
+// orSubst evaluates $(A || B), each side a path call above or an echo of
+// known words, the first writing nothing when it fails (its errors sent
+// to /dev/null): the output is A's or B's, known when both are the same
+// (jq's $(realpath ${PWD} 2>/dev/null || echo ${PWD})).
+func (a *analyzer) orSubst(st *state, src string, x, y *syntax.Stmt) (string, bool, bool) {
+	outX, okX, hX := a.stmtPathValue(st, src, x)
+	outY, okY, hY := a.stmtPathValue(st, src, y)
+	if !hX || !hY {
+		return "", false, false
+	}
+	return outX, okX && okY && outX == outY, true
+}
+
+// stmtPathValue evaluates a statement of orSubst: a path call, or echo
+// of known words without options.
+func (a *analyzer) stmtPathValue(st *state, src string, s *syntax.Stmt) (string, bool, bool) {
+	if s == nil || s.Background || s.Negated || s.Coprocess || s.Disown {
+		return "", false, false
+	}
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return "", false, false
+	}
+	if ce.Args[0].Lit() != "echo" {
+		return a.pathCall(st, src, ce, s.Redirs)
+	}
+	args, ok := a.simpleArgs(st, src, s)
+	if !ok {
+		return "", false, true
+	}
+	for _, v := range args[1:] {
+		if strings.HasPrefix(v, "-") {
+			return "", false, true
+		}
+	}
+	return strings.Join(args[1:], " "), true, true
 }
 
 // quietRedirs reports redirects that only silence output (>/dev/null,

@@ -431,7 +431,8 @@ func (a *analyzer) decl(c ctx, st *state, dc *syntax.DeclClause) {
 		collectAssign(&sc.subst, &arith, as)
 	}
 	exported := variant == "export"
-	special := false // -A -i -n -l -u: values we do not model (-a: arrays.go)
+	special := false // -A -i -l -u, +n: values we do not model (-a: arrays.go)
+	nameref := false // -n: NAME=ref makes NAME a nameref (state.go)
 	for _, as := range dc.Args {
 		if as.Naked && as.Name == nil && as.Value != nil {
 			for _, w := range a.fields(st, c.src, as.Value) {
@@ -441,7 +442,10 @@ func (a *analyzer) decl(c ctx, st *state, dc *syntax.DeclClause) {
 						switch ch {
 						case 'x':
 							exported = exported || v[0] == '-'
-						case 'A', 'i', 'n', 'l', 'u':
+						case 'n':
+							nameref = nameref || v[0] == '-'
+							special = special || v[0] == '+'
+						case 'A', 'i', 'l', 'u':
 							special = true
 						}
 					}
@@ -462,7 +466,11 @@ func (a *analyzer) decl(c ctx, st *state, dc *syntax.DeclClause) {
 		name := as.Name.Value
 		if as.Naked {
 			sc.words = append(sc.words, knownWord(name, name))
-			if variant == "local" {
+			if cur, ok := st.vars[name]; nameref || variant == "local" && ok && (cur.ref != "" || cur.refUnset) {
+				// A nameref without a target yet; a local of a
+				// nameref's name is read as one too.
+				sets = append(sets, pending{name: name, v: variable{opaque: true, refUnset: true}, set: true})
+			} else if variant == "local" {
 				sets = append(sets, pending{name: name, v: variable{}, set: true})
 			} else {
 				sets = append(sets, pending{name: name})
@@ -470,8 +478,11 @@ func (a *analyzer) decl(c ctx, st *state, dc *syntax.DeclClause) {
 			continue
 		}
 		w, v := a.assignValue(st, c.src, as)
-		if special {
+		switch {
+		case special:
 			v = opaqueVar
+		case nameref:
+			v = asRef(v)
 		}
 		sc.assigns = append(sc.assigns, ir.Assign{Name: name, Value: w.word()})
 		arg := xword{parts: append([]part{{text: name + "="}}, w.parts...), raw: nodeText(c.src, as)}
