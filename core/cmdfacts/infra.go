@@ -87,6 +87,7 @@ func Infra(name string, args []ir.Word) (InfraOp, bool) {
 var infraCLIs = map[string]func(name string, args []ir.Word) (InfraOp, bool){
 	"terraform": terraformOp, "tofu": terraformOp, "terragrunt": terraformOp,
 	"pulumi": pulumiOp, "cdk": cdkOp, "cdktf": cdkOp, "serverless": serverlessOp, "sls": serverlessOp, "sst": serverlessOp,
+	"sam":     samOp,
 	"kubectl": kubectlOp, "oc": kubectlOp, "helm": helmOp,
 	"aws": awsOp, "gcloud": gcloudOp, "gsutil": gsutilOp, "az": azOp,
 	"gh": forgeOp, "glab": forgeOp,
@@ -351,6 +352,26 @@ func serverlessOp(_ string, args []ir.Word) (InfraOp, bool) {
 	return InfraOp{Kind: InfraIaC, Detail: "remove", Targets: append(p.Values("stage", "s"), p.Operands[1:]...)}, true
 }
 
+// samSpec lists the AWS SAM CLI's options that take a value (global and
+// delete's).
+var samSpec = Spec{Long: []string{"stack-name", "region", "profile", "config-file", "config-env", "s3-bucket",
+	"s3-prefix", "template-file", "t"}}
+
+// samOp: sam delete deletes the application's CloudFormation stack and
+// every resource it made (its prompt is answered by --no-prompts, and a
+// non-interactive shell cannot be relied on to refuse it).
+func samOp(_ string, args []ir.Word) (InfraOp, bool) {
+	p := ParseArgs(args, samSpec)
+	ops := lowerOps(p.Operands)
+	if len(ops) == 0 || ops[0] != "delete" {
+		return InfraOp{}, false
+	}
+	if h, _ := pflagBool(p, "help", "h"); h {
+		return InfraOp{}, false
+	}
+	return InfraOp{Kind: InfraIaC, Detail: "delete", Targets: p.Values("stack-name")}, true
+}
+
 // ---------------------------------------------------------------------------
 // Clusters
 
@@ -376,6 +397,8 @@ var kubeKinds = map[string]string{
 	"customresourcedefinition": "customresourcedefinition", "customresourcedefinitions": "customresourcedefinition",
 	"crd": "customresourcedefinition", "crds": "customresourcedefinition",
 	"node": "node", "nodes": "node", "no": "node",
+	// OpenShift's projects are namespaces (oc delete project P)
+	"project": "project", "projects": "project",
 }
 
 // kubeKind returns the kind a resource type word names (NAME[.GROUP]), or "".

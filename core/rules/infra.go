@@ -19,11 +19,11 @@ var Infra = family(&Family{Layer: dangerLayer, Name: "infra", Title: "Infrastruc
 // The Infra family.
 var (
 	IaCDestroy = def(&Rule{ID: "DG-IAC-DESTROY", Family: Infra,
-		Doc: "terraform, tofu and terragrunt destroy (also with -target), apply -destroy (not -destroy=false; -destroy with -refresh-only is rejected by terraform), state rm (not -dry-run), state push -force, workspace delete -force (-chdir=DIR and other global options read); pulumi destroy/down (not --preview-only), stack rm --force, state delete; cdk and cdktf destroy; serverless/sls and sst remove. plan -destroy, plan, apply, show and the like stay silent.",
+		Doc: "terraform, tofu and terragrunt destroy (also with -target), apply -destroy (not -destroy=false; -destroy with -refresh-only is rejected by terraform), state rm (not -dry-run), state push -force, workspace delete -force (-chdir=DIR and other global options read); pulumi destroy/down (not --preview-only), stack rm --force, state delete; cdk and cdktf destroy; sam delete (the SAM application's stack); serverless/sls and sst remove. plan -destroy, plan, apply, show and the like stay silent.",
 		Zh:  "{cmd} {detail}{subject} 会销毁基础设施或其状态记录，无法撤销。",
 		En:  "{cmd} {detail}{subject} destroys infrastructure or its state for good."})
 	ClusterDelete = def(&Rule{ID: "DG-K8S-DELETE", Family: Infra,
-		Doc: "kubectl (or oc) delete with --all or -A/--all-namespaces, or of namespaces, PersistentVolumes, PersistentVolumeClaims, CustomResourceDefinitions or nodes (TYPE NAME, TYPE/NAME, TYPE.GROUP, short names); helm uninstall (delete, del, un) in a namespace or kube context named like production. --dry-run (client, server) stays silent, and so do other kinds named one by one (kubectl delete pod x), and delete -f/-k (the manifest is not read).",
+		Doc: "kubectl (or oc) delete with --all or -A/--all-namespaces, or of namespaces (OpenShift projects: oc delete project), PersistentVolumes, PersistentVolumeClaims, CustomResourceDefinitions or nodes (TYPE NAME, TYPE/NAME, TYPE.GROUP, short names); helm uninstall (delete, del, un) in a namespace or kube context named like production. --dry-run (client, server) stays silent, and so do other kinds named one by one (kubectl delete pod x), and delete -f/-k (the manifest is not read).",
 		Zh:  "{cmd} {detail}{subject} 会批量删除集群资源及其数据，无法恢复。",
 		En:  "{cmd} {detail}{subject} deletes cluster resources and their data for good."})
 	ClusterDrain = def(&Rule{ID: "DG-K8S-DRAIN", Family: Infra,
