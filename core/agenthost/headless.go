@@ -23,6 +23,10 @@ type hostProcess struct {
 	headlessFlags []string
 	// interactiveFlags keep the UI even with a prompt given.
 	interactiveFlags []string
+	// decide, when set, says from the matching process's command line
+	// alone whether it runs without a UI (the flags and the terminal
+	// check are then not used).
+	decide func(args []string) bool
 }
 
 // headless reports whether the host process that ran this hook has no
@@ -46,6 +50,9 @@ func (h hostProcess) headless(env Lookup) bool {
 	for i := 0; i < maxAncestors && pid > 1; i++ {
 		args := cmdline(pid)
 		if h.match(args) {
+			if h.decide != nil {
+				return h.decide(args)
+			}
 			for _, a := range args[1:] {
 				for _, f := range h.interactiveFlags {
 					if a == f || strings.HasPrefix(a, f+"=") {

@@ -1,9 +1,6 @@
 package agenthost
 
 import (
-	"os"
-	"runtime"
-
 	"github.com/zcode-fence/zcode-fence/core"
 )
 
@@ -110,23 +107,10 @@ func (openclaw) Answer(a Ask) []byte {
 // the guard's parent is it. No OpenClaw ancestor (another OS): whether the
 // hook has a terminal.
 func openclawHeadless(env Lookup) bool {
-	switch lookupEnv(env, HeadlessEnv) {
-	case "1", "true":
-		return true
-	case "0", "false":
-		return false
-	}
-	if runtime.GOOS != "linux" {
-		return !hasTerminal()
-	}
-	pid := os.Getppid()
-	for i := 0; i < maxAncestors && pid > 1; i++ {
-		if args := cmdline(pid); argsMention(args, "openclaw") {
-			return openclawEmbedded(args)
-		}
-		pid = parentOf(pid)
-	}
-	return !hasTerminal()
+	return hostProcess{
+		match:  func(args []string) bool { return argsMention(args, "openclaw") },
+		decide: openclawEmbedded,
+	}.headless(env)
 }
 
 // openclawEmbedded reports whether an OpenClaw command line runs the agent
