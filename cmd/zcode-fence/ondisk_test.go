@@ -95,7 +95,11 @@ func TestScriptsOnDisk(t *testing.T) {
 	for _, mode := range []string{"process", "inprocess"} {
 		t.Run(mode, func(t *testing.T) {
 			s := newScratch(t)
-			env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION="+mode, "LANG=en_US.UTF-8")
+			// A home of the scratch's own: with the machine's HOME under /tmp,
+			// a script extracting into /tmp (jq's compile-ios.sh) would really
+			// reach the guard's configuration, and the corpus would measure the
+			// machine instead of the projects.
+			env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION="+mode, "LANG=en_US.UTF-8", "HOME="+fakeHome(t, s))
 			payloads := make([][]byte, len(cases))
 			for i, c := range cases {
 				dir := filepath.Join(s.project, fmt.Sprintf("c%02d", i))
@@ -210,7 +214,11 @@ func TestRealProjectCorpus(t *testing.T) {
 			if err := os.CopyFS(filepath.Join(s.project, "p"), os.DirFS(src)); err != nil {
 				t.Fatal(err)
 			}
-			env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION="+mode, "LANG=en_US.UTF-8")
+			// A home of the scratch's own: with the machine's HOME under /tmp,
+			// a script extracting into /tmp (jq's compile-ios.sh) would really
+			// reach the guard's configuration, and the corpus would measure the
+			// machine instead of the projects.
+			env := s.env("default", false, "ZCODE_FENCE_LAYER_ISOLATION="+mode, "LANG=en_US.UTF-8", "HOME="+fakeHome(t, s))
 			payloads := make([][]byte, len(cases))
 			for i, c := range cases {
 				dir := filepath.Join(s.project, "p", c.Project)
