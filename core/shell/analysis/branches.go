@@ -122,18 +122,7 @@ func (s *state) adopt(o *state) {
 	s.cd, s.old, s.oldSet = o.cd, o.old, o.oldSet
 	s.dirs, s.dirsLost = o.dirs, o.dirsLost
 	s.pos, s.posKnown, s.arg0 = o.pos, o.posKnown, o.arg0
-	s.varsFull = s.varsFull || o.varsFull
-	for name, v := range o.aliases {
-		if s.aliases[name] != v {
-			s.setAlias(name, v)
-		}
-	}
-	for name, v := range o.gitAliases {
-		if s.gitAliases[name] != v {
-			s.setGitAlias(name, v)
-		}
-	}
-	s.keepWritten(o)
+	s.adoptDefinitions(o)
 }
 
 // Bounds of forkStmt: the values one statement is judged with, and how

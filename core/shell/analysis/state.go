@@ -436,18 +436,7 @@ func (s *state) mergeRest(o *state) {
 		s.old, s.oldSet = nil, false
 		s.cd = appendStep(s.cd[:n:n], unknownStep("(conditional)"), ir.Bash)
 	}
-	s.varsFull = s.varsFull || o.varsFull
-	for name, v := range o.aliases {
-		if s.aliases[name] != v {
-			s.setAlias(name, v)
-		}
-	}
-	for name, v := range o.gitAliases {
-		if s.gitAliases[name] != v {
-			s.setGitAlias(name, v)
-		}
-	}
-	s.keepWritten(o)
+	s.adoptDefinitions(o)
 	if len(s.dirs) != len(o.dirs) || o.dirsLost {
 		s.dirsLost = true
 	}
@@ -624,4 +613,22 @@ func isName(s string) bool {
 		return false
 	}
 	return true
+}
+
+// adoptDefinitions takes from o what a later command sees whichever way o
+// was reached: that its variables overflowed, its aliases and git aliases,
+// and the files it wrote (keepWritten).
+func (s *state) adoptDefinitions(o *state) {
+	s.varsFull = s.varsFull || o.varsFull
+	for name, v := range o.aliases {
+		if s.aliases[name] != v {
+			s.setAlias(name, v)
+		}
+	}
+	for name, v := range o.gitAliases {
+		if s.gitAliases[name] != v {
+			s.setGitAlias(name, v)
+		}
+	}
+	s.keepWritten(o)
 }
