@@ -110,21 +110,32 @@ func runJSPluginHost(t *testing.T, h jsPluginHost) {
 			{name: "write", input: `{"filePath":"{{HOME}}/written-by-the-agent.txt","content":"x\n"}`, stopped: true},
 			{name: "edit", input: `{"filePath":"{{HOME}}/.zcode-fence-e2e-marker","oldString":"must survive","newString":"is gone"}`, stopped: true},
 		}, survives: true, timeout: jsRunTimeout}.check(t, w, api, "run", hostPrompt)
-		if _, err := os.Stat(filepath.Join(w.f.Project, "in-project.txt")); err != nil {
-			t.Errorf("the in-project touch did not run: %v", err)
-		}
-		if _, err := os.Stat(filepath.Join(w.f.Home, "written-by-the-agent.txt")); err == nil {
-			t.Errorf("the write tool wrote into the fake home")
-		}
-		// The deny is the no_ask_fallback form: it tells the agent to stop
-		// and ask the user.
-		outs := api.ToolOutputs()
-		if len(outs) > 1 && !strings.Contains(outs[1].Text, "cannot show the user a confirmation") {
-			t.Errorf("the stopped call's reason is not the no_ask_fallback deny: %q", outs[1].Text)
-		}
+		checkGuardedRun(t, w, api, true)
 		timings = append(timings, "plugin "+d.Round(time.Millisecond).String())
 	})
 	t.Logf("%s run timings: %s", h.host, strings.Join(timings, "; "))
+}
+
+// checkGuardedRun checks what a guarded run of the four steps above left
+// behind: the in-project touch ran, the write tool wrote nothing into the
+// fake home, and, when denyReason, the second tool call's output is the
+// guard's no_ask_fallback deny (it tells the agent to stop and ask the
+// user), the form a host without a confirmation surface gets.
+func checkGuardedRun(t *testing.T, w *claudeWorld, api *fakeapi.Server, denyReason bool) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(w.f.Project, "in-project.txt")); err != nil {
+		t.Errorf("the in-project touch did not run: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(w.f.Home, "written-by-the-agent.txt")); err == nil {
+		t.Errorf("the write tool wrote into the fake home")
+	}
+	if !denyReason {
+		return
+	}
+	outs := api.ToolOutputs()
+	if len(outs) > 1 && !strings.Contains(outs[1].Text, "cannot show the user a confirmation") {
+		t.Errorf("the stopped call's reason is not the no_ask_fallback deny: %q", outs[1].Text)
+	}
 }
 
 func TestOpencodePlugin(t *testing.T) { t.Parallel(); runJSPluginHost(t, opencodeHost) }
@@ -171,12 +182,7 @@ func TestPiExtension(t *testing.T) {
 			{name: "write", input: `{"path":"{{HOME}}/written-by-the-agent.txt","content":"x\n"}`, stopped: true},
 			{name: "edit", input: `{"path":"{{HOME}}/.zcode-fence-e2e-marker","edits":[{"oldText":"must survive","newText":"is gone"}]}`, stopped: true},
 		}, survives: true, timeout: jsRunTimeout}.check(t, w, api, args...)
-		if _, err := os.Stat(filepath.Join(w.f.Project, "in-project.txt")); err != nil {
-			t.Errorf("the in-project touch did not run: %v", err)
-		}
-		if _, err := os.Stat(filepath.Join(w.f.Home, "written-by-the-agent.txt")); err == nil {
-			t.Errorf("the write tool wrote into the fake home")
-		}
+		checkGuardedRun(t, w, api, false)
 		timings = append(timings, "extension "+d.Round(time.Millisecond).String())
 	})
 	t.Logf("pi -p timings: %s", strings.Join(timings, "; "))

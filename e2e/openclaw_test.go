@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,18 +69,9 @@ func TestOpenClawPlugin(t *testing.T) {
 			{name: "write", input: `{"path":"{{HOME}}/written-by-the-agent.txt","content":"x\n"}`, stopped: true},
 			{name: "edit", input: `{"path":"{{HOME}}/.zcode-fence-e2e-marker","edits":[{"oldText":"must survive","newText":"is gone"}]}`, stopped: true},
 		}, survives: true, timeout: openclawRunTimeout}.check(t, w, api, args...)
-		if _, err := os.Stat(filepath.Join(w.f.Project, "in-project.txt")); err != nil {
-			t.Errorf("the in-project touch did not run: %v", err)
-		}
-		if _, err := os.Stat(filepath.Join(w.f.Home, "written-by-the-agent.txt")); err == nil {
-			t.Errorf("the write tool wrote into the fake home")
-		}
 		// An embedded run has no approval surface: the guard's
-		// no_ask_fallback deny, which tells the agent to stop and ask.
-		outs := api.ToolOutputs()
-		if len(outs) > 1 && !strings.Contains(outs[1].Text, "cannot show the user a confirmation") {
-			t.Errorf("the stopped call's reason is not the no_ask_fallback deny: %q", outs[1].Text)
-		}
+		// no_ask_fallback deny.
+		checkGuardedRun(t, w, api, true)
 		timings = append(timings, "plugin "+d.Round(time.Millisecond).String())
 	})
 	t.Logf("openclaw agent --local timings: %s", strings.Join(timings, "; "))
