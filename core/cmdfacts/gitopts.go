@@ -55,6 +55,39 @@ var gitOptSpecs = map[string]string{
 	"read-tree": "m reset u i trivial aggressive prefix= index-output= v n,dry-run q,quiet empty " +
 		"recurse-submodules=? sparse-checkout exclude-per-directory=",
 	"checkout-index": "u,index q,quiet f,force a,all n,no-create prefix= stage= temp ignore-skip-worktree-bits z stdin",
+	// The subcommands that bring files from history into the work tree
+	// (GitLandings): every option that takes a value is listed, so that a
+	// value is never read as the revision.
+	"merge": "commit e,edit cleanup= ff ff-only S,gpg-sign=? log=? n stat summary compact-summary squash " +
+		"verify s,strategy= X,strategy-option= F,file= into-name= m= verify-signatures q,quiet v,verbose " +
+		"progress autostash allow-unrelated-histories rerere-autoupdate signoff overwrite-ignore abort quit continue",
+	"rebase": "onto= keep-base root i,interactive x,exec= s,strategy= X,strategy-option= S,gpg-sign=? " +
+		"C= whitespace= empty= r,rebase-merges=? m,merge apply q,quiet v,verbose stat n autosquash " +
+		"autostash fork-point ignore-whitespace ignore-date committer-date-is-author-date reset-author-date " +
+		"signoff f,force-rebase ff reapply-cherry-picks allow-empty-message k,keep-empty update-refs verify " +
+		"rerere-autoupdate reschedule-failed-exec continue abort quit skip edit-todo show-current-patch",
+	"pull": "q,quiet v,verbose progress recurse-submodules=? r,rebase=? commit e,edit cleanup= ff ff-only " +
+		"S,gpg-sign=? log=? n stat summary compact-summary squash verify s,strategy= X,strategy-option= " +
+		"verify-signatures autostash allow-unrelated-histories signoff all a,append atomic depth= deepen= " +
+		"shallow-since= shallow-exclude= unshallow update-shallow upload-pack= f,force k,keep p,prune " +
+		"t,tags j,jobs= o,server-option= 4,ipv4 6,ipv6 negotiation-tip= refmap= dry-run set-upstream",
+	"fetch": "q,quiet v,verbose progress all a,append atomic depth= deepen= shallow-since= shallow-exclude= " +
+		"unshallow update-shallow upload-pack= f,force k,keep multiple p,prune P,prune-tags t,tags n " +
+		"j,jobs= o,server-option= 4,ipv4 6,ipv6 negotiation-tip= negotiate-only refmap= recurse-submodules=? " +
+		"submodule-prefix= recurse-submodules-default= filter= dry-run porcelain write-fetch-head " +
+		"u,update-head-ok set-upstream stdin refetch show-forced-updates auto-maintenance auto-gc " +
+		"write-commit-graph",
+	"cherry-pick": "e,edit cleanup= n,no-commit x r s,signoff m,mainline= S,gpg-sign=? strategy= " +
+		"X,strategy-option= ff allow-empty allow-empty-message keep-redundant-commits empty= " +
+		"rerere-autoupdate continue skip quit abort",
+	"revert": "e,edit cleanup= n,no-commit s,signoff m,mainline= S,gpg-sign=? strategy= X,strategy-option= " +
+		"reference rerere-autoupdate continue skip quit abort",
+	"stash push":  "p,patch S,staged k,keep-index u,include-untracked a,all q,quiet m,message= pathspec-from-file= pathspec-file-nul",
+	"stash save":  "p,patch S,staged k,keep-index u,include-untracked a,all q,quiet",
+	"stash pop":   "index q,quiet",
+	"stash apply": "index q,quiet",
+	"stash branch": "",
+	"symbolic-ref": "m= q,quiet d,delete short recurse",
 	// The subcommands that write a place their arguments name (GitWrites):
 	// every option that takes a value is listed (so that a value is never
 	// read as the output), the others only where a bundle could hide one.
@@ -299,6 +332,22 @@ func (g GitArgs) Last(names ...string) (opt GitOpt, found bool) {
 		}
 	}
 	return opt, found
+}
+
+// Values returns the values given to the named option, in order (a
+// negated setting, --no-onto, clears the earlier ones).
+func (g GitArgs) Values(name string) []ir.Word {
+	var out []ir.Word
+	for _, o := range g.Opts {
+		switch {
+		case o.Name != name:
+		case o.Neg:
+			out = nil
+		case o.Value != nil:
+			out = append(out, *o.Value)
+		}
+	}
+	return out
 }
 
 // On reports whether a flag is on after the last of its settings (a

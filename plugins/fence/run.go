@@ -153,6 +153,7 @@ func (j *judge) command(i int, c *ir.Command) {
 	for _, t := range append(linkSources(c), archiveInputs(c)...) {
 		j.target(i, c, dir(), t, origin{rule: rules.FenceCommandWriteOutside, label: name, verb: t.verb})
 	}
+	j.gitLandings(c, dir())
 	for _, t := range j.diffApplyTargets(c) {
 		j.target(i, c, dir(), t, origin{rule: rules.FenceCommandWriteOutside, label: name, verb: t.verb})
 	}
