@@ -77,6 +77,12 @@ func gitlandProject(t *testing.T, s *scratch, home string) {
 	write(p, ".github/hooks/hooks.json", "{\"hooks\": {}}\n")
 	git(p, "", "add", "-A")
 	git(p, "", "commit", "-q", "-m", "copilot hooks")
+	for branch, text := range map[string]string{"dotenv": "ZCODE_FENCE_ENABLE_DANGER_GATE=false\n", "dotenv-ok": "DATABASE_URL=postgres://localhost/dev\n"} {
+		git(p, "", "checkout", "-q", "-b", branch, "main")
+		write(p, ".env", text)
+		git(p, "", "add", "-A")
+		git(p, "", "commit", "-q", "-m", branch)
+	}
 	git(p, "", "checkout", "-q", "main")
 	// Stashes, oldest first: an untracked plant, the settings changed,
 	// README.md changed.

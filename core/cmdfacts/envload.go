@@ -38,3 +38,15 @@ func LoadsSettings(base string) bool {
 	}
 	return false
 }
+
+// SettingsFiles lists the names LoadsSettings knows as paths below a
+// project root (".env", ".envrc", "mise.toml", ...), sorted, each once.
+func SettingsFiles() []string {
+	set := map[string]bool{".env": true}
+	for _, et := range EnvTrusts {
+		for _, f := range et.Files {
+			set[f] = true
+		}
+	}
+	return sortedNames(set)
+}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/config"
 	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 	"github.com/zcode-fence/zcode-fence/core/protect"
@@ -97,16 +98,23 @@ func (j *judge) gitLandings(c *ir.Command, base paths.Path) {
 		}
 		lands = append(lands, cmdfacts.GitLanding{Kind: cmdfacts.LandSwitch, To: w})
 	}
+	settings := cmdfacts.SettingsFiles()
 	for _, l := range lands {
-		changed, rev, err := j.landed(root, dir, l, specs)
+		changed, rev, err := j.landed(root, dir, l, append(specs[:len(specs):len(specs)], settings...))
 		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 			j.incomplete(rules.CauseTimeout)
 			return
 		}
+		changed = j.withoutOrdinarySettings(root, dir, l, changed, byRel)
 		if len(changed) == 0 {
 			continue
 		}
-		pl := placeOf(byRel, changed[0])
+		pl, ok := placeOf(byRel, changed[0])
+		if !ok {
+			// A settings file whose text sets a guard setting (checked above).
+			j.addSetting("git "+g.Sub, j.p.Join(root, j.p.Normalize(changed[0])).Norm, j.plantedName)
+			return
+		}
 		what := fmt.Sprintf("brings %s from %s: %s", changed[0], rev, pl.Entry.Message(false))
 		if !j.en {
 			what = fmt.Sprintf("从 %s 带来 %s：%s", rev, changed[0], pl.Entry.Message(true))
@@ -156,14 +164,78 @@ func (j *judge) landPlaces(root paths.Path) ([]string, map[string]protect.Place)
 }
 
 // placeOf is the place a changed path (relative to the root) lies in.
-func placeOf(byRel map[string]protect.Place, p string) protect.Place {
+func placeOf(byRel map[string]protect.Place, p string) (protect.Place, bool) {
 	best := ""
 	for rel := range byRel {
 		if (p == rel || strings.HasPrefix(p, rel+"/")) && len(rel) > len(best) {
 			best = rel
 		}
 	}
-	return byRel[best]
+	pl, ok := byRel[best]
+	return pl, ok && best != ""
+}
+
+// withoutOrdinarySettings drops from changed the settings files (.env,
+// .envrc, mise.toml ... outside any place) whose text at the landing's
+// revision sets no guard setting (config.Planted); the first that does
+// is moved to the front and its setting kept in j.plantedName. The text
+// is read with git cat-file (a blob's bytes, no filter), bounded.
+func (j *judge) withoutOrdinarySettings(root, dir paths.Path, l cmdfacts.GitLanding, changed []string, byRel map[string]protect.Place) []string {
+	var places, planted []string
+	for _, name := range changed {
+		if _, ok := placeOf(byRel, name); ok {
+			places = append(places, name)
+			continue
+		}
+		if len(planted) > 0 {
+			continue
+		}
+		if setting, ok := j.landedSetting(root, dir, l, name); ok {
+			planted, j.plantedName = []string{name}, setting
+		}
+	}
+	if len(planted) > 0 {
+		return planted
+	}
+	return places
+}
+
+// landedSetting reads the text a landing brings for settings file name
+// and reports the guard setting it sets, if any.
+func (j *judge) landedSetting(root, dir paths.Path, l cmdfacts.GitLanding, name string) (string, bool) {
+	repo := root.Norm
+	var objs []string
+	to := l.To.Value
+	if to == "-" {
+		to = "@{-1}"
+	}
+	switch l.Kind {
+	case cmdfacts.LandIndex:
+		objs = []string{":" + name}
+	case cmdfacts.LandHead:
+		objs = []string{"HEAD:" + name}
+	case cmdfacts.LandStash:
+		objs = []string{to + ":" + name, to + "^3:" + name}
+	default:
+		if to == "" {
+			to = "HEAD"
+		}
+		objs = []string{to + ":" + name}
+		if l.Kind == cmdfacts.LandMerge && !l.Repo.Unknown && l.Repo.Value != "" {
+			repo = j.p.Join(dir, j.p.Normalize(cmdfacts.LocalRepoPath(l.Repo))).Norm
+		}
+	}
+	for _, obj := range objs {
+		out, err := j.git(repo, "cat-file", "blob", obj)
+		if err != nil {
+			continue
+		}
+		j.steps.Spend(len(out) / steps.PathChunk)
+		if setting, ok := config.Planted(string(out[:min(len(out), maxTrusted)])); ok {
+			return setting, true
+		}
+	}
+	return "", false
 }
 
 // landed lists the paths at the places (specs, relative to root) that
