@@ -267,3 +267,28 @@ func GitRefMoves(sub string, args []ir.Word) []ir.Word {
 	}
 	return nil
 }
+
+// GitReadArgs is the command line, after "git", that runs the read-only
+// plumbing command args (diff-tree, ls-tree, ls-files, cat-file) in dir
+// so that what the repository configures cannot run: no pager, pathspecs
+// taken literally, fsmonitor and the untracked cache off. The plumbing
+// named runs no hook, filter, textconv or diff driver by itself.
+func GitReadArgs(dir string, args ...string) []string {
+	return append([]string{"--no-pager", "--literal-pathspecs", "-c", "core.fsmonitor=false",
+		"-c", "core.untrackedCache=false", "-C", dir}, args...)
+}
+
+// GitReadEnv is the environment for GitReadArgs, given the caller's:
+// every GIT_* variable dropped (the repository is the one in dir, with
+// its own configuration only), the user's and the system's
+// configuration not read, no prompt, no optional lock, no replace refs.
+func GitReadEnv(environ []string, devNull string) []string {
+	env := []string{"GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "GIT_NO_REPLACE_OBJECTS=1",
+		"GIT_CONFIG_GLOBAL=" + devNull, "GIT_CONFIG_NOSYSTEM=1"}
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, "GIT_") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}

@@ -82,10 +82,10 @@ var gitOptSpecs = map[string]string{
 		"rerere-autoupdate continue skip quit abort",
 	"revert": "e,edit cleanup= n,no-commit s,signoff m,mainline= S,gpg-sign=? strategy= X,strategy-option= " +
 		"reference rerere-autoupdate continue skip quit abort",
-	"stash push":  "p,patch S,staged k,keep-index u,include-untracked a,all q,quiet m,message= pathspec-from-file= pathspec-file-nul",
-	"stash save":  "p,patch S,staged k,keep-index u,include-untracked a,all q,quiet",
-	"stash pop":   "index q,quiet",
-	"stash apply": "index q,quiet",
+	"stash push":   "p,patch S,staged k,keep-index u,include-untracked a,all q,quiet m,message= pathspec-from-file= pathspec-file-nul",
+	"stash save":   "p,patch S,staged k,keep-index u,include-untracked a,all q,quiet",
+	"stash pop":    "index q,quiet",
+	"stash apply":  "index q,quiet",
 	"stash branch": "",
 	"symbolic-ref": "m= q,quiet d,delete short recurse",
 	// The subcommands that write a place their arguments name (GitWrites):

@@ -432,14 +432,11 @@ func sameBlob(p, mode, oid string) bool {
 	return hex.EncodeToString(h.Sum(nil)) == oid
 }
 
-// git runs one plumbing command in dir and returns its standard output.
-// The repository's configuration cannot make it run code: the commands
-// used run no hook, filter, diff driver or pager, and fsmonitor is off;
-// the user's and the system's configuration are not read (only the
-// repository's own), and GIT_* variables of the guard's own environment
-// are dropped so that the repository is the one in dir. A non-zero exit (not a repository, no
-// such revision) is an *exec.ExitError; running out of time is the
-// context's error.
+// git runs one read-only plumbing command in dir the way
+// cmdfacts.GitReadArgs and GitReadEnv say (the repository's own
+// configuration cannot make it run code) and returns its standard
+// output. A non-zero exit (not a repository, no such revision) is an
+// *exec.ExitError; running out of time is the context's error.
 func (j *judge) git(dir string, args ...string) ([]byte, error) {
 	j.steps.Spend(steps.FS(dir) + 64)
 	ctx := j.ctx
@@ -448,17 +445,8 @@ func (j *judge) git(dir string, args ...string) ([]byte, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, gitLandTimeout)
 	defer cancel()
-	full := append([]string{"--no-pager", "--literal-pathspecs", "-c", "core.fsmonitor=false",
-		"-c", "core.untrackedCache=false", "-C", dir}, args...)
-	cmd := exec.CommandContext(ctx, "git", full...)
-	env := []string{"GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "GIT_NO_REPLACE_OBJECTS=1",
-		"GIT_CONFIG_GLOBAL=" + os.DevNull, "GIT_CONFIG_NOSYSTEM=1"}
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GIT_") {
-			env = append(env, kv)
-		}
-	}
-	cmd.Env = env
+	cmd := exec.CommandContext(ctx, "git", cmdfacts.GitReadArgs(dir, args...)...)
+	cmd.Env = cmdfacts.GitReadEnv(os.Environ(), os.DevNull)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
 	err := cmd.Run()
