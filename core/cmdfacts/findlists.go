@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/zcode-fence/zcode-fence/core/ir"
 )
@@ -52,8 +54,8 @@ func GitEntries(rel string, recursive bool) []FindEntry {
 // negated group, an unknown word, a test this table does not know, or a
 // regular expression in a syntax Go does not share. Tests are joined by
 // "and" whatever their order; the actions (-print, -exec ...) pass.
-// Cost: linear in the expression, a regular expression compiled per
-// -regex test.
+// Cost: linear in the expression; a name test's or -regex test's
+// regular expression is compiled once per process (findCompile).
 func (f Find) Lists(root string, e FindEntry) (listed, ok bool) {
 	expr := f.Expr
 	depth := strings.Count(e.Rel, "/") + 1
@@ -223,7 +225,7 @@ func findMatch(pattern, s string, fold bool) (match, ok bool) {
 		}
 	}
 	sb.WriteString("$")
-	re, err := regexp.Compile(sb.String())
+	re, err := findCompile(sb.String())
 	if err != nil {
 		return false, false
 	}
@@ -240,11 +242,41 @@ func findRegex(expr, s string, fold bool) (match, ok bool) {
 	if fold {
 		flags = "(?is)"
 	}
-	re, err := regexp.Compile(flags + "^(?:" + expr + ")$")
+	re, err := findCompile(flags + "^(?:" + expr + ")$")
 	if err != nil {
 		return false, false
 	}
 	return re.MatchString(s), true
+}
+
+// findCompiled holds the regular expressions findMatch and findRegex
+// compiled (by their source), at most findCompiledMax of them: Lists
+// judges the same expression against several entries and roots, and a
+// warm layer server sees the same everyday patterns again and again.
+var (
+	findCompiled    sync.Map // string -> *regexp.Regexp
+	findCompiledLen atomic.Int32
+)
+
+const findCompiledMax = 256
+
+// findCompile is regexp.Compile(src) through findCompiled. Cost: one map
+// look-up for a source seen before; a compilation otherwise (a bad source
+// is compiled again each time: it ends the judgement anyway).
+func findCompile(src string) (*regexp.Regexp, error) {
+	if re, ok := findCompiled.Load(src); ok {
+		return re.(*regexp.Regexp), nil
+	}
+	re, err := regexp.Compile(src)
+	if err != nil {
+		return nil, err
+	}
+	if findCompiledLen.Load() < findCompiledMax {
+		if _, loaded := findCompiled.LoadOrStore(src, re); !loaded {
+			findCompiledLen.Add(1)
+		}
+	}
+	return re, nil
 }
 
 // linePassers print every line they read (reordered, de-duplicated or
