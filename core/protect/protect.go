@@ -27,6 +27,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"sync/atomic"
 
 	"github.com/zcode-fence/zcode-fence/core/paths"
 )
@@ -263,18 +264,98 @@ type Set struct {
 // unknown (no home, no project, an unset or relative variable) is left
 // out, and so is a directory named by a variable (or the data dir) that
 // is a wide root (paths.IsWideRoot) or holds the project root: protecting
-// it would fence the whole project. Cost: about sixty path joins; no
-// system calls until a real path is needed.
+// it would fence the whole project. Cost: about sixty path joins the
+// first time; a later call whose inputs are the last placement's (OS,
+// home, project, data dir, and every variable the placement looked up,
+// looked up again) copies its items (one allocation) instead. The
+// discovered places (GitDir, GitHooks, GitInclude: git configuration on
+// the real file system) are found again for every call. No other system
+// calls until a real path is needed.
 func Resolve(p paths.Platform, project, dataDir string) *Set {
+	pl := lastPlaced.Load()
+	if pl == nil || !pl.sameInputs(p, project, dataDir) {
+		pl = place(p, project, dataDir)
+		lastPlaced.Store(pl)
+	}
 	// One item per entry and base (GitDir entries may have two or three):
 	// sized for the table, so the slice is not grown and copied (304 B
 	// an item).
-	s := &Set{p: p, items: make([]item, 0, len(Table)+8)}
+	s := &Set{p: p, items: make([]item, 0, len(pl.items)+8)}
+	var found *repoFacts // found on the real file system, once, when needed
+	for i := range Table {
+		e := &Table[i]
+		switch e.Anchor {
+		case GitDir, GitHooks, GitInclude:
+			if pl.notAtHome && e.NotAtHome {
+				continue
+			}
+			if found == nil {
+				f := discover(p, pl.proj, pl.homeAt, pl.config)
+				found = &f
+			}
+			for _, base := range found.of(e.Anchor) {
+				s.add(e, base, pl.proj, true)
+			}
+		default:
+			s.items = append(s.items, pl.items[pl.at[i]:pl.at[i+1]]...)
+		}
+	}
+	return s
+}
+
+// placement is the part of Resolve that depends on its inputs only: the
+// items of every entry that is not discovered, and the inputs it read.
+// Its items are never changed after it is stored (a Set copies them).
+type placement struct {
+	os, home, project, dataDir string
+	noLookup                   bool
+	env                        []lookup
+	homeAt, proj, config       paths.Path
+	notAtHome                  bool // the project root is home
+	items                      []item
+	at                         []int // Table[i]'s items are items[at[i]:at[i+1]]
+}
+
+type lookup struct {
+	name, value string
+	ok          bool
+}
+
+// lastPlaced is the most recent placement: a hook call resolves once, a
+// warm layer server or a benchmark many times with the same inputs.
+var lastPlaced atomic.Pointer[placement]
+
+// sameInputs reports whether placing for p, project and dataDir would
+// read exactly what pl read.
+func (pl *placement) sameInputs(p paths.Platform, project, dataDir string) bool {
+	if pl.os != p.OS || pl.home != p.Home || pl.project != project || pl.dataDir != dataDir ||
+		pl.noLookup != (p.Lookup == nil) {
+		return false
+	}
+	for _, l := range pl.env {
+		if v, ok := p.Lookup(l.name); v != l.value || ok != l.ok {
+			return false
+		}
+	}
+	return true
+}
+
+// place does Resolve's work for every entry that is not discovered,
+// recording the variables it looks up.
+func place(p paths.Platform, project, dataDir string) *placement {
+	pl := &placement{os: p.OS, home: p.Home, project: project, dataDir: dataDir, noLookup: p.Lookup == nil,
+		at: make([]int, len(Table)+1)}
+	lookupEnv := func(name string) (string, bool) {
+		v, ok := p.Lookup(name)
+		pl.env = append(pl.env, lookup{name, v, ok})
+		return v, ok
+	}
+	s := &Set{p: p, items: make([]item, 0, len(Table))}
 	home := p.Clean(strings.TrimSpace(p.Home))
 	proj := p.Clean(strings.TrimSpace(project))
 	config := paths.Path{}
 	if p.Lookup != nil {
-		if v, ok := p.Lookup("XDG_CONFIG_HOME"); ok {
+		if v, ok := lookupEnv("XDG_CONFIG_HOME"); ok {
 			if x := p.Clean(strings.TrimSpace(v)); x.IsAbs() {
 				config = x
 			}
@@ -283,46 +364,44 @@ func Resolve(p paths.Platform, project, dataDir string) *Set {
 	if !config.IsAbs() && home.IsAbs() {
 		config = p.Join(home, p.Clean(".config"))
 	}
-	var found *repoFacts // found on the real file system, once, when needed
+	pl.homeAt, pl.proj, pl.config = home, proj, config
+	pl.notAtHome = home.IsAbs() && proj.IsAbs() && same(p, home, proj)
 	for i := range Table {
+		pl.at[i] = len(s.items)
 		e := &Table[i]
-		var bases []paths.Path
+		var base paths.Path
 		named := false // a directory the environment or the call names
 		switch e.Anchor {
 		case Home:
-			bases = []paths.Path{home}
+			base = home
 		case Project:
-			bases = []paths.Path{proj}
+			base = proj
 		case ConfigHome:
-			bases = []paths.Path{config}
+			base = config
 		case Abs:
 			if p.OS == "windows" {
 				continue
 			}
-			bases = []paths.Path{p.Clean("/")}
+			base = p.Clean("/")
 		case Env:
 			if p.Lookup == nil {
 				continue
 			}
-			v, _ := p.Lookup(e.Env)
-			bases, named = []paths.Path{p.Clean(strings.TrimSpace(v))}, true
+			v, _ := lookupEnv(e.Env)
+			base, named = p.Clean(strings.TrimSpace(v)), true
 		case DataDir:
-			bases, named = []paths.Path{p.Clean(strings.TrimSpace(dataDir))}, true
-		case GitDir, GitHooks, GitInclude:
-			if found == nil {
-				f := discover(p, proj, home, config)
-				found = &f
-			}
-			bases, named = found.of(e.Anchor), true
-		}
-		if e.NotAtHome && home.IsAbs() && proj.IsAbs() && same(p, home, proj) {
+			base, named = p.Clean(strings.TrimSpace(dataDir)), true
+		default: // discovered for each call (Resolve)
 			continue
 		}
-		for _, base := range bases {
-			s.add(e, base, proj, named)
+		if e.NotAtHome && pl.notAtHome {
+			continue
 		}
+		s.add(e, base, proj, named)
 	}
-	return s
+	pl.at[len(Table)] = len(s.items)
+	pl.items = s.items
+	return pl
 }
 
 // add places entry e at base for the call (see Resolve).

@@ -255,3 +255,51 @@ func TestDiscoveredPlaces(t *testing.T) {
 		t.Errorf("hooksPath . fences the project: %+v", h)
 	}
 }
+
+// TestResolveReusesOnlyEqualInputs: a placement is reused only when every
+// input it read is the same; a changed variable, home, project or data
+// dir places again, and going back gives the first places again.
+func TestResolveReusesOnlyEqualInputs(t *testing.T) {
+	env := map[string]string{"HOME": "/home/alice"}
+	withXDG := map[string]string{"HOME": "/home/alice", "XDG_CONFIG_HOME": "/srv/cfg", "ZCODE_FENCE_HOME": "/srv/zf"}
+	type in struct {
+		env           map[string]string
+		home, project string
+		data          string
+	}
+	ins := []in{
+		{env, "/home/alice", "/home/alice/p", ""},
+		{withXDG, "/home/alice", "/home/alice/p", ""},
+		{env, "/home/bob", "/home/alice/p", ""},
+		{env, "/home/alice", "/home/alice/q", "/var/zf"},
+		{env, "/home/alice", "/home/alice", ""},
+	}
+	placed := func(s *Set) string {
+		var b strings.Builder
+		for _, it := range s.items {
+			b.WriteString(it.at.Norm + "\n")
+		}
+		return b.String()
+	}
+	fresh := map[int]string{}
+	for round := 0; round < 2; round++ {
+		for k, c := range ins {
+			p := paths.Simulated("linux", c.home, c.env)
+			if round == 0 { // placed afresh; in round 1 after another input's placement
+				lastPlaced.Store(nil)
+			}
+			want := placed(Resolve(p, c.project, c.data))
+			if round == 0 {
+				fresh[k] = want
+			}
+			if got := placed(Resolve(p, c.project, c.data)); got != want || got != fresh[k] {
+				t.Errorf("inputs %d: reused placement differs:\n%s\nwant\n%s", k, got, want)
+			}
+		}
+	}
+	for k := 1; k < len(ins); k++ {
+		if fresh[k] == fresh[0] {
+			t.Errorf("inputs %d place the same paths as inputs 0: the test does not vary them", k)
+		}
+	}
+}
