@@ -24,8 +24,14 @@ package protect
 
 import (
 	"github.com/zcode-fence/zcode-fence/core/agenthost"
+	"errors"
+	"io"
+	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -437,8 +443,9 @@ func (s *Set) add(e *Entry, base, proj paths.Path, named bool) {
 // looked for where they are common (dotfile managers link ~/.claude or
 // ~/.config, macOS links /etc): the anchor itself and the first name below
 // it; an entry is walked in full only when that name is a link. So the
-// list costs a few RealPath walks and one Lstat per distinct first name,
-// not a walk per entry (about 60).
+// list costs a few RealPath walks and, per anchor, either one Lstat per
+// distinct first name or (linkedNames: an anchor with many names, home)
+// one read of the anchor directory; not a walk per entry (about 60).
 func (s *Set) resolveReal() {
 	if s.realDone {
 		return
@@ -447,6 +454,9 @@ func (s *Set) resolveReal() {
 	p := s.p
 	bases := map[string]paths.Path{}
 	linked := map[string]bool{}
+	if p.EvalSymlinks != nil {
+		s.listFirstNames(linked)
+	}
 	for i := range s.items {
 		it := &s.items[i]
 		if p.EvalSymlinks == nil { // lexical real paths: the same
@@ -486,6 +496,80 @@ func (s *Set) resolveReal() {
 		for _, ex := range it.except {
 			exRel := strings.TrimLeft(ex.Norm[len(strings.TrimRight(it.at.Norm, `/\`)):], `/\`)
 			it.realEx = append(it.realEx, p.Join(it.real, p.Clean(exRel)))
+		}
+	}
+}
+
+// firstName is the path of the first name below it.base on the way to
+// it.at ("" when it.at is the base).
+func (s *Set) firstName(it *item) string {
+	rel := strings.TrimLeft(it.at.Norm[len(strings.TrimRight(it.base.Norm, `/\`)):], `/\`)
+	first, _, _ := strings.Cut(strings.ReplaceAll(rel, `\`, "/"), "/")
+	if first == "" {
+		return ""
+	}
+	return s.p.Join(it.base, s.p.Clean(first)).Norm
+}
+
+// listFirstNames fills linked (first name's path -> is a symlink) for the
+// anchors below which the items have at least listAtLeast distinct first
+// names, from one read of the anchor directory (linkedNames); the other
+// names are left to resolveReal's Lstat.
+func (s *Set) listFirstNames(linked map[string]bool) {
+	if runtime.GOOS != "linux" || s.p.OS != "linux" {
+		return // names there may match an entry of another case or form
+	}
+	byBase := map[string][]string{}
+	for i := range s.items {
+		it := &s.items[i]
+		if fp := s.firstName(it); fp != "" && !slices.Contains(byBase[it.base.Norm], fp) {
+			byBase[it.base.Norm] = append(byBase[it.base.Norm], fp)
+		}
+	}
+	for dir, names := range byBase {
+		if len(names) >= listAtLeast {
+			linkedNames(dir, names, linked)
+		}
+	}
+}
+
+// listAtLeast is how many names an anchor needs before its directory is
+// read instead of Lstat-ing each name (a read is an open, two getdents
+// and a close).
+const listAtLeast = 6
+
+// listAtMost bounds the directory read: a larger directory is left to
+// Lstat (a read would cost more than the names' Lstats).
+const listAtMost = 512
+
+// linkedNames records in linked, for each path of names (all directly in
+// dir), whether it is a symlink, from one read of dir: a name that is not
+// listed does not exist, so it is no link. A name listed only in another
+// case (a case-folding directory) is left out, and so is every name when
+// dir cannot be read or holds more than listAtMost entries: resolveReal
+// Lstats those.
+func linkedNames(dir string, names []string, linked map[string]bool) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	entries, err := f.ReadDir(listAtMost + 1)
+	f.Close()
+	if err != nil && !errors.Is(err, io.EOF) || len(entries) > listAtMost {
+		return
+	}
+	isLink := make(map[string]bool, len(entries))
+	folded := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		isLink[e.Name()] = e.Type()&fs.ModeSymlink != 0
+		folded[strings.ToLower(e.Name())] = true
+	}
+	for _, fp := range names {
+		name := filepath.Base(fp)
+		if l, ok := isLink[name]; ok {
+			linked[fp] = l
+		} else if !folded[strings.ToLower(name)] {
+			linked[fp] = false
 		}
 	}
 }

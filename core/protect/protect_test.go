@@ -2,6 +2,7 @@ package protect
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -301,5 +302,43 @@ func TestResolveReusesOnlyEqualInputs(t *testing.T) {
 		if fresh[k] == fresh[0] {
 			t.Errorf("inputs %d place the same paths as inputs 0: the test does not vary them", k)
 		}
+	}
+}
+
+// TestLinkedNames: one read of a directory tells a link from a file, a
+// directory and a name that is not there; a directory larger than
+// listAtMost is left to Lstat (no answer for any name).
+func TestLinkedNames(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink(t.TempDir(), filepath.Join(dir, ".claude")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".bashrc"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".ssh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{".claude", ".bashrc", ".ssh", ".codex"}
+	for i := range names {
+		names[i] = filepath.Join(dir, names[i])
+	}
+	linked := map[string]bool{}
+	linkedNames(dir, names, linked)
+	want := map[string]bool{names[0]: true, names[1]: false, names[2]: false, names[3]: false}
+	for fp, l := range want {
+		if got, ok := linked[fp]; !ok || got != l {
+			t.Errorf("%s: linked %v (known %v), want %v", filepath.Base(fp), got, ok, l)
+		}
+	}
+	for i := 0; i < listAtMost; i++ {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	linked = map[string]bool{}
+	linkedNames(dir, names, linked)
+	if len(linked) != 0 {
+		t.Errorf("a directory of %d entries was read: %v", listAtMost+3, linked)
 	}
 }
