@@ -23,7 +23,6 @@
 package protect
 
 import (
-	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"errors"
 	"io"
 	"io/fs"
@@ -35,6 +34,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 )
 
