@@ -23,9 +23,6 @@
 package protect
 
 import (
-	"errors"
-	"io"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -254,6 +251,7 @@ type item struct {
 	realEx []paths.Path
 	realB  paths.Path // base with symlinks resolved (Named entries)
 	globs  []string   // Except items matched against a last name
+	first  string     // the path of the first name below base on the way to at ("" for base itself)
 }
 
 // Set is the table resolved for one call. Not safe for concurrent use
@@ -429,6 +427,7 @@ func (s *Set) add(e *Entry, base, proj paths.Path, named bool) {
 		}
 	}
 	it := item{e: e, at: at, base: base}
+	it.first = firstName(p, at, base)
 	for _, ex := range e.Except {
 		if !strings.Contains(ex, "/") && strings.ContainsAny(ex, "*?[") {
 			it.globs = append(it.globs, ex)
@@ -470,10 +469,8 @@ func (s *Set) resolveReal() {
 		}
 		it.realB = br
 		rel := strings.TrimLeft(it.at.Norm[len(strings.TrimRight(it.base.Norm, `/\`)):], `/\`)
-		first, _, _ := strings.Cut(strings.ReplaceAll(rel, `\`, "/"), "/")
 		walk := false
-		if first != "" {
-			fp := p.Join(it.base, p.Clean(first)).Norm
+		if fp := it.first; fp != "" {
 			l, seen := linked[fp]
 			if !seen {
 				fi, err := os.Lstat(fp)
@@ -500,15 +497,16 @@ func (s *Set) resolveReal() {
 	}
 }
 
-// firstName is the path of the first name below it.base on the way to
-// it.at ("" when it.at is the base).
-func (s *Set) firstName(it *item) string {
-	rel := strings.TrimLeft(it.at.Norm[len(strings.TrimRight(it.base.Norm, `/\`)):], `/\`)
+// firstName is the path of the first name below base on the way to at
+// ("" when at is base). Placed with the item (add), so a reused placement
+// does not join it again.
+func firstName(p paths.Platform, at, base paths.Path) string {
+	rel := strings.TrimLeft(at.Norm[len(strings.TrimRight(base.Norm, `/\`)):], `/\`)
 	first, _, _ := strings.Cut(strings.ReplaceAll(rel, `\`, "/"), "/")
 	if first == "" {
 		return ""
 	}
-	return s.p.Join(it.base, s.p.Clean(first)).Norm
+	return p.Join(base, p.Clean(first)).Norm
 }
 
 // listFirstNames fills linked (first name's path -> is a symlink) for the
@@ -522,7 +520,7 @@ func (s *Set) listFirstNames(linked map[string]bool) {
 	byBase := map[string][]string{}
 	for i := range s.items {
 		it := &s.items[i]
-		if fp := s.firstName(it); fp != "" && !slices.Contains(byBase[it.base.Norm], fp) {
+		if fp := it.first; fp != "" && !slices.Contains(byBase[it.base.Norm], fp) {
 			byBase[it.base.Norm] = append(byBase[it.base.Norm], fp)
 		}
 	}
@@ -549,20 +547,16 @@ const listAtMost = 512
 // dir cannot be read or holds more than listAtMost entries: resolveReal
 // Lstats those.
 func linkedNames(dir string, names []string, linked map[string]bool) {
-	f, err := os.Open(dir)
-	if err != nil {
+	isLink := make(map[string]bool, 64)
+	folded := make(map[string]bool, 64)
+	ok := listDir(dir, listAtMost, func(name string, link, known bool) {
+		if known {
+			isLink[name] = link
+		}
+		folded[strings.ToLower(name)] = true
+	})
+	if !ok {
 		return
-	}
-	entries, err := f.ReadDir(listAtMost + 1)
-	f.Close()
-	if err != nil && !errors.Is(err, io.EOF) || len(entries) > listAtMost {
-		return
-	}
-	isLink := make(map[string]bool, len(entries))
-	folded := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		isLink[e.Name()] = e.Type()&fs.ModeSymlink != 0
-		folded[strings.ToLower(e.Name())] = true
 	}
 	for _, fp := range names {
 		name := filepath.Base(fp)
