@@ -149,12 +149,7 @@ func (pl *placement) sameInputs(p paths.Platform, project string) bool {
 
 // place does Resolve's work for p (whose Lookup may be recording).
 func place(p paths.Platform, project string) *Set {
-	s := &Set{p: p}
-	if pr := p.Clean(strings.TrimSpace(project)); pr.IsAbs() {
-		if wide, _ := p.IsWideRoot(pr); !wide {
-			s.project = pr
-		}
-	}
+	s := &Set{p: p, project: NarrowProject(p, project)}
 	home := p.Clean(strings.TrimSpace(p.Home))
 	env := func(name string) string {
 		if p.Lookup == nil {
@@ -194,6 +189,27 @@ func place(p paths.Platform, project string) *Set {
 		s.place(homeAnchors(p, other), nil)
 	}
 	return s
+}
+
+// NarrowProject is project (a call's project root) as the catalogue
+// exempts it: absolute and not a wide root (home, the filesystem root);
+// the zero Path otherwise (nothing is exempt).
+func NarrowProject(p paths.Platform, project string) paths.Path {
+	if pr := p.Clean(strings.TrimSpace(project)); pr.IsAbs() {
+		if wide, _ := p.IsWideRoot(pr); !wide {
+			return pr
+		}
+	}
+	return paths.Path{}
+}
+
+// LexicallyExempt reports whether every read of x misses the stores for
+// certain without placing the catalogue: x lies inside narrow (a
+// NarrowProject) and p resolves no symlinks (EvalSymlinks nil: x's real
+// path is x), so Read and Holds say no for it. Cost: one containment
+// test.
+func LexicallyExempt(p paths.Platform, narrow, x paths.Path) bool {
+	return p.EvalSymlinks == nil && narrow.IsAbs() && x.IsAbs() && p.Contains(narrow, x)
 }
 
 // otherHomes are the homes of the machine's other users, as a pattern

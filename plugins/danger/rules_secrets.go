@@ -57,6 +57,12 @@ func (v *cmdv) secretWord(w ir.Word, tree bool) []secretHit {
 		texts = append(texts, raw)
 	}
 	for _, s := range texts {
+		if v.exemptText(s) {
+			if v.j.steps != nil {
+				v.j.spend(4) // as secretPath would have
+			}
+			continue
+		}
 		if h, ok := v.secretText(s, tree); ok {
 			out = append(out, h)
 			break
@@ -72,6 +78,53 @@ func (v *cmdv) secretText(s string, tree bool) (secretHit, bool) {
 		return secretHit{}, false
 	}
 	return v.j.secretPath(p, tree)
+}
+
+// exemptText reports whether path string s, relative, stays inside the
+// project from the command's directory and names no store for certain
+// (secrets.LexicallyExempt): no ".." segment, the directory inside the
+// project, real paths lexical. It spares the everyday operand (cat
+// src/main.go) the join and the catalogue. Cost: a Normalize and a
+// containment test.
+func (v *cmdv) exemptText(s string) bool {
+	narrow := v.j.narrowProject()
+	if !narrow.IsAbs() || v.j.plat.EvalSymlinks != nil {
+		return false
+	}
+	p := v.j.plat.Normalize(s)
+	if p.Kind != paths.Relative || hasDotDot(p.Norm) {
+		return false
+	}
+	base, _ := v.baseDir()
+	return secrets.LexicallyExempt(v.j.plat, narrow, base)
+}
+
+// hasDotDot reports whether a relative path has a ".." segment ("/" or
+// "\\" separated).
+func hasDotDot(s string) bool {
+	for len(s) > 0 {
+		i := strings.IndexAny(s, `/\`)
+		seg := s
+		if i >= 0 {
+			seg, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		if seg == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// narrowProject is the call's project root as the catalogue exempts it,
+// computed once per call.
+func (j *judge) narrowProject() paths.Path {
+	if !j.narrowDone {
+		j.narrowDone = true
+		j.narrow = secrets.NarrowProject(j.plat, j.project.Norm)
+	}
+	return j.narrow
 }
 
 // secretAbs is word w as an absolute path (ok false when it has an
@@ -114,6 +167,9 @@ func (j *judge) secretPath(p paths.Path, tree bool) (secretHit, bool) {
 	}
 	if j.steps != nil {
 		j.spend(4)
+	}
+	if secrets.LexicallyExempt(j.plat, j.narrowProject(), p) {
+		return secretHit{}, false // inside the project: no catalogue needed
 	}
 	set := j.secretSet()
 	h, ok := set.Read(p)
