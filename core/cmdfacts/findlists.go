@@ -1,12 +1,12 @@
 package cmdfacts
 
 import (
+	"errors"
 	"path"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/zcode-fence/zcode-fence/core/ir"
 )
@@ -188,6 +188,16 @@ var findMayPass = map[string]int{
 // without treating "/" or a leading "." specially. ok is false for a bad
 // pattern.
 func findMatch(pattern, s string, fold bool) (match, ok bool) {
+	re, err := findCompile(findKey{pattern, true, fold}, func() (string, bool) { return globSource(pattern, fold) })
+	if err != nil {
+		return false, false
+	}
+	return re.MatchString(s), true
+}
+
+// globSource is findMatch's pattern as a regular expression (ok false
+// for a bad pattern).
+func globSource(pattern string, fold bool) (string, bool) {
 	var sb strings.Builder
 	if fold {
 		sb.WriteString("(?is)^")
@@ -212,7 +222,7 @@ func findMatch(pattern, s string, fold bool) (match, ok bool) {
 				end = strings.IndexByte(pattern[i+2:], ']') + 1
 			}
 			if end < 0 {
-				return false, false
+				return "", false
 			}
 			class := pattern[i+1 : i+1+end]
 			if strings.HasPrefix(class, "!") {
@@ -225,11 +235,7 @@ func findMatch(pattern, s string, fold bool) (match, ok bool) {
 		}
 	}
 	sb.WriteString("$")
-	re, err := findCompile(sb.String())
-	if err != nil {
-		return false, false
-	}
-	return re.MatchString(s), true
+	return sb.String(), true
 }
 
 // findRegex matches find's -regex (the whole path) for the expressions Go
@@ -238,11 +244,13 @@ func findRegex(expr, s string, fold bool) (match, ok bool) {
 	if strings.Contains(expr, `\(`) || strings.Contains(expr, `\|`) || strings.Contains(expr, `\{`) {
 		return false, false
 	}
-	flags := "(?s)"
-	if fold {
-		flags = "(?is)"
-	}
-	re, err := findCompile(flags + "^(?:" + expr + ")$")
+	re, err := findCompile(findKey{expr, false, fold}, func() (string, bool) {
+		flags := "(?s)"
+		if fold {
+			flags = "(?is)"
+		}
+		return flags + "^(?:" + expr + ")$", true
+	})
 	if err != nil {
 		return false, false
 	}
@@ -250,34 +258,52 @@ func findRegex(expr, s string, fold bool) (match, ok bool) {
 }
 
 // findCompiled holds the regular expressions findMatch and findRegex
-// compiled (by their source), at most findCompiledMax of them: Lists
-// judges the same expression against several entries and roots, and a
-// warm layer server sees the same everyday patterns again and again.
-var (
-	findCompiled    sync.Map // string -> *regexp.Regexp
-	findCompiledLen atomic.Int32
-)
+// compiled, by what they were compiled from, at most findCompiledMax of
+// them: Lists judges the same expression against several entries and
+// roots, and a warm layer server sees the same everyday patterns again
+// and again.
+var findCompiled = struct {
+	sync.RWMutex
+	m map[findKey]*regexp.Regexp
+}{m: map[findKey]*regexp.Regexp{}}
+
+// findKey is a name test's pattern (glob) or a -regex expression, and
+// whether it folds case.
+type findKey struct {
+	expr       string
+	glob, fold bool
+}
 
 const findCompiledMax = 256
 
-// findCompile is regexp.Compile(src) through findCompiled. Cost: one map
-// look-up for a source seen before; a compilation otherwise (a bad source
-// is compiled again each time: it ends the judgement anyway).
-func findCompile(src string) (*regexp.Regexp, error) {
-	if re, ok := findCompiled.Load(src); ok {
-		return re.(*regexp.Regexp), nil
+// findCompile is the regular expression for k, through findCompiled;
+// build gives its source. Cost: one map look-up (no allocation) for a
+// key seen before; building and compiling otherwise (a bad source is
+// compiled again each time: it ends the judgement anyway).
+func findCompile(k findKey, build func() (string, bool)) (*regexp.Regexp, error) {
+	findCompiled.RLock()
+	re, ok := findCompiled.m[k]
+	findCompiled.RUnlock()
+	if ok {
+		return re, nil
+	}
+	src, good := build()
+	if !good {
+		return nil, errBadFind
 	}
 	re, err := regexp.Compile(src)
 	if err != nil {
 		return nil, err
 	}
-	if findCompiledLen.Load() < findCompiledMax {
-		if _, loaded := findCompiled.LoadOrStore(src, re); !loaded {
-			findCompiledLen.Add(1)
-		}
+	findCompiled.Lock()
+	if len(findCompiled.m) < findCompiledMax {
+		findCompiled.m[k] = re
 	}
+	findCompiled.Unlock()
 	return re, nil
 }
+
+var errBadFind = errors.New("cmdfacts: bad find pattern")
 
 // linePassers print every line they read (reordered, de-duplicated or
 // copied), picking none out: a listing fed through them is still the

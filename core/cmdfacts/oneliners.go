@@ -166,7 +166,7 @@ func (r *runner) stdinCode() {
 }
 
 func oneOf(v, list string) bool {
-	for _, f := range strings.Fields(list) {
+	for f := range strings.FieldsSeq(list) { // no allocation: called per word
 		if v == f {
 			return true
 		}

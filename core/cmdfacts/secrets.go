@@ -303,7 +303,8 @@ func inDir(dir *ir.Word, w ir.Word) ir.Word {
 // matchSub returns how many leading words of args match one of subs
 // ("gist create"), 0 for none.
 func matchSub(args []ir.Word, subs []string) int {
-	var words []string
+	var first [2]string // the first two operands: no allocation per call
+	words := first[:0]
 	for _, a := range args {
 		if IsOption(a) {
 			continue
@@ -314,11 +315,18 @@ func matchSub(args []ir.Word, subs []string) int {
 		}
 	}
 	for _, s := range subs {
-		f := strings.Fields(s)
-		if len(words) >= len(f) && slices.Equal(words[:len(f)], f) {
+		n, match := 0, true
+		for f := range strings.FieldsSeq(s) {
+			if n >= len(words) || words[n] != f {
+				match = false
+				break
+			}
+			n++
+		}
+		if match {
 			// the index just past the last matched word
 			seen, k := 0, 0
-			for k < len(args) && seen < len(f) {
+			for k < len(args) && seen < n {
 				if !IsOption(args[k]) {
 					seen++
 				}

@@ -207,16 +207,24 @@ func matchPath(ops []string, path string) (int, bool) {
 	if path == "" {
 		return 0, true
 	}
-	words := strings.Fields(path)
-	if len(ops) < len(words) {
-		return 0, false
-	}
-	for i, w := range words {
-		if !slices.Contains(strings.Split(w, "|"), ops[i]) {
+	n := 0 // the words of path, read in place (no allocation: called per command)
+	for w := range strings.FieldsSeq(path) {
+		if n >= len(ops) {
 			return 0, false
 		}
+		found := false
+		for alt := range strings.SplitSeq(w, "|") {
+			if alt == ops[n] {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return 0, false
+		}
+		n++
 	}
-	return len(words), true
+	return n, true
 }
 
 // servicePathOp reads a CLI of serviceCLIs. Options may come anywhere
