@@ -84,6 +84,15 @@ func joinPaths(paths [][]string) []string {
 	return out
 }
 
+// optsText writes option names as a reference lists them: -a/--all.
+func optsText(names []string) string {
+	os := make([]string, 0, len(names))
+	for _, n := range names {
+		os = append(os, optText(n))
+	}
+	return strings.Join(os, "/")
+}
+
 // serviceCoverage returns the service CLIs' paths of kind k.
 func serviceCoverage(k InfraKind) []Covered {
 	var out []Covered
@@ -97,11 +106,7 @@ func serviceCoverage(k InfraKind) []Covered {
 			found = true
 			s := strings.ReplaceAll(sp.path, "|", "/")
 			if len(sp.needs) > 0 {
-				var os []string
-				for _, n := range sp.needs {
-					os = append(os, optText(n))
-				}
-				s = strings.TrimSpace(s + " with " + strings.Join(os, "/"))
+				s = strings.TrimSpace(s + " with " + optsText(sp.needs))
 			}
 			if s != "" {
 				cs = append(cs, s)
@@ -134,18 +139,10 @@ func LongTailCoverage(e TailEffect) []Covered {
 				s = append(s, strings.ReplaceAll(r.path, "|", "/"))
 			}
 			if len(r.needs) > 0 {
-				var os []string
-				for _, n := range r.needs {
-					os = append(os, optText(n))
-				}
-				s = append(s, strings.Join(os, "/"))
+				s = append(s, optsText(r.needs))
 			}
 			if len(r.unless) > 0 {
-				var os []string
-				for _, n := range r.unless {
-					os = append(os, optText(n))
-				}
-				s = append(s, "(not "+strings.Join(os, "/")+")")
+				s = append(s, "(not "+optsText(r.unless)+")")
 			}
 			if r.device > 0 {
 				s = append(s, "onto a /dev device")
