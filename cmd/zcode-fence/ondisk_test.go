@@ -38,7 +38,7 @@ var ondiskTables = []string{"../../plugins/danger/testdata/ondisk_cases.json", "
 	"testdata/sqlfiles-cases.json"}
 
 // layOut writes the files of spec below dir, with their modes; FIFOs are
-// made with mkfifo.
+// made with mkfifo, symbolic links with their target as written.
 func layOut(dir string, spec ondisktest.Spec) error {
 	for rel, f := range spec {
 		p := filepath.Join(dir, filepath.FromSlash(rel))
@@ -46,6 +46,10 @@ func layOut(dir string, spec ondisktest.Spec) error {
 			return err
 		}
 		switch {
+		case f.Mode&fs.ModeSymlink != 0:
+			if err := os.Symlink(f.Data, p); err != nil {
+				return err
+			}
 		case f.Mode&fs.ModeNamedPipe != 0:
 			if err := syscall.Mkfifo(p, 0o644); err != nil {
 				return err

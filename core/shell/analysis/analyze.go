@@ -245,6 +245,10 @@ type analyzer struct {
 	holes  map[string]string // hole variable name -> original text
 	nholes int
 
+	// containers counts the container runs being walked (deferred.go):
+	// inside one, no host file is looked at (links.go).
+	containers int
+
 	steps       int // statements, commands and words (see stepsUsed)
 	input       int // bytes of input: the command text and the files read (addInput)
 	maxSteps    int

@@ -514,5 +514,7 @@ func (a *analyzer) containerCmd(c ctx, st *state, ex exec) {
 	for i, w := range r.Cmd {
 		words[i] = wordToX(w)
 	}
+	a.containers++
 	a.nestedArgv(nc, child, words, ex.name+" run", ex.idx)
+	a.containers--
 }

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/ir"
@@ -13,7 +14,8 @@ import (
 // $(dirname W), $(basename W [SUFFIX]), $(realpath W), $(readlink -f W)
 // and $(cd W && pwd) (also cd W; pwd, cd -P, pwd -P, redirects to
 // /dev/null) are evaluated when W is known, lexically (symbolic links are
-// not followed): SCRIPT_DIR="$(cd "$(dirname "$0")" && pwd)" then names
+// not followed); $(readlink W) is the link's target read from the file
+// system (links.go): SCRIPT_DIR="$(cd "$(dirname "$0")" && pwd)" then names
 // the script's directory, so the paths built on it resolve. The body is
 // still walked as commands of its own (see substitutions).
 
@@ -181,8 +183,12 @@ func (a *analyzer) pathCall(st *state, src string, ce *syntax.CallExpr, redirs [
 				return "", false, true
 			}
 		}
-		if name == "readlink" && len(opts) == 0 || len(ops) != 1 {
+		if len(ops) != 1 {
 			return "", false, true
+		}
+		if name == "readlink" && !slices.ContainsFunc(opts, func(o string) bool { return o != "-n" }) {
+			out, ok := a.readlinkValue(st, ops[0]) // links.go
+			return out, ok, true
 		}
 		return a.absLexical(st, ops[0])
 	}

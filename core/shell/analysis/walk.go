@@ -113,6 +113,10 @@ func (a *analyzer) compound(c ctx, st *state, cmd syntax.Command) {
 	case *syntax.WhileClause:
 		inner := c
 		inner.listing = "" // only this loop's read is fed by the listing
+		// A loop resolving a script's own links (links.go).
+		if a.linkLoop(inner, st, cmd) {
+			return
+		}
 		a.stmts(inner, st, cmd.Cond)
 		body := st.branch()
 		if name, ok := readVar(cmd.Cond); ok && c.listing != "" && !cmd.Until {

@@ -27,6 +27,10 @@ type FS interface {
 	ReadFile(name string, limit int64) ([]byte, error)
 	// Stat describes name, following symbolic links.
 	Stat(name string) (Info, error)
+	// Readlink returns the target of the symbolic link name, as stored
+	// (relative targets are relative to the link's directory); an error
+	// when name is not a symbolic link or does not exist.
+	Readlink(name string) (string, error)
 }
 
 var (
@@ -66,6 +70,13 @@ func (osFS) Stat(name string) (Info, error) {
 		return Info{}, err
 	}
 	return Info{Size: fi.Size(), Mode: fi.Mode()}, nil
+}
+
+func (osFS) Readlink(name string) (string, error) {
+	if Virtual(name) {
+		return "", ErrNotRegular
+	}
+	return os.Readlink(name)
 }
 
 func (osFS) ReadFile(name string, limit int64) ([]byte, error) {
@@ -109,7 +120,9 @@ func (osFS) ReadFile(name string, limit int64) ([]byte, error) {
 
 // MapFS is an in-memory file system for tests: keys are absolute paths,
 // values their files (fstest-style: Data, Mode). A key ending in "/" is a
-// directory; the parents of every file exist as directories.
+// directory; the parents of every file exist as directories. A file whose
+// Mode has fs.ModeSymlink is a symbolic link to Data (relative to the
+// link's directory); Stat and ReadFile follow links in every component.
 type MapFS map[string]*MapFile
 
 // MapFile is one file of a MapFS.
@@ -118,8 +131,20 @@ type MapFile struct {
 	Mode fs.FileMode // 0 means a regular file, mode 0644
 }
 
+// maxLinks bounds the symbolic links one MapFS lookup follows (the
+// kernel's ELOOP bound).
+const maxLinks = 40
+
 func (m MapFS) lookup(name string) (*MapFile, bool) {
-	name = path.Clean(name)
+	name, ok := m.resolve(path.Clean(name))
+	if !ok {
+		return nil, false
+	}
+	return m.entry(name)
+}
+
+// entry is the file at name, no link followed.
+func (m MapFS) entry(name string) (*MapFile, bool) {
 	if f, ok := m[name]; ok {
 		return f, true
 	}
@@ -132,6 +157,45 @@ func (m MapFS) lookup(name string) (*MapFile, bool) {
 		}
 	}
 	return nil, false
+}
+
+// resolve follows the symbolic links of every component of the clean
+// absolute name; ok is false past maxLinks.
+func (m MapFS) resolve(name string) (string, bool) {
+	hops := 0
+	done := "/"
+	rest := strings.TrimPrefix(name, "/")
+	for rest != "" {
+		comp, tail, _ := strings.Cut(rest, "/")
+		cur := path.Join(done, comp)
+		if f, ok := m[cur]; ok && f.Mode&fs.ModeSymlink != 0 {
+			if hops++; hops > maxLinks {
+				return "", false
+			}
+			to := f.Data
+			if !path.IsAbs(to) {
+				to = path.Join(done, to)
+			}
+			done, rest = "/", strings.TrimPrefix(path.Join(to, tail), "/")
+			continue
+		}
+		done, rest = cur, tail
+	}
+	return done, true
+}
+
+// Readlink implements FS.
+func (m MapFS) Readlink(name string) (string, error) {
+	name = path.Clean(name)
+	dir, ok := m.resolve(path.Dir(name))
+	if !ok {
+		return "", &fs.PathError{Op: "readlink", Path: name, Err: fs.ErrNotExist}
+	}
+	f, ok := m.entry(path.Join(dir, path.Base(name)))
+	if !ok || f.Mode&fs.ModeSymlink == 0 {
+		return "", &fs.PathError{Op: "readlink", Path: name, Err: fs.ErrInvalid}
+	}
+	return f.Data, nil
 }
 
 // Stat implements FS.

@@ -194,3 +194,51 @@ func TestGitRepoAndConfig(t *testing.T) {
 		t.Errorf("hooksPath = %q %v", v, ok)
 	}
 }
+
+// TestLinks: the reader follows symbolic links to read a file and reports
+// a link's target as stored; the in-memory file system and the machine's
+// agree.
+func TestLinks(t *testing.T) {
+	dir := t.TempDir()
+	for _, err := range []error{
+		os.MkdirAll(dir+"/tools", 0o755),
+		os.WriteFile(dir+"/tools/run.sh", []byte("echo run\n"), 0o644),
+		os.MkdirAll(dir+"/bin", 0o755),
+		os.Symlink("../tools/run.sh", dir+"/bin/run"),
+		os.Symlink("tools", dir+"/t"),
+		os.Symlink("loop-b", dir+"/loop-a"),
+		os.Symlink("loop-a", dir+"/loop-b"),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := ondisk.MapFS{
+		dir + "/tools/run.sh": {Data: "echo run\n"},
+		dir + "/bin/run":      {Data: "../tools/run.sh", Mode: fs.ModeSymlink | 0o777},
+		dir + "/t":            {Data: "tools", Mode: fs.ModeSymlink | 0o777},
+		dir + "/loop-a":       {Data: "loop-b", Mode: fs.ModeSymlink | 0o777},
+		dir + "/loop-b":       {Data: "loop-a", Mode: fs.ModeSymlink | 0o777},
+	}
+	for name, fsys := range map[string]ondisk.FS{"os": ondisk.OS(), "map": m} {
+		r := ondisk.NewReader(fsys, ondisk.DefaultLimits)
+		for _, c := range []struct{ path, link, text string }{
+			{"/bin/run", "../tools/run.sh", "echo run\n"},
+			{"/t/run.sh", "", "echo run\n"}, // a link in a directory component
+			{"/t", "tools", ""},
+			{"/tools/run.sh", "", "echo run\n"},
+			{"/loop-a", "loop-b", ""},
+		} {
+			to, err := r.Readlink(dir + c.path)
+			if to != c.link || (err == nil) != (c.link != "") {
+				t.Errorf("%s: Readlink(%s) = %q, %v; want %q", name, c.path, to, err, c.link)
+			}
+			if text, _ := r.Read(dir + c.path); text != c.text {
+				t.Errorf("%s: Read(%s) = %q, want %q", name, c.path, text, c.text)
+			}
+		}
+		if _, st := r.Read(dir + "/loop-b"); st == ondisk.Read {
+			t.Errorf("%s: a link cycle was read", name)
+		}
+	}
+}

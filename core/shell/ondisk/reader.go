@@ -138,6 +138,16 @@ func (r *Reader) Stat(name string) (Info, error) {
 	return r.fs.Stat(name)
 }
 
+// Readlink returns the target of the symbolic link name as stored; an
+// error when name is not a link (or is under /proc, /sys, /dev). Not
+// recorded: nothing is read from the file.
+func (r *Reader) Readlink(name string) (string, error) {
+	if Virtual(name) {
+		return "", ErrNotRegular
+	}
+	return r.fs.Readlink(name)
+}
+
 // Records lists every file the Reader was asked for, in the order first
 // asked.
 func (r *Reader) Records() []Record { return r.recs }

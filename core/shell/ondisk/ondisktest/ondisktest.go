@@ -15,7 +15,9 @@ import (
 // Spec maps paths (absolute, or relative to a base directory) to files: a
 // JSON string is a regular file's text (mode 0644); an object
 // {"data": TEXT, "mode": "0755"} sets the mode, "mode": "fifo", "device"
-// or "dir" makes a FIFO, a device or a directory.
+// or "dir" makes a FIFO, a device or a directory, and "mode": "symlink" a
+// symbolic link to the path in "data" (as written: relative to the link's
+// directory unless absolute).
 type Spec map[string]File
 
 // File is one entry of a Spec.
@@ -47,6 +49,8 @@ func (f *File) UnmarshalJSON(b []byte) error {
 		f.Mode = fs.ModeDevice | 0o644
 	case "dir":
 		f.Mode = fs.ModeDir | 0o755
+	case "symlink":
+		f.Mode = fs.ModeSymlink | 0o777
 	default:
 		m, err := strconv.ParseUint(o.Mode, 8, 32)
 		if err != nil {
