@@ -1,10 +1,12 @@
 package cmdfacts
 
 import (
+	"errors"
 	"path"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/zcode-fence/zcode-fence/core/ir"
 )
@@ -52,8 +54,8 @@ func GitEntries(rel string, recursive bool) []FindEntry {
 // negated group, an unknown word, a test this table does not know, or a
 // regular expression in a syntax Go does not share. Tests are joined by
 // "and" whatever their order; the actions (-print, -exec ...) pass.
-// Cost: linear in the expression, a regular expression compiled per
-// -regex test.
+// Cost: linear in the expression; a name test's or -regex test's
+// regular expression is compiled once per process (findCompile).
 func (f Find) Lists(root string, e FindEntry) (listed, ok bool) {
 	expr := f.Expr
 	depth := strings.Count(e.Rel, "/") + 1
@@ -186,6 +188,16 @@ var findMayPass = map[string]int{
 // without treating "/" or a leading "." specially. ok is false for a bad
 // pattern.
 func findMatch(pattern, s string, fold bool) (match, ok bool) {
+	re, err := findCompile(findKey{pattern, true, fold}, func() (string, bool) { return globSource(pattern, fold) })
+	if err != nil {
+		return false, false
+	}
+	return re.MatchString(s), true
+}
+
+// globSource is findMatch's pattern as a regular expression (ok false
+// for a bad pattern).
+func globSource(pattern string, fold bool) (string, bool) {
 	var sb strings.Builder
 	if fold {
 		sb.WriteString("(?is)^")
@@ -210,7 +222,7 @@ func findMatch(pattern, s string, fold bool) (match, ok bool) {
 				end = strings.IndexByte(pattern[i+2:], ']') + 1
 			}
 			if end < 0 {
-				return false, false
+				return "", false
 			}
 			class := pattern[i+1 : i+1+end]
 			if strings.HasPrefix(class, "!") {
@@ -223,11 +235,7 @@ func findMatch(pattern, s string, fold bool) (match, ok bool) {
 		}
 	}
 	sb.WriteString("$")
-	re, err := regexp.Compile(sb.String())
-	if err != nil {
-		return false, false
-	}
-	return re.MatchString(s), true
+	return sb.String(), true
 }
 
 // findRegex matches find's -regex (the whole path) for the expressions Go
@@ -236,16 +244,66 @@ func findRegex(expr, s string, fold bool) (match, ok bool) {
 	if strings.Contains(expr, `\(`) || strings.Contains(expr, `\|`) || strings.Contains(expr, `\{`) {
 		return false, false
 	}
-	flags := "(?s)"
-	if fold {
-		flags = "(?is)"
-	}
-	re, err := regexp.Compile(flags + "^(?:" + expr + ")$")
+	re, err := findCompile(findKey{expr, false, fold}, func() (string, bool) {
+		flags := "(?s)"
+		if fold {
+			flags = "(?is)"
+		}
+		return flags + "^(?:" + expr + ")$", true
+	})
 	if err != nil {
 		return false, false
 	}
 	return re.MatchString(s), true
 }
+
+// findCompiled holds the regular expressions findMatch and findRegex
+// compiled, by what they were compiled from, at most findCompiledMax of
+// them: Lists judges the same expression against several entries and
+// roots, and a warm layer server sees the same everyday patterns again
+// and again.
+var findCompiled = struct {
+	sync.RWMutex
+	m map[findKey]*regexp.Regexp
+}{m: map[findKey]*regexp.Regexp{}}
+
+// findKey is a name test's pattern (glob) or a -regex expression, and
+// whether it folds case.
+type findKey struct {
+	expr       string
+	glob, fold bool
+}
+
+const findCompiledMax = 256
+
+// findCompile is the regular expression for k, through findCompiled;
+// build gives its source. Cost: one map look-up (no allocation) for a
+// key seen before; building and compiling otherwise (a bad source is
+// compiled again each time: it ends the judgement anyway).
+func findCompile(k findKey, build func() (string, bool)) (*regexp.Regexp, error) {
+	findCompiled.RLock()
+	re, ok := findCompiled.m[k]
+	findCompiled.RUnlock()
+	if ok {
+		return re, nil
+	}
+	src, good := build()
+	if !good {
+		return nil, errBadFind
+	}
+	re, err := regexp.Compile(src)
+	if err != nil {
+		return nil, err
+	}
+	findCompiled.Lock()
+	if len(findCompiled.m) < findCompiledMax {
+		findCompiled.m[k] = re
+	}
+	findCompiled.Unlock()
+	return re, nil
+}
+
+var errBadFind = errors.New("cmdfacts: bad find pattern")
 
 // linePassers print every line they read (reordered, de-duplicated or
 // copied), picking none out: a listing fed through them is still the
@@ -257,7 +315,10 @@ var linePassers = map[string]bool{"sort": true, "uniq": true, "tac": true, "cat"
 // sort, uniq, tac, cat and tee pass every line; grep -v passes those its
 // patterns do not match, so it passes them unless a pattern mentions
 // keep's letters (grep -v .git, grep -v '/\.git/') or cannot be read.
-// Any other filter (grep PATTERN, head, sed) picks what goes on.
+// A grep that picks whole lines (PicksLines) passes them when one of its
+// patterns may match a line naming keep or a file in it (read as a Go
+// regular expression; a pattern that cannot be read may). Any other
+// filter (head, sed, grep -o) picks what goes on.
 func PassesLines(name string, args []ir.Word, keep string) bool {
 	if linePassers[name] {
 		return true
@@ -290,7 +351,7 @@ func PassesLines(name string, args []ir.Word, keep string) bool {
 		}
 	}
 	if !inverted {
-		return false
+		return picksKept(name, args, keep)
 	}
 	word := strings.TrimPrefix(keep, ".")
 	for _, p := range pats {
@@ -299,4 +360,118 @@ func PassesLines(name string, args []ir.Word, keep string) bool {
 		}
 	}
 	return true
+}
+
+// lineParts are the grep options that make it print something other than
+// whole input lines: parts of lines, counts, file names, prefixes,
+// context lines, or the files of a recursive search.
+var lineParts = []string{"o", "only-matching", "c", "count", "l", "L", "files-with-matches", "files-without-match",
+	"n", "line-number", "b", "byte-offset", "H", "with-filename", "T", "initial-tab", "label", "r", "R", "recursive",
+	"dereference-recursive", "A", "B", "C", "after-context", "before-context", "context", "Z", "null", "files"}
+
+// PicksLines reports whether grep (egrep, fgrep) run with args prints
+// some of the lines it reads on its input, whole and unchanged: a pattern
+// (or -e/-f), no file operand but "-", none of the options that print
+// parts of lines, counts, names or prefixes, and no word the analysis
+// could not read (one could be such an option). The items a listing
+// gives through it are some of the listing's items.
+func PicksLines(name string, args []ir.Word) bool {
+	if name != "grep" && name != "egrep" && name != "fgrep" {
+		return false
+	}
+	for _, a := range args {
+		if a.Unknown {
+			return false
+		}
+	}
+	spec, _ := Syntax("grep")
+	p := ParseArgs(args, spec)
+	if p.Has(lineParts...) {
+		return false
+	}
+	ops := p.Operands
+	if !p.Has("e", "f", "regexp", "file") {
+		if len(ops) == 0 {
+			return false
+		}
+		ops = ops[1:]
+	}
+	return len(ops) == 0 || len(ops) == 1 && ops[0].Value == "-"
+}
+
+// picksKept reports whether grep (PicksLines) may pass a line that lists
+// directory keep or a file in it, as find . prints them.
+func picksKept(name string, args []ir.Word, keep string) bool {
+	if !PicksLines(name, args) {
+		return false
+	}
+	spec, _ := Syntax("grep")
+	p := ParseArgs(args, spec)
+	if p.Has("f", "file") {
+		return true // patterns in a file: not read here
+	}
+	pats := p.Values("e", "regexp")
+	if len(pats) == 0 && len(p.Operands) > 0 {
+		pats = p.Operands[:1]
+	}
+	lines := []string{keep, "./" + keep}
+	for _, e := range GitEntries(".", false) {
+		lines = append(lines, e.Rel, "./"+e.Rel)
+	}
+	fixed := name == "fgrep" || p.Has("F", "fixed-strings")
+	extended := name == "egrep" || p.Has("E", "extended-regexp", "P", "perl-regexp")
+	for _, pw := range pats {
+		for _, pat := range strings.Split(pw.Value, "\n") {
+			expr := pat
+			switch {
+			case fixed:
+				expr = regexp.QuoteMeta(pat)
+			case !extended:
+				expr = breToERE(pat)
+			}
+			if p.Has("x", "line-regexp") {
+				expr = "^(?:" + expr + ")$"
+			} else if p.Has("w", "word-regexp") {
+				expr = `\b(?:` + expr + `)\b`
+			}
+			if p.Has("i", "ignore-case", "y") {
+				expr = "(?i)" + expr
+			}
+			re, err := regexp.Compile(expr)
+			if err != nil {
+				return true
+			}
+			for _, l := range lines {
+				if re.MatchString(l) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// breToERE rewrites a POSIX basic regular expression (GNU grep's reading)
+// as an extended one: \+ \? \| \( \) \{ \} are operators there and the
+// bare characters literals.
+func breToERE(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '\\' && i+1 < len(s) && strings.IndexByte("+?|(){}", s[i+1]) >= 0:
+			b.WriteByte(s[i+1])
+			i++
+		case ch == '\\' && i+1 < len(s):
+			b.WriteByte(ch)
+			b.WriteByte(s[i+1])
+			i++
+		case strings.IndexByte("+?|(){}", ch) >= 0:
+			b.WriteByte('\\')
+			b.WriteByte(ch)
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return b.String()
 }

@@ -166,7 +166,7 @@ func (r *runner) stdinCode() {
 }
 
 func oneOf(v, list string) bool {
-	for _, f := range strings.Fields(list) {
+	for f := range strings.FieldsSeq(list) { // no allocation: called per word
 		if v == f {
 			return true
 		}
@@ -489,8 +489,13 @@ loop:
 		case v == "-f" || v == "--file" || v == "-E" || v == "--exec":
 			hasFile = true
 			i++
+			if i < len(args) {
+				r.stdin = r.stdin || stdinFile(args[i])
+			}
 		case strings.HasPrefix(v, "--file=") || strings.HasPrefix(v, "--exec="):
 			hasFile = true
+			_, f, _ := strings.Cut(v, "=")
+			r.stdin = r.stdin || stdinFile(Literal(f))
 		case v == "-e" || v == "--source":
 			if i+1 < len(args) {
 				i++
@@ -509,6 +514,7 @@ loop:
 			i++
 		case strings.HasPrefix(v, "-f"):
 			hasFile = true
+			r.stdin = r.stdin || stdinFile(Literal(v[2:]))
 		case strings.HasPrefix(v, "-i"):
 			inPlace = inPlace || inplaceLib(v[2:])
 		}
@@ -536,6 +542,12 @@ loop:
 		in.Files = append(in.Files, w)
 	}
 	r.out = append(r.out, in)
+}
+
+// stdinFile reports a program file that is the standard input: "-" or
+// /dev/stdin (awk -f - reads its program from the input).
+func stdinFile(w ir.Word) bool {
+	return !w.Unknown && (w.Value == "-" || w.Value == "/dev/stdin" || w.Value == "/dev/fd/0" || w.Value == "/proc/self/fd/0")
 }
 
 func inplaceLib(v string) bool { return v == "inplace" || v == "inplace.awk" }

@@ -103,7 +103,9 @@ type Args struct {
 // word is an option when IsOption says so; an unknown word whose known
 // text does not start with "-" is an operand. A value attached to its
 // option (-tDIR, --out=FILE) is the SubWord after the option. Cost: linear
-// in the words, one small allocation per attached value.
+// in the words; the operands and OptsBefore one allocation each, sized
+// by the words left at the first operand; one small allocation per
+// option value.
 func ParseArgs(args []ir.Word, spec Spec) Args {
 	var out Args
 	done := false
@@ -111,6 +113,10 @@ func ParseArgs(args []ir.Word, spec Spec) Args {
 		w := args[i]
 		v := w.Value
 		if done || !IsOption(w) || !strings.HasPrefix(v, "--") && !w.Unknown && spec.modeWord(v[1:]) {
+			if out.Operands == nil { // room for every word left: one allocation each
+				out.Operands = make([]ir.Word, 0, len(args)-i)
+				out.OptsBefore = make([]int, 0, len(args)-i)
+			}
 			out.Operands = append(out.Operands, w)
 			out.OptsBefore = append(out.OptsBefore, len(out.Opts))
 			if spec.POSIX {

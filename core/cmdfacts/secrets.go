@@ -157,6 +157,21 @@ func init() {
 	show(reader{send: true}, "xclip", "xsel", "pbcopy", "wl-copy", "clip")
 }
 
+// readerSpecs are the reader specs built so far, by command name (at
+// most one per name of fileReaders).
+var readerSpecs sync.Map // string -> Spec
+
+// readerSpec is r.spec(name), built once per name and process. Cost: one
+// map look-up after the first.
+func readerSpec(name string, r *reader) Spec {
+	if s, ok := readerSpecs.Load(name); ok {
+		return s.(Spec)
+	}
+	s := r.spec(name)
+	readerSpecs.Store(name, s)
+	return s
+}
+
 // spec is the option syntax r reads command name with: the command's
 // Syntax when r lists no valued options of its own, with r's files and at
 // options added (they take values too); else r's own lists.
@@ -204,7 +219,7 @@ func FileReads(c *ir.Command) []FileRead {
 	case "openssl":
 		return opensslReads(args)
 	}
-	parsed := ParseArgs(args, r.spec(c.Name))
+	parsed := ParseArgs(args, readerSpec(c.Name, r))
 	tree := slices.Contains(r.tree, "*") || subTree
 	for _, o := range parsed.Opts {
 		if hasOpt(r.tree, o.Name) {
@@ -288,7 +303,8 @@ func inDir(dir *ir.Word, w ir.Word) ir.Word {
 // matchSub returns how many leading words of args match one of subs
 // ("gist create"), 0 for none.
 func matchSub(args []ir.Word, subs []string) int {
-	var words []string
+	var first [2]string // the first two operands: no allocation per call
+	words := first[:0]
 	for _, a := range args {
 		if IsOption(a) {
 			continue
@@ -299,11 +315,18 @@ func matchSub(args []ir.Word, subs []string) int {
 		}
 	}
 	for _, s := range subs {
-		f := strings.Fields(s)
-		if len(words) >= len(f) && slices.Equal(words[:len(f)], f) {
+		n, match := 0, true
+		for f := range strings.FieldsSeq(s) {
+			if n >= len(words) || words[n] != f {
+				match = false
+				break
+			}
+			n++
+		}
+		if match {
 			// the index just past the last matched word
 			seen, k := 0, 0
-			for k < len(args) && seen < len(f) {
+			for k < len(args) && seen < n {
 				if !IsOption(args[k]) {
 					seen++
 				}

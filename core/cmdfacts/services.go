@@ -207,16 +207,24 @@ func matchPath(ops []string, path string) (int, bool) {
 	if path == "" {
 		return 0, true
 	}
-	words := strings.Fields(path)
-	if len(ops) < len(words) {
-		return 0, false
-	}
-	for i, w := range words {
-		if !slices.Contains(strings.Split(w, "|"), ops[i]) {
+	n := 0 // the words of path, read in place (no allocation: called per command)
+	for w := range strings.FieldsSeq(path) {
+		if n >= len(ops) {
 			return 0, false
 		}
+		found := false
+		for alt := range strings.SplitSeq(w, "|") {
+			if alt == ops[n] {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return 0, false
+		}
+		n++
 	}
-	return len(words), true
+	return n, true
 }
 
 // servicePathOp reads a CLI of serviceCLIs. Options may come anywhere
@@ -272,30 +280,6 @@ func serviceNeeds(p Args, names []string) bool {
 		return true
 	}
 	return false
-}
-
-// ServicePathsDoc describes the table for the rule reference: per CLI,
-// the paths that ask and the options they need.
-func ServicePathsDoc() string {
-	var parts []string
-	for _, name := range sortedNames(serviceCLIs) {
-		var ps []string
-		for _, sp := range serviceCLIs[name].paths {
-			s := strings.ReplaceAll(sp.path, "|", "/")
-			if len(sp.needs) > 0 {
-				s += " with --" + strings.Join(sp.needs, "/--")
-			}
-			if s != "" {
-				ps = append(ps, s)
-			}
-		}
-		if len(ps) == 0 {
-			parts = append(parts, name)
-			continue
-		}
-		parts = append(parts, name+": "+strings.Join(ps, ", "))
-	}
-	return strings.Join(parts, "; ")
 }
 
 func init() {

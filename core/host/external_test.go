@@ -44,49 +44,7 @@ func TestExternalLayerVetting(t *testing.T) {
 			if runtime.GOOS == "windows" && strings.Contains(c.Setup, "writable") {
 				t.Skip("modes: Unix only")
 			}
-			base := t.TempDir()
-			dir := filepath.Join(base, "layers")
-			root := filepath.Join(base, "project")
-			dataDir := filepath.Join(base, "data")
-			for _, d := range []string{dir, root} {
-				if err := os.MkdirAll(d, 0o755); err != nil {
-					t.Fatal(err)
-				}
-			}
-			body := []byte("#!/bin/sh\necho layer\n")
-			sum := sha256.Sum256(body)
-			pin := "#sha256=" + hex.EncodeToString(sum[:])
-			path := filepath.Join(dir, "checker")
-			write := func(p string, b []byte, mode os.FileMode) {
-				t.Helper()
-				if err := os.WriteFile(p, b, mode); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.Chmod(p, mode); err != nil {
-					t.Fatal(err)
-				}
-			}
-			switch c.Setup {
-			case "mismatch":
-				write(path, []byte("something else"), 0o755)
-			case "missing":
-			case "in-root":
-				path = filepath.Join(root, "tools", "checker")
-				os.MkdirAll(filepath.Dir(path), 0o755)
-				write(path, body, 0o755)
-			case "group-writable":
-				write(path, body, 0o775)
-			case "dir-writable":
-				write(path, body, 0o755)
-				if err := os.Chmod(dir, 0o777); err != nil {
-					t.Fatal(err)
-				}
-			case "unpinned":
-				write(path, body, 0o755)
-				pin = ""
-			default:
-				write(path, body, 0o755)
-			}
+			e := newExternalEnv(t, c.Setup)
 			var launched []LaunchSpec
 			var mu sync.Mutex
 			var closed atomic.Int32
@@ -96,23 +54,12 @@ func TestExternalLayerVetting(t *testing.T) {
 				mu.Unlock()
 				return &fakeRemote{fakeLayer: fakeLayer{name: spec.Name}, closed: &closed}, nil
 			}}
-			cfg := cfgWith(map[string]string{"external_layers": path + pin, "language": "en"})
-			call := &core.Call{DataDir: dataDir, ProjectRoot: root, WritableRoots: []string{root}}
-			calls := max(c.Calls, 1)
+			cfg := cfgWith(map[string]string{"external_layers": e.path + e.pin, "language": "en"})
+			call := &core.Call{DataDir: e.dataDir, ProjectRoot: e.root, WritableRoots: []string{e.root}}
 			var out Outcome
-			for i := 0; i < calls; i++ {
+			for i := 0; i < max(c.Calls, 1); i++ {
 				if i == 1 {
-					switch c.Setup {
-					case "swap": // replaced after a good call
-						tmp := path + ".new"
-						write(tmp, []byte("#!/bin/sh\necho evil\n"), 0o755)
-						if err := os.Rename(tmp, path); err != nil {
-							t.Fatal(err)
-						}
-					case "tamper-copy":
-						cp := filepath.Join(dataDir, LayersDirName, strings.TrimPrefix(pin, "#sha256="), "checker")
-						write(cp, []byte("#!/bin/sh\necho tampered\n"), 0o700)
-					}
+					e.afterFirstCall(c.Setup)
 				}
 				mu.Lock()
 				launched = nil
@@ -121,44 +68,128 @@ func TestExternalLayerVetting(t *testing.T) {
 				out, release = h.Run(context.Background(), call, cfg, time.Now())
 				release()
 			}
-			if got := out.Verdict.Decision.String(); got != c.Expect {
-				t.Fatalf("got %s, want %s: %+v notes %q", got, c.Expect, out.Verdict, out.Notes)
-			}
-			if c.Rule != "" {
-				r := out.Verdict.Reasons[0]
-				if r.Rule != c.Rule || r.Layer != "host" || !strings.Contains(r.Message, "layer checker failed its integrity check") {
-					t.Fatalf("reason %+v", r)
-				}
-			}
-			notes := strings.Join(out.Notes, "\n")
-			if c.Note != "" && !strings.Contains(notes, c.Note) {
-				t.Fatalf("notes %q lack %q", notes, c.Note)
-			}
-			if c.Note == "" && notes != "" {
-				t.Fatalf("unexpected notes %q", notes)
-			}
-			if (len(launched) > 0) != c.Launched {
-				t.Fatalf("launched %+v, want launched=%v", launched, c.Launched)
-			}
-			if c.Launched && pin != "" {
-				cp := launched[0].Path
-				if !strings.HasPrefix(cp, filepath.Join(dataDir, LayersDirName)) || launched[0].Checksum != "" {
-					t.Fatalf("pinned layer launched from %s (checksum %q), not its verified copy", cp, launched[0].Checksum)
-				}
-				// The launcher learns the copy's hash (a warm server is
-				// reattached only when its record holds it).
-				if !strings.EqualFold(launched[0].Verified, strings.TrimPrefix(pin, "#sha256=")) {
-					t.Fatalf("verified copy launched with Verified %q, pin %q", launched[0].Verified, pin)
-				}
-				got, err := os.ReadFile(cp)
-				if err != nil || string(got) != string(body) {
-					t.Fatalf("the copy that runs holds %q (%v)", got, err)
-				}
-				if fi, _ := os.Stat(filepath.Dir(cp)); fi.Mode().Perm() != 0o700 && runtime.GOOS != "windows" {
-					t.Fatalf("copy dir mode %v", fi.Mode().Perm())
-				}
-			}
+			e.check(c, out, launched)
 		})
+	}
+}
+
+// externalEnv is one case's layer file, project and data dir.
+type externalEnv struct {
+	t                        *testing.T
+	path, pin, root, dataDir string
+	body                     []byte
+}
+
+// newExternalEnv lays out a case's files for setup (mismatch, missing,
+// in-root, group-writable, dir-writable, unpinned; anything else: a good
+// pinned layer).
+func newExternalEnv(t *testing.T, setup string) *externalEnv {
+	base := t.TempDir()
+	dir := filepath.Join(base, "layers")
+	e := &externalEnv{t: t, root: filepath.Join(base, "project"), dataDir: filepath.Join(base, "data"),
+		body: []byte("#!/bin/sh\necho layer\n"), path: filepath.Join(dir, "checker")}
+	for _, d := range []string{dir, e.root} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum := sha256.Sum256(e.body)
+	e.pin = "#sha256=" + hex.EncodeToString(sum[:])
+	switch setup {
+	case "mismatch":
+		e.write(e.path, []byte("something else"), 0o755)
+	case "missing":
+	case "in-root":
+		e.path = filepath.Join(e.root, "tools", "checker")
+		os.MkdirAll(filepath.Dir(e.path), 0o755)
+		e.write(e.path, e.body, 0o755)
+	case "group-writable":
+		e.write(e.path, e.body, 0o775)
+	case "dir-writable":
+		e.write(e.path, e.body, 0o755)
+		if err := os.Chmod(dir, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	case "unpinned":
+		e.write(e.path, e.body, 0o755)
+		e.pin = ""
+	default:
+		e.write(e.path, e.body, 0o755)
+	}
+	return e
+}
+
+func (e *externalEnv) write(p string, b []byte, mode os.FileMode) {
+	e.t.Helper()
+	if err := os.WriteFile(p, b, mode); err != nil {
+		e.t.Fatal(err)
+	}
+	if err := os.Chmod(p, mode); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// afterFirstCall changes the layer between the first and the second call
+// (swap: replaced; tamper-copy: its verified copy changed).
+func (e *externalEnv) afterFirstCall(setup string) {
+	switch setup {
+	case "swap": // replaced after a good call
+		tmp := e.path + ".new"
+		e.write(tmp, []byte("#!/bin/sh\necho evil\n"), 0o755)
+		if err := os.Rename(tmp, e.path); err != nil {
+			e.t.Fatal(err)
+		}
+	case "tamper-copy":
+		cp := filepath.Join(e.dataDir, LayersDirName, strings.TrimPrefix(e.pin, "#sha256="), "checker")
+		e.write(cp, []byte("#!/bin/sh\necho tampered\n"), 0o700)
+	}
+}
+
+// check judges the last call's outcome and launches against case c.
+func (e *externalEnv) check(c externalCase, out Outcome, launched []LaunchSpec) {
+	t := e.t
+	if got := out.Verdict.Decision.String(); got != c.Expect {
+		t.Fatalf("got %s, want %s: %+v notes %q", got, c.Expect, out.Verdict, out.Notes)
+	}
+	if c.Rule != "" {
+		r := out.Verdict.Reasons[0]
+		if r.Rule != c.Rule || r.Layer != "host" || !strings.Contains(r.Message, "layer checker failed its integrity check") {
+			t.Fatalf("reason %+v", r)
+		}
+	}
+	notes := strings.Join(out.Notes, "\n")
+	if c.Note != "" && !strings.Contains(notes, c.Note) {
+		t.Fatalf("notes %q lack %q", notes, c.Note)
+	}
+	if c.Note == "" && notes != "" {
+		t.Fatalf("unexpected notes %q", notes)
+	}
+	if (len(launched) > 0) != c.Launched {
+		t.Fatalf("launched %+v, want launched=%v", launched, c.Launched)
+	}
+	if c.Launched && e.pin != "" {
+		e.checkCopy(launched[0])
+	}
+}
+
+// checkCopy: a pinned layer runs from its verified copy in the data dir.
+func (e *externalEnv) checkCopy(l LaunchSpec) {
+	t := e.t
+	cp := l.Path
+	if !strings.HasPrefix(cp, filepath.Join(e.dataDir, LayersDirName)) || l.Checksum != "" {
+		t.Fatalf("pinned layer launched from %s (checksum %q), not its verified copy", cp, l.Checksum)
+	}
+	// The launcher learns the copy's hash (a warm server is reattached
+	// only when its record holds it).
+	if !strings.EqualFold(l.Verified, strings.TrimPrefix(e.pin, "#sha256=")) {
+		t.Fatalf("verified copy launched with Verified %q, pin %q", l.Verified, e.pin)
+	}
+	got, err := os.ReadFile(cp)
+	if err != nil || string(got) != string(e.body) {
+		t.Fatalf("the copy that runs holds %q (%v)", got, err)
+	}
+	if fi, _ := os.Stat(filepath.Dir(cp)); fi.Mode().Perm() != 0o700 && runtime.GOOS != "windows" {
+		t.Fatalf("copy dir mode %v", fi.Mode().Perm())
 	}
 }
 

@@ -23,11 +23,15 @@
 package protect
 
 import (
-	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"os"
 	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
+	"sync/atomic"
 
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 )
 
@@ -247,6 +251,7 @@ type item struct {
 	realEx []paths.Path
 	realB  paths.Path // base with symlinks resolved (Named entries)
 	globs  []string   // Except items matched against a last name
+	first  string     // the path of the first name below base on the way to at ("" for base itself)
 }
 
 // Set is the table resolved for one call. Not safe for concurrent use
@@ -263,18 +268,98 @@ type Set struct {
 // unknown (no home, no project, an unset or relative variable) is left
 // out, and so is a directory named by a variable (or the data dir) that
 // is a wide root (paths.IsWideRoot) or holds the project root: protecting
-// it would fence the whole project. Cost: about sixty path joins; no
-// system calls until a real path is needed.
+// it would fence the whole project. Cost: about sixty path joins the
+// first time; a later call whose inputs are the last placement's (OS,
+// home, project, data dir, and every variable the placement looked up,
+// looked up again) copies its items (one allocation) instead. The
+// discovered places (GitDir, GitHooks, GitInclude: git configuration on
+// the real file system) are found again for every call. No other system
+// calls until a real path is needed.
 func Resolve(p paths.Platform, project, dataDir string) *Set {
+	pl := lastPlaced.Load()
+	if pl == nil || !pl.sameInputs(p, project, dataDir) {
+		pl = place(p, project, dataDir)
+		lastPlaced.Store(pl)
+	}
 	// One item per entry and base (GitDir entries may have two or three):
 	// sized for the table, so the slice is not grown and copied (304 B
 	// an item).
-	s := &Set{p: p, items: make([]item, 0, len(Table)+8)}
+	s := &Set{p: p, items: make([]item, 0, len(pl.items)+8)}
+	var found *repoFacts // found on the real file system, once, when needed
+	for i := range Table {
+		e := &Table[i]
+		switch e.Anchor {
+		case GitDir, GitHooks, GitInclude:
+			if pl.notAtHome && e.NotAtHome {
+				continue
+			}
+			if found == nil {
+				f := discover(p, pl.proj, pl.homeAt, pl.config)
+				found = &f
+			}
+			for _, base := range found.of(e.Anchor) {
+				s.add(e, base, pl.proj, true)
+			}
+		default:
+			s.items = append(s.items, pl.items[pl.at[i]:pl.at[i+1]]...)
+		}
+	}
+	return s
+}
+
+// placement is the part of Resolve that depends on its inputs only: the
+// items of every entry that is not discovered, and the inputs it read.
+// Its items are never changed after it is stored (a Set copies them).
+type placement struct {
+	os, home, project, dataDir string
+	noLookup                   bool
+	env                        []lookup
+	homeAt, proj, config       paths.Path
+	notAtHome                  bool // the project root is home
+	items                      []item
+	at                         []int // Table[i]'s items are items[at[i]:at[i+1]]
+}
+
+type lookup struct {
+	name, value string
+	ok          bool
+}
+
+// lastPlaced is the most recent placement: a hook call resolves once, a
+// warm layer server or a benchmark many times with the same inputs.
+var lastPlaced atomic.Pointer[placement]
+
+// sameInputs reports whether placing for p, project and dataDir would
+// read exactly what pl read.
+func (pl *placement) sameInputs(p paths.Platform, project, dataDir string) bool {
+	if pl.os != p.OS || pl.home != p.Home || pl.project != project || pl.dataDir != dataDir ||
+		pl.noLookup != (p.Lookup == nil) {
+		return false
+	}
+	for _, l := range pl.env {
+		if v, ok := p.Lookup(l.name); v != l.value || ok != l.ok {
+			return false
+		}
+	}
+	return true
+}
+
+// place does Resolve's work for every entry that is not discovered,
+// recording the variables it looks up.
+func place(p paths.Platform, project, dataDir string) *placement {
+	pl := &placement{os: p.OS, home: p.Home, project: project, dataDir: dataDir, noLookup: p.Lookup == nil,
+		at: make([]int, len(Table)+1)}
+	lookupEnv := func(name string) (string, bool) {
+		v, ok := p.Lookup(name)
+		pl.env = append(pl.env, lookup{name, v, ok})
+		return v, ok
+	}
+	s := &Set{p: p, items: make([]item, 0, len(Table))}
 	home := p.Clean(strings.TrimSpace(p.Home))
 	proj := p.Clean(strings.TrimSpace(project))
 	config := paths.Path{}
 	if p.Lookup != nil {
-		if v, ok := p.Lookup("XDG_CONFIG_HOME"); ok {
+		if v, ok := lookupEnv("XDG_CONFIG_HOME"); ok {
 			if x := p.Clean(strings.TrimSpace(v)); x.IsAbs() {
 				config = x
 			}
@@ -283,46 +368,44 @@ func Resolve(p paths.Platform, project, dataDir string) *Set {
 	if !config.IsAbs() && home.IsAbs() {
 		config = p.Join(home, p.Clean(".config"))
 	}
-	var found *repoFacts // found on the real file system, once, when needed
+	pl.homeAt, pl.proj, pl.config = home, proj, config
+	pl.notAtHome = home.IsAbs() && proj.IsAbs() && same(p, home, proj)
 	for i := range Table {
+		pl.at[i] = len(s.items)
 		e := &Table[i]
-		var bases []paths.Path
+		var base paths.Path
 		named := false // a directory the environment or the call names
 		switch e.Anchor {
 		case Home:
-			bases = []paths.Path{home}
+			base = home
 		case Project:
-			bases = []paths.Path{proj}
+			base = proj
 		case ConfigHome:
-			bases = []paths.Path{config}
+			base = config
 		case Abs:
 			if p.OS == "windows" {
 				continue
 			}
-			bases = []paths.Path{p.Clean("/")}
+			base = p.Clean("/")
 		case Env:
 			if p.Lookup == nil {
 				continue
 			}
-			v, _ := p.Lookup(e.Env)
-			bases, named = []paths.Path{p.Clean(strings.TrimSpace(v))}, true
+			v, _ := lookupEnv(e.Env)
+			base, named = p.Clean(strings.TrimSpace(v)), true
 		case DataDir:
-			bases, named = []paths.Path{p.Clean(strings.TrimSpace(dataDir))}, true
-		case GitDir, GitHooks, GitInclude:
-			if found == nil {
-				f := discover(p, proj, home, config)
-				found = &f
-			}
-			bases, named = found.of(e.Anchor), true
-		}
-		if e.NotAtHome && home.IsAbs() && proj.IsAbs() && same(p, home, proj) {
+			base, named = p.Clean(strings.TrimSpace(dataDir)), true
+		default: // discovered for each call (Resolve)
 			continue
 		}
-		for _, base := range bases {
-			s.add(e, base, proj, named)
+		if e.NotAtHome && pl.notAtHome {
+			continue
 		}
+		s.add(e, base, proj, named)
 	}
-	return s
+	pl.at[len(Table)] = len(s.items)
+	pl.items = s.items
+	return pl
 }
 
 // add places entry e at base for the call (see Resolve).
@@ -344,6 +427,7 @@ func (s *Set) add(e *Entry, base, proj paths.Path, named bool) {
 		}
 	}
 	it := item{e: e, at: at, base: base}
+	it.first = firstName(p, at, base)
 	for _, ex := range e.Except {
 		if !strings.Contains(ex, "/") && strings.ContainsAny(ex, "*?[") {
 			it.globs = append(it.globs, ex)
@@ -358,8 +442,9 @@ func (s *Set) add(e *Entry, base, proj paths.Path, named bool) {
 // looked for where they are common (dotfile managers link ~/.claude or
 // ~/.config, macOS links /etc): the anchor itself and the first name below
 // it; an entry is walked in full only when that name is a link. So the
-// list costs a few RealPath walks and one Lstat per distinct first name,
-// not a walk per entry (about 60).
+// list costs a few RealPath walks and, per anchor, either one Lstat per
+// distinct first name or (linkedNames: an anchor with many names, home)
+// one read of the anchor directory; not a walk per entry (about 60).
 func (s *Set) resolveReal() {
 	if s.realDone {
 		return
@@ -368,6 +453,9 @@ func (s *Set) resolveReal() {
 	p := s.p
 	bases := map[string]paths.Path{}
 	linked := map[string]bool{}
+	if p.EvalSymlinks != nil {
+		s.listFirstNames(linked)
+	}
 	for i := range s.items {
 		it := &s.items[i]
 		if p.EvalSymlinks == nil { // lexical real paths: the same
@@ -381,10 +469,8 @@ func (s *Set) resolveReal() {
 		}
 		it.realB = br
 		rel := strings.TrimLeft(it.at.Norm[len(strings.TrimRight(it.base.Norm, `/\`)):], `/\`)
-		first, _, _ := strings.Cut(strings.ReplaceAll(rel, `\`, "/"), "/")
 		walk := false
-		if first != "" {
-			fp := p.Join(it.base, p.Clean(first)).Norm
+		if fp := it.first; fp != "" {
 			l, seen := linked[fp]
 			if !seen {
 				fi, err := os.Lstat(fp)
@@ -407,6 +493,77 @@ func (s *Set) resolveReal() {
 		for _, ex := range it.except {
 			exRel := strings.TrimLeft(ex.Norm[len(strings.TrimRight(it.at.Norm, `/\`)):], `/\`)
 			it.realEx = append(it.realEx, p.Join(it.real, p.Clean(exRel)))
+		}
+	}
+}
+
+// firstName is the path of the first name below base on the way to at
+// ("" when at is base). Placed with the item (add), so a reused placement
+// does not join it again.
+func firstName(p paths.Platform, at, base paths.Path) string {
+	rel := strings.TrimLeft(at.Norm[len(strings.TrimRight(base.Norm, `/\`)):], `/\`)
+	first, _, _ := strings.Cut(strings.ReplaceAll(rel, `\`, "/"), "/")
+	if first == "" {
+		return ""
+	}
+	return p.Join(base, p.Clean(first)).Norm
+}
+
+// listFirstNames fills linked (first name's path -> is a symlink) for the
+// anchors below which the items have at least listAtLeast distinct first
+// names, from one read of the anchor directory (linkedNames); the other
+// names are left to resolveReal's Lstat.
+func (s *Set) listFirstNames(linked map[string]bool) {
+	if runtime.GOOS != "linux" || s.p.OS != "linux" {
+		return // names there may match an entry of another case or form
+	}
+	byBase := map[string][]string{}
+	for i := range s.items {
+		it := &s.items[i]
+		if fp := it.first; fp != "" && !slices.Contains(byBase[it.base.Norm], fp) {
+			byBase[it.base.Norm] = append(byBase[it.base.Norm], fp)
+		}
+	}
+	for dir, names := range byBase {
+		if len(names) >= listAtLeast {
+			linkedNames(dir, names, linked)
+		}
+	}
+}
+
+// listAtLeast is how many names an anchor needs before its directory is
+// read instead of Lstat-ing each name (a read is an open, two getdents
+// and a close).
+const listAtLeast = 6
+
+// listAtMost bounds the directory read: a larger directory is left to
+// Lstat (a read would cost more than the names' Lstats).
+const listAtMost = 512
+
+// linkedNames records in linked, for each path of names (all directly in
+// dir), whether it is a symlink, from one read of dir: a name that is not
+// listed does not exist, so it is no link. A name listed only in another
+// case (a case-folding directory) is left out, and so is every name when
+// dir cannot be read or holds more than listAtMost entries: resolveReal
+// Lstats those.
+func linkedNames(dir string, names []string, linked map[string]bool) {
+	isLink := make(map[string]bool, 64)
+	folded := make(map[string]bool, 64)
+	ok := listDir(dir, listAtMost, func(name string, link, known bool) {
+		if known {
+			isLink[name] = link
+		}
+		folded[strings.ToLower(name)] = true
+	})
+	if !ok {
+		return
+	}
+	for _, fp := range names {
+		name := filepath.Base(fp)
+		if l, ok := isLink[name]; ok {
+			linked[fp] = l
+		} else if !folded[strings.ToLower(name)] {
+			linked[fp] = false
 		}
 	}
 }

@@ -2,6 +2,7 @@ package protect
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -253,5 +254,91 @@ func TestDiscoveredPlaces(t *testing.T) {
 	dot := Resolve(p, filepath.Join(base, "dot"), "")
 	if h, ok := dot.Match(p.Clean(filepath.Join(base, "dot", "src", "a.go"))); ok {
 		t.Errorf("hooksPath . fences the project: %+v", h)
+	}
+}
+
+// TestResolveReusesOnlyEqualInputs: a placement is reused only when every
+// input it read is the same; a changed variable, home, project or data
+// dir places again, and going back gives the first places again.
+func TestResolveReusesOnlyEqualInputs(t *testing.T) {
+	env := map[string]string{"HOME": "/home/alice"}
+	withXDG := map[string]string{"HOME": "/home/alice", "XDG_CONFIG_HOME": "/srv/cfg", "ZCODE_FENCE_HOME": "/srv/zf"}
+	type in struct {
+		env           map[string]string
+		home, project string
+		data          string
+	}
+	ins := []in{
+		{env, "/home/alice", "/home/alice/p", ""},
+		{withXDG, "/home/alice", "/home/alice/p", ""},
+		{env, "/home/bob", "/home/alice/p", ""},
+		{env, "/home/alice", "/home/alice/q", "/var/zf"},
+		{env, "/home/alice", "/home/alice", ""},
+	}
+	placed := func(s *Set) string {
+		var b strings.Builder
+		for _, it := range s.items {
+			b.WriteString(it.at.Norm + "\n")
+		}
+		return b.String()
+	}
+	fresh := map[int]string{}
+	for round := 0; round < 2; round++ {
+		for k, c := range ins {
+			p := paths.Simulated("linux", c.home, c.env)
+			if round == 0 { // placed afresh; in round 1 after another input's placement
+				lastPlaced.Store(nil)
+			}
+			want := placed(Resolve(p, c.project, c.data))
+			if round == 0 {
+				fresh[k] = want
+			}
+			if got := placed(Resolve(p, c.project, c.data)); got != want || got != fresh[k] {
+				t.Errorf("inputs %d: reused placement differs:\n%s\nwant\n%s", k, got, want)
+			}
+		}
+	}
+	for k := 1; k < len(ins); k++ {
+		if fresh[k] == fresh[0] {
+			t.Errorf("inputs %d place the same paths as inputs 0: the test does not vary them", k)
+		}
+	}
+}
+
+// TestLinkedNames: one read of a directory tells a link from a file, a
+// directory and a name that is not there; a directory larger than
+// listAtMost is left to Lstat (no answer for any name).
+func TestLinkedNames(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink(t.TempDir(), filepath.Join(dir, ".claude")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".bashrc"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".ssh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{".claude", ".bashrc", ".ssh", ".codex"}
+	for i := range names {
+		names[i] = filepath.Join(dir, names[i])
+	}
+	linked := map[string]bool{}
+	linkedNames(dir, names, linked)
+	want := map[string]bool{names[0]: true, names[1]: false, names[2]: false, names[3]: false}
+	for fp, l := range want {
+		if got, ok := linked[fp]; !ok || got != l {
+			t.Errorf("%s: linked %v (known %v), want %v", filepath.Base(fp), got, ok, l)
+		}
+	}
+	for i := 0; i < listAtMost; i++ {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	linked = map[string]bool{}
+	linkedNames(dir, names, linked)
+	if len(linked) != 0 {
+		t.Errorf("a directory of %d entries was read: %v", listAtMost+3, linked)
 	}
 }

@@ -75,7 +75,8 @@ type item struct {
 type Set struct {
 	p       paths.Platform
 	items   []item
-	project paths.Path // zero when unknown or wide
+	project paths.Path  // zero when unknown or wide
+	ixs     *indexState // the placement's index (index.go)
 }
 
 // Resolve places the catalogue for one call: p gives home, the
@@ -89,7 +90,7 @@ type Set struct {
 // reuses its places.
 func Resolve(p paths.Platform, project string) *Set {
 	if last := lastPlaced.Load(); last != nil && last.sameInputs(p, project) {
-		return &Set{p: p, items: last.items, project: last.projectAt}
+		return &Set{p: p, items: last.items, project: last.projectAt, ixs: last.ixs}
 	}
 	rec := &lookups{}
 	q := p
@@ -101,8 +102,9 @@ func Resolve(p paths.Platform, project string) *Set {
 		}
 	}
 	s := place(q, project)
+	s.ixs = &indexState{}
 	lastPlaced.Store(&placement{os: p.OS, home: p.Home, tempDir: p.TempDir, project: project,
-		noLookup: p.Lookup == nil, env: rec.seen, items: s.items, projectAt: s.project})
+		noLookup: p.Lookup == nil, env: rec.seen, items: s.items, projectAt: s.project, ixs: s.ixs})
 	s.p = p
 	return s
 }
@@ -116,6 +118,7 @@ type placement struct {
 	env                        []lookup
 	items                      []item
 	projectAt                  paths.Path
+	ixs                        *indexState
 }
 
 type lookup struct {
@@ -146,12 +149,7 @@ func (pl *placement) sameInputs(p paths.Platform, project string) bool {
 
 // place does Resolve's work for p (whose Lookup may be recording).
 func place(p paths.Platform, project string) *Set {
-	s := &Set{p: p}
-	if pr := p.Clean(strings.TrimSpace(project)); pr.IsAbs() {
-		if wide, _ := p.IsWideRoot(pr); !wide {
-			s.project = pr
-		}
-	}
+	s := &Set{p: p, project: NarrowProject(p, project)}
 	home := p.Clean(strings.TrimSpace(p.Home))
 	env := func(name string) string {
 		if p.Lookup == nil {
@@ -191,6 +189,27 @@ func place(p paths.Platform, project string) *Set {
 		s.place(homeAnchors(p, other), nil)
 	}
 	return s
+}
+
+// NarrowProject is project (a call's project root) as the catalogue
+// exempts it: absolute and not a wide root (home, the filesystem root);
+// the zero Path otherwise (nothing is exempt).
+func NarrowProject(p paths.Platform, project string) paths.Path {
+	if pr := p.Clean(strings.TrimSpace(project)); pr.IsAbs() {
+		if wide, _ := p.IsWideRoot(pr); !wide {
+			return pr
+		}
+	}
+	return paths.Path{}
+}
+
+// LexicallyExempt reports whether every read of x misses the stores for
+// certain without placing the catalogue: x lies inside narrow (a
+// NarrowProject) and p resolves no symlinks (EvalSymlinks nil: x's real
+// path is x), so Read and Holds say no for it. Cost: one containment
+// test.
+func LexicallyExempt(p paths.Platform, narrow, x paths.Path) bool {
+	return p.EvalSymlinks == nil && narrow.IsAbs() && x.IsAbs() && p.Contains(narrow, x)
 }
 
 // otherHomes are the homes of the machine's other users, as a pattern
@@ -325,8 +344,11 @@ func segments(s string, sep byte) []string {
 // Read reports whether reading x (an absolute path: a file, or a glob in
 // any segment) reads a store. x inside the project is no read of a store
 // unless its real path (x with symlinks resolved) lies outside the
-// project and reaches one. Cost: one segment comparison per place (about
-// two hundred), plus RealPath.
+// project and reaches one. Cost: a path inside the project, one
+// containment test; else one segment comparison per place (about five
+// hundred on Linux) for the placement's first scans, then (index.go) a
+// map look-up per segment of x and a comparison per place on its way;
+// plus RealPath.
 func (s *Set) Read(x paths.Path) (Hit, bool) {
 	return s.judge(x, false)
 }
@@ -438,6 +460,19 @@ func (s *Set) judgeOne(x paths.Path, tree bool) (Hit, bool) {
 	}
 	root, xs := split(x)
 	fold := s.p.OS == "windows" || s.p.OS == "darwin"
+	if ix := s.ixs.lookupIndex(s.items, fold); ix != nil {
+		if i, ok := ix.judge(s, x, root, xs, tree); ok {
+			if i < 0 {
+				return Hit{}, false
+			}
+			return Hit{Store: s.items[i].s, Path: x.Norm}, true
+		}
+	}
+	return s.scan(x, root, xs, fold, tree)
+}
+
+// scan is judgeOne's linear scan: every place in catalogue order.
+func (s *Set) scan(x paths.Path, root string, xs []string, fold, tree bool) (Hit, bool) {
 	for i := range s.items {
 		it := &s.items[i]
 		if it.named != "" {

@@ -43,6 +43,10 @@ type judge struct {
 
 	secretsOn bool         // protect_secrets (rules_secrets.go)
 	secretsAt *secrets.Set // the catalogue placed for the call, once needed
+	// narrowDone, narrow: the project root as the catalogue exempts it
+	// (secrets.NarrowProject), once needed.
+	narrowDone bool
+	narrow     paths.Path
 
 	ctx   context.Context // the call's; nested judges share it
 	steps *steps.Counter  // the call's budget, shared with nested judges

@@ -57,6 +57,12 @@ func (v *cmdv) secretWord(w ir.Word, tree bool) []secretHit {
 		texts = append(texts, raw)
 	}
 	for _, s := range texts {
+		if v.exemptText(s) {
+			if v.j.steps != nil {
+				v.j.spend(4) // as secretPath would have
+			}
+			continue
+		}
 		if h, ok := v.secretText(s, tree); ok {
 			out = append(out, h)
 			break
@@ -72,6 +78,53 @@ func (v *cmdv) secretText(s string, tree bool) (secretHit, bool) {
 		return secretHit{}, false
 	}
 	return v.j.secretPath(p, tree)
+}
+
+// exemptText reports whether path string s, relative, stays inside the
+// project from the command's directory and names no store for certain
+// (secrets.LexicallyExempt): no ".." segment, the directory inside the
+// project, real paths lexical. It spares the everyday operand (cat
+// src/main.go) the join and the catalogue. Cost: a Normalize and a
+// containment test.
+func (v *cmdv) exemptText(s string) bool {
+	narrow := v.j.narrowProject()
+	if !narrow.IsAbs() || v.j.plat.EvalSymlinks != nil {
+		return false
+	}
+	p := v.j.plat.Normalize(s)
+	if p.Kind != paths.Relative || hasDotDot(p.Norm) {
+		return false
+	}
+	base, _ := v.baseDir()
+	return secrets.LexicallyExempt(v.j.plat, narrow, base)
+}
+
+// hasDotDot reports whether a relative path has a ".." segment ("/" or
+// "\\" separated).
+func hasDotDot(s string) bool {
+	for len(s) > 0 {
+		i := strings.IndexAny(s, `/\`)
+		seg := s
+		if i >= 0 {
+			seg, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		if seg == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// narrowProject is the call's project root as the catalogue exempts it,
+// computed once per call.
+func (j *judge) narrowProject() paths.Path {
+	if !j.narrowDone {
+		j.narrowDone = true
+		j.narrow = secrets.NarrowProject(j.plat, j.project.Norm)
+	}
+	return j.narrow
 }
 
 // secretAbs is word w as an absolute path (ok false when it has an
@@ -115,6 +168,9 @@ func (j *judge) secretPath(p paths.Path, tree bool) (secretHit, bool) {
 	if j.steps != nil {
 		j.spend(4)
 	}
+	if secrets.LexicallyExempt(j.plat, j.narrowProject(), p) {
+		return secretHit{}, false // inside the project: no catalogue needed
+	}
 	set := j.secretSet()
 	h, ok := set.Read(p)
 	if !ok && tree {
@@ -144,19 +200,39 @@ func (v *cmdv) secrets() {
 	if !v.j.secretsOn {
 		return
 	}
-	send := v.feedsSender()
+	sendDone, sendOn := false, false
+	send := func() bool { // whether the output reaches a sender, once needed
+		if !sendDone {
+			sendDone, sendOn = true, v.feedsSender()
+		}
+		return sendOn
+	}
 	// Input redirects: whatever the command is, it reads the file.
 	for _, r := range v.c.Redirects {
 		if r.Op != "<" && r.Op != "<>" {
 			continue
 		}
 		rule := rules.SecretRead
-		if send || cmdfacts.SendsStdin(v.c) {
+		if send() || cmdfacts.SendsStdin(v.c) {
 			rule = rules.SecretSend
 		}
 		v.reportSecrets(rule, "< ", v.secretWord(r.Target, false))
 	}
-	// Readers, copiers and senders.
+	// Readers, copiers and senders (none when no word can name a store:
+	// plainWords).
+	if !v.plainWords() {
+		v.fileSecrets(send)
+	}
+	// CLIs that print a stored secret.
+	if p, ok := cmdfacts.PrintsSecret(v.c); ok && !v.secretUsedQuietly() {
+		v.secretPrint(p)
+	}
+	v.secretVars()
+}
+
+// fileSecrets judges the files command v reads, copies or sends
+// (cmdfacts.FileReads); send: whether its output reaches a sender.
+func (v *cmdv) fileSecrets(send func() bool) {
 	for _, fr := range cmdfacts.FileReads(v.c) {
 		hs, found := v.foundSecrets(fr.Word)
 		if !found {
@@ -169,16 +245,52 @@ func (v *cmdv) secrets() {
 			continue // a copy within the stores (cp ~/.ssh/id_rsa ~/.ssh/id_rsa.bak)
 		}
 		rule := rules.SecretRead
-		if fr.Send || send {
+		if fr.Send || send() {
 			rule = rules.SecretSend
 		}
 		v.reportSecrets(rule, "", hs)
 	}
-	// CLIs that print a stored secret.
-	if p, ok := cmdfacts.PrintsSecret(v.c); ok && !v.secretUsedQuietly() {
-		v.secretPrint(p)
+}
+
+// plainWords reports whether no word of command v can name a store: every
+// argument (value and text as written) a plain relative path that stays
+// inside the project from the command's directory (letters, digits and
+// "._+,-/", no ".." and no leading "/"; an option word without "/", so
+// an attached value such as -f/x is no such word), no "=", "@", ":",
+// "~" or quote that could start a path inside a word, and real paths
+// lexical (secrets.LexicallyExempt). Then none of the command's file
+// reads can reach a store, and FileReads is not even parsed: the
+// everyday reader (cat package.json, head -n 50 src/main.go) costs a
+// scan of its words. Cost: linear in the words' bytes, plus baseDir.
+func (v *cmdv) plainWords() bool {
+	narrow := v.j.narrowProject()
+	if !narrow.IsAbs() || v.j.plat.EvalSymlinks != nil || len(v.c.Args) < 2 {
+		return false
 	}
-	v.secretVars()
+	for _, w := range v.c.Args[1:] {
+		if w.Unknown || !plainRelative(w.Value) || w.Raw != w.Value && !plainRelative(w.Raw) {
+			return false
+		}
+	}
+	base, _ := v.baseDir()
+	return secrets.LexicallyExempt(v.j.plat, narrow, base)
+}
+
+// plainRelative: see plainWords.
+func plainRelative(s string) bool {
+	if strings.HasPrefix(s, "/") || strings.Contains(s, "..") || strings.HasPrefix(s, "-") && strings.Contains(s, "/") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == '.', c == '_', c == '+', c == ',', c == '-', c == '/':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // secretPrint adds the finding of a printed secret.

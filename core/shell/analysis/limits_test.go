@@ -86,10 +86,15 @@ func lastArgUnknown(name string) func(s *ir.Script) string {
 	}
 }
 
+// limitCases are the inputs past each limit: the size and nesting
+// budgets, then the cd chain's.
 func limitCases() []limitCase {
-	// 3000 steps "a" merge into 2048 (4095 bytes, the most that fits in
-	// maxCdStepLen) and 952.
-	steps := func(n int) string { return strings.TrimSuffix(strings.Repeat("a/", n), "/") }
+	return append(budgetLimitCases(), cdLimitCases()...)
+}
+
+// budgetLimitCases: nesting, input size, command, word, brace, loop and
+// value budgets.
+func budgetLimitCases() []limitCase {
 	return []limitCase{
 		{name: "deep subshells go to the fallback", input: strings.Repeat("(", 5000) + "rm x" + strings.Repeat(")", 5000),
 			check: func(s *ir.Script) string {
@@ -169,7 +174,15 @@ func limitCases() []limitCase {
 		{name: "value doubling becomes unknown", input: "x=ab; " + strings.Repeat(`x="$x$x"; `, 20) + "echo $x", check: lastArgUnknown("echo")},
 		{name: "pasted values budget", input: bigValue + strings.Repeat("echo a$x; ", 200), truncated: true, check: lastArgUnknown("echo")},
 		{name: "nested text budget", input: bigValue + strings.Repeat(`bash -c "echo $x"; `, 200), truncated: true},
+	}
+}
 
+// cdLimitCases: the cd chain's step count and step length.
+func cdLimitCases() []limitCase {
+	// 3000 steps "a" merge into 2048 (4095 bytes, the most that fits in
+	// maxCdStepLen) and 952.
+	steps := func(n int) string { return strings.TrimSuffix(strings.Repeat("a/", n), "/") }
+	return []limitCase{
 		{name: "cd chain of 3000 relative steps", input: strings.Repeat("cd a; ", 3000) + "rm -rf *",
 			check: chainWithin("rm", []string{steps(2048), steps(952)})},
 		{name: "cd chain of 20000 relative steps", input: strings.Repeat("cd abcdefghij; ", 20000) + "rm -rf *", maxCmds: 1 << 17,
