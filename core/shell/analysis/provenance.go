@@ -161,8 +161,8 @@ func findAlternativesSpare(expr []ir.Word) bool {
 			start = i + 1
 		case "-print":
 			explicit = true
-		case "-print0", "-printf", "-ls", "-fls", "-fprint", "-fprint0", "-fprintf", "-quit", ",":
-			return false
+		case "-print0", "-printf", "-ls", "-quit", ",":
+			return false // other output (-fprint and the like: findListing's Outputs)
 		}
 	}
 	alts = append(alts, expr[start:])
