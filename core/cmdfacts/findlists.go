@@ -257,7 +257,10 @@ var linePassers = map[string]bool{"sort": true, "uniq": true, "tac": true, "cat"
 // sort, uniq, tac, cat and tee pass every line; grep -v passes those its
 // patterns do not match, so it passes them unless a pattern mentions
 // keep's letters (grep -v .git, grep -v '/\.git/') or cannot be read.
-// Any other filter (grep PATTERN, head, sed) picks what goes on.
+// A grep that picks whole lines (PicksLines) passes them when one of its
+// patterns may match a line naming keep or a file in it (read as a Go
+// regular expression; a pattern that cannot be read may). Any other
+// filter (head, sed, grep -o) picks what goes on.
 func PassesLines(name string, args []ir.Word, keep string) bool {
 	if linePassers[name] {
 		return true
@@ -290,7 +293,7 @@ func PassesLines(name string, args []ir.Word, keep string) bool {
 		}
 	}
 	if !inverted {
-		return false
+		return picksKept(name, args, keep)
 	}
 	word := strings.TrimPrefix(keep, ".")
 	for _, p := range pats {
@@ -299,4 +302,118 @@ func PassesLines(name string, args []ir.Word, keep string) bool {
 		}
 	}
 	return true
+}
+
+// lineParts are the grep options that make it print something other than
+// whole input lines: parts of lines, counts, file names, prefixes,
+// context lines, or the files of a recursive search.
+var lineParts = []string{"o", "only-matching", "c", "count", "l", "L", "files-with-matches", "files-without-match",
+	"n", "line-number", "b", "byte-offset", "H", "with-filename", "T", "initial-tab", "label", "r", "R", "recursive",
+	"dereference-recursive", "A", "B", "C", "after-context", "before-context", "context", "Z", "null", "files"}
+
+// PicksLines reports whether grep (egrep, fgrep) run with args prints
+// some of the lines it reads on its input, whole and unchanged: a pattern
+// (or -e/-f), no file operand but "-", none of the options that print
+// parts of lines, counts, names or prefixes, and no word the analysis
+// could not read (one could be such an option). The items a listing
+// gives through it are some of the listing's items.
+func PicksLines(name string, args []ir.Word) bool {
+	if name != "grep" && name != "egrep" && name != "fgrep" {
+		return false
+	}
+	for _, a := range args {
+		if a.Unknown {
+			return false
+		}
+	}
+	spec, _ := Syntax("grep")
+	p := ParseArgs(args, spec)
+	if p.Has(lineParts...) {
+		return false
+	}
+	ops := p.Operands
+	if !p.Has("e", "f", "regexp", "file") {
+		if len(ops) == 0 {
+			return false
+		}
+		ops = ops[1:]
+	}
+	return len(ops) == 0 || len(ops) == 1 && ops[0].Value == "-"
+}
+
+// picksKept reports whether grep (PicksLines) may pass a line that lists
+// directory keep or a file in it, as find . prints them.
+func picksKept(name string, args []ir.Word, keep string) bool {
+	if !PicksLines(name, args) {
+		return false
+	}
+	spec, _ := Syntax("grep")
+	p := ParseArgs(args, spec)
+	if p.Has("f", "file") {
+		return true // patterns in a file: not read here
+	}
+	pats := p.Values("e", "regexp")
+	if len(pats) == 0 && len(p.Operands) > 0 {
+		pats = p.Operands[:1]
+	}
+	lines := []string{keep, "./" + keep}
+	for _, e := range GitEntries(".", false) {
+		lines = append(lines, e.Rel, "./"+e.Rel)
+	}
+	fixed := name == "fgrep" || p.Has("F", "fixed-strings")
+	extended := name == "egrep" || p.Has("E", "extended-regexp", "P", "perl-regexp")
+	for _, pw := range pats {
+		for _, pat := range strings.Split(pw.Value, "\n") {
+			expr := pat
+			switch {
+			case fixed:
+				expr = regexp.QuoteMeta(pat)
+			case !extended:
+				expr = breToERE(pat)
+			}
+			if p.Has("x", "line-regexp") {
+				expr = "^(?:" + expr + ")$"
+			} else if p.Has("w", "word-regexp") {
+				expr = `\b(?:` + expr + `)\b`
+			}
+			if p.Has("i", "ignore-case", "y") {
+				expr = "(?i)" + expr
+			}
+			re, err := regexp.Compile(expr)
+			if err != nil {
+				return true
+			}
+			for _, l := range lines {
+				if re.MatchString(l) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// breToERE rewrites a POSIX basic regular expression (GNU grep's reading)
+// as an extended one: \+ \? \| \( \) \{ \} are operators there and the
+// bare characters literals.
+func breToERE(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch == '\\' && i+1 < len(s) && strings.IndexByte("+?|(){}", s[i+1]) >= 0:
+			b.WriteByte(s[i+1])
+			i++
+		case ch == '\\' && i+1 < len(s):
+			b.WriteByte(ch)
+			b.WriteByte(s[i+1])
+			i++
+		case strings.IndexByte("+?|(){}", ch) >= 0:
+			b.WriteByte('\\')
+			b.WriteByte(ch)
+		default:
+			b.WriteByte(ch)
+		}
+	}
+	return b.String()
 }

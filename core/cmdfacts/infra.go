@@ -585,12 +585,19 @@ var awsDestructive = map[string][]string{
 	"organizations":       {"close-account", "delete-organization"},
 }
 
-// awsForced lists the operations that delete for good only with an
-// option (without it the deletion can be undone for days): a secret
-// without its recovery window.
-var awsForced = map[string]map[string]string{
+// awsNeeds lists the operations that delete for good only with an
+// option: s3 rm of a whole prefix (--recursive), s3 rb of a bucket that
+// still holds objects (--force), a secret without its recovery window
+// (without it the deletion can be undone for days).
+var awsNeeds = map[string]map[string]string{
+	"s3":             {"rm": "--recursive", "rb": "--force"},
 	"secretsmanager": {"delete-secret": "--force-delete-without-recovery"},
 }
+
+// awsPeers lists, for an option awsNeeds names, the operation's other
+// options that share a prefix with it (an abbreviation of both is
+// ambiguous, so names neither).
+var awsPeers = map[string][]string{"--recursive": {"--request-payer"}}
 
 // awsOption reports whether word w is the long option name, given in full
 // or as an unambiguous prefix among the operation's options (argparse);
@@ -691,33 +698,16 @@ service:
 		}
 	}
 	op := InfraOp{Kind: InfraCloud, Detail: svc + " " + verb, Targets: awsTargets(rest)}
-	if svc == "s3" {
-		switch verb {
-		case "rm":
-			// s3 rm's options: --dryrun --quiet --recursive --request-payer
-			// --only-show-errors --page-size --include --exclude
-			// --expected-bucket-owner.
-			if awsHas(rest, "--recursive", "--request-payer") && !awsHas(rest, "--dryrun") {
-				op.Detail += " --recursive"
-				return op, true
-			}
-		case "rb":
-			if awsHas(rest, "--force") {
-				op.Detail += " --force"
-				return op, true
-			}
-		}
-		return InfraOp{}, false
-	}
-	if opt := awsForced[svc][verb]; opt != "" {
-		if !awsHas(rest, opt) {
+	if opt := awsNeeds[svc][verb]; opt != "" {
+		if !awsHas(rest, opt, awsPeers[opt]...) {
 			return InfraOp{}, false
 		}
 		op.Detail += " " + opt
 	} else if !slices.Contains(awsDestructive[svc], verb) {
 		return InfraOp{}, false
 	}
-	if awsHas(rest, "--dry-run") {
+	// s3's high-level commands spell their preview --dryrun.
+	if awsHas(rest, "--dry-run") || svc == "s3" && awsHas(rest, "--dryrun") {
 		return InfraOp{}, false
 	}
 	return op, true
@@ -748,6 +738,10 @@ var gcloudDestructive = [][]string{
 	{"bigtable", "tables", "delete"},
 	{"iam", "workload-identity-pools", "delete"},
 }
+
+// gcloudRecursiveRm is gcloud's object delete, which asks only with
+// -r/--recursive (a whole prefix or bucket).
+var gcloudRecursiveRm = []string{"storage", "rm"}
 
 // gcloudValued are gcloud's global options that take the next word when
 // not given with "=".
@@ -802,7 +796,7 @@ func gcloudOp(_ string, args []ir.Word) (InfraOp, bool) {
 			return InfraOp{}, false
 		}
 	}
-	if hasPathPrefix(path, []string{"storage", "rm"}) {
+	if hasPathPrefix(path, gcloudRecursiveRm) {
 		if HasShort(rest, "rR") || HasLong(rest, "--recursive") {
 			return InfraOp{Kind: InfraCloud, Detail: "storage rm --recursive", Targets: words[2:]}, true
 		}
@@ -816,6 +810,10 @@ func gcloudOp(_ string, args []ir.Word) (InfraOp, bool) {
 	return InfraOp{}, false
 }
 
+// gsutilRecursiveRm is gsutil's object delete, which asks only with
+// -r/-R/--recursive.
+const gsutilRecursiveRm = "rm"
+
 // gsutilSpec lists gsutil's global options that take a value.
 var gsutilSpec = Spec{Short: "ohu"}
 
@@ -823,7 +821,7 @@ func gsutilOp(_ string, args []ir.Word) (InfraOp, bool) {
 	// gsutil [-m] [-o K=V] [-h H] [-u PROJECT] rm -r|-R|-a URL...
 	p := ParseArgs(args, gsutilSpec)
 	ops := lowerOps(p.Operands)
-	if len(ops) < 2 || ops[0] != "rm" {
+	if len(ops) < 2 || ops[0] != gsutilRecursiveRm {
 		return InfraOp{}, false
 	}
 	if p.Has("r", "R", "recursive") {

@@ -493,8 +493,13 @@ loop:
 		case v == "-f" || v == "--file" || v == "-E" || v == "--exec":
 			hasFile = true
 			i++
+			if i < len(args) {
+				r.stdin = r.stdin || stdinFile(args[i])
+			}
 		case strings.HasPrefix(v, "--file=") || strings.HasPrefix(v, "--exec="):
 			hasFile = true
+			_, f, _ := strings.Cut(v, "=")
+			r.stdin = r.stdin || stdinFile(Literal(f))
 		case v == "-e" || v == "--source":
 			if i+1 < len(args) {
 				i++
@@ -513,6 +518,7 @@ loop:
 			i++
 		case strings.HasPrefix(v, "-f"):
 			hasFile = true
+			r.stdin = r.stdin || stdinFile(Literal(v[2:]))
 		case strings.HasPrefix(v, "-i"):
 			inPlace = inPlace || inplaceLib(v[2:])
 		}
@@ -540,6 +546,12 @@ loop:
 		in.Files = append(in.Files, w)
 	}
 	r.out = append(r.out, in)
+}
+
+// stdinFile reports a program file that is the standard input: "-" or
+// /dev/stdin (awk -f - reads its program from the input).
+func stdinFile(w ir.Word) bool {
+	return !w.Unknown && (w.Value == "-" || w.Value == "/dev/stdin" || w.Value == "/dev/fd/0" || w.Value == "/proc/self/fd/0")
 }
 
 func inplaceLib(v string) bool { return v == "inplace" || v == "inplace.awk" }

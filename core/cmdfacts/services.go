@@ -274,30 +274,6 @@ func serviceNeeds(p Args, names []string) bool {
 	return false
 }
 
-// ServicePathsDoc describes the table for the rule reference: per CLI,
-// the paths that ask and the options they need.
-func ServicePathsDoc() string {
-	var parts []string
-	for _, name := range sortedNames(serviceCLIs) {
-		var ps []string
-		for _, sp := range serviceCLIs[name].paths {
-			s := strings.ReplaceAll(sp.path, "|", "/")
-			if len(sp.needs) > 0 {
-				s += " with --" + strings.Join(sp.needs, "/--")
-			}
-			if s != "" {
-				ps = append(ps, s)
-			}
-		}
-		if len(ps) == 0 {
-			parts = append(parts, name)
-			continue
-		}
-		parts = append(parts, name+": "+strings.Join(ps, ", "))
-	}
-	return strings.Join(parts, "; ")
-}
-
 func init() {
 	for name := range serviceCLIs {
 		infraCLIs[name] = servicePathOp

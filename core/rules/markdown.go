@@ -62,6 +62,28 @@ func Markdown() []byte {
 			}
 		}
 	}
+	b.WriteString("\n## What each rule covers\n\n" +
+		"The commands of the rules above that come from a command table of `core/cmdfacts`, per command, " +
+		"rendered from the tables the danger gate reads (a row added there appears here). A path lists " +
+		"aliases as a/b and the options it needs; the rule's text above says what stays silent.\n")
+	for _, r := range All() {
+		cs := r.Covers()
+		if len(cs) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n### %s\n\n| command | asks on |\n| --- | --- |\n", r.ID)
+		for _, c := range cs {
+			var paths []string
+			for _, p := range c.Commands {
+				paths = append(paths, "`"+mdCode(p)+"`")
+			}
+			on := strings.Join(paths, ", ")
+			if on == "" {
+				on = "every run"
+			}
+			fmt.Fprintf(&b, "| `%s` | %s |\n", mdCode(c.CLI), on)
+		}
+	}
 	return b.Bytes()
 }
 

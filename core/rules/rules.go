@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 )
 
 // Family groups the rules of one layer by what they guard. Families are
@@ -40,12 +41,14 @@ type Rule struct {
 	// ID is the stable id in reasons and the decision log. Never rename one.
 	ID     string
 	Family *Family
-	// Doc says in one paragraph what the rule asks about; read it with
-	// Documentation, which fills in the list a table supplies.
+	// Doc says in one paragraph what the rule asks about; the commands a
+	// table of core/cmdfacts supplies are not repeated in it but listed
+	// from the table (Covers), and Doc may name them as {list}.
 	Doc string
-	// docList, when set, returns what replaces {list} in Doc: a list
-	// rendered from a command table, built only when asked for.
-	docList func() string
+	// covers, when set, returns the table rows the rule asks about, per
+	// command (core/cmdfacts' coverage catalogue), built only when the
+	// reference is rendered.
+	covers func() []cmdfacts.Covered
 	// Zh and En are the message templates: text with {name} placeholders
 	// that the layer fills (see Fill); which placeholders a template may use
 	// is the layer's contract (its tests check them).
@@ -60,12 +63,20 @@ type Rule struct {
 	Locked bool
 }
 
-// Documentation returns Doc with {list} filled in from its table.
+// Documentation returns Doc with {list} pointing at the rule's commands
+// in the reference ("the commands listed under What each rule covers").
 func (r *Rule) Documentation() string {
-	if r.docList == nil {
-		return r.Doc
+	return strings.Replace(r.Doc, "{list}", "the commands listed for "+r.ID+" under [What each rule covers](#"+strings.ToLower(r.ID)+")", 1)
+}
+
+// Covers returns, per command, the table rows the rule asks about (nil
+// when no table of core/cmdfacts states its commands). Built on each
+// call, from the tables the layers read.
+func (r *Rule) Covers() []cmdfacts.Covered {
+	if r.covers == nil {
+		return nil
 	}
-	return strings.Replace(r.Doc, "{list}", r.docList(), 1)
+	return r.covers()
 }
 
 // Template returns r's template in language l (Chinese unless l is

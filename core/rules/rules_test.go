@@ -27,6 +27,23 @@ func TestDocIsCurrent(t *testing.T) {
 // layerPrefix is the id prefix of each built-in layer's rules.
 var layerPrefix = map[string]string{"danger": "DG-", "fence": "FN-", "decisionmodel": "DM-", "host": "HK-"}
 
+// TestCoversNamed: a rule whose commands come from a table names them in
+// its text ({list}), and only such a rule does; every listed command has
+// a name.
+func TestCoversNamed(t *testing.T) {
+	for _, r := range All() {
+		cs := r.Covers()
+		if (len(cs) > 0) != strings.Contains(r.Doc, "{list}") {
+			t.Errorf("%s: %d commands from tables, {list} in its doc: %v", r.ID, len(cs), strings.Contains(r.Doc, "{list}"))
+		}
+		for _, c := range cs {
+			if strings.TrimSpace(c.CLI) == "" {
+				t.Errorf("%s: a covered row without a command: %+v", r.ID, c)
+			}
+		}
+	}
+}
+
 func TestCatalog(t *testing.T) {
 	if len(All()) != len(all) {
 		t.Errorf("All lists %d rules, %d are declared (a rule without a registered family?)", len(All()), len(all))

@@ -298,7 +298,8 @@ func (j *judge) feeders(i int) []int {
 }
 
 // passThrough are filters whose output lines are some of their input
-// lines: the items of head, tail, sort ... are those of their feeders.
+// lines: the items of head, tail, sort ... are those of their feeders (as
+// are those of a grep that picks whole lines, cmdfacts.PicksLines).
 var passThrough = map[string]bool{"head": true, "tail": true, "sort": true, "uniq": true, "shuf": true, "tac": true}
 
 // maxItemDepth bounds how far itemsFrom follows pipes back.
@@ -313,7 +314,8 @@ func (j *judge) itemsFrom(feeders []int, depth int) ([]paths.Path, bool) {
 	var out []paths.Path
 	for _, f := range feeders {
 		fc := &cmds[f]
-		if len(fc.Args) > 0 && passThrough[fc.Name] && len(cmdfacts.ParseArgs(fc.Args[1:], syntax("head")).Operands) == 0 {
+		if len(fc.Args) > 0 && (passThrough[fc.Name] && len(cmdfacts.ParseArgs(fc.Args[1:], syntax("head")).Operands) == 0 ||
+			cmdfacts.PicksLines(fc.Name, fc.Args[1:])) {
 			var ups []int
 			for _, u := range j.feeders(f) {
 				if cmds[u].Feed == ir.FeedPipe {

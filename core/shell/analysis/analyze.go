@@ -349,8 +349,12 @@ type simple struct {
 	stdin   *xword
 	stdinOp string        // "<<" or "<<<" when stdin is set
 	subst   []syntax.Node // $(...), `...`, <(...), >(...) in its words
-	src     string        // source of subst
-	plain   bool          // straight from the parser: may call a function
+	// stdinSubst marks the substitutions of subst that are in a
+	// here-string or a heredoc: their output is the command's input, as
+	// if piped (FeedPipe), not words it runs.
+	stdinSubst map[syntax.Node]bool
+	src        string // source of subst
+	plain      bool   // straight from the parser: may call a function
 }
 
 // full reports whether the analysis must stop: the command cap or the
@@ -748,22 +752,33 @@ func (a *analyzer) substitutions(c ctx, st *state, sc *simple, idx int) {
 			return
 		}
 		var stmts []*syntax.Stmt
+		var piped *pipedInput
 		kind, via := ir.FeedSubst, "$()"
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
 			stmts = n.Stmts
+			if sc.stdinSubst[n] {
+				kind = ir.FeedPipe
+			}
 		case *syntax.ProcSubst:
 			stmts = n.Stmts
 			kind = ir.FeedProcSubst
 			via = n.Op.String() + ")"
+			if n.Op == syntax.CmdOut && c.piped != nil && len(sc.words) > 0 {
+				// tee >(CMD): CMD reads what tee copies, the text piped
+				// into tee (echo x | tee >(xargs mkdir)).
+				if name, ok := sc.words[0].lit(); ok && passesInput(ir.CommandName(name), sc.words) {
+					piped = c.piped
+				}
+			}
 		}
-		a.subshellAt(c, st, stmts, sc.src, via, idx, kind)
+		a.subshellAt(c, st, stmts, sc.src, via, idx, kind, piped)
 	}
 }
 
 // subshellAt walks statements of a substitution one level deeper, marking
 // their top-level commands as feeding target (when target >= 0).
-func (a *analyzer) subshellAt(c ctx, st *state, stmts []*syntax.Stmt, src, via string, target int, kind ir.FeedKind) {
+func (a *analyzer) subshellAt(c ctx, st *state, stmts []*syntax.Stmt, src, via string, target int, kind ir.FeedKind, piped *pipedInput) {
 	if len(stmts) == 0 {
 		return
 	}
@@ -775,6 +790,11 @@ func (a *analyzer) subshellAt(c ctx, st *state, stmts []*syntax.Stmt, src, via s
 		file: c.file, line: c.line}
 	if target < 0 {
 		n.parent = c.parent
+	}
+	if piped != nil && len(stmts) == 1 {
+		if _, simple := stmts[0].Cmd.(*syntax.CallExpr); simple {
+			n.piped = piped
+		}
 	}
 	start := len(a.out.Commands)
 	a.stmts(n, st.clone(), stmts)

@@ -85,9 +85,9 @@ func (a *analyzer) inheritRedirs(c ctx, st *state, rs []*syntax.Redirect) ctx {
 func (a *analyzer) looseSubst(c ctx, st *state, n syntax.Node) {
 	switch n := n.(type) {
 	case *syntax.CmdSubst:
-		a.subshellAt(c, st, n.Stmts, c.src, "$()", -1, ir.FeedSubst)
+		a.subshellAt(c, st, n.Stmts, c.src, "$()", -1, ir.FeedSubst, nil)
 	case *syntax.ProcSubst:
-		a.subshellAt(c, st, n.Stmts, c.src, n.Op.String()+")", -1, ir.FeedProcSubst)
+		a.subshellAt(c, st, n.Stmts, c.src, n.Op.String()+")", -1, ir.FeedProcSubst, nil)
 	}
 }
 
@@ -149,6 +149,18 @@ func (a *analyzer) compound(c ctx, st *state, cmd syntax.Command) {
 		c.bg = true
 		c.via = appendVia(c.via, "coproc")
 		a.stmt(c, st.clone(), cmd.Stmt)
+		name := "COPROC"
+		if cmd.Name != nil {
+			name = cmd.Name.Lit()
+		}
+		if name != "" {
+			// NAME[0] and NAME[1] are the descriptors bash opened to the
+			// coprocess: numbers, whatever they are (bash's first choice,
+			// 63 and 60, stands for them), so >&"${NAME[1]}" duplicates a
+			// descriptor and names no file.
+			st.setVar(name, variable{isArr: true, arr: []xword{knownWord("63", "63"), knownWord("60", "60")}})
+			st.setVar(name+"_PID", opaqueVar)
+		}
 	case *syntax.TestDecl:
 		a.stmt(c, st.clone(), cmd.Body)
 	}
@@ -558,8 +570,18 @@ func (a *analyzer) call(c ctx, st *state, ce *syntax.CallExpr, redirs []*syntax.
 		collect(&sc.subst, &arith, w)
 	}
 	for _, r := range redirs {
+		n := len(sc.subst)
 		collect(&sc.subst, &arith, r.Word)
+		if r.Op != syntax.WordHdoc {
+			n = len(sc.subst)
+		}
 		collect(&sc.subst, &arith, r.Hdoc)
+		for _, x := range sc.subst[n:] { // the text of a here-string or heredoc is the command's input
+			if sc.stdinSubst == nil {
+				sc.stdinSubst = map[syntax.Node]bool{}
+			}
+			sc.stdinSubst[x] = true
+		}
 	}
 	pure := len(args) == 0
 	sc.words = make([]xword, 0, len(args))
@@ -620,6 +642,12 @@ func (a *analyzer) redirects(st *state, src string, rs []*syntax.Redirect) (out 
 		rd := ir.Redirect{Op: r.Op.String()}
 		if r.N != nil {
 			rd.Fd = r.N.Value
+			if name, ok := fdVarName(rd.Fd); ok && !closesFd(r) {
+				// {NAME}>FILE: bash opens a descriptor of its own (10 or
+				// above) and stores its number in NAME; a later >&$NAME
+				// duplicates it and names no file.
+				st.setVar(name, variable{val: []part{{text: "10"}}})
+			}
 		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
@@ -650,6 +678,27 @@ func (a *analyzer) redirects(st *state, src string, rs []*syntax.Redirect) (out 
 		out = append(out, rd)
 	}
 	return out, stdin, op
+}
+
+// fdVarName returns NAME of a {NAME} redirection's descriptor word.
+func fdVarName(fd string) (string, bool) {
+	if len(fd) < 3 || fd[0] != '{' || fd[len(fd)-1] != '}' {
+		return "", false
+	}
+	name := fd[1 : len(fd)-1]
+	for i := 0; i < len(name); i++ {
+		ch := name[i]
+		if !(ch == '_' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || i > 0 && ch >= '0' && ch <= '9') {
+			return "", false
+		}
+	}
+	return name, true
+}
+
+// closesFd reports a redirection that closes its descriptor ({fd}>&-,
+// {fd}<&-): it reads NAME rather than setting it.
+func closesFd(r *syntax.Redirect) bool {
+	return (r.Op == syntax.DplOut || r.Op == syntax.DplIn) && r.Word != nil && r.Word.Lit() == "-"
 }
 
 // wordQuoted reports whether a heredoc delimiter is quoted (the body is
