@@ -241,6 +241,10 @@ func (r *runner) bun(args []ir.Word) {
 			if v == "run" && i+1 < len(args) {
 				i++
 			}
+			if args[i].Value == "-" {
+				r.stdinCode() // bun run -: the program from stdin
+				return
+			}
 			if len(r.out) == 0 && scriptExt(args[i].Value) {
 				r.scriptAt(args, i)
 			}

@@ -344,10 +344,8 @@ func (a *analyzer) interpFileCmd(c ctx, st *state, ex exec) bool {
 	}
 	words := ex.words[:i]
 	if ex.name == "deno" || ex.name == "bun" {
-		words = []xword{ex.words[0]} // deno run / bun run: the program from stdin
-		if ex.name == "deno" {
-			words = append(words, knownWord("run", "run"), knownWord("-", "-"))
-		}
+		// deno run - / bun run -: the program from stdin
+		words = []xword{ex.words[0], knownWord("run", "run"), knownWord("-", "-")}
 	}
 	a.withFile(d.abs, func() {
 		a.interpFile(c, st, ex, words, d)

@@ -19,8 +19,9 @@ import (
 // DIR/*.bak), never as an unbounded unknown. Only listings whose names
 // can be bounded and that never list a repository's .git are read: find
 // with one start path and a positive -name/-iname test that no name in
-// .git matches (no -o, no -path/-regex), ls without -a/-A of the working
-// directory or of relative names, git ls-files (tracked files only).
+// .git matches (no -path/-regex; with -o, see findListing), ls without
+// -a/-A of the working directory or of relative names, git ls-files
+// (tracked files only, no pathspec that climbs out of the directory).
 // Everything else (find . with no name test, ls -A, cat list.txt) stays
 // unknown, and asks where an unknown target asks.
 
@@ -55,8 +56,14 @@ func listingDir(ws []xword) (string, bool) {
 	case "git":
 		if len(args) >= 1 && args[0].Value == "ls-files" {
 			for _, a := range args[1:] {
-				if strings.HasPrefix(a.Value, "-o") || a.Value == "--others" || a.Value == "--full-name" {
+				v := a.Value
+				if strings.HasPrefix(v, "-o") || v == "--others" || v == "--full-name" {
 					return "", false // untracked files may be anywhere below, .git aside
+				}
+				// A pathspec that climbs (../x, :/x, :(top)x, /abs) lists
+				// names outside the directory, printed with ../
+				if !strings.HasPrefix(v, "-") && climbs(v) {
+					return "", false
 				}
 			}
 			return ".", true
@@ -65,45 +72,111 @@ func listingDir(ws []xword) (string, bool) {
 	return "", false
 }
 
+// climbs reports a git pathspec that may name files outside the working
+// directory: absolute, from the top (:/x, :(top)x), or with a ".." step.
+func climbs(spec string) bool {
+	if strings.HasPrefix(spec, "/") || strings.HasPrefix(spec, ":/") || strings.HasPrefix(spec, ":(") && strings.Contains(spec, "top") {
+		return true
+	}
+	return slices.Contains(strings.Split(strings.TrimLeft(spec, ":!^"), "/"), "..")
+}
+
 // findListing: one start path, a positive name test that spares .git.
+// With -o, each alternative that prints (one holding -print; every one
+// when none does, find's implicit -print covering the whole expression)
+// needs such a name test of its own; the others may only -prune (git's
+// find . \( -name .git -type d -prune \) -o \( -name '*.[hcS]' -type f
+// -print \)).
 func findListing(args []ir.Word) (string, bool) {
 	f := cmdfacts.ParseFind(args)
-	if len(f.Roots) != 1 || f.Or || len(f.Execs) > 0 || f.Delete {
+	if len(f.Roots) != 1 || len(f.Execs) > 0 || f.Delete || len(f.Outputs) > 0 {
 		return "", false
 	}
 	root := f.Roots[0].Value
 	if !boundedDir(root) {
 		return "", false
 	}
-	spares := false
-	for _, a := range args {
-		if a.Value == "-path" || a.Value == "-ipath" || a.Value == "-regex" || a.Value == "-iregex" || a.Value == "-wholename" {
-			return "", false
-		}
+	if f.Or {
+		return root, findAlternativesSpare(f.Expr)
 	}
-	for _, n := range f.Names {
-		if n.Negated || n.Pattern.Unknown {
-			continue
-		}
-		pat := n.Pattern.Value
-		if n.Test == "-iname" {
-			pat = strings.ToLower(pat)
-		}
-		hits := slices.ContainsFunc(gitEntryNames, func(e string) bool {
-			if n.Test == "-iname" {
-				e = strings.ToLower(e)
-			}
-			ok, err := path.Match(pat, e)
-			return ok || err != nil
-		})
-		if !hits {
-			spares = true
-		}
-	}
-	if !spares {
+	if !findBranchSpares(f.Expr) {
 		return "", false
 	}
 	return root, true
+}
+
+// findBranchSpares reports a conjunction of find tests that holds a
+// positive name test no name in .git matches, and no path test.
+func findBranchSpares(expr []ir.Word) bool {
+	spares := false
+	for i, a := range expr {
+		switch v := a.Value; v {
+		case "-path", "-ipath", "-regex", "-iregex", "-wholename", "-iwholename":
+			return false
+		case "-name", "-iname":
+			if i+1 >= len(expr) || i > 0 && (expr[i-1].Value == "!" || expr[i-1].Value == "-not") {
+				continue
+			}
+			if !findNameHitsGit(v, expr[i+1].Value) {
+				spares = true
+			}
+		}
+	}
+	return spares
+}
+
+// findNameHitsGit reports a name test that may match a name in .git.
+func findNameHitsGit(test, pat string) bool {
+	if test == "-iname" {
+		pat = strings.ToLower(pat)
+	}
+	return slices.ContainsFunc(gitEntryNames, func(e string) bool {
+		if test == "-iname" {
+			e = strings.ToLower(e)
+		}
+		ok, err := path.Match(pat, e)
+		return ok || err != nil
+	})
+}
+
+// findAlternativesSpare checks an expression with -o (see findListing):
+// split at the -o outside parentheses (one inside them refuses), each
+// alternative either prunes without printing or prints with a name test
+// that spares .git. Actions other than -print and -prune refuse.
+func findAlternativesSpare(expr []ir.Word) bool {
+	var alts [][]ir.Word
+	depth, start := 0, 0
+	explicit := false
+	for i, a := range expr {
+		switch v := a.Value; v {
+		case "(":
+			depth++
+		case ")":
+			depth--
+		case "-o", "-or":
+			if depth != 0 {
+				return false
+			}
+			alts = append(alts, expr[start:i])
+			start = i + 1
+		case "-print":
+			explicit = true
+		case "-print0", "-printf", "-ls", "-quit", ",":
+			return false // other output (-fprint and the like: findListing's Outputs)
+		}
+	}
+	alts = append(alts, expr[start:])
+	for _, alt := range alts {
+		prints, prunes := !explicit, false
+		for _, a := range alt {
+			prints = prints || a.Value == "-print"
+			prunes = prunes || a.Value == "-prune"
+		}
+		if prints && !findBranchSpares(alt) || !prints && !prunes && !explicit {
+			return false
+		}
+	}
+	return true
 }
 
 // lsListing: ls without -a/-A (no "..", no .git) of the working directory
@@ -205,4 +278,174 @@ func readVar(cond []*syntax.Stmt) (string, bool) {
 		return "", false
 	}
 	return names[0], true
+}
+
+// makeListing is ondisk.MakeOptions.Listing: cmd, the text of a $(shell
+// CMD) or VAR != CMD, is a listing bounded to a directory when it is one
+// of the listings above, A || B of two listings of the same directory,
+// or a listing piped through filters that only drop or reorder lines
+// (sort, uniq, grep with one pattern, head, tail) or strip find's leading
+// "./" (sed -e 's|^\./||'); git's `( git ls-files '*.[hcS]' ... || find .
+// ... -print | sed -e 's|^\./||' )`. The glob is "*" for a listing of
+// make's directory, "DIR/*" for one of DIR.
+func (a *analyzer) makeListing(cmd string) (string, bool) {
+	f, err := a.parse(cmd)
+	if err != nil || len(f.Stmts) != 1 {
+		return "", false
+	}
+	d, ok := a.listingStmt(cmd, f.Stmts[0])
+	if !ok {
+		return "", false
+	}
+	d = strings.TrimPrefix(path.Clean(d), "./")
+	switch d {
+	case ".":
+		return "*", true
+	case "/":
+		return "/*", true
+	}
+	return d + "/*", true
+}
+
+// listingStmt returns the directory statement s lists (see makeListing).
+func (a *analyzer) listingStmt(src string, s *syntax.Stmt) (string, bool) {
+	if s == nil || s.Background || s.Negated || s.Coprocess || s.Disown || !quietRedirs(s.Redirs) {
+		return "", false
+	}
+	switch cmd := s.Cmd.(type) {
+	case *syntax.Subshell:
+		if len(cmd.Stmts) == 1 {
+			return a.listingStmt(src, cmd.Stmts[0])
+		}
+	case *syntax.Block:
+		if len(cmd.Stmts) == 1 {
+			return a.listingStmt(src, cmd.Stmts[0])
+		}
+	case *syntax.BinaryCmd:
+		switch cmd.Op {
+		case syntax.OrStmt:
+			x, okX := a.listingStmt(src, cmd.X)
+			y, okY := a.listingStmt(src, cmd.Y)
+			if okX && okY && path.Clean(x) == path.Clean(y) {
+				return x, true
+			}
+		case syntax.Pipe:
+			d, ok := a.listingStmt(src, cmd.X)
+			if ok && a.lineFilter(src, cmd.Y) {
+				return d, true
+			}
+		}
+	case *syntax.CallExpr:
+		if ws, ok := a.literalArgs(src, cmd); ok {
+			return listingDir(ws)
+		}
+	}
+	return "", false
+}
+
+// literalArgs are the words of a plain call, each wholly known.
+func (a *analyzer) literalArgs(src string, ce *syntax.CallExpr) ([]xword, bool) {
+	if len(ce.Assigns) > 0 || len(ce.Args) == 0 {
+		return nil, false
+	}
+	var ws []xword
+	st := newState()
+	for _, w := range ce.Args {
+		for _, f := range a.fields(st, src, w) {
+			if !f.known() || f.glob {
+				return nil, false
+			}
+			ws = append(ws, f)
+		}
+	}
+	return ws, true
+}
+
+// stripDotSlash reports a sed script that removes a leading "./"
+// (s|^\./||, s,^\./,,g ...: a delimiter other than the slash the
+// pattern holds).
+func stripDotSlash(v string) bool {
+	if len(v) < 2 || v[0] != 's' || !strings.ContainsRune("|,#:@!%+", rune(v[1])) {
+		return false
+	}
+	d := v[1:2]
+	rest := strings.TrimSuffix(v[2:], "g")
+	return rest == `^\./`+d+d
+}
+
+// lineFilter reports a statement that passes on some of its input lines,
+// unchanged but for a leading "./" stripped, or reorders them (see
+// makeListing); a pipeline of them too.
+func (a *analyzer) lineFilter(src string, s *syntax.Stmt) bool {
+	if s == nil || s.Background || s.Negated || s.Coprocess || s.Disown || !quietRedirs(s.Redirs) {
+		return false
+	}
+	if bc, ok := s.Cmd.(*syntax.BinaryCmd); ok && bc.Op == syntax.Pipe {
+		return a.lineFilter(src, bc.X) && a.lineFilter(src, bc.Y)
+	}
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return false
+	}
+	ws, ok := a.literalArgs(src, ce)
+	if !ok {
+		return false
+	}
+	args := make([]string, len(ws)-1)
+	for i, w := range ws[1:] {
+		args[i], _ = w.lit()
+	}
+	name, _ := ws[0].lit()
+	switch ir.CommandName(name) {
+	case "sort":
+		return !slices.ContainsFunc(args, func(v string) bool {
+			return !strings.HasPrefix(v, "-") || strings.HasPrefix(v, "-o") || strings.HasPrefix(v, "--output") || strings.HasPrefix(v, "--files0-from")
+		})
+	case "uniq":
+		return !slices.ContainsFunc(args, func(v string) bool {
+			return !strings.HasPrefix(v, "-") || strings.ContainsAny(v, "cD") || v == "--count"
+		})
+	case "head", "tail":
+		for i := 0; i < len(args); i++ {
+			switch v := args[i]; {
+			case v == "-n":
+				i++
+			case strings.HasPrefix(v, "-n") || len(v) > 1 && v[0] == '-' && strings.Trim(v[1:], "0123456789") == "":
+			default:
+				return false
+			}
+		}
+		return true
+	case "grep", "egrep", "fgrep":
+		pats := 0
+		for i := 0; i < len(args); i++ {
+			switch v := args[i]; v {
+			case "-v", "-E", "-F", "-G", "-i", "-x", "-w", "--invert-match":
+			case "-e":
+				i++
+				pats++
+			default:
+				if strings.HasPrefix(v, "-") {
+					return false // -o prints parts of lines, -r, -f FILE, -H ... read or print other things
+				}
+				pats++
+			}
+		}
+		return pats == 1
+	case "sed":
+		exprs := 0
+		for i := 0; i < len(args); i++ {
+			v := args[i]
+			if v == "-e" && i+1 < len(args) {
+				i++
+				v = args[i]
+			}
+			if !stripDotSlash(v) {
+				return false
+			}
+			exprs++
+		}
+		return exprs > 0
+	}
+	return false
 }

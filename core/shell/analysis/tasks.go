@@ -168,6 +168,7 @@ func (a *analyzer) makeCmd(c ctx, st *state, ex exec) {
 	mst := st.child(a, ex.env)
 	opt.Env = a.envFunc(mst)
 	opt.Read = a.readFor(ex.idx)
+	opt.Listing = a.makeListing // provenance.go
 	key := "make " + dir + " " + strings.Join(opt.Files, " ") + " : " + strings.Join(opt.Goals, " ")
 	if !a.enter(key) {
 		return

@@ -44,6 +44,15 @@ type MakeOptions struct {
 	Read func(abs string) (string, bool)
 	// DryRun (-n, -q, -t): recipes are not run, only what is read.
 	DryRun bool
+	// Listing reports whether the command of a $(shell CMD) or VAR != CMD
+	// lists names bounded to a directory (git ls-files, find DIR -name
+	// PAT, and such lists filtered), and the glob that stands for every
+	// name it prints, relative to make's directory ("*", "src/*"). Nil, or
+	// ok false: the output is unknown. A listing's words stay globs
+	// through filter, filter-out, patsubst and substitution references
+	// ($(filter %.h,L) is "*.h", $(L:.h=.o) "*.o") and reach the recipes
+	// as globs, judged where they land like any glob.
+	Listing func(cmd string) (glob string, ok bool)
 }
 
 // MakeLine is one command line make runs.
@@ -254,7 +263,7 @@ type cond struct {
 
 // parse reads one makefile's text.
 func (m *maker) parse(file, text string) {
-	if hasControl(text) {
+	if hasControl(text) || strings.Contains(text, lMark) {
 		return
 	}
 	lines := splitLines(text)
@@ -538,8 +547,12 @@ func (m *maker) assign(name, op, val string, export, override bool) {
 			v.val = joinSpace(old.val, val)
 		}
 	case "!=":
-		m.shellAt(m.expand(val, 0), m.cur)
+		cmd := m.expand(val, 0)
+		m.shellAt(cmd, m.cur)
 		v.val, v.simple = unknownMark("$(shell "+val+")"), true
+		if w, ok := m.listing(cmd); ok {
+			v.val = w
+		}
 	default:
 		return
 	}
@@ -982,6 +995,9 @@ func (m *maker) function(fn, args, src string, open byte, depth int) string {
 			return m.opt.Dir // make runs it in its directory
 		}
 		m.shellAt(cmd, m.cur)
+		if w, ok := m.listing(cmd); ok {
+			return w
+		}
 		return unknown()
 	case "subst":
 		a = splitArgs(args, 3)
@@ -1017,6 +1033,18 @@ func (m *maker) function(fn, args, src string, open byte, depth int) string {
 			if hasControl(w) {
 				return unknown()
 			}
+			if strings.Contains(w, lMark) {
+				if fn == "filter-out" {
+					out = append(out, w) // some of its names may remain
+					continue
+				}
+				for _, p := range pats {
+					if f, ok := filterListing(p, w); ok {
+						out = append(out, f)
+					}
+				}
+				continue
+			}
 			match := slices.ContainsFunc(pats, func(p string) bool { _, ok := patMatch(p, w); return ok })
 			if match == (fn == "filter") {
 				out = append(out, w)
@@ -1040,6 +1068,9 @@ func (m *maker) function(fn, args, src string, open byte, depth int) string {
 		return ""
 	case "words":
 		ws := words(args)
+		if slices.ContainsFunc(ws, func(w string) bool { return strings.Contains(w, lMark) }) {
+			return unknown() // a listing holds any number of names
+		}
 		return strconv.Itoa(len(ws))
 	case "firstword":
 		if ws := words(args); len(ws) > 0 {
@@ -1248,22 +1279,90 @@ func patMatch(p, w string) (string, bool) {
 	return w[len(pre) : len(w)-len(suf)], true
 }
 
+// listing is the listing word for the command cmd of $(shell) or !=
+// (MakeOptions.Listing).
+func (m *maker) listing(cmd string) (string, bool) {
+	if m.opt.Listing == nil || hasControl(cmd) || strings.Contains(cmd, lMark) {
+		return "", false
+	}
+	g, ok := m.opt.Listing(cmd)
+	if !ok || g == "" || strings.ContainsAny(g, " \t\n") || hasControl(g) {
+		return "", false
+	}
+	return lMark + g, true
+}
+
+// filterListing is what $(filter p,w) keeps of the listing word w (a glob
+// PRE*SUF whose star stands for any names, slashes included): w when every
+// name it stands for matches p, the narrower glob when p's stem can be
+// placed on w's star (%.h on "*" is "*.h", src/%.c on "*" is "src/*.c"),
+// p itself when p is one name w may hold, nothing when no name can match.
+func filterListing(p, w string) (string, bool) {
+	g := strings.ReplaceAll(w, lMark, "")
+	star := strings.IndexByte(g, '*')
+	if star < 0 || strings.Contains(g[star+1:], "*") {
+		return "", false
+	}
+	gpre, gsuf := g[:star], g[star+1:]
+	i := strings.IndexByte(p, '%')
+	if i < 0 {
+		ok := len(p) >= len(gpre)+len(gsuf) && strings.HasPrefix(p, gpre) && strings.HasSuffix(p, gsuf)
+		return p, ok
+	}
+	pre, ok := narrower(gpre, p[:i], strings.HasPrefix)
+	if !ok {
+		return "", false
+	}
+	suf, ok := narrower(gsuf, p[i+1:], strings.HasSuffix)
+	if !ok {
+		return "", false
+	}
+	return lMark + pre + "*" + suf, true
+}
+
+// narrower is the one of x and y that has the other as its prefix (or
+// suffix, by has); ok false when neither does.
+func narrower(x, y string, has func(s, fix string) bool) (string, bool) {
+	switch {
+	case has(x, y):
+		return x, true
+	case has(y, x):
+		return y, true
+	}
+	return "", false
+}
+
 // patsubstWords applies $(patsubst from,to,text).
+// A listing word that only some of its names match stays, and the
+// narrower glob of those is substituted too.
 func patsubstWords(from, to, text string) string {
 	ws := strings.Fields(text)
+	subst := func(w string) string {
+		if stem, ok := patMatch(from, w); ok {
+			if strings.Contains(from, "%") {
+				return strings.Replace(to, "%", stem, 1)
+			}
+			return to
+		}
+		return w
+	}
+	var more []string
 	for i, w := range ws {
 		if hasControl(w) {
 			continue
 		}
-		if stem, ok := patMatch(from, w); ok {
-			if strings.Contains(from, "%") {
-				ws[i] = strings.Replace(to, "%", stem, 1)
-			} else {
-				ws[i] = to
+		if _, ok := patMatch(from, w); !ok && strings.Contains(w, lMark) {
+			if n, ok := filterListing(from, w); ok {
+				more = append(more, subst(strings.ReplaceAll(n, lMark, "")))
+				if !strings.Contains(more[len(more)-1], lMark) {
+					more[len(more)-1] = lMark + more[len(more)-1]
+				}
 			}
+			continue
 		}
+		ws[i] = subst(w)
 	}
-	return strings.Join(ws, " ")
+	return strings.Join(append(ws, more...), " ")
 }
 
 // build runs target: its prerequisites, then its recipe.

@@ -106,8 +106,11 @@ func TestMake(t *testing.T) {
 		Env       map[string]string `json:"env"`
 		Makefiles []string          `json:"makefiles"`
 		Dry       bool              `json:"dry"`
-		Want      []string          `json:"want"`
-		None      bool              `json:"none"`
+		// Listings are the $(shell) commands that list names, and the
+		// glob each stands for (MakeOptions.Listing).
+		Listings map[string]string `json:"listings"`
+		Want     []string          `json:"want"`
+		None     bool              `json:"none"`
 	}
 	if err := json.Unmarshal(data, &cases); err != nil {
 		t.Fatal(err)
@@ -131,6 +134,10 @@ func TestMake(t *testing.T) {
 			Read: func(p string) (string, bool) {
 				text, st := r.Read(p)
 				return text, st == ondisk.Read
+			},
+			Listing: func(cmd string) (string, bool) {
+				g, ok := c.Listings[cmd]
+				return g, ok
 			},
 		})
 		if (res.Makefile == "") != c.None {

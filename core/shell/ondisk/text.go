@@ -46,13 +46,21 @@ const (
 	uEnd   = "\x02"
 )
 
+// lMark starts a listing word inside an expansion string: the names a
+// bounded listing prints ($(shell git ls-files ...), see
+// MakeOptions.Listing), as a glob. A makefile holding the byte is not
+// parsed, as one holding uStart or uEnd.
+const lMark = "\x03"
+
 // unknownMark wraps source text as an unknown part inside a string.
 func unknownMark(src string) string {
-	return uStart + strings.NewReplacer(uStart, "", uEnd, "").Replace(src) + uEnd
+	return uStart + strings.NewReplacer(uStart, "", uEnd, "", lMark, "").Replace(src) + uEnd
 }
 
-// toText splits a marked string into segments.
+// toText splits a marked string into segments; a listing word comes out
+// as its glob.
 func toText(s string) Text {
+	s = strings.ReplaceAll(s, lMark, "")
 	var out Text
 	for s != "" {
 		i := strings.Index(s, uStart)
@@ -81,7 +89,7 @@ func fromText(t Text) string {
 		if s.Unknown {
 			sb.WriteString(unknownMark(s.Text))
 		} else {
-			sb.WriteString(s.Text)
+			sb.WriteString(strings.ReplaceAll(s.Text, lMark, ""))
 		}
 	}
 	return sb.String()
