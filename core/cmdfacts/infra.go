@@ -558,31 +558,40 @@ var awsDestructive = map[string][]string{
 	// Managed services beyond compute and buckets (services.go has the
 	// other CLIs): app hosting, identity pools, queues, streams, Kafka,
 	// API gateways, analytics catalogs, registries, functions.
-	"amplify":             {"delete-app", "delete-backend-environment"},
-	"cloud9":              {"delete-environment"},
-	"cognito-idp":         {"delete-user-pool", "admin-delete-user"},
-	"cognito-identity":    {"delete-identity-pool"},
-	"kafka":               {"delete-cluster", "delete-cluster-v2"},
-	"lightsail":           {"delete-instance", "delete-relational-database", "delete-bucket", "delete-disk", "delete-container-service"},
-	"sqs":                 {"delete-queue", "purge-queue"},
-	"sns":                 {"delete-topic"},
-	"kinesis":             {"delete-stream"},
-	"firehose":            {"delete-delivery-stream"},
-	"ecr-public":          {"delete-repository"},
-	"apigateway":          {"delete-rest-api"},
-	"apigatewayv2":        {"delete-api"},
-	"glue":                {"delete-database", "delete-table"},
-	"timestream-write":    {"delete-database", "delete-table"},
-	"redshift-serverless": {"delete-namespace", "delete-workgroup"},
-	"lambda":              {"delete-function"},
-	"elasticbeanstalk":    {"terminate-environment", "delete-application"},
-	"apprunner":           {"delete-service"},
-	"memorydb":            {"delete-cluster"},
-	"dax":                 {"delete-cluster"},
-	"mq":                  {"delete-broker"},
-	"fsx":                 {"delete-file-system"},
-	"s3control":           {"delete-bucket"},
-	"organizations":       {"close-account", "delete-organization"},
+	"amplify":              {"delete-app", "delete-backend-environment"},
+	"cloud9":               {"delete-environment"},
+	"cognito-idp":          {"delete-user-pool", "admin-delete-user"},
+	"cognito-identity":     {"delete-identity-pool"},
+	"kafka":                {"delete-cluster", "delete-cluster-v2"},
+	"lightsail":            {"delete-instance", "delete-relational-database", "delete-bucket", "delete-disk", "delete-container-service"},
+	"sqs":                  {"delete-queue", "purge-queue"},
+	"sns":                  {"delete-topic"},
+	"kinesis":              {"delete-stream"},
+	"firehose":             {"delete-delivery-stream"},
+	"ecr-public":           {"delete-repository"},
+	"apigateway":           {"delete-rest-api"},
+	"apigatewayv2":         {"delete-api"},
+	"glue":                 {"delete-database", "delete-table"},
+	"timestream-write":     {"delete-database", "delete-table"},
+	"redshift-serverless":  {"delete-namespace", "delete-workgroup"},
+	"lambda":               {"delete-function"},
+	"elasticbeanstalk":     {"terminate-environment", "delete-application"},
+	"apprunner":            {"delete-service"},
+	"memorydb":             {"delete-cluster"},
+	"dax":                  {"delete-cluster"},
+	"mq":                   {"delete-broker"},
+	"fsx":                  {"delete-file-system"},
+	"s3control":            {"delete-bucket"},
+	"organizations":        {"close-account", "delete-organization"},
+	"codecommit":           {"delete-repository"},
+	"emr":                  {"terminate-clusters"},
+	"keyspaces":            {"delete-keyspace", "delete-table"},
+	"qldb":                 {"delete-ledger"},
+	"neptune-graph":        {"delete-graph"},
+	"opensearchserverless": {"delete-collection"},
+	"workspaces":           {"terminate-workspaces"},
+	"timestream-influxdb":  {"delete-db-instance"},
+	"docdb-elastic":        {"delete-cluster"},
 }
 
 // awsNeeds lists the operations that delete for good only with an
@@ -591,6 +600,7 @@ var awsDestructive = map[string][]string{
 // (without it the deletion can be undone for days).
 var awsNeeds = map[string]map[string]string{
 	"s3":             {"rm": "--recursive", "rb": "--force"},
+	"s3api":          {"delete-objects": "--delete"},
 	"secretsmanager": {"delete-secret": "--force-delete-without-recovery"},
 }
 
@@ -737,6 +747,9 @@ var gcloudDestructive = [][]string{
 	{"memcache", "instances", "delete"},
 	{"bigtable", "tables", "delete"},
 	{"iam", "workload-identity-pools", "delete"},
+	{"sql", "backups", "delete"}, {"spanner", "backups", "delete"}, {"bigtable", "backups", "delete"},
+	{"compute", "images", "delete"}, {"compute", "instance-groups", "managed", "delete"},
+	{"pubsub", "lite-topics", "delete"}, {"source", "repos", "delete"},
 }
 
 // gcloudRecursiveRm is gcloud's object delete, which asks only with
@@ -856,6 +869,9 @@ var azDestructive = [][]string{
 	{"cosmosdb", "mongodb", "database", "delete"}, {"cosmosdb", "sql", "container", "delete"},
 	{"synapse", "workspace", "delete"}, {"kusto", "cluster", "delete"},
 	{"search", "service", "delete"}, {"iot", "hub", "delete"},
+	{"storage", "fs", "delete"}, {"storage", "fs", "directory", "delete"},
+	{"netappfiles", "volume", "delete"}, {"databricks", "workspace", "delete"}, {"hdinsight", "delete"},
+	{"redisenterprise", "delete"}, {"snapshot", "delete"},
 }
 
 // azValued are the az options that take the next word, as far as finding
@@ -866,6 +882,15 @@ var azValued = []string{"--name", "-n", "--resource-group", "-g", "--subscriptio
 	"--repository", "--image", "--registry"}
 
 func azOp(_ string, args []ir.Word) (InfraOp, bool) {
+	// az takes no positional arguments: the command path ends at the
+	// first option after it (az cosmosdb sql container delete -a ACC -d
+	// DB -n C: the values of options azValued does not list are no path).
+	for i := 1; i < len(args); i++ {
+		if !args[i].Unknown && strings.HasPrefix(args[i].Value, "-") && !args[i-1].Unknown && !strings.HasPrefix(args[i-1].Value, "-") {
+			args = slices.Concat(args[:i], stripOperands(args[i:]))
+			break
+		}
+	}
 	path, _, rest, ok := cloudPath(args, azValued)
 	if !ok {
 		return InfraOp{}, false
@@ -893,6 +918,22 @@ func azOp(_ string, args []ir.Word) (InfraOp, bool) {
 		}
 	}
 	return InfraOp{}, false
+}
+
+// stripOperands marks every word after the first of ws that is not an
+// option as the value of the option before it, so cloudPath reads no
+// path from them: "-a", "ACC" becomes "-a=ACC".
+func stripOperands(ws []ir.Word) []ir.Word {
+	out := make([]ir.Word, 0, len(ws))
+	for _, w := range ws {
+		if n := len(out); n > 0 && !w.Unknown && !strings.HasPrefix(w.Value, "-") && !out[n-1].Unknown &&
+			strings.HasPrefix(out[n-1].Value, "-") && !strings.Contains(out[n-1].Value, "=") {
+			out[n-1] = Literal(out[n-1].Value + "=" + w.Value)
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // forgeDestructive are the gh (GitHub) and glab (GitLab) command paths

@@ -55,6 +55,59 @@ var serviceCLIs = map[string]serviceCLI{
 		{path: "compute|c volume delete|rm|d|del", kind: InfraCloud},
 		{path: "registry|reg|r delete|rm|d|del", kind: InfraCloud},
 		{path: "apps|app|a delete|rm|d|del", kind: InfraCloud},
+		{path: "compute|c snapshot delete|rm|d|del", kind: InfraCloud},
+	}},
+	// Scaleway: servers (with their volumes by default), volumes,
+	// managed databases, buckets, Kubernetes clusters.
+	"scw": {spec: SpecFor("-p", "--profile", "-c", "--config", "-o", "--output"), paths: []servicePath{
+		{path: "instance server delete|terminate", kind: InfraCloud},
+		{path: "instance volume delete", kind: InfraCloud},
+		{path: "rdb instance delete", kind: InfraCloud},
+		{path: "rdb database delete", kind: InfraCloud},
+		{path: "object bucket delete", kind: InfraCloud},
+		{path: "k8s cluster delete", kind: InfraCluster},
+	}},
+	// Hetzner Cloud: servers and volumes.
+	"hcloud": {spec: SpecFor("--config", "--context", "-o", "--output"), paths: []servicePath{
+		{path: "server delete", kind: InfraCloud},
+		{path: "volume delete", kind: InfraCloud},
+	}},
+	// Oracle Cloud: databases, buckets, instances (their boot volume
+	// goes unless preserved), volumes, Kubernetes clusters.
+	"oci": {spec: SpecFor("--profile", "--config-file", "--region", "--output", "--query", "--auth"), paths: []servicePath{
+		{path: "db autonomous-database delete", kind: InfraCloud},
+		{path: "db database delete", kind: InfraCloud},
+		{path: "db system terminate", kind: InfraCloud},
+		{path: "mysql db-system delete", kind: InfraCloud},
+		{path: "os bucket delete", kind: InfraCloud},
+		{path: "compute instance terminate", kind: InfraCloud},
+		{path: "bv volume delete", kind: InfraCloud},
+		{path: "ce cluster delete", kind: InfraCluster},
+	}},
+	"vultr-cli": {spec: SpecFor("--config", "-o", "--output"), paths: []servicePath{
+		{path: "instance delete|destroy", kind: InfraCloud},
+		{path: "database delete", kind: InfraCloud},
+		{path: "block-storage delete", kind: InfraCloud},
+		{path: "kubernetes|k delete", kind: InfraCluster},
+	}},
+	// Exoscale: instances, managed databases, buckets, SKS clusters.
+	"exo": {spec: SpecFor("-C", "--config", "-O", "--output-format", "-z", "--zone", "-A", "--use-account"), paths: []servicePath{
+		{path: "compute instance delete", kind: InfraCloud},
+		{path: "dbaas delete", kind: InfraCloud},
+		{path: "storage rb", kind: InfraCloud},
+		{path: "compute sks delete", kind: InfraCluster},
+	}},
+	"ibmcloud": {spec: SpecFor("-r", "-g", "-a"), paths: []servicePath{
+		{path: "resource service-instance-delete", kind: InfraCloud},
+		{path: "is instance-delete", kind: InfraCloud},
+		{path: "is volume-delete", kind: InfraCloud},
+		{path: "ks cluster rm", kind: InfraCluster},
+	}},
+	// AWS Copilot: an application or environment goes with everything
+	// deployed in it.
+	"copilot": {spec: SpecFor("-a", "--app", "-e", "--env", "-n", "--name"), paths: []servicePath{
+		{path: "app delete", kind: InfraCloud},
+		{path: "env delete", kind: InfraCloud},
 	}},
 	"eksctl": {spec: SpecFor("-n", "--name", "-r", "--region", "-p", "--profile", "-f", "--config-file"), paths: []servicePath{
 		{path: "delete cluster", kind: InfraCluster},
