@@ -41,8 +41,8 @@ func InfraCoverage(k InfraKind) []Covered {
 			out = append(out, Covered{CLI: "aws " + svc, Commands: cs})
 		}
 		out = append(out, Covered{CLI: "gcloud", Commands: append(joinPaths(gcloudDestructive),
-			strings.Join(gcloudRecursiveRm, " ")+" -r/--recursive")})
-		out = append(out, Covered{CLI: "gsutil", Commands: []string{gsutilRecursiveRm + " -r/-R/--recursive"}})
+			strings.Join(gcloudRecursiveRm, " ")+" -r/--recursive, gs://B/** or gs://B/*")})
+		out = append(out, Covered{CLI: "gsutil", Commands: []string{gsutilRecursiveRm + " -r/-R/--recursive, gs://B/** or gs://B/*"}})
 		out = append(out, Covered{CLI: "az", Commands: joinPaths(azDestructive)})
 		for _, name := range sortedNames(forgeDestructive) {
 			out = append(out, Covered{CLI: name, Commands: joinPaths(forgeDestructive[name])})

@@ -753,7 +753,8 @@ var gcloudDestructive = [][]string{
 }
 
 // gcloudRecursiveRm is gcloud's object delete, which asks only with
-// -r/--recursive (a whole prefix or bucket).
+// -r/--recursive (a whole prefix or bucket) or a wildcard that reaches as
+// far (wholeWildcard).
 var gcloudRecursiveRm = []string{"storage", "rm"}
 
 // gcloudValued are gcloud's global options that take the next word when
@@ -810,7 +811,7 @@ func gcloudOp(_ string, args []ir.Word) (InfraOp, bool) {
 		}
 	}
 	if hasPathPrefix(path, gcloudRecursiveRm) {
-		if HasShort(rest, "rR") || HasLong(rest, "--recursive") {
+		if HasShort(rest, "rR") || HasLong(rest, "--recursive") || wholeWildcard(words[2:]) {
 			return InfraOp{Kind: InfraCloud, Detail: "storage rm --recursive", Targets: words[2:]}, true
 		}
 		return InfraOp{}, false
@@ -824,7 +825,7 @@ func gcloudOp(_ string, args []ir.Word) (InfraOp, bool) {
 }
 
 // gsutilRecursiveRm is gsutil's object delete, which asks only with
-// -r/-R/--recursive.
+// -r/-R/--recursive or a wildcard that reaches as far (wholeWildcard).
 const gsutilRecursiveRm = "rm"
 
 // gsutilSpec lists gsutil's global options that take a value.
@@ -837,10 +838,31 @@ func gsutilOp(_ string, args []ir.Word) (InfraOp, bool) {
 	if len(ops) < 2 || ops[0] != gsutilRecursiveRm {
 		return InfraOp{}, false
 	}
-	if p.Has("r", "R", "recursive") {
+	if p.Has("r", "R", "recursive") || wholeWildcard(p.Operands[1:]) {
 		return InfraOp{Kind: InfraCloud, Detail: "rm -r", Targets: p.Operands[1:]}, true
 	}
 	return InfraOp{}, false
+}
+
+// wholeWildcard reports whether an object URL is a wildcard that reaches
+// as far as a recursive delete: "**" anywhere (every object below, as -r
+// does), or a bucket's whole top level (gs://b/*). A wildcard inside a
+// prefix (gs://b/logs/*.log) is not. An unknown word is not known to be.
+func wholeWildcard(urls []ir.Word) bool {
+	for _, w := range urls {
+		if w.Unknown {
+			continue
+		}
+		_, rest, ok := strings.Cut(w.Value, "://")
+		if !ok {
+			continue
+		}
+		_, object, _ := strings.Cut(rest, "/")
+		if strings.Contains(object, "**") || object == "*" {
+			return true
+		}
+	}
+	return false
 }
 
 // azDestructive are the az command paths that delete data or a whole
