@@ -77,13 +77,9 @@ func GitLandings(sub string, args []ir.Word) []GitLanding {
 		}
 		return []GitLanding{{Kind: LandHead}} // git stash, git stash -u ...
 	}
-	p, ok := ParseGitArgs(key, rest)
-	if !ok || p.Exits {
+	p, ops, ok := parseRevisionArgs(key, rest)
+	if !ok {
 		return nil
-	}
-	ops := p.Operands
-	if p.DashDash >= 0 {
-		ops = ops[:p.DashDash]
 	}
 	one := func(k GitLandKind, to ir.Word) []GitLanding { return []GitLanding{{Kind: k, To: to}} }
 	switch key {
@@ -189,11 +185,19 @@ func GitLandings(sub string, args []ir.Word) []GitLanding {
 	return nil
 }
 
-// GitLandKeys lists the subcommands GitLandings knows (ParseGitArgs keys).
-func GitLandKeys() []string {
-	return []string{"checkout", "switch", "reset", "read-tree", "merge", "rebase", "pull", "fetch",
-		"cherry-pick", "revert", "stash", "stash pop", "stash apply", "stash branch", "stash push",
-		"stash save", "checkout-index"}
+// parseRevisionArgs reads a subcommand's arguments (ParseGitArgs) and
+// gives the operands before "--", where its revisions are; ok is false
+// when git has no table for it or exits before doing anything.
+func parseRevisionArgs(sub string, args []ir.Word) (p GitArgs, ops []ir.Word, ok bool) {
+	p, ok = ParseGitArgs(sub, args)
+	if !ok || p.Exits {
+		return p, nil, false
+	}
+	ops = p.Operands
+	if p.DashDash >= 0 {
+		ops = ops[:p.DashDash]
+	}
+	return p, ops, true
 }
 
 // LocalRepo reports whether a pull or fetch repository operand names a
@@ -235,13 +239,9 @@ func LocalRepoPath(w ir.Word) string {
 // work tree brings those revisions' (GitLandings sees the repository as
 // it is before the call). Cost: one ParseGitArgs.
 func GitRefMoves(sub string, args []ir.Word) []ir.Word {
-	p, ok := ParseGitArgs(sub, args)
-	if !ok || p.Exits {
+	p, ops, ok := parseRevisionArgs(sub, args)
+	if !ok {
 		return nil
-	}
-	ops := p.Operands
-	if p.DashDash >= 0 {
-		ops = ops[:p.DashDash]
 	}
 	switch sub {
 	case "reset":

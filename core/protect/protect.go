@@ -23,6 +23,7 @@
 package protect
 
 import (
+	"github.com/zcode-fence/zcode-fence/core/internal/envmemo"
 	"os"
 	"path"
 	"path/filepath"
@@ -313,16 +314,11 @@ func Resolve(p paths.Platform, project, dataDir string) *Set {
 type placement struct {
 	os, home, project, dataDir string
 	noLookup                   bool
-	env                        []lookup
+	env                        []envmemo.Lookup
 	homeAt, proj, config       paths.Path
 	notAtHome                  bool // the project root is home
 	items                      []item
 	at                         []int // Table[i]'s items are items[at[i]:at[i+1]]
-}
-
-type lookup struct {
-	name, value string
-	ok          bool
 }
 
 // lastPlaced is the most recent placement: a hook call resolves once, a
@@ -336,12 +332,7 @@ func (pl *placement) sameInputs(p paths.Platform, project, dataDir string) bool 
 		pl.noLookup != (p.Lookup == nil) {
 		return false
 	}
-	for _, l := range pl.env {
-		if v, ok := p.Lookup(l.name); v != l.value || ok != l.ok {
-			return false
-		}
-	}
-	return true
+	return p.Lookup == nil || envmemo.Same(pl.env, p.Lookup)
 }
 
 // place does Resolve's work for every entry that is not discovered,
@@ -351,7 +342,7 @@ func place(p paths.Platform, project, dataDir string) *placement {
 		at: make([]int, len(Table)+1)}
 	lookupEnv := func(name string) (string, bool) {
 		v, ok := p.Lookup(name)
-		pl.env = append(pl.env, lookup{name, v, ok})
+		pl.env = append(pl.env, envmemo.Lookup{Name: name, Value: v, OK: ok})
 		return v, ok
 	}
 	s := &Set{p: p, items: make([]item, 0, len(Table))}

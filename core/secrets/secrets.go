@@ -38,6 +38,7 @@
 package secrets
 
 import (
+	"github.com/zcode-fence/zcode-fence/core/internal/envmemo"
 	"path"
 	"strings"
 	"sync/atomic"
@@ -92,19 +93,20 @@ func Resolve(p paths.Platform, project string) *Set {
 	if last := lastPlaced.Load(); last != nil && last.sameInputs(p, project) {
 		return &Set{p: p, items: last.items, project: last.projectAt, ixs: last.ixs}
 	}
-	rec := &lookups{}
+	var rec *envmemo.Recorder
 	q := p
 	if p.Lookup != nil {
-		q.Lookup = func(name string) (string, bool) {
-			v, ok := p.Lookup(name)
-			rec.seen = append(rec.seen, lookup{name, v, ok})
-			return v, ok
-		}
+		rec = envmemo.Record(p.Lookup)
+		q.Lookup = rec.Lookup
 	}
 	s := place(q, project)
 	s.ixs = &indexState{}
+	var seen []envmemo.Lookup
+	if rec != nil {
+		seen = rec.Seen
+	}
 	lastPlaced.Store(&placement{os: p.OS, home: p.Home, tempDir: p.TempDir, project: project,
-		noLookup: p.Lookup == nil, env: rec.seen, items: s.items, projectAt: s.project, ixs: s.ixs})
+		noLookup: p.Lookup == nil, env: seen, items: s.items, projectAt: s.project, ixs: s.ixs})
 	s.p = p
 	return s
 }
@@ -115,18 +117,11 @@ func Resolve(p paths.Platform, project string) *Set {
 type placement struct {
 	os, home, tempDir, project string
 	noLookup                   bool
-	env                        []lookup
+	env                        []envmemo.Lookup
 	items                      []item
 	projectAt                  paths.Path
 	ixs                        *indexState
 }
-
-type lookup struct {
-	name, value string
-	ok          bool
-}
-
-type lookups struct{ seen []lookup }
 
 // lastPlaced is the most recent placement: a hook call resolves once, a
 // warm layer server or a benchmark many times with the same inputs.
@@ -139,12 +134,7 @@ func (pl *placement) sameInputs(p paths.Platform, project string) bool {
 		pl.noLookup != (p.Lookup == nil) {
 		return false
 	}
-	for _, l := range pl.env {
-		if v, ok := p.Lookup(l.name); v != l.value || ok != l.ok {
-			return false
-		}
-	}
-	return true
+	return p.Lookup == nil || envmemo.Same(pl.env, p.Lookup)
 }
 
 // place does Resolve's work for p (whose Lookup may be recording).

@@ -22,7 +22,7 @@ var tiers = [][]string{
 	// 0: leaves that import nothing of the project; core/ir is the IR the
 	// parsers build and every layer reads.
 	{"core/ir", "core/paths", "core/steps", "core/integrity", "core/internal/atomicfile",
-		"core/internal/filelock", "core/internal/lines", "core/layerproto/layerpb", "redact",
+		"core/internal/filelock", "core/internal/lines", "core/internal/envmemo", "core/layerproto/layerpb", "redact",
 		"internal/modroot", "internal/crafted", "internal/archtest", "e2e/fakeapi", "e2e/reproduce", "core/archivelist",
 		"internal/testarchive"},
 	// 1: the layer contract (Call, Verdict) and the command facts, both
