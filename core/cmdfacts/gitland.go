@@ -272,10 +272,14 @@ func GitRefMoves(sub string, args []ir.Word) []ir.Word {
 // plumbing command args (diff-tree, ls-tree, ls-files, cat-file) in dir
 // so that what the repository configures cannot run: no pager, pathspecs
 // taken literally, fsmonitor and the untracked cache off. The plumbing
-// named runs no hook, filter, textconv or diff driver by itself.
+// named runs no hook, filter, textconv or diff driver by itself, so a
+// repository another user owns is read too (safe.directory, which only
+// the user's configuration could otherwise give, and GitReadEnv leaves
+// that out: a container's mounted checkout the agent's git is allowed to
+// use).
 func GitReadArgs(dir string, args ...string) []string {
 	return append([]string{"--no-pager", "--literal-pathspecs", "-c", "core.fsmonitor=false",
-		"-c", "core.untrackedCache=false", "-C", dir}, args...)
+		"-c", "core.untrackedCache=false", "-c", "safe.directory=*", "-C", dir}, args...)
 }
 
 // GitReadEnv is the environment for GitReadArgs, given the caller's:
