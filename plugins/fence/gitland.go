@@ -105,19 +105,18 @@ func (j *judge) gitLandings(c *ir.Command, base paths.Path) {
 			j.incomplete(rules.CauseTimeout)
 			return
 		}
-		changed = j.withoutOrdinarySettings(root, dir, l, changed, byRel)
-		if len(changed) == 0 {
-			continue
-		}
-		pl, ok := placeOf(byRel, changed[0])
-		if !ok {
-			// A settings file whose text sets a guard setting (checked above).
-			j.addSetting("git "+g.Sub, j.p.Join(root, j.p.Normalize(changed[0])).Norm, j.plantedName)
+		places, file, setting := j.splitLanded(root, dir, l, changed, byRel)
+		if file != "" {
+			j.addSetting("git "+g.Sub, j.p.Join(root, j.p.Normalize(file)).Norm, setting)
 			return
 		}
-		what := fmt.Sprintf("brings %s from %s: %s", changed[0], rev, pl.Entry.Message(false))
+		if len(places) == 0 {
+			continue
+		}
+		pl, _ := placeOf(byRel, places[0])
+		what := fmt.Sprintf("brings %s from %s: %s", places[0], rev, pl.Entry.Message(false))
 		if !j.en {
-			what = fmt.Sprintf("从 %s 带来 %s：%s", rev, changed[0], pl.Entry.Message(true))
+			what = fmt.Sprintf("从 %s 带来 %s：%s", rev, places[0], pl.Entry.Message(true))
 		}
 		label := "git " + g.Sub
 		j.add(origin{rule: rules.ProtectedReplace, label: label, verb: verbWrite},
@@ -175,29 +174,23 @@ func placeOf(byRel map[string]protect.Place, p string) (protect.Place, bool) {
 	return pl, ok && best != ""
 }
 
-// withoutOrdinarySettings drops from changed the settings files (.env,
-// .envrc, mise.toml ... outside any place) whose text at the landing's
-// revision sets no guard setting (config.Planted); the first that does
-// is moved to the front and its setting kept in j.plantedName. The text
-// is read with git cat-file (a blob's bytes, no filter), bounded.
-func (j *judge) withoutOrdinarySettings(root, dir paths.Path, l cmdfacts.GitLanding, changed []string, byRel map[string]protect.Place) []string {
-	var places, planted []string
+// splitLanded splits what a landing changes into the paths at protected
+// places and the first settings file (.env, .envrc, mise.toml ... outside
+// any place) whose text at the landing's revision sets a guard setting
+// (config.Planted), with that setting; settings files that set none are
+// ordinary. The text is read with git cat-file (a blob's bytes, no
+// filter), bounded, and only until one sets a guard setting.
+func (j *judge) splitLanded(root, dir paths.Path, l cmdfacts.GitLanding, changed []string, byRel map[string]protect.Place) (places []string, file, setting string) {
 	for _, name := range changed {
 		if _, ok := placeOf(byRel, name); ok {
 			places = append(places, name)
-			continue
-		}
-		if len(planted) > 0 {
-			continue
-		}
-		if setting, ok := j.landedSetting(root, dir, l, name); ok {
-			planted, j.plantedName = []string{name}, setting
+		} else if file == "" {
+			if s, ok := j.landedSetting(root, dir, l, name); ok {
+				file, setting = name, s
+			}
 		}
 	}
-	if len(planted) > 0 {
-		return planted
-	}
-	return places
+	return places, file, setting
 }
 
 // landedSetting reads the text a landing brings for settings file name

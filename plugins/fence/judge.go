@@ -50,10 +50,6 @@ type judge struct {
 	prot    *protect.Set // resolved on first use (protectedSet)
 	cur     int          // index of the command being judged
 
-	// plantedName is the guard setting a git landing's settings file
-	// sets (gitLandings).
-	plantedName string
-
 	seen    map[string]bool
 	reasons []core.Reason
 	more    int           // distinct targets beyond maxReasons
