@@ -6,6 +6,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core/ir"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -365,11 +366,15 @@ func escapeText(s string) (text string, stop bool) {
 	return sb.String(), false
 }
 
-// printfOutput formats printf FORMAT [ARGS]: backslash escapes, %% and the
-// directives s, b, d, i, u and c (flags, width and precision ignored); the
-// format is reused while arguments remain, as printf does, as long as the
-// formats used stay within limit bytes. Another directive, an unknown
-// format or -v gives ok false.
+// printfOutput formats printf FORMAT [ARGS]. When the format and every
+// argument are known and the format has no %b, it is
+// mvdan.cc/sh/v3/expand's Format (printfKnown), which reads the format as
+// bash does. Otherwise, or when expand refuses the format, the analysis's
+// own reading applies: backslash escapes, %% and the directives s, b, d,
+// i, u and c (flags, width and precision ignored), an unknown argument
+// kept as an unknown part. Either way the format is reused while arguments
+// remain, as printf does, as long as the output stays within limit bytes.
+// Another directive, an unknown format or -v gives ok false.
 func printfOutput(words []xword, limit int) (xword, bool) {
 	i := 1
 	if i < len(words) {
@@ -385,6 +390,9 @@ func printfOutput(words []xword, limit int) (xword, bool) {
 		return xword{}, false // printf -v VAR, or a format we cannot read
 	}
 	args := words[i+1:]
+	if out, ok, done := printfKnown(format, args, limit); done {
+		return out, ok
+	}
 	var b fieldBuilder
 	next := 0
 	for pass := 0; pass == 0 || next < len(args) && pass <= len(args); pass++ {
@@ -462,4 +470,81 @@ func printfOutput(words []xword, limit int) (xword, bool) {
 		}
 	}
 	return b.single(""), true
+}
+
+// printfKnown is printf FORMAT ARGS by expand.Format, for a format and
+// arguments that are all known: done is false when it does not apply (an
+// unknown argument; a %b directive, whose argument bash reads with echo's
+// escapes, \0NNN and \c included, which Format does not; a format Format
+// refuses, such as a precision or %q), and the caller reads the format
+// itself. Format writes a directive's width in full, so a format whose
+// length and widths add up past limit is refused before it runs; the
+// output is bounded by limit as it grows.
+func printfKnown(format string, args []xword, limit int) (out xword, ok, done bool) {
+	vals := make([]string, len(args))
+	for i, a := range args {
+		v, known := a.lit()
+		if !known || a.glob {
+			return xword{}, false, false
+		}
+		vals[i] = v
+	}
+	size := len(format)
+	for k := 0; k < len(format); k++ {
+		if format[k] != '%' {
+			continue
+		}
+		j := k + 1
+		for j < len(format) && strings.IndexByte("-+ #0", format[j]) >= 0 {
+			j++
+		}
+		d := j
+		for j < len(format) && format[j] >= '0' && format[j] <= '9' {
+			j++
+		}
+		if j > d {
+			if j-d > 6 {
+				return xword{}, false, true
+			}
+			if size += atoiOr(format[d:j], limit+1); size > limit {
+				return xword{}, false, true
+			}
+		}
+		if j < len(format) && format[j] == 'b' {
+			return xword{}, false, false
+		}
+		if j < len(format) && format[j] == '%' {
+			k = j
+		}
+	}
+	var sb strings.Builder
+	for pass := 0; ; pass++ {
+		s, n, err := expand.Format(nil, format, vals)
+		if err != nil {
+			if pass > 0 {
+				return xword{}, false, true // not reached: the same format passed once
+			}
+			return xword{}, false, false
+		}
+		if sb.Len()+len(s) > limit {
+			return xword{}, false, true
+		}
+		sb.WriteString(s)
+		vals = vals[n:]
+		if n == 0 || len(vals) == 0 {
+			break
+		}
+	}
+	var b fieldBuilder
+	b.add(part{text: sb.String()})
+	return b.single(""), true, true
+}
+
+// atoiOr is the decimal value of s, or def when it does not parse.
+func atoiOr(s string, def int) int {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return def
+	}
+	return n
 }

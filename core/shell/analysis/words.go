@@ -1,12 +1,14 @@
 package analysis
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/zcode-fence/zcode-fence/core/ir"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -860,9 +862,14 @@ func hasBrace(w *syntax.Word) bool {
 // braceAlternatives performs brace expansion on w, returning each
 // alternative as a list of word parts; ok is false past limit.
 //
-// The word itself is left as parsed (syntax.SplitBraces works on a copy):
-// a loop body is walked once per item, and syntax.Walk refuses the brace
-// nodes a split leaves behind.
+// The expansion is mvdan.cc/sh/v3/expand's (BracesSeq: alternatives,
+// sequences with steps, letters and zero padding to the widest endpoint,
+// as bash does); parts that are not literal ($X, $(...)) are carried into
+// every alternative, left for the analysis to expand. braceCount counts
+// the alternatives first, so that no more than limit are ever made,
+// however the braces nest. The word itself is left as parsed
+// (syntax.SplitBraces works on a copy): a loop body is walked once per
+// item, and syntax.Walk refuses the brace nodes a split leaves behind.
 func braceAlternatives(w *syntax.Word, limit int) ([][]syntax.WordPart, bool) {
 	w = &syntax.Word{Parts: w.Parts}
 	if !syntax.SplitBraces(w) {
@@ -877,134 +884,104 @@ func braceAlternatives(w *syntax.Word, limit int) ([][]syntax.WordPart, bool) {
 			return [][]syntax.WordPart{w.Parts}, true
 		}
 	}
-	return expandParts(w.Parts, limit)
+	n, ok := braceCount(w.Parts, limit)
+	if !ok {
+		return nil, false
+	}
+	alts := make([][]syntax.WordPart, 0, n)
+	for bw, err := range expand.BracesSeq(nil, w) {
+		if err != nil || len(alts) == n {
+			return nil, false // not reached: braceCount counted them
+		}
+		alts = append(alts, bw.Parts)
+	}
+	return alts, len(alts) == n
 }
 
-func expandParts(parts []syntax.WordPart, limit int) ([][]syntax.WordPart, bool) {
-	alts := [][]syntax.WordPart{nil}
+// braceCount is how many words brace expansion makes of parts (split by
+// syntax.SplitBraces); ok is false past limit, and for a sequence whose
+// count cannot be bounded (see braceSeqCount). Cost: linear in the parts.
+func braceCount(parts []syntax.WordPart, limit int) (int, bool) {
+	n := 1
 	for _, p := range parts {
 		be, ok := p.(*syntax.BraceExp)
 		if !ok {
-			for i := range alts {
-				alts[i] = append(alts[i], p)
-			}
 			continue
 		}
-		var choices [][]syntax.WordPart
+		var k int
 		if be.Sequence {
-			seq, ok := braceSequence(be, limit)
-			if !ok {
-				return nil, false
+			c, ok := braceSeqCount(be)
+			if !ok || c > uint64(limit) {
+				return 0, false
 			}
-			for _, s := range seq {
-				choices = append(choices, []syntax.WordPart{&syntax.Lit{Value: s}})
-			}
+			k = int(c)
 		} else {
 			for _, e := range be.Elems {
-				sub, ok := expandParts(e.Parts, limit)
+				c, ok := braceCount(e.Parts, limit)
 				if !ok {
-					return nil, false
+					return 0, false
 				}
-				choices = append(choices, sub...)
-				if len(choices) > limit {
-					return nil, false
+				if k += c; k > limit {
+					return 0, false
 				}
 			}
 		}
-		if len(choices) == 0 {
-			continue
-		}
-		if len(alts)*len(choices) > limit {
-			return nil, false
-		}
-		next := make([][]syntax.WordPart, 0, len(alts)*len(choices))
-		for _, base := range alts {
-			for _, c := range choices {
-				n := make([]syntax.WordPart, 0, len(base)+len(c))
-				n = append(n, base...)
-				n = append(n, c...)
-				next = append(next, n)
+		if k > 0 {
+			if n*k > limit {
+				return 0, false
 			}
+			n *= k
 		}
-		alts = next
 	}
-	return alts, true
+	return n, true
 }
 
-// braceSequence expands {x..y[..step]} for integers or single letters.
-func braceSequence(be *syntax.BraceExp, limit int) ([]string, bool) {
+// braceSeqCount is how many terms the sequence {from..to[..step]} has,
+// read as expand.BracesSeq reads it (integers, or single letters). ok is
+// false when expand's stepping would overflow int64 past the last term
+// (an endpoint or step near ±2^63): its loop would wrap around and not
+// end, so the word is left unexpanded.
+func braceSeqCount(be *syntax.BraceExp) (uint64, bool) {
 	if len(be.Elems) < 2 {
-		return nil, false
+		return 0, false
 	}
-	lits := make([]string, len(be.Elems))
-	for i, e := range be.Elems {
-		lits[i] = e.Lit()
-	}
-	step := 1
-	if len(lits) > 2 {
-		s, err := strconv.Atoi(lits[2])
-		if err != nil {
-			return nil, false
-		}
-		if s < 0 {
-			s = -s
-		}
-		if s != 0 {
-			step = s
-		}
-	}
-	from, err1 := strconv.Atoi(lits[0])
-	to, err2 := strconv.Atoi(lits[1])
-	letters := false
+	fromLit, toLit := be.Elems[0].Lit(), be.Elems[1].Lit()
+	from, err1 := strconv.ParseInt(fromLit, 10, 64)
+	to, err2 := strconv.ParseInt(toLit, 10, 64)
 	if err1 != nil || err2 != nil {
-		if len(lits[0]) != 1 || len(lits[1]) != 1 {
-			return nil, false
+		if fromLit == "" || toLit == "" {
+			return 0, false
 		}
-		from, to, letters = int(lits[0][0]), int(lits[1][0]), true
+		from, to = int64(fromLit[0]), int64(toLit[0])
 	}
-	width := 0
-	if !letters {
-		for _, l := range lits[:2] {
-			t := strings.TrimPrefix(l, "-")
-			if len(t) > 1 && t[0] == '0' && len(l) > width {
-				width = len(l)
-			}
+	incr := int64(1)
+	if len(be.Elems) > 2 {
+		n, _ := strconv.ParseInt(be.Elems[2].Lit(), 10, 64)
+		if n < 0 {
+			n = -n
 		}
-	}
-	var out []string
-	for i := from; ; {
-		if len(out) >= limit {
-			return nil, false
+		if n < 0 {
+			return 0, false // -(-2^63) is still negative
 		}
-		if letters {
-			out = append(out, string(rune(i)))
-		} else {
-			s := strconv.Itoa(i)
-			for len(s) < width {
-				if strings.HasPrefix(s, "-") {
-					s = "-0" + s[1:]
-				} else {
-					s = "0" + s
-				}
-			}
-			out = append(out, s)
-		}
-		if i == to {
-			break
-		}
-		if from < to {
-			i += step
-			if i > to {
-				break
-			}
-		} else {
-			i -= step
-			if i < to {
-				break
-			}
+		if n != 0 {
+			incr = n
 		}
 	}
-	return out, true
+	span := uint64(to) - uint64(from)
+	if from > to {
+		span = uint64(from) - uint64(to)
+	}
+	steps := span / uint64(incr)
+	last := from + int64(steps*uint64(incr))
+	if from > to {
+		last = from - int64(steps*uint64(incr))
+		if last < math.MinInt64+incr {
+			return 0, false
+		}
+	} else if last > math.MaxInt64-incr {
+		return 0, false
+	}
+	return steps + 1, true
 }
 
 // replParam is ${v/pat/rep}, ${v//pat/rep}, ${v/#pat/rep}, ${v/%pat/rep}
