@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
@@ -63,8 +64,9 @@ func (a *analyzer) builtin(c ctx, st *state, ex exec) {
 			}
 		}
 	case "read":
-		i, opts := skipOpts(ws, 1, optSpec{vals: "adinNptu"})
-		if v := optVal(opts, "a"); v != nil {
+		r := cmdfacts.ShellOptions("read")
+		i, o := readOpts(ws, 1, r.Spec)
+		if v := o.val(r.Sets...); v != nil {
 			st.forget(v.value())
 		}
 		if i >= len(ws) {
@@ -74,7 +76,7 @@ func (a *analyzer) builtin(c ctx, st *state, ex exec) {
 			st.forget(w.value())
 		}
 	case "mapfile", "readarray":
-		i, _ := skipOpts(ws, 1, optSpec{vals: "dnOsuC c"})
+		i, _ := readOpts(ws, 1, cmdfacts.ShellOptions(ex.name).Spec)
 		for _, w := range ws[i:] {
 			st.forget(w.value())
 		}
