@@ -64,17 +64,7 @@ func (a *analyzer) builtin(c ctx, st *state, ex exec) {
 			}
 		}
 	case "read":
-		r := cmdfacts.ShellOptions("read")
-		i, o := readOpts(ws, 1, r.Spec)
-		if v := o.val(r.Sets...); v != nil {
-			st.forget(v.value())
-		}
-		if i >= len(ws) {
-			st.forget("REPLY")
-		}
-		for _, w := range ws[i:] {
-			st.forget(w.value())
-		}
+		forgetRead(st, ws)
 	case "mapfile", "readarray":
 		i, _ := readOpts(ws, 1, cmdfacts.ShellOptions(ex.name).Spec)
 		for _, w := range ws[i:] {
@@ -368,4 +358,20 @@ func printfValue(ws []xword) (string, bool) {
 		return "", false // the format is reused for the rest
 	}
 	return b.String(), true
+}
+
+// forgetRead: read [OPTIONS] [NAME...] sets its names (REPLY without
+// one) and the array of -a NAME to what it reads, unknown here.
+func forgetRead(st *state, ws []xword) {
+	r := cmdfacts.ShellOptions("read")
+	i, o := readOpts(ws, 1, r.Spec)
+	if v := o.val(r.Sets...); v != nil {
+		st.forget(v.value())
+	}
+	if i >= len(ws) {
+		st.forget("REPLY")
+	}
+	for _, w := range ws[i:] {
+		st.forget(w.value())
+	}
 }
