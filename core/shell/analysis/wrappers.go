@@ -12,7 +12,10 @@ import (
 
 // Wrappers are commands that run another command given as their remaining
 // arguments (sudo rm ..., nice -n 5 rm ...). Analyze strips them with their
-// options so the Command is the inner one, and records them in Via.
+// options so the Command is the inner one, and records them in Via. Which
+// commands are wrappers, their options and what comes before the command
+// they run are cmdfacts' (cmdfacts.WrapperOf); how one is stripped is
+// this package's.
 
 // unwrap is the result of stripping one wrapper.
 type unwrap struct {
