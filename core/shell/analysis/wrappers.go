@@ -44,27 +44,39 @@ type opts struct {
 // wholly known is handed to the getopt as an operand: it ends the options
 // unless an option takes it as its value (sudo -u "$U" CMD), so an
 // option of unknown text never hides the command behind it. Only the
-// words the options can reach are handed over: each option word and the
-// word after it, up to the first word that is neither (where the
-// options have ended), so a long command costs no more than its
-// wrapper's options. Cost: one allocation for those words, and
-// ParseArgs's.
+// option words are handed over, with the word after each that takes it
+// as its value (spec.Takes), up to "--" or the first operand: a long
+// command costs no more than its wrapper's options. Cost: ParseArgs's
+// on those words (held on the stack up to 8 of them).
 func readOpts(ws []xword, start int, spec cmdfacts.Spec) (int, opts) {
-	n, prev := 0, false
+	if start >= len(ws) {
+		return len(ws), opts{}
+	}
+	n, value := 0, false
 	for _, w := range ws[start:] {
 		v, ok := w.lit()
-		opt := ok && len(v) > 1 && v[0] == '-'
-		if !opt && !prev {
+		if value {
+			n, value = n+1, false
+			continue
+		}
+		if !ok || len(v) < 2 || v[0] != '-' {
 			break
 		}
-		n, prev = n+1, opt
+		n, value = n+1, spec.Takes(v)
+		if v == "--" {
+			break
+		}
 	}
-	args := make([]ir.Word, n)
-	for k, w := range ws[start : start+n] {
+	var buf [8]ir.Word
+	args := buf[:0]
+	if n > len(buf) {
+		args = make([]ir.Word, 0, n)
+	}
+	for _, w := range ws[start : start+n] {
 		if v, ok := w.lit(); ok {
-			args[k] = ir.Word{Value: v, KnownPrefix: v}
+			args = append(args, ir.Word{Value: v, KnownPrefix: v})
 		} else {
-			args[k] = ir.Word{Unknown: true}
+			args = append(args, ir.Word{Unknown: true})
 		}
 	}
 	spec.POSIX = true
