@@ -340,6 +340,12 @@ func optText(name string) string {
 // npmUnpublish reads npm/pnpm unpublish and yarn npm unpublish (not
 // --dry-run, not help).
 func npmUnpublish(name, verb string, args []ir.Word) (TailOp, bool) {
+	// Nearly every npm call is something else: without a known word that
+	// is the verb's last word there is no unpublish, and nothing to parse.
+	last := verb[strings.LastIndexByte(verb, ' ')+1:]
+	if !slices.ContainsFunc(args, func(w ir.Word) bool { return !w.Unknown && strings.EqualFold(w.Value, last) }) {
+		return TailOp{}, false
+	}
 	p := ParseArgs(args, SpecFor("--registry", "--otp", "--workspace", "-w", "--timeout"))
 	if p.Has("h", "help", "dry-run") {
 		return TailOp{}, false

@@ -3,6 +3,7 @@ package paths
 import (
 	"path"
 	"strings"
+	"sync/atomic"
 )
 
 // Labels returned by IsCatastrophic: short, stable English phrases a layer
@@ -79,7 +80,7 @@ func (p Platform) unixCatastrophic(segs []string) (bool, string) {
 		return true, LabelRoot
 	}
 	fold := p.foldCase()
-	if home := p.Clean(p.Home); home.Kind == Unix {
+	if home := p.cleanHome(); home.Kind == Unix {
 		var hbuf [32]string
 		if yes, label := homeMatch(segs, splitSegs(hbuf[:0], home.Norm, p.windows(), false), fold, false); yes {
 			return yes, label
@@ -92,7 +93,7 @@ func (p Platform) driveCatastrophic(letter byte, segs []string) (bool, string) {
 	if len(segs) == 0 {
 		return true, LabelDriveRoot
 	}
-	if home := p.Clean(p.Home); home.Kind == Drive && home.Norm[0] == letter {
+	if home := p.cleanHome(); home.Kind == Drive && home.Norm[0] == letter {
 		var hbuf [32]string
 		if yes, label := homeMatch(segs, splitSegs(hbuf[:0], home.Norm[3:], true, false), true, true); yes {
 			return yes, label
@@ -118,19 +119,56 @@ func homeMatch(segs, home []string, fold, win bool) (bool, string) {
 }
 
 func tableMatch(segs []string, table []catEntry, fold, win bool) (bool, string) {
+	// glob marks the segments that can match more than their own text;
+	// for the others an entry's segment matches only by equality.
+	var glob uint64
+	for i, s := range segs {
+		if i < 64 && strings.ContainsAny(s, "*?[") {
+			glob |= 1 << i
+		}
+	}
 next:
 	for _, e := range table {
 		if len(e.segs) != len(segs) {
 			continue
 		}
 		for i, s := range segs {
-			if !segMatch(s, e.segs[i], fold, win) {
+			name := e.segs[i]
+			switch {
+			case name == anySegment, !fold && s == name, fold && strings.EqualFold(s, name):
+			case i < 64 && glob&(1<<i) == 0 && !(win && strings.IndexByte(s, '~') >= 0):
+				continue next
+			case !segMatch(s, name, fold, win):
 				continue next
 			}
 		}
 		return true, e.label
 	}
 	return false, ""
+}
+
+// homeMemo is the last home Platform.cleanHome cleaned: IsCatastrophic
+// needs it on every call, and a process judges with one home.
+var homeMemo atomic.Pointer[homeEntry]
+
+type homeEntry struct {
+	os, raw string
+	home    Path
+}
+
+// cleanHome is p.Clean(p.Home), remembered for the last (OS, Home) pair
+// whose cleaning reads nothing else (a Unix home on a non-Windows
+// platform; a Windows home can map through TEMP, which Lookup gives).
+func (p Platform) cleanHome() Path {
+	if p.windows() || !strings.HasPrefix(p.Home, "/") {
+		return p.Clean(p.Home)
+	}
+	if e := homeMemo.Load(); e != nil && e.os == p.OS && e.raw == p.Home {
+		return e.home
+	}
+	h := p.Clean(p.Home)
+	homeMemo.Store(&homeEntry{os: p.OS, raw: p.Home, home: h})
+	return h
 }
 
 // anySegment in a table entry matches every name.

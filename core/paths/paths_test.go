@@ -284,3 +284,28 @@ func TestZeroPlatform(t *testing.T) {
 		t.Errorf("zero platform roots = %v", roots)
 	}
 }
+
+// TestHomeMemoFollowsHome: IsCatastrophic remembers the last home it
+// cleaned; platforms with other homes, judged in turn, each get their own.
+func TestHomeMemoFollowsHome(t *testing.T) {
+	steps := []struct {
+		os, home, probe string
+		want            bool
+	}{
+		{"linux", "/home/a", "/home/a", true},
+		{"linux", "/srv/b", "/srv/b", true},
+		{"linux", "/srv/b", "/home/a/x", false},
+		{"linux", "/home/a", "/srv", true}, // /srv is a system directory anyway
+		{"linux", "/home/a", "/srv/b", false},
+		{"darwin", "/Users/A", "/users/a", true},
+		{"linux", "/Users/A", "/users/a", false},
+		{"windows", `C:\Users\w`, `C:\Users\w`, true},
+		{"linux", "/home/a", "/home", true},
+	}
+	for i, st := range steps {
+		p := paths.Platform{OS: st.os, Home: st.home}
+		if got, _ := p.IsCatastrophic(p.Clean(st.probe)); got != st.want {
+			t.Errorf("step %d (%s, home %s): IsCatastrophic(%s) = %v, want %v", i, st.os, st.home, st.probe, got, st.want)
+		}
+	}
+}

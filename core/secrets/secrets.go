@@ -38,11 +38,11 @@
 package secrets
 
 import (
-	"github.com/zcode-fence/zcode-fence/core/internal/envmemo"
 	"path"
 	"strings"
 	"sync/atomic"
 
+	"github.com/zcode-fence/zcode-fence/core/internal/envmemo"
 	"github.com/zcode-fence/zcode-fence/core/paths"
 )
 
@@ -184,13 +184,37 @@ func place(p paths.Platform, project string) *Set {
 // NarrowProject is project (a call's project root) as the catalogue
 // exempts it: absolute and not a wide root (home, the filesystem root);
 // the zero Path otherwise (nothing is exempt).
+//
+// Cost: a Clean and an IsWideRoot; the answer for the last (OS, home,
+// project) is remembered when it reads nothing but them (a Unix project
+// and home on a non-Windows platform), as every call of a session asks
+// with the same project.
 func NarrowProject(p paths.Platform, project string) paths.Path {
-	if pr := p.Clean(strings.TrimSpace(project)); pr.IsAbs() {
-		if wide, _ := p.IsWideRoot(pr); !wide {
-			return pr
+	project = strings.TrimSpace(project)
+	memo := p.OS != "windows" && strings.HasPrefix(project, "/") && strings.HasPrefix(p.Home, "/")
+	if memo {
+		if e := narrowMemo.Load(); e != nil && e.os == p.OS && e.home == p.Home && e.project == project {
+			return e.narrow
 		}
 	}
-	return paths.Path{}
+	var narrow paths.Path
+	if pr := p.Clean(project); pr.IsAbs() {
+		if wide, _ := p.IsWideRoot(pr); !wide {
+			narrow = pr
+		}
+	}
+	if memo {
+		narrowMemo.Store(&narrowEntry{os: p.OS, home: p.Home, project: project, narrow: narrow})
+	}
+	return narrow
+}
+
+// narrowMemo is NarrowProject's last answer.
+var narrowMemo atomic.Pointer[narrowEntry]
+
+type narrowEntry struct {
+	os, home, project string
+	narrow            paths.Path
 }
 
 // LexicallyExempt reports whether every read of x misses the stores for

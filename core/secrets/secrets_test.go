@@ -127,3 +127,28 @@ func TestResolveReuse(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrowProjectMemo: NarrowProject remembers its last answer; other
+// projects, homes and platforms judged in turn get their own.
+func TestNarrowProjectMemo(t *testing.T) {
+	steps := []struct {
+		os, home, project, want string
+	}{
+		{"linux", "/home/u", "/home/u/proj", "/home/u/proj"},
+		{"linux", "/home/u", "/home/u/proj", "/home/u/proj"},
+		{"linux", "/home/u/proj", "/home/u/proj", ""}, // the project is home
+		{"linux", "/home/u", "/home/u", ""},
+		{"linux", "/home/u", " /home/u/proj ", "/home/u/proj"},
+		{"linux", "/home/u", "/", ""},
+		{"linux", "/home/u", "proj", ""},
+		{"darwin", "/Users/U", "/users/u", ""},
+		{"linux", "/Users/U", "/users/u", "/users/u"},
+		{"windows", `C:\Users\u`, `C:\Users\u\proj`, `C:\Users\u\proj`},
+	}
+	for i, st := range steps {
+		p := paths.Simulated(st.os, st.home, nil)
+		if got := NarrowProject(p, st.project); got.Norm != st.want {
+			t.Errorf("step %d (%s, home %s): NarrowProject(%q) = %q, want %q", i, st.os, st.home, st.project, got.Norm, st.want)
+		}
+	}
+}

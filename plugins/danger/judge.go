@@ -84,7 +84,10 @@ func (j *judge) release() {
 func (j *judge) callCwd() paths.Path {
 	if !j.cwdDone {
 		j.cwdDone = true
-		if j.cwdRaw != "" {
+		switch {
+		case j.cwdRaw != "" && j.cwdRaw == j.project.Raw:
+			j.cwd = j.project // the usual call: cleaned once in Decide
+		case j.cwdRaw != "":
 			j.cwd = j.plat.Clean(j.cwdRaw)
 		}
 	}

@@ -138,6 +138,11 @@ func ruleGitForced(v *cmdv, sub string, args []ir.Word) {
 // config clean.requireForce false && git clean -d): files are read
 // first, the call's own settings win.
 func ruleGitSettings(v *cmdv, g cmdfacts.Git) {
+	switch g.Sub {
+	case "clean", "push", "gc": // the subcommands a setting makes destructive
+	default:
+		return
+	}
 	g.Config = append(v.scriptGitConfig(), g.Config...)
 	p, ok := cmdfacts.ParseGitArgs(g.Sub, g.Args)
 	if !ok || p.Exits || p.On("dry-run") {
