@@ -34,8 +34,9 @@ var tiers = [][]string{
 		"core/decisionlog", "core/layerproto/convert", "core/layerproto/internal/wiretest"},
 	// 3: the walker, the agent-host adapters, the layer protocol.
 	{"core/shell/analysis", "core/shell/ondisk/ondisktest", "core/agenthost", "core/layerproto"},
-	// 4: protected places and settings.
-	{"core/protect", "core/secrets", "core/config"},
+	// 4: protected places and settings; the hosts' install readers
+	// (doctor's, off the hook path).
+	{"core/protect", "core/secrets", "core/config", "core/agenthost/setup"},
 	// 5: the host chain, the layers, the SDK.
 	{"core/host", "plugins/danger", "plugins/fence", "plugins/decisionmodel", "sdk"},
 	// 6: the built-in chain and example layers.
