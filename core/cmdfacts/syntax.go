@@ -147,7 +147,7 @@ func Compressors() []string { return slices.Sorted(maps.Keys(compressors)) }
 // normalised command name: a command listed here is judged by its effects
 // in both layers (the danger gate's ruleEffects when it has no rule of
 // its own, the fence's table), read by its Syntax above.
-var effectReaders = map[string]func(name string, args []ir.Word) []Effect{
+var effectReaders = map[string]func(name string, args []ir.Word) []ir.Effect{
 	"rm":        deleteEffects,
 	"rmdir":     deleteEffects,
 	"unlink":    deleteEffects,

@@ -226,6 +226,14 @@ type Command struct {
 	// whole text is the program ("tools/gen.py"). "" for the command line
 	// itself. Layers put it before their message.
 	Origin string
+	// Effects are what the command does to files (deletes, writes, mode
+	// changes, with their targets), read from Name and Args by
+	// core/cmdfacts once, when the command is built (cmdfacts.FillEffects):
+	// the analysis fills them for every command it reports, and a layer
+	// that makes a Command of its own (a package runner's command) fills
+	// them the same way. Layers judge these rather than re-reading argv.
+	// nil when the command does nothing to a file that cmdfacts knows of.
+	Effects []Effect
 	// Uninspected is set on a command that runs a file whose text the
 	// analysis could not read although it exists: the file and why, as
 	// "run.sh: not a regular file" (a FIFO, a device, /proc/self/fd/N).

@@ -53,9 +53,9 @@ func init() {
 }
 
 // effectTargets returns the targets of the command's effects of op
-// (cmdfacts.EffectsOf) and whether one of them is recursive.
-func (v *cmdv) effectTargets(op cmdfacts.EffectOp) (targets []ir.Word, recursive bool) {
-	for _, e := range cmdfacts.EffectsOf(v.name, v.args) {
+// (Command.Effects) and whether one of them is recursive.
+func (v *cmdv) effectTargets(op ir.EffectOp) (targets []ir.Word, recursive bool) {
+	for _, e := range v.c.Effects {
 		if e.Op == op {
 			targets = append(targets, e.Targets...)
 			recursive = recursive || e.Recursive

@@ -394,7 +394,7 @@ func (v *cmdv) absDir(w ir.Word) (string, bool) {
 // ruleShred: shred of a disk, a critical file or a catastrophic target
 // (DG-SHRED).
 func ruleShred(v *cmdv) {
-	ops, _ := v.effectTargets(cmdfacts.EffectWrite)
+	ops, _ := v.effectTargets(ir.EffectWrite)
 	hs := v.targets(ops, hitCatastrophic|hitCritical|hitDisk|hitUnknown|hitRepo)
 	hs = v.fedFromFind(hs, ops, false)
 	fed, own := splitInput(pick(hs, hitCatastrophic|hitCritical|hitDisk), v.viaArgs())
@@ -406,7 +406,7 @@ func ruleShred(v *cmdv) {
 
 // ruleUnlink: unlink of a critical file.
 func ruleUnlink(v *cmdv) {
-	ops, _ := v.effectTargets(cmdfacts.EffectDelete)
+	ops, _ := v.effectTargets(ir.EffectDelete)
 	v.reportCommon(v.targets(ops, hitCritical))
 }
 

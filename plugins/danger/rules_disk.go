@@ -305,7 +305,7 @@ func ruleCipher(v *cmdv) {
 // ruleChmod: chmod/chown/chgrp/chattr/setfacl -R on a catastrophic target
 // (DG-CHMOD-RECURSIVE); any of them on a critical file.
 func ruleChmod(v *cmdv) {
-	ops, recursive := v.effectTargets(cmdfacts.EffectModify)
+	ops, recursive := v.effectTargets(ir.EffectModify)
 	want := hitCritical
 	if recursive {
 		want |= hitCatastrophic | hitUnknown

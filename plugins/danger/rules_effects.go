@@ -1,11 +1,11 @@
 package danger
 
 import (
-	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
+	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 )
 
-// ruleEffects judges a command that has effects (cmdfacts.EffectsOf) and
+// ruleEffects judges a command that has effects (Command.Effects) and
 // no rule of its own, by what it does: a recursive delete of a
 // catastrophic target (DG-RM-RECURSIVE), a recursive change of its mode
 // or owner (DG-CHMOD-RECURSIVE), any effect on a critical file
@@ -13,16 +13,16 @@ import (
 // (DG-UNRESOLVED-TARGET). A command cmdfacts gives effects needs no rule
 // here: this one is its policy (judge.go calls it).
 func ruleEffects(v *cmdv) {
-	for _, e := range cmdfacts.EffectsOf(v.name, v.args) {
+	for _, e := range v.c.Effects {
 		want := hitCritical
-		if e.Recursive && e.Op != cmdfacts.EffectWrite {
+		if e.Recursive && e.Op != ir.EffectWrite {
 			want |= hitCatastrophic | hitUnknown
 		}
 		hs := v.targets(e.Targets, want)
 		switch e.Op {
-		case cmdfacts.EffectDelete:
+		case ir.EffectDelete:
 			v.report(rules.RmRecursive, "", pick(hs, hitCatastrophic))
-		case cmdfacts.EffectModify:
+		case ir.EffectModify:
 			v.report(rules.ChmodRecursive, "", pick(hs, hitCatastrophic))
 		}
 		v.reportCommon(hs)

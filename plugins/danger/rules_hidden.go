@@ -193,6 +193,7 @@ func (v *cmdv) judgeInner(argv []ir.Word) {
 	}
 	inner.NameIfEmpty = inner.Name
 	w := &cmdv{j: v.j, i: v.i, c: &inner, name: dispatchName(&inner)}
+	cmdfacts.FillEffects(&inner, w.name) // a command made here: its effects as the analysis fills them
 	if len(argv) > 1 {
 		w.args = argv[1:]
 	}

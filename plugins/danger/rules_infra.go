@@ -352,6 +352,7 @@ func (v *cmdv) execInner(argv []ir.Word) {
 		inner := *v.c
 		inner.Args, inner.Name, inner.NameIfEmpty = argv, name, name
 		w := &cmdv{j: v.j, i: v.i, c: &inner, name: name, args: argv[1:]}
+		cmdfacts.FillEffects(&inner, name) // a command made here: its effects as the analysis fills them
 		infraDispatch(w)
 		return
 	}

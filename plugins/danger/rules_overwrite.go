@@ -70,7 +70,7 @@ func ruleCopyTo(v *cmdv) {
 
 // ruleTee: tee onto a critical file, a disk or the SysRq trigger.
 func ruleTee(v *cmdv) {
-	words, _ := v.effectTargets(cmdfacts.EffectWrite)
+	words, _ := v.effectTargets(ir.EffectWrite)
 	if v.name == "tee-object" {
 		_, words = winshell.ParsePowerShellCommand(v.c.Args).Targets()
 	}
@@ -90,7 +90,7 @@ func (v *cmdv) writes(words []ir.Word) {
 
 // ruleTruncate: truncate of a critical file.
 func ruleTruncate(v *cmdv) {
-	ops, _ := v.effectTargets(cmdfacts.EffectWrite)
+	ops, _ := v.effectTargets(ir.EffectWrite)
 	v.reportCommon(v.targets(ops, hitCritical))
 }
 

@@ -140,5 +140,6 @@ func rulePackageBin(v *cmdv) {
 	inner := *v.c
 	inner.Args, inner.Name, inner.NameIfEmpty = args, name, name
 	w := &cmdv{j: v.j, i: v.i, c: &inner, name: name, args: args[1:]}
+	cmdfacts.FillEffects(&inner, name) // a command made here: its effects as the analysis fills them
 	rulePlatform(w)
 }

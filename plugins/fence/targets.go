@@ -124,8 +124,8 @@ func tableTargets(c *ir.Command) []target {
 		if !cmdlet || c.Name == "curl" || c.Name == "wget" {
 			if f := windowsTools[c.Name]; f != nil {
 				ts = append(ts, f(args)...)
-			} else if f := posixTargets[c.Name]; f != nil {
-				ts = append(ts, f(args)...)
+			} else if pts, ok := posixTable(c); ok {
+				ts = append(ts, pts...)
 			}
 		}
 		return ts
@@ -137,8 +137,8 @@ func tableTargets(c *ir.Command) []target {
 			return f(args)
 		}
 	}
-	if f := posixTargets[c.Name]; f != nil {
-		return f(args)
+	if ts, ok := posixTable(c); ok {
+		return ts
 	}
 	if strings.HasPrefix(c.Name, "python") && len(args) > 1 && args[0].Value == "-m" && (args[1].Value == "pip" || args[1].Value == "pip3") {
 		return pipTargets(args[2:]) // python -m pip install --target DIR
@@ -208,9 +208,6 @@ func init() {
 	}
 	for _, n := range []string{"cc", "gcc", "g++", "c++", "clang", "clang++", "gfortran", "tcc"} {
 		posixTargets[n] = compilerTargets
-	}
-	for _, n := range cmdfacts.EffectNames() {
-		posixTargets[n] = effectTargets(n)
 	}
 	for _, n := range cmdfacts.Compressors() {
 		posixTargets[n] = compressTargets(syntax(n))
@@ -466,23 +463,37 @@ func rcloneTargets(args []ir.Word) []target {
 	return out
 }
 
-// effectTargets: the targets of the command's effects (cmdfacts.EffectsOf),
-// for the commands whose command line cmdfacts reads for both layers.
-func effectTargets(name string) extractor {
-	return func(args []ir.Word) []target {
-		var out []target
-		for _, e := range cmdfacts.EffectsOf(name, args) {
-			out = append(out, each(e.Targets, effectVerbs[e.Op])...)
-		}
-		return out
+// posixTable lists c's targets by the POSIX table: for a command
+// cmdfacts gives effects (cmdfacts.HasEffects), the targets of its
+// Command.Effects, else those of its posixTargets extractor. ok is false
+// when the table has no entry for c.Name.
+func posixTable(c *ir.Command) (ts []target, ok bool) {
+	if cmdfacts.HasEffects(c.Name) {
+		return effectTargets(c.Effects), true
 	}
+	if f := posixTargets[c.Name]; f != nil {
+		return f(c.Args[1:]), true
+	}
+	return nil, false
+}
+
+// inPosixTable reports whether the POSIX table has an entry for name.
+func inPosixTable(name string) bool { return posixTargets[name] != nil || cmdfacts.HasEffects(name) }
+
+// effectTargets: the targets of a command's effects (Command.Effects).
+func effectTargets(effects []ir.Effect) []target {
+	var out []target
+	for _, e := range effects {
+		out = append(out, each(e.Targets, effectVerbs[e.Op])...)
+	}
+	return out
 }
 
 // effectVerbs are the verbs of the effect ops.
-var effectVerbs = map[cmdfacts.EffectOp]verb{
-	cmdfacts.EffectDelete: verbRemove,
-	cmdfacts.EffectWrite:  verbWrite,
-	cmdfacts.EffectModify: verbModify,
+var effectVerbs = map[ir.EffectOp]verb{
+	ir.EffectDelete: verbRemove,
+	ir.EffectWrite:  verbWrite,
+	ir.EffectModify: verbModify,
 }
 
 // sedTargets: the files of sed -i / --in-place (every operand after the
@@ -1233,11 +1244,12 @@ func subcommandTargets(args []ir.Word) []target {
 	if len(args) == 0 || args[0].Unknown {
 		return nil
 	}
-	name := ir.CommandName(args[0].Value)
-	if f := posixTargets[name]; f != nil { // each level consumes a word: no loop
-		return f(args[1:])
-	}
-	return nil
+	// The command it runs, made here: its effects are filled as the
+	// analysis fills them. Each level consumes a word: no loop.
+	inner := ir.Command{Name: ir.CommandName(args[0].Value), Args: args}
+	cmdfacts.FillEffects(&inner, inner.Name)
+	ts, _ := posixTable(&inner)
+	return ts
 }
 
 // packageRunnerTargets: npx / bunx / pnpx [opts] PKG[@version] ARGS run the

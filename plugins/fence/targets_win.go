@@ -52,7 +52,7 @@ var cmdBuiltins = map[string]extractor{
 // reading to correct).
 func cmdStyleTargets(c *ir.Command, windows bool) ([]target, bool) {
 	f := cmdBuiltins[c.Name]
-	if !windows || f == nil || posixTargets[c.Name] == nil || c.Dialect != ir.Bash || len(c.Args) < 2 {
+	if !windows || f == nil || !inPosixTable(c.Name) || c.Dialect != ir.Bash || len(c.Args) < 2 {
 		return nil, false
 	}
 	for _, a := range c.Args[1:] {

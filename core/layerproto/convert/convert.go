@@ -136,6 +136,11 @@ func scriptBytes(s *ir.Script) int {
 		for _, v := range c.Via {
 			n += len(v.Text)
 		}
+		for _, e := range c.Effects {
+			for _, w := range e.Targets {
+				n += word(w)
+			}
+		}
 		if n > MaxScriptBytes {
 			return n
 		}
@@ -205,6 +210,12 @@ func commandToProto(c *ir.Command) *layerpb.Command {
 			p.Assigns[i] = &layerpb.Assign{Name: text(a.Name), Value: wordToProto(a.Value)}
 		}
 	}
+	if len(c.Effects) > 0 {
+		p.Effects = make([]*layerpb.Effect, len(c.Effects))
+		for i, e := range c.Effects {
+			p.Effects[i] = &layerpb.Effect{Op: layerpb.EffectOp(e.Op), Targets: wordsToProto(e.Targets), Recursive: e.Recursive, Force: e.Force}
+		}
+	}
 	if len(c.Redirects) > 0 {
 		p.Redirects = make([]*layerpb.Redirect, len(c.Redirects))
 		for i, r := range c.Redirects {
@@ -241,6 +252,12 @@ func commandFromProto(p *layerpb.Command) ir.Command {
 		c.Assigns = make([]ir.Assign, len(p.GetAssigns()))
 		for i, a := range p.GetAssigns() {
 			c.Assigns[i] = ir.Assign{Name: a.GetName(), Value: wordFromProto(a.GetValue())}
+		}
+	}
+	if len(p.GetEffects()) > 0 {
+		c.Effects = make([]ir.Effect, len(p.GetEffects()))
+		for i, e := range p.GetEffects() {
+			c.Effects[i] = ir.Effect{Op: ir.EffectOp(e.GetOp()), Targets: wordsFromProto(e.GetTargets()), Recursive: e.GetRecursive(), Force: e.GetForce()}
 		}
 	}
 	if len(p.GetRedirects()) > 0 {

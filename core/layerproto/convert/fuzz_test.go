@@ -29,6 +29,7 @@ func FuzzCallText(f *testing.F) {
 				Name: s, Args: []ir.Word{w}, Cd: []ir.Word{w}, Via: []ir.Via{ir.ParseVia(s)}, Stdin: s,
 				Assigns:   []ir.Assign{{Name: s, Value: w}},
 				Redirects: []ir.Redirect{{Op: s, Fd: s, Target: w, Body: s}},
+				Effects:   []ir.Effect{{Op: ir.EffectDelete, Targets: []ir.Word{w}, Recursive: true}},
 			}}},
 		}
 		data, err := proto.Marshal(CallToProto(call))
@@ -41,7 +42,7 @@ func FuzzCallText(f *testing.F) {
 		}
 		got := CallFromProto(&req)
 		cmd := got.Script.Commands[0]
-		for _, exactWord := range []ir.Word{cmd.Args[0], cmd.Cd[0], cmd.Assigns[0].Value, cmd.Redirects[0].Target} {
+		for _, exactWord := range []ir.Word{cmd.Args[0], cmd.Cd[0], cmd.Assigns[0].Value, cmd.Redirects[0].Target, cmd.Effects[0].Targets[0]} {
 			if exactWord != w {
 				t.Errorf("word %+v, want %+v", exactWord, w)
 			}

@@ -286,6 +286,62 @@ func (Decision) EnumDescriptor() ([]byte, []int) {
 	return file_layer_proto_rawDescGZIP(), []int{3}
 }
 
+// EffectOp is what an effect does to its targets.
+type EffectOp int32
+
+const (
+	EffectOp_EFFECT_OP_NONE EffectOp = 0
+	// The targets are removed (rm, rmdir, unlink).
+	EffectOp_EFFECT_OP_DELETE EffectOp = 1
+	// The targets are created or overwritten (touch, mkdir, tee, truncate).
+	EffectOp_EFFECT_OP_WRITE EffectOp = 2
+	// The targets' mode, owner, attributes or ACLs change (chmod, chown).
+	EffectOp_EFFECT_OP_MODIFY EffectOp = 3
+)
+
+// Enum value maps for EffectOp.
+var (
+	EffectOp_name = map[int32]string{
+		0: "EFFECT_OP_NONE",
+		1: "EFFECT_OP_DELETE",
+		2: "EFFECT_OP_WRITE",
+		3: "EFFECT_OP_MODIFY",
+	}
+	EffectOp_value = map[string]int32{
+		"EFFECT_OP_NONE":   0,
+		"EFFECT_OP_DELETE": 1,
+		"EFFECT_OP_WRITE":  2,
+		"EFFECT_OP_MODIFY": 3,
+	}
+)
+
+func (x EffectOp) Enum() *EffectOp {
+	p := new(EffectOp)
+	*p = x
+	return p
+}
+
+func (x EffectOp) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (EffectOp) Descriptor() protoreflect.EnumDescriptor {
+	return file_layer_proto_enumTypes[4].Descriptor()
+}
+
+func (EffectOp) Type() protoreflect.EnumType {
+	return &file_layer_proto_enumTypes[4]
+}
+
+func (x EffectOp) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use EffectOp.Descriptor instead.
+func (EffectOp) EnumDescriptor() ([]byte, []int) {
+	return file_layer_proto_rawDescGZIP(), []int{4}
+}
+
 // DescribeRequest has no fields.
 type DescribeRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -729,7 +785,11 @@ type Command struct {
 	Output string `protobuf:"bytes,19,opt,name=output,proto3" json:"output,omitempty"`
 	// output_bytes holds output exactly when it is not valid UTF-8, else
 	// empty.
-	OutputBytes   []byte `protobuf:"bytes,20,opt,name=output_bytes,json=outputBytes,proto3" json:"output_bytes,omitempty"`
+	OutputBytes []byte `protobuf:"bytes,20,opt,name=output_bytes,json=outputBytes,proto3" json:"output_bytes,omitempty"`
+	// effects are what the command does to files (deletes, writes, mode
+	// changes, with their targets), read from name and args by the host's
+	// command facts; empty when it does nothing to a file they know of.
+	Effects       []*Effect `protobuf:"bytes,21,rep,name=effects,proto3" json:"effects,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -904,6 +964,87 @@ func (x *Command) GetOutputBytes() []byte {
 	return nil
 }
 
+func (x *Command) GetEffects() []*Effect {
+	if x != nil {
+		return x.Effects
+	}
+	return nil
+}
+
+// Effect is one thing a command does to files.
+type Effect struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Op    EffectOp               `protobuf:"varint,1,opt,name=op,proto3,enum=zcodefence.layer.v1.EffectOp" json:"op,omitempty"`
+	// targets are the files or directories, as written (relative ones in
+	// the command's directory).
+	Targets []*Word `protobuf:"bytes,2,rep,name=targets,proto3" json:"targets,omitempty"`
+	// recursive: the effect reaches everything below a directory target
+	// (rm -r, chmod -R).
+	Recursive bool `protobuf:"varint,3,opt,name=recursive,proto3" json:"recursive,omitempty"`
+	// force: the command does not ask or stop on its own (rm -f).
+	Force         bool `protobuf:"varint,4,opt,name=force,proto3" json:"force,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Effect) Reset() {
+	*x = Effect{}
+	mi := &file_layer_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Effect) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Effect) ProtoMessage() {}
+
+func (x *Effect) ProtoReflect() protoreflect.Message {
+	mi := &file_layer_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Effect.ProtoReflect.Descriptor instead.
+func (*Effect) Descriptor() ([]byte, []int) {
+	return file_layer_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *Effect) GetOp() EffectOp {
+	if x != nil {
+		return x.Op
+	}
+	return EffectOp_EFFECT_OP_NONE
+}
+
+func (x *Effect) GetTargets() []*Word {
+	if x != nil {
+		return x.Targets
+	}
+	return nil
+}
+
+func (x *Effect) GetRecursive() bool {
+	if x != nil {
+		return x.Recursive
+	}
+	return false
+}
+
+func (x *Effect) GetForce() bool {
+	if x != nil {
+		return x.Force
+	}
+	return false
+}
+
 // Word is one argument, redirect target or assignment value as the shell
 // would see it.
 type Word struct {
@@ -934,7 +1075,7 @@ type Word struct {
 
 func (x *Word) Reset() {
 	*x = Word{}
-	mi := &file_layer_proto_msgTypes[5]
+	mi := &file_layer_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -946,7 +1087,7 @@ func (x *Word) String() string {
 func (*Word) ProtoMessage() {}
 
 func (x *Word) ProtoReflect() protoreflect.Message {
-	mi := &file_layer_proto_msgTypes[5]
+	mi := &file_layer_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -959,7 +1100,7 @@ func (x *Word) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Word.ProtoReflect.Descriptor instead.
 func (*Word) Descriptor() ([]byte, []int) {
-	return file_layer_proto_rawDescGZIP(), []int{5}
+	return file_layer_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Word) GetValue() string {
@@ -1037,7 +1178,7 @@ type Redirect struct {
 
 func (x *Redirect) Reset() {
 	*x = Redirect{}
-	mi := &file_layer_proto_msgTypes[6]
+	mi := &file_layer_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1049,7 +1190,7 @@ func (x *Redirect) String() string {
 func (*Redirect) ProtoMessage() {}
 
 func (x *Redirect) ProtoReflect() protoreflect.Message {
-	mi := &file_layer_proto_msgTypes[6]
+	mi := &file_layer_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1062,7 +1203,7 @@ func (x *Redirect) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Redirect.ProtoReflect.Descriptor instead.
 func (*Redirect) Descriptor() ([]byte, []int) {
-	return file_layer_proto_rawDescGZIP(), []int{6}
+	return file_layer_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Redirect) GetOp() string {
@@ -1104,7 +1245,7 @@ type Assign struct {
 
 func (x *Assign) Reset() {
 	*x = Assign{}
-	mi := &file_layer_proto_msgTypes[7]
+	mi := &file_layer_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1116,7 +1257,7 @@ func (x *Assign) String() string {
 func (*Assign) ProtoMessage() {}
 
 func (x *Assign) ProtoReflect() protoreflect.Message {
-	mi := &file_layer_proto_msgTypes[7]
+	mi := &file_layer_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1129,7 +1270,7 @@ func (x *Assign) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Assign.ProtoReflect.Descriptor instead.
 func (*Assign) Descriptor() ([]byte, []int) {
-	return file_layer_proto_rawDescGZIP(), []int{7}
+	return file_layer_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Assign) GetName() string {
@@ -1164,7 +1305,7 @@ type DecideResponse struct {
 
 func (x *DecideResponse) Reset() {
 	*x = DecideResponse{}
-	mi := &file_layer_proto_msgTypes[8]
+	mi := &file_layer_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1176,7 +1317,7 @@ func (x *DecideResponse) String() string {
 func (*DecideResponse) ProtoMessage() {}
 
 func (x *DecideResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_layer_proto_msgTypes[8]
+	mi := &file_layer_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1189,7 +1330,7 @@ func (x *DecideResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DecideResponse.ProtoReflect.Descriptor instead.
 func (*DecideResponse) Descriptor() ([]byte, []int) {
-	return file_layer_proto_rawDescGZIP(), []int{8}
+	return file_layer_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *DecideResponse) GetDecision() Decision {
@@ -1230,7 +1371,7 @@ type Reason struct {
 
 func (x *Reason) Reset() {
 	*x = Reason{}
-	mi := &file_layer_proto_msgTypes[9]
+	mi := &file_layer_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1242,7 +1383,7 @@ func (x *Reason) String() string {
 func (*Reason) ProtoMessage() {}
 
 func (x *Reason) ProtoReflect() protoreflect.Message {
-	mi := &file_layer_proto_msgTypes[9]
+	mi := &file_layer_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1255,7 +1396,7 @@ func (x *Reason) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Reason.ProtoReflect.Descriptor instead.
 func (*Reason) Descriptor() ([]byte, []int) {
-	return file_layer_proto_rawDescGZIP(), []int{9}
+	return file_layer_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Reason) GetLayer() string {
@@ -1318,7 +1459,7 @@ const file_layer_proto_rawDesc = "" +
 	"\bcommands\x18\x03 \x03(\v2\x1c.zcodefence.layer.v1.CommandR\bcommands\x12\x1f\n" +
 	"\vparse_error\x18\x04 \x01(\tR\n" +
 	"parseError\x12\x1c\n" +
-	"\ttruncated\x18\x05 \x01(\bR\ttruncated\"\xc4\x05\n" +
+	"\ttruncated\x18\x05 \x01(\bR\ttruncated\"\xfb\x05\n" +
 	"\aCommand\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12-\n" +
 	"\x04args\x18\x02 \x03(\v2\x19.zcodefence.layer.v1.WordR\x04args\x125\n" +
@@ -1345,7 +1486,13 @@ const file_layer_proto_rawDesc = "" +
 	"\x06origin\x18\x11 \x01(\tR\x06origin\x12 \n" +
 	"\vuninspected\x18\x12 \x01(\tR\vuninspected\x12\x16\n" +
 	"\x06output\x18\x13 \x01(\tR\x06output\x12!\n" +
-	"\foutput_bytes\x18\x14 \x01(\fR\voutputBytes\"\xeb\x01\n" +
+	"\foutput_bytes\x18\x14 \x01(\fR\voutputBytes\x125\n" +
+	"\aeffects\x18\x15 \x03(\v2\x1b.zcodefence.layer.v1.EffectR\aeffects\"\xa0\x01\n" +
+	"\x06Effect\x12-\n" +
+	"\x02op\x18\x01 \x01(\x0e2\x1d.zcodefence.layer.v1.EffectOpR\x02op\x123\n" +
+	"\atargets\x18\x02 \x03(\v2\x19.zcodefence.layer.v1.WordR\atargets\x12\x1c\n" +
+	"\trecursive\x18\x03 \x01(\bR\trecursive\x12\x14\n" +
+	"\x05force\x18\x04 \x01(\bR\x05force\"\xeb\x01\n" +
 	"\x04Word\x12\x14\n" +
 	"\x05value\x18\x01 \x01(\tR\x05value\x12\x10\n" +
 	"\x03raw\x18\x02 \x01(\tR\x03raw\x12\x18\n" +
@@ -1391,7 +1538,12 @@ const file_layer_proto_rawDesc = "" +
 	"\x0eFEED_KIND_ARGS\x10\x04*1\n" +
 	"\bDecision\x12\x13\n" +
 	"\x0fDECISION_SILENT\x10\x00\x12\x10\n" +
-	"\fDECISION_ASK\x10\x012\xb3\x01\n" +
+	"\fDECISION_ASK\x10\x01*_\n" +
+	"\bEffectOp\x12\x12\n" +
+	"\x0eEFFECT_OP_NONE\x10\x00\x12\x14\n" +
+	"\x10EFFECT_OP_DELETE\x10\x01\x12\x13\n" +
+	"\x0fEFFECT_OP_WRITE\x10\x02\x12\x14\n" +
+	"\x10EFFECT_OP_MODIFY\x10\x032\xb3\x01\n" +
 	"\x05Layer\x12W\n" +
 	"\bDescribe\x12$.zcodefence.layer.v1.DescribeRequest\x1a%.zcodefence.layer.v1.DescribeResponse\x12Q\n" +
 	"\x06Decide\x12\".zcodefence.layer.v1.DecideRequest\x1a#.zcodefence.layer.v1.DecideResponseB<Z:github.com/zcode-fence/zcode-fence/core/layerproto/layerpbb\x06proto3"
@@ -1408,52 +1560,57 @@ func file_layer_proto_rawDescGZIP() []byte {
 	return file_layer_proto_rawDescData
 }
 
-var file_layer_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_layer_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_layer_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_layer_proto_msgTypes = make([]protoimpl.MessageInfo, 13)
 var file_layer_proto_goTypes = []any{
 	(ToolKind)(0),            // 0: zcodefence.layer.v1.ToolKind
 	(Dialect)(0),             // 1: zcodefence.layer.v1.Dialect
 	(FeedKind)(0),            // 2: zcodefence.layer.v1.FeedKind
 	(Decision)(0),            // 3: zcodefence.layer.v1.Decision
-	(*DescribeRequest)(nil),  // 4: zcodefence.layer.v1.DescribeRequest
-	(*DescribeResponse)(nil), // 5: zcodefence.layer.v1.DescribeResponse
-	(*DecideRequest)(nil),    // 6: zcodefence.layer.v1.DecideRequest
-	(*Script)(nil),           // 7: zcodefence.layer.v1.Script
-	(*Command)(nil),          // 8: zcodefence.layer.v1.Command
-	(*Word)(nil),             // 9: zcodefence.layer.v1.Word
-	(*Redirect)(nil),         // 10: zcodefence.layer.v1.Redirect
-	(*Assign)(nil),           // 11: zcodefence.layer.v1.Assign
-	(*DecideResponse)(nil),   // 12: zcodefence.layer.v1.DecideResponse
-	(*Reason)(nil),           // 13: zcodefence.layer.v1.Reason
-	nil,                      // 14: zcodefence.layer.v1.DecideRequest.OptionsEntry
-	nil,                      // 15: zcodefence.layer.v1.DecideResponse.AnnotationsEntry
+	(EffectOp)(0),            // 4: zcodefence.layer.v1.EffectOp
+	(*DescribeRequest)(nil),  // 5: zcodefence.layer.v1.DescribeRequest
+	(*DescribeResponse)(nil), // 6: zcodefence.layer.v1.DescribeResponse
+	(*DecideRequest)(nil),    // 7: zcodefence.layer.v1.DecideRequest
+	(*Script)(nil),           // 8: zcodefence.layer.v1.Script
+	(*Command)(nil),          // 9: zcodefence.layer.v1.Command
+	(*Effect)(nil),           // 10: zcodefence.layer.v1.Effect
+	(*Word)(nil),             // 11: zcodefence.layer.v1.Word
+	(*Redirect)(nil),         // 12: zcodefence.layer.v1.Redirect
+	(*Assign)(nil),           // 13: zcodefence.layer.v1.Assign
+	(*DecideResponse)(nil),   // 14: zcodefence.layer.v1.DecideResponse
+	(*Reason)(nil),           // 15: zcodefence.layer.v1.Reason
+	nil,                      // 16: zcodefence.layer.v1.DecideRequest.OptionsEntry
+	nil,                      // 17: zcodefence.layer.v1.DecideResponse.AnnotationsEntry
 }
 var file_layer_proto_depIdxs = []int32{
 	0,  // 0: zcodefence.layer.v1.DecideRequest.kind:type_name -> zcodefence.layer.v1.ToolKind
-	7,  // 1: zcodefence.layer.v1.DecideRequest.script:type_name -> zcodefence.layer.v1.Script
-	14, // 2: zcodefence.layer.v1.DecideRequest.options:type_name -> zcodefence.layer.v1.DecideRequest.OptionsEntry
+	8,  // 1: zcodefence.layer.v1.DecideRequest.script:type_name -> zcodefence.layer.v1.Script
+	16, // 2: zcodefence.layer.v1.DecideRequest.options:type_name -> zcodefence.layer.v1.DecideRequest.OptionsEntry
 	1,  // 3: zcodefence.layer.v1.Script.dialect:type_name -> zcodefence.layer.v1.Dialect
-	8,  // 4: zcodefence.layer.v1.Script.commands:type_name -> zcodefence.layer.v1.Command
-	9,  // 5: zcodefence.layer.v1.Command.args:type_name -> zcodefence.layer.v1.Word
-	11, // 6: zcodefence.layer.v1.Command.assigns:type_name -> zcodefence.layer.v1.Assign
-	10, // 7: zcodefence.layer.v1.Command.redirects:type_name -> zcodefence.layer.v1.Redirect
-	9,  // 8: zcodefence.layer.v1.Command.cd:type_name -> zcodefence.layer.v1.Word
+	9,  // 4: zcodefence.layer.v1.Script.commands:type_name -> zcodefence.layer.v1.Command
+	11, // 5: zcodefence.layer.v1.Command.args:type_name -> zcodefence.layer.v1.Word
+	13, // 6: zcodefence.layer.v1.Command.assigns:type_name -> zcodefence.layer.v1.Assign
+	12, // 7: zcodefence.layer.v1.Command.redirects:type_name -> zcodefence.layer.v1.Redirect
+	11, // 8: zcodefence.layer.v1.Command.cd:type_name -> zcodefence.layer.v1.Word
 	1,  // 9: zcodefence.layer.v1.Command.dialect:type_name -> zcodefence.layer.v1.Dialect
 	2,  // 10: zcodefence.layer.v1.Command.feed:type_name -> zcodefence.layer.v1.FeedKind
-	9,  // 11: zcodefence.layer.v1.Redirect.target:type_name -> zcodefence.layer.v1.Word
-	9,  // 12: zcodefence.layer.v1.Assign.value:type_name -> zcodefence.layer.v1.Word
-	3,  // 13: zcodefence.layer.v1.DecideResponse.decision:type_name -> zcodefence.layer.v1.Decision
-	13, // 14: zcodefence.layer.v1.DecideResponse.reasons:type_name -> zcodefence.layer.v1.Reason
-	15, // 15: zcodefence.layer.v1.DecideResponse.annotations:type_name -> zcodefence.layer.v1.DecideResponse.AnnotationsEntry
-	4,  // 16: zcodefence.layer.v1.Layer.Describe:input_type -> zcodefence.layer.v1.DescribeRequest
-	6,  // 17: zcodefence.layer.v1.Layer.Decide:input_type -> zcodefence.layer.v1.DecideRequest
-	5,  // 18: zcodefence.layer.v1.Layer.Describe:output_type -> zcodefence.layer.v1.DescribeResponse
-	12, // 19: zcodefence.layer.v1.Layer.Decide:output_type -> zcodefence.layer.v1.DecideResponse
-	18, // [18:20] is the sub-list for method output_type
-	16, // [16:18] is the sub-list for method input_type
-	16, // [16:16] is the sub-list for extension type_name
-	16, // [16:16] is the sub-list for extension extendee
-	0,  // [0:16] is the sub-list for field type_name
+	10, // 11: zcodefence.layer.v1.Command.effects:type_name -> zcodefence.layer.v1.Effect
+	4,  // 12: zcodefence.layer.v1.Effect.op:type_name -> zcodefence.layer.v1.EffectOp
+	11, // 13: zcodefence.layer.v1.Effect.targets:type_name -> zcodefence.layer.v1.Word
+	11, // 14: zcodefence.layer.v1.Redirect.target:type_name -> zcodefence.layer.v1.Word
+	11, // 15: zcodefence.layer.v1.Assign.value:type_name -> zcodefence.layer.v1.Word
+	3,  // 16: zcodefence.layer.v1.DecideResponse.decision:type_name -> zcodefence.layer.v1.Decision
+	15, // 17: zcodefence.layer.v1.DecideResponse.reasons:type_name -> zcodefence.layer.v1.Reason
+	17, // 18: zcodefence.layer.v1.DecideResponse.annotations:type_name -> zcodefence.layer.v1.DecideResponse.AnnotationsEntry
+	5,  // 19: zcodefence.layer.v1.Layer.Describe:input_type -> zcodefence.layer.v1.DescribeRequest
+	7,  // 20: zcodefence.layer.v1.Layer.Decide:input_type -> zcodefence.layer.v1.DecideRequest
+	6,  // 21: zcodefence.layer.v1.Layer.Describe:output_type -> zcodefence.layer.v1.DescribeResponse
+	14, // 22: zcodefence.layer.v1.Layer.Decide:output_type -> zcodefence.layer.v1.DecideResponse
+	21, // [21:23] is the sub-list for method output_type
+	19, // [19:21] is the sub-list for method input_type
+	19, // [19:19] is the sub-list for extension type_name
+	19, // [19:19] is the sub-list for extension extendee
+	0,  // [0:19] is the sub-list for field type_name
 }
 
 func init() { file_layer_proto_init() }
@@ -1466,8 +1623,8 @@ func file_layer_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_layer_proto_rawDesc), len(file_layer_proto_rawDesc)),
-			NumEnums:      4,
-			NumMessages:   12,
+			NumEnums:      5,
+			NumMessages:   13,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -128,6 +128,7 @@ func Analyze(src string, opts Options) (out *ir.Script) {
 	if a.parser != nil {
 		parserPool.Put(a.parser) // not reached after a panic: that parser is dropped
 	}
+	attachEffects(out)
 	if opts.Stats != nil {
 		opts.Stats.Steps = a.stepsUsed()
 	}
@@ -160,6 +161,7 @@ func safeFallback(out *ir.Script, src string, opts Options) {
 	a.noParse = true
 	c := ctx{parent: -1, dialect: opts.Dialect, src: src}
 	a.fallback(c, newState(), src)
+	attachEffects(out)
 }
 
 // maxParseNesting bounds how deeply nested a text may be for the parser,
