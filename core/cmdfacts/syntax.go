@@ -169,6 +169,12 @@ var effectReaders = map[string]func(name string, args []ir.Word) []ir.Effect{
 	"chattr":    permissionEffects,
 	"setfacl":   permissionEffects,
 	"chcon":     permissionEffects,
+	"cp":        copyEffects,
+	"mv":        copyEffects,
+	"ln":        copyEffects,
+	"install":   copyEffects,
+	"sed":       inPlaceEffects,
+	"gsed":      inPlaceEffects,
 }
 
 func init() {
