@@ -176,3 +176,19 @@ func inPlaceEffects(name string, args []ir.Word) []ir.Effect {
 	}
 	return []ir.Effect{{Op: ir.EffectWrite, Targets: ops}}
 }
+
+// ddEffects: dd writes the file of every of=FILE operand (dd keeps the
+// last; each is judged). The operand's name is read case-insensitively,
+// as the danger gate always has (OF=/dev/sda).
+func ddEffects(_ string, args []ir.Word) []ir.Effect {
+	var out []ir.Word
+	for _, w := range args {
+		if len(w.Value) >= 3 && strings.EqualFold(w.Value[:3], "of=") && (!w.Unknown || len(w.KnownPrefix) >= 3) {
+			out = append(out, SubWord(w, 3))
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return []ir.Effect{{Op: ir.EffectWrite, Targets: out}}
+}

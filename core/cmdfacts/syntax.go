@@ -175,6 +175,7 @@ var effectReaders = map[string]func(name string, args []ir.Word) []ir.Effect{
 	"install":   copyEffects,
 	"sed":       inPlaceEffects,
 	"gsed":      inPlaceEffects,
+	"dd":        ddEffects,
 }
 
 func init() {

@@ -177,7 +177,6 @@ func init() {
 		"7zr":     sevenZipTargets,
 		"7zz":     sevenZipTargets,
 		"zip":     zipTargets,
-		"dd":      ddTargets,
 		"find":    findTargets,
 		"gfind":   findTargets,
 		"sort":    optionTargets(syntax("sort"), "o", "output"),
@@ -729,17 +728,6 @@ func zipTargets(args []ir.Word) []target {
 	out := each(p.Values("O", "output-file"), verbWrite)
 	if len(p.Operands) > 0 {
 		out = append(out, each(p.Operands[:1], verbWrite)...)
-	}
-	return out
-}
-
-// ddTargets: every of=FILE.
-func ddTargets(args []ir.Word) []target {
-	var out []target
-	for _, w := range args {
-		if strings.HasPrefix(w.Value, "of=") && (!w.Unknown || len(w.KnownPrefix) >= 3) {
-			out = append(out, each([]ir.Word{cmdfacts.SubWord(w, 3)}, verbWrite)...)
-		}
 	}
 	return out
 }
