@@ -10,13 +10,15 @@ import (
 
 // Commands that other programs run for their caller, written in those
 // programs' own syntax: sqlite3's .shell and .system, psql's \! and COPY
-// ... PROGRAM, mysql's system, gdb's shell, vim's :!, emacs's
-// shell-command, tar's --to-command and compress program, zip's -TT,
+// ... PROGRAM, mysql's system, gdb's shell, vim's :!, tar's
+// --to-command and compress program, zip's -TT,
 // ssh's ProxyCommand and LocalCommand, rsync's -e, man's pager, tmux's and
 // screen's command strings and keys, at and batch jobs, makefiles read
 // from stdin or --eval, terminal emulators' -e. The shell analysis reads
 // them here (Payloads) and analyses each as a command of its own, so every
-// layer sees what the program would run.
+// layer sees what the program would run. The Lisp evaluators' code
+// (emacs --eval, guile -c, bb ...) is read by core/shell/oneliner
+// (LispPayloads) from the facts in lisp.go.
 
 // Payload is one command another program runs for its caller.
 type Payload struct {
@@ -100,8 +102,7 @@ func init() {
 		"gdb": (*payloads).gdb, "ddd": (*payloads).gdb, "cgdb": (*payloads).gdb,
 		"vim": (*payloads).vim, "vi": (*payloads).vim, "nvim": (*payloads).vim, "view": (*payloads).vim,
 		"vimdiff": (*payloads).vim, "gvim": (*payloads).vim, "ex": (*payloads).vim, "nvi": (*payloads).vim,
-		"emacs": (*payloads).emacs,
-		"tar":   (*payloads).tar, "gtar": (*payloads).tar, "bsdtar": (*payloads).tar,
+		"tar": (*payloads).tar, "gtar": (*payloads).tar, "bsdtar": (*payloads).tar,
 		"zip": (*payloads).zip,
 		"ssh": (*payloads).ssh, "scp": (*payloads).ssh, "sftp": (*payloads).ssh, "autossh": (*payloads).ssh,
 		"rsync":  (*payloads).rsync,
@@ -115,7 +116,7 @@ func init() {
 		"gnome-terminal": (*payloads).termExec, "xfce4-terminal": (*payloads).termExec,
 		"terminator": (*payloads).termExec, "tilix": (*payloads).termExec, "mate-terminal": (*payloads).termExec,
 	}
-	addToolAndLispPayloadReaders()
+	addToolPayloadReaders()
 }
 
 // Lines splits w's value at newlines into words, each as known as the
@@ -428,7 +429,7 @@ func splitKeep(s string, sep byte) []span {
 }
 
 // ---------------------------------------------------------------------------
-// gdb, vim, emacs
+// gdb, vim
 
 var gdbSpec = Spec{Long: []string{"ex", "eval-command", "iex", "init-eval-command", "x", "command", "ix",
 	"init-command", "p", "pid", "c", "core", "cd", "d", "directory", "s", "symbols", "e", "exec", "se", "tty",
@@ -633,55 +634,6 @@ func stringLiteral(s string) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// emacs: --eval EXPR (also --eval=EXPR, -eval): the strings given to
-// shell-command, shell-command-to-string, async-shell-command,
-// call-process-shell-command and start-process-shell-command's command.
-func (p *payloads) emacs() {
-	for i := 0; i < len(p.args); i++ {
-		a := p.args[i]
-		var expr *ir.Word
-		switch {
-		case a.Unknown:
-		case (a.Value == "--eval" || a.Value == "-eval") && i+1 < len(p.args):
-			i++
-			expr = &p.args[i]
-		case strings.HasPrefix(a.Value, "--eval="):
-			w := SubWord(a, len("--eval="))
-			expr = &w
-		}
-		if expr == nil {
-			continue
-		}
-		for _, fn := range []string{"shell-command", "shell-command-to-string", "async-shell-command", "call-process-shell-command"} {
-			for _, s := range lispCallStrings(expr.Value, fn) {
-				p.line(Piece(*expr, 0, len(expr.Value), s), "emacs "+fn)
-			}
-		}
-		p.lispForms(*expr, "elisp") // deletes and programs run (payloads_tools_lisp.go)
-	}
-}
-
-// lispCallStrings returns the first string argument of each (fn "..." ...).
-func lispCallStrings(s, fn string) []string {
-	var out []string
-	for _, k := range indexAll(s, "("+fn) {
-		i := k + 1 + len(fn)
-		if i < len(s) && s[i] != ' ' && s[i] != '\t' && s[i] != '\n' {
-			continue
-		}
-		j := i
-		for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n') {
-			j++
-		}
-		if j < len(s) && s[j] == '"' {
-			if text, ok := stringLiteral(s[j:]); ok {
-				out = append(out, text)
-			}
-		}
-	}
-	return out
 }
 
 // ---------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/ir"
+	"github.com/zcode-fence/zcode-fence/core/shell/oneliner"
 )
 
 type payloadCase struct {
@@ -34,7 +35,8 @@ func showPayload(p cmdfacts.Payload) string {
 }
 
 // TestPayloads runs testdata/payloads.json: the commands programs run for
-// their caller in their own syntax, and git's command-valued settings.
+// their caller in their own syntax (the Lisp evaluators' read by
+// oneliner.LispPayloads), and git's command-valued settings.
 func TestPayloads(t *testing.T) {
 	for _, tc := range load[payloadCase](t, "payloads.json") {
 		t.Run(tc.Command, func(t *testing.T) {
@@ -45,6 +47,9 @@ func TestPayloads(t *testing.T) {
 				stdin = &w
 			}
 			ps := cmdfacts.Payloads(c, stdin)
+			for _, code := range cmdfacts.LispCodes(c) { // read by core/shell/oneliner, as the analysis does
+				ps = append(ps, oneliner.LispPayloads(code)...)
+			}
 			if g, ok := cmdfacts.GitCommand(c); ok {
 				ps = append(ps, cmdfacts.GitPayloads(g)...)
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/ir"
+	"github.com/zcode-fence/zcode-fence/core/shell/oneliner"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -265,7 +266,8 @@ func (a *analyzer) procSubstText(st *state, w xword) (xword, bool) {
 }
 
 // payloads analyses the commands ex makes other programs run
-// (cmdfacts.Payloads, cmdfacts.GitPayloads), each in a child shell one
+// (cmdfacts.Payloads, the Lisp evaluators' oneliner.LispPayloads,
+// cmdfacts.GitPayloads), each in a child shell one
 // level deeper, and git aliases written earlier in the script.
 func (a *analyzer) payloads(c ctx, st *state, ex exec) {
 	if c.dialect != ir.Bash {
@@ -282,6 +284,9 @@ func (a *analyzer) payloads(c ctx, st *state, ex exec) {
 		stdin = &w
 	}
 	ps := cmdfacts.Payloads(&cmd, stdin)
+	for _, code := range cmdfacts.LispCodes(&cmd) {
+		ps = append(ps, oneliner.LispPayloads(code)...)
+	}
 	if g, ok := cmdfacts.GitCommand(&cmd); ok {
 		ps = append(ps, cmdfacts.GitPayloads(g)...)
 		a.gitAliases(c, st, ex, &cmd, g)
