@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/zcode-fence/zcode-fence/core/agenthost"
+	"github.com/zcode-fence/zcode-fence/core/agenthost/setup"
 	"github.com/zcode-fence/zcode-fence/e2e/internal/kit"
 	"github.com/zcode-fence/zcode-fence/plugins"
 	"github.com/zcode-fence/zcode-fence/plugins/decisionmodel"
@@ -28,7 +29,7 @@ var categories = []string{"developer-tools", "productivity", "utilities", "guide
 // send to the hook: each tool name those hosts' adapters know.
 func hookMatcher(t *testing.T) string {
 	t.Helper()
-	for _, f := range agenthost.HooksFiles() {
+	for _, f := range setup.HooksFiles() {
 		if f.Path == agenthost.PluginDir+"/hooks/hooks.json" {
 			var doc struct {
 				Hooks map[string][]struct {
@@ -519,7 +520,7 @@ func TestBuiltBinariesAreIgnored(t *testing.T) {
 // names, event, command, timeout in that host's unit), so a file cannot
 // drift from the hosts' tables: go generate ./core/agenthost rewrites them.
 func TestHooksFilesGenerated(t *testing.T) {
-	files := agenthost.HooksFiles()
+	files := setup.HooksFiles()
 	if len(files) < 2 {
 		t.Fatalf("%d hooks files, want the Claude form and Gemini's", len(files))
 	}

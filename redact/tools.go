@@ -3,6 +3,8 @@ package redact
 import (
 	"encoding/base64"
 	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 )
 
 // Tool rules: the short password flags that mean a password only for
@@ -63,9 +65,10 @@ type toolRule struct {
 var (
 	ruleMySQL    = &toolRule{kind: "password", gluedOnly: true, flags: []toolFlag{{"-p", actSecret}}}
 	ruleSevenZip = &toolRule{kind: "password", gluedOnly: true, flags: []toolFlag{{"-p", actSecret}}}
-	ruleSSHPass  = &toolRule{kind: "password", operandStops: true, flags: []toolFlag{
-		{"-p", actSecret}, {"-f", actSkip}, {"-d", actSkip}, {"-P", actSkip}}}
-	ruleLogin = &toolRule{kind: "password", needs: []string{"login"}, stdinFlag: "--password-stdin",
+	// ruleSSHPass: -p is the password; sshpass's other valued options
+	// come from cmdfacts (wrapperFlags, in init).
+	ruleSSHPass = &toolRule{kind: "password", operandStops: true}
+	ruleLogin   = &toolRule{kind: "password", needs: []string{"login"}, stdinFlag: "--password-stdin",
 		flags: []toolFlag{{"-p", actSecret}}}
 	ruleMongo    = &toolRule{kind: "password", flags: []toolFlag{{"-p", actSecret}}}
 	ruleRedisCLI = &toolRule{kind: "password", flags: []toolFlag{{"-a", actSecret}}}
@@ -87,9 +90,9 @@ var (
 		{"-b", actSecret}, {"--body", actSecret}}}
 	ruleGHAuth   = &toolRule{kind: "token", needs: []string{"auth", "login"}, stdinFlag: "--with-token"}
 	ruleAZSecret = &toolRule{kind: "secret", needs: []string{"secret", "set"}, flags: []toolFlag{{"--value", actSecret}}}
-	ruleSudo     = &toolRule{kind: "password", operandStops: true, stdinFlag: "--stdin", stdinCluster: 'S', flags: []toolFlag{
-		{"-u", actSkip}, {"-g", actSkip}, {"-p", actSkip}, {"-C", actSkip}, {"-D", actSkip}, {"-h", actSkip},
-		{"-r", actSkip}, {"-t", actSkip}, {"-U", actSkip}, {"-T", actSkip}, {"-R", actSkip}}}
+	// ruleSudo: sudo's valued options (-u USER, --chdir DIR ...) hold
+	// no secret; they come from cmdfacts (wrapperFlags, in init).
+	ruleSudo       = &toolRule{kind: "password", operandStops: true, stdinFlag: "--stdin", stdinCluster: 'S'}
 	ruleChpasswd   = &toolRule{kind: "password", stdinAlways: true, userSep: ':'}
 	rulePasswd     = &toolRule{kind: "password", stdinFlag: "--stdin"}
 	ruleHtpasswd   = &toolRule{kind: "password", htpasswd: true}
@@ -102,7 +105,37 @@ var (
 // toolTable maps a command name to its rules.
 var toolTable = map[string][]*toolRule{}
 
+// wrapperFlags returns the flags of a rule for wrapper name: secret
+// first, then each of the wrapper's value-taking options
+// (cmdfacts.WrapperOf) not in secret, as a flag whose value is skipped.
+// The options are cmdfacts' one copy of the wrapper's syntax; which of
+// them holds a password is this package's fact.
+func wrapperFlags(name string, secret ...toolFlag) []toolFlag {
+	w, ok := cmdfacts.WrapperOf(name)
+	if !ok {
+		panic("redact: no cmdfacts wrapper " + name)
+	}
+	out := secret
+	add := func(f string) {
+		for _, s := range secret {
+			if s.name == f {
+				return
+			}
+		}
+		out = append(out, toolFlag{f, actSkip})
+	}
+	for k := 0; k < len(w.Spec.Short); k++ {
+		add("-" + w.Spec.Short[k:k+1])
+	}
+	for _, l := range w.Spec.Long {
+		add("--" + l)
+	}
+	return out
+}
+
 func init() {
+	ruleSudo.flags = wrapperFlags("sudo")
+	ruleSSHPass.flags = wrapperFlags("sshpass", toolFlag{"-p", actSecret})
 	add := func(r []*toolRule, names ...string) {
 		for _, n := range names {
 			toolTable[n] = r

@@ -14,6 +14,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/agenthost"
+	"github.com/zcode-fence/zcode-fence/core/agenthost/setup"
 	"github.com/zcode-fence/zcode-fence/core/config"
 	"github.com/zcode-fence/zcode-fence/core/host"
 	"github.com/zcode-fence/zcode-fence/core/integrity"
@@ -26,7 +27,7 @@ const versionTimeout = 20 * time.Second
 type hostCheck struct {
 	r    *doctorReport
 	env  config.Env
-	h    agenthost.HostInstall
+	h    setup.HostInstall
 	dir  string // the host's config dir
 	area string
 	cwd  string
@@ -35,7 +36,7 @@ type hostCheck struct {
 }
 
 // checkHosts checks zcode-fence in every agent host agenthost knows
-// (agenthost.Installs). A host whose config dir does not exist is reported
+// (setup.Installs). A host whose config dir does not exist is reported
 // once as not found, which is not a problem. For each host found: every
 // installed copy of the plugin (switched on for the current directory; its
 // launcher, a binary for this platform matching SHA256SUMS, its hooks
@@ -52,7 +53,7 @@ func (r *doctorReport) checkHosts(env config.Env, cfg config.Config, present map
 	cwd, _ := os.Getwd()
 	fallback := cfg.Get(config.KeyNoAskFallback)
 	versions := map[string]string{}
-	for _, h := range agenthost.Installs() {
+	for _, h := range setup.Installs() {
 		area := h.Adapter.Name()
 		dir := h.ConfigDir(env.Home, env.Lookup)
 		if !present[area] {
@@ -70,7 +71,7 @@ func (r *doctorReport) checkHosts(env config.Env, cfg config.Config, present map
 // is not installed). Doctor takes it before its trial call.
 func hostsPresent(env config.Env) map[string]bool {
 	out := map[string]bool{}
-	for _, h := range agenthost.Installs() {
+	for _, h := range setup.Installs() {
 		dir := h.ConfigDir(env.Home, env.Lookup)
 		out[h.Adapter.Name()] = holdsMore(dir, strings.Split(agenthost.PluginData, "/"))
 	}
@@ -97,12 +98,12 @@ func holdsMore(dir string, skip []string) bool {
 
 func (c *hostCheck) check(fallback string) {
 	h, r, area := c.h, c.r, c.area
-	if off, file := h.HooksSwitchedOff(c.dir); off {
+	if off, file := setup.HooksSwitchedOff(h.Install, c.dir); off {
 		r.problem(area, "remove "+h.HooksOff+" from "+file+" (or set it to the other value), then start a new session",
 			"%s: every hook is switched off (%s = %s in %s): the guard never runs", h.Label, h.HooksOff, h.HooksOffValue, file)
 	}
 	found, guarded := 0, 0
-	for _, p := range h.FindPlugins(c.dir) {
+	for _, p := range setup.FindPlugins(h.Install, c.dir) {
 		found++
 		if c.plugin(p) {
 			guarded++
@@ -110,7 +111,7 @@ func (c *hostCheck) check(fallback string) {
 	}
 	for _, f := range h.HookFiles {
 		file := filepath.Join(c.dir, filepath.FromSlash(f.Rel))
-		entries, err := h.ReadHooks(file, f.Format)
+		entries, err := setup.ReadHooks(h.Install, file, f.Format)
 		if err != nil {
 			r.problem(area, "fix the file (the host cannot read its hooks either)", "%s: %v", h.Label, err)
 			continue
@@ -144,7 +145,7 @@ func (c *hostCheck) check(fallback string) {
 			"%s hangs on an ask when headless; with %s=%s the guard stays silent there and the call runs", h.Label, config.KeyNoAskFallback, fallback)
 	}
 	if h.TrustTable != "" {
-		if trusted, _ := h.Trusted(c.dir); trusted {
+		if trusted, _ := setup.Trusted(h.Install, c.dir); trusted {
 			r.ok(area, "%s: a review of the zcode-fence hook is recorded in %s (after an update %s asks again: /hooks)", h.Label, filepath.Join(c.dir, h.TrustFile), h.Label)
 		} else {
 			r.advice(area, "start "+h.Adapter.Name()+", open /hooks and trust zcode-fence's "+h.Events[0]+" hook",
@@ -155,10 +156,10 @@ func (c *hostCheck) check(fallback string) {
 
 // plugin checks one installed copy: switched on, its files, its hooks
 // file's registrations. It reports whether the copy guards the host.
-func (c *hostCheck) plugin(p agenthost.InstalledPlugin) bool {
+func (c *hostCheck) plugin(p setup.InstalledPlugin) bool {
 	h, r, area := c.h, c.r, c.area
 	what := h.Label + " " + p.Root
-	if on, why := h.Enabled(c.dir, p, c.cwd); !on {
+	if on, why := setup.Enabled(h.Install, c.dir, p, c.cwd); !on {
 		r.problem(area, "enable zcode-fence in "+h.Label+"'s plugin settings, then start a new session", "%s: %s", what, why)
 		return false
 	}
@@ -185,8 +186,8 @@ func (c *hostCheck) plugin(p agenthost.InstalledPlugin) bool {
 	if pf := h.Adapter.Packaging().PluginFile; pf != "" {
 		return c.jsPlugin(p, launcher, what, reinstall)
 	}
-	hooksFile := agenthost.HooksFileOf(p.Root)
-	entries, err := h.ReadHooks(hooksFile, agenthost.HooksJSON)
+	hooksFile := setup.HooksFileOf(p.Root)
+	entries, err := setup.ReadHooks(h.Install, hooksFile, agenthost.HooksJSON)
 	if err != nil {
 		r.problem(area, reinstall, "%s: %v", what, err)
 		return false
@@ -206,7 +207,7 @@ func (c *hostCheck) plugin(p agenthost.InstalledPlugin) bool {
 // `version`), its timeout. root is the installed plugin's root that the
 // host substitutes into the command ("" for a hook written by hand). It
 // reports whether the registration guards the host.
-func (c *hostCheck) entry(e agenthost.HookEntry, root, what string) bool {
+func (c *hostCheck) entry(e setup.HookEntry, root, what string) bool {
 	h, r, area := c.h, c.r, c.area
 	rel := e.File
 	if root != "" {
@@ -219,8 +220,8 @@ func (c *hostCheck) entry(e agenthost.HookEntry, root, what string) bool {
 	}
 	hook := fmt.Sprintf("%s %s hook in %s", what, e.Event, rel)
 	good := true
-	tools := agenthost.GuardedToolNames(h.Adapter)
-	if miss := agenthost.MatcherMisses(e.Matcher, tools); len(miss) > 0 {
+	tools := setup.GuardedToolNames(h.Adapter)
+	if miss := setup.MatcherMisses(e.Matcher, tools); len(miss) > 0 {
 		r.problem(area, `set its matcher to "`+strings.Join(tools, "|")+`" (or "*")`,
 			"%s: matcher %q misses %s: those calls are not guarded", hook, e.Matcher, strings.Join(miss, ", "))
 		good = false
@@ -233,7 +234,7 @@ func (c *hostCheck) entry(e agenthost.HookEntry, root, what string) bool {
 	}
 	command := e.Command
 	if root != "" {
-		command = h.Adapter.Packaging().ResolveCommand(command, root)
+		command = setup.ResolveCommand(h.Adapter.Packaging(), command, root)
 	}
 	version, problem, fix := c.run(command)
 	switch {
@@ -319,7 +320,7 @@ func unitName(u time.Duration) string {
 
 // jsPlugin checks a JS plugin registration (opencode, Kilo, Pi): the plugin
 // file is in the installed plugin, and the launcher beside it runs.
-func (c *hostCheck) jsPlugin(p agenthost.InstalledPlugin, launcher, what, reinstall string) bool {
+func (c *hostCheck) jsPlugin(p setup.InstalledPlugin, launcher, what, reinstall string) bool {
 	h, r, area := c.h, c.r, c.area
 	rel := h.PluginFile
 	if _, err := os.Stat(filepath.Join(p.Plugin, filepath.FromSlash(rel))); err != nil {

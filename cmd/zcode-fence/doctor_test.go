@@ -12,6 +12,7 @@ import (
 
 	"github.com/zcode-fence/zcode-fence/core"
 	"github.com/zcode-fence/zcode-fence/core/agenthost"
+	"github.com/zcode-fence/zcode-fence/core/agenthost/setup"
 	"github.com/zcode-fence/zcode-fence/core/integrity"
 )
 
@@ -45,7 +46,7 @@ func newDoctorWorld(t *testing.T) doctorWorld {
 // in).
 func doctorEnv(s *scratch, home string) []string {
 	drop := map[string]bool{"ZCODE_FENCE_DATA_DIR": true, "ZCODE_FENCE_CONFIG": true, "HOME": true}
-	for _, h := range agenthost.Installs() {
+	for _, h := range setup.Installs() {
 		drop[h.DirEnv], drop[h.HomeEnv] = true, true
 	}
 	var env []string

@@ -88,6 +88,10 @@ func (s Spec) Takes(w string) bool {
 type Opt struct {
 	Name string
 	Val  *ir.Word
+	// At is the index in ParseArgs's args of the word Val was read from:
+	// the option's own word for an attached value (-tDIR, --out=FILE),
+	// the next word otherwise.
+	At int
 }
 
 // Args are a command's options and operands, in order.
@@ -133,11 +137,11 @@ func ParseArgs(args []ir.Word, spec Spec) Args {
 			switch {
 			case eq:
 				val := SubWord(w, 2+len(name)+1)
-				out.Opts = append(out.Opts, Opt{Name: name, Val: &val})
+				out.Opts = append(out.Opts, Opt{Name: name, Val: &val, At: i})
 			case slices.Contains(spec.Long, name) && i+1 < len(args):
 				i++
 				val := args[i]
-				out.Opts = append(out.Opts, Opt{Name: name, Val: &val})
+				out.Opts = append(out.Opts, Opt{Name: name, Val: &val, At: i})
 			default:
 				out.Opts = append(out.Opts, Opt{Name: name})
 			}
@@ -162,7 +166,7 @@ func ParseArgs(args []ir.Word, spec Spec) Args {
 				k = len(v)
 				continue
 			}
-			out.Opts = append(out.Opts, Opt{Name: letter, Val: &val})
+			out.Opts = append(out.Opts, Opt{Name: letter, Val: &val, At: i})
 			break
 		}
 	}

@@ -4,19 +4,24 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 )
 
 // optionTablesIn describes the option tables file f writes outside this
-// package: a cmdfacts.Spec literal (or a type naming cmdfacts.Spec in a
-// composite literal, as map[string]cmdfacts.Spec{...}), and a call of
-// cmdfacts.SpecFor or cmdfacts.Operands that lists options as string
-// literals. A command's option syntax is read from Syntax / ParseCommand.
-// A call of cmdfacts.EffectsOf is one too: a command's effects are
-// computed once, when it is built, and read from Command.Effects.
-func optionTablesIn(f *ast.File, fset *token.FileSet) []string {
+// package: a cmdfacts.Spec or cmdfacts.Wrapper literal (or a type naming
+// one in a composite literal, as map[string]cmdfacts.Spec{...}), a
+// literal of a struct type of f's package that declares option syntax
+// (optionTypes, from optionTypesIn: the shell analysis's old
+// optSpec{vals, longVals}), and a call of cmdfacts.SpecFor or
+// cmdfacts.Operands that lists options as string literals. A command's
+// option syntax is read from Syntax / ParseCommand / WrapperOf. A call
+// of cmdfacts.EffectsOf is one too: a command's effects are computed
+// once, when it is built, and read from Command.Effects.
+func optionTablesIn(f *ast.File, fset *token.FileSet, optionTypes map[string]bool) []string {
 	local := "cmdfacts"
 	for _, imp := range f.Imports {
 		if p, _ := strconv.Unquote(imp.Path.Value); strings.HasSuffix(p, "/core/cmdfacts") && imp.Name != nil {
@@ -47,12 +52,21 @@ func optionTablesIn(f *ast.File, fset *token.FileSet) []string {
 		pos := fset.Position(n.Pos())
 		switch n := n.(type) {
 		case *ast.CompositeLit:
-			spec := isFacts(n.Type, "Spec")
-			if m, ok := n.Type.(*ast.MapType); ok && isFacts(m.Value, "Spec") {
-				spec = true
+			elem := n.Type
+			switch t := n.Type.(type) {
+			case *ast.MapType:
+				elem = t.Value
+			case *ast.ArrayType:
+				elem = t.Elt
 			}
-			if spec {
+			if st, ok := elem.(*ast.StarExpr); ok {
+				elem = st.X
+			}
+			if isFacts(elem, "Spec", "Wrapper") {
 				out = append(out, pos.String()+": a cmdfacts.Spec written here; give the command a Syntax in core/cmdfacts")
+			}
+			if id, ok := elem.(*ast.Ident); ok && optionTypes[id.Name] {
+				out = append(out, pos.String()+": a literal of "+id.Name+", a type that declares option syntax; give the command a Syntax in core/cmdfacts")
 			}
 		case *ast.CallExpr:
 			if isFacts(n.Fun, "EffectsOf") {
@@ -74,15 +88,87 @@ func optionTablesIn(f *ast.File, fset *token.FileSet) []string {
 	return out
 }
 
+// optionFieldNames are the field names (lower case) by which a struct
+// declares option syntax: the option letters or names that take a value
+// or take none (getopt's optstring and longopts).
+var optionFieldNames = []string{"vals", "longvals", "valued", "shortvals", "short", "shorts", "long", "longs",
+	"longopts", "shortopts", "flags", "letters", "optstring"}
+
+// optionTypesIn returns the struct types declared in files (one package)
+// that declare option syntax: one of their fields is a string, a string
+// list or a string-keyed set or count, and is named as option syntax is
+// (optionFieldNames, or any name ending in "vals" or "valued").
+func optionTypesIn(files []*ast.File) map[string]bool {
+	stringish := func(e ast.Expr) bool {
+		switch t := e.(type) {
+		case *ast.Ident:
+			return t.Name == "string"
+		case *ast.ArrayType:
+			id, ok := t.Elt.(*ast.Ident)
+			return ok && id.Name == "string"
+		case *ast.MapType:
+			id, ok := t.Key.(*ast.Ident)
+			return ok && id.Name == "string"
+		}
+		return false
+	}
+	out := map[string]bool{}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			ts, ok := n.(*ast.TypeSpec)
+			if !ok {
+				return true
+			}
+			st, ok := ts.Type.(*ast.StructType)
+			if !ok {
+				return true
+			}
+			for _, fl := range st.Fields.List {
+				if !stringish(fl.Type) {
+					continue
+				}
+				for _, name := range fl.Names {
+					l := strings.ToLower(name.Name)
+					if slices.Contains(optionFieldNames, l) || strings.HasSuffix(l, "vals") || strings.HasSuffix(l, "valued") {
+						out[ts.Name.Name] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
 // TestNoOptionTablesOutside parses every non-test Go file of the module
 // outside core/cmdfacts and fails on an option table written there
-// (optionTablesIn): a command's option syntax has one copy, its Syntax.
+// (optionTablesIn), or on a struct type declared to hold option syntax
+// (optionTypesIn): a command's option syntax has one copy, its Syntax.
 func TestNoOptionTablesOutside(t *testing.T) {
+	type source struct {
+		fset *token.FileSet
+		f    *ast.File
+	}
+	byPkg := map[string][]source{}
 	forModuleSources(t, func(rel string, fset *token.FileSet, f *ast.File) {
-		for _, msg := range optionTablesIn(f, fset) {
-			t.Errorf("%s", msg)
-		}
+		dir := filepath.Dir(rel)
+		byPkg[dir] = append(byPkg[dir], source{fset, f})
 	})
+	for dir, srcs := range byPkg {
+		files := make([]*ast.File, len(srcs))
+		for i, s := range srcs {
+			files[i] = s.f
+		}
+		types := optionTypesIn(files)
+		for name := range types {
+			t.Errorf("%s: type %s declares option syntax; use cmdfacts.Spec (core/cmdfacts)", dir, name)
+		}
+		for _, s := range srcs {
+			for _, msg := range optionTablesIn(s.f, s.fset, types) {
+				t.Errorf("%s", msg)
+			}
+		}
+	}
 }
 
 // TestOptionTablesCaught: the check finds each form a layer would write.
@@ -97,7 +183,43 @@ func f() { _ = cmdfacts.Operands(nil, "-t"); _ = cmdfacts.SpecFor("-o"); _ = cmd
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := optionTablesIn(f, fset); len(got) != 5 {
+	if got := optionTablesIn(f, fset, nil); len(got) != 5 {
 		t.Fatalf("found %d option tables, want 5: %q", len(got), got)
+	}
+}
+
+// TestOptionTypesCaught: the check finds the shell analysis's old form, a
+// struct of its own declaring which options take a value
+// (optSpec{vals, longVals}), each literal of it, and a cmdfacts.Wrapper
+// written outside; a struct of strings named otherwise is not one.
+func TestOptionTypesCaught(t *testing.T) {
+	src := `package x
+import "github.com/zcode-fence/zcode-fence/core/cmdfacts"
+type optSpec struct {
+	vals     string
+	longVals []string
+}
+type opt struct {
+	name string
+	val  *string
+}
+type label struct{ name, text string }
+var sudoSpec = optSpec{vals: "u", longVals: []string{"user"}}
+var specs = map[string]optSpec{"nice": {vals: "n"}}
+var w = cmdfacts.Wrapper{NoRun: []string{"l"}}
+var l = label{name: "a"}
+func f() { skip(optSpec{}); _ = opt{name: "u"} }
+func skip(optSpec) {}`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := optionTypesIn([]*ast.File{f})
+	if len(types) != 1 || !types["optSpec"] {
+		t.Fatalf("option types %v, want only optSpec", types)
+	}
+	if got := optionTablesIn(f, fset, types); len(got) != 4 {
+		t.Fatalf("found %d option tables, want 4 (sudoSpec, specs, w, optSpec{}): %q", len(got), got)
 	}
 }

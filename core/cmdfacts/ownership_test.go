@@ -44,6 +44,9 @@ var ownedTables = []ownedTable{
 		"customresourcedefinition", "customresourcedefinitions", "persistentvolume", "pvc", "crd", "namespaces"}},
 	{name: "database clients (ParseDBClient)", atLeast: 3, marks: []string{"psql", "mysql", "mariadb", "sqlite3",
 		"redis-cli", "valkey-cli", "keydb-cli", "mongosh", "dropdb", "mysqladmin"}},
+	{name: "wrappers (WrapperOf)", atLeast: 3, marks: []string{"ionice", "stdbuf", "nohup", "setsid", "runuser",
+		"taskset", "chrt", "gosu", "su-exec", "nsenter", "unshare", "firejail", "proxychains", "fakeroot", "proot",
+		"unbuffer", "caffeinate", "eatmydata", "torsocks", "numactl", "prlimit", "cpulimit", "setpriv", "chpst"}},
 	{name: "fd's options (FdRoots)", atLeast: 2, marks: []string{"--search-path", "--base-directory", "--exact-depth",
 		"--changed-within", "--changed-before", "--max-results", "--exec-batch"}},
 }

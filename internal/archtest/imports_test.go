@@ -22,7 +22,7 @@ var tiers = [][]string{
 	// 0: leaves that import nothing of the project; core/ir is the IR the
 	// parsers build and every layer reads.
 	{"core/ir", "core/paths", "core/steps", "core/integrity", "core/internal/atomicfile",
-		"core/internal/filelock", "core/internal/lines", "core/internal/envmemo", "core/layerproto/layerpb", "redact",
+		"core/internal/filelock", "core/internal/lines", "core/internal/envmemo", "core/layerproto/layerpb",
 		"internal/modroot", "internal/crafted", "internal/archtest", "e2e/fakeapi", "e2e/reproduce", "core/archivelist",
 		"internal/testarchive"},
 	// 1: the layer contract (Call, Verdict) and the command facts, both
@@ -30,12 +30,14 @@ var tiers = [][]string{
 	{"core", "core/cmdfacts", "core/session", "internal/testdirs"},
 	// 2: the parsers below the walker, the rule catalog, the protocol's
 	// converters.
+	// redact reads wrappers' option syntax from cmdfacts.
 	{"core/shell/winshell", "core/shell/oneliner", "core/shell/cdchain", "core/shell/ondisk", "core/rules",
-		"core/decisionlog", "core/layerproto/convert", "core/layerproto/internal/wiretest"},
+		"redact", "core/layerproto/convert", "core/layerproto/internal/wiretest"},
 	// 3: the walker, the agent-host adapters, the layer protocol.
-	{"core/shell/analysis", "core/shell/ondisk/ondisktest", "core/agenthost", "core/layerproto"},
-	// 4: protected places and settings.
-	{"core/protect", "core/secrets", "core/config"},
+	{"core/shell/analysis", "core/shell/ondisk/ondisktest", "core/agenthost", "core/layerproto", "core/decisionlog"},
+	// 4: protected places and settings; the hosts' install readers
+	// (doctor's, off the hook path).
+	{"core/protect", "core/secrets", "core/config", "core/agenthost/setup"},
 	// 5: the host chain, the layers, the SDK.
 	{"core/host", "plugins/danger", "plugins/fence", "plugins/decisionmodel", "sdk"},
 	// 6: the built-in chain and example layers.

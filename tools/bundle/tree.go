@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/agenthost"
+	"github.com/zcode-fence/zcode-fence/core/agenthost/setup"
 	"github.com/zcode-fence/zcode-fence/core/integrity"
 )
 
@@ -38,8 +39,8 @@ import (
 // copy Gemini makes carries the launcher and the binaries.
 
 // marketplaceFiles are the two marketplaces at the repository root
-// (agenthost.MarketplaceFiles).
-var marketplaceFiles = agenthost.MarketplaceFiles
+// (setup.MarketplaceFiles).
+var marketplaceFiles = setup.MarketplaceFiles
 
 // pluginManifests are the plugin's manifests, relative to the plugin.
 var pluginManifests = []string{".zcode-plugin/plugin.json", ".claude-plugin/plugin.json"}

@@ -5,7 +5,7 @@
 //	go run ./tools/generate rules       docs/rules.md
 //	go run ./tools/generate hooks       the bundle's hooks files, one per host format
 //
-// (go generate ./plugins, ./core/rules and ./core/agenthost run it for one
+// (go generate ./plugins, ./core/rules and ./core/agenthost/setup run it for one
 // each.)
 //
 // manifests: the settings declarations (plugins.Schema) become the
@@ -18,9 +18,9 @@
 // rules: the rule catalog (core/rules) becomes docs/rules.md; core/rules'
 // TestDocIsCurrent fails when the committed file differs.
 //
-// hooks: the host adapters (core/agenthost) become every hooks file of the
-// bundle (agenthost.HooksFiles: the Claude form the plugin carries, Gemini
-// CLI's in the extension); e2e's TestHooksFilesGenerated fails when a
+// hooks: the host adapters (core/agenthost) become every hooks file of
+// the bundle (core/agenthost/setup.HooksFiles: the Claude form the plugin
+// carries, Gemini CLI's in the extension); e2e's TestHooksFilesGenerated fails when a
 // committed file differs.
 package main
 
@@ -32,7 +32,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/zcode-fence/zcode-fence/core/agenthost"
+	"github.com/zcode-fence/zcode-fence/core/agenthost/setup"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/internal/modroot"
 	"github.com/zcode-fence/zcode-fence/plugins"
@@ -58,7 +58,7 @@ var targets = map[string]func(root string) error{
 		return writeIfChanged(filepath.Join(root, rules.DocPath), rules.Markdown())
 	},
 	"hooks": func(root string) error {
-		for _, f := range agenthost.HooksFiles() {
+		for _, f := range setup.HooksFiles() {
 			path := filepath.Join(root, filepath.FromSlash(f.Path))
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				return err

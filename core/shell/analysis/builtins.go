@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/ir"
 )
 
@@ -63,18 +64,9 @@ func (a *analyzer) builtin(c ctx, st *state, ex exec) {
 			}
 		}
 	case "read":
-		i, opts := skipOpts(ws, 1, optSpec{vals: "adinNptu"})
-		if v := optVal(opts, "a"); v != nil {
-			st.forget(v.value())
-		}
-		if i >= len(ws) {
-			st.forget("REPLY")
-		}
-		for _, w := range ws[i:] {
-			st.forget(w.value())
-		}
+		forgetRead(st, ws)
 	case "mapfile", "readarray":
-		i, _ := skipOpts(ws, 1, optSpec{vals: "dnOsuC c"})
+		i, _ := readOpts(ws, 1, cmdfacts.ShellOptions(ex.name).Spec)
 		for _, w := range ws[i:] {
 			st.forget(w.value())
 		}
@@ -366,4 +358,20 @@ func printfValue(ws []xword) (string, bool) {
 		return "", false // the format is reused for the rest
 	}
 	return b.String(), true
+}
+
+// forgetRead: read [OPTIONS] [NAME...] sets its names (REPLY without
+// one) and the array of -a NAME to what it reads, unknown here.
+func forgetRead(st *state, ws []xword) {
+	r := cmdfacts.ShellOptions("read")
+	i, o := readOpts(ws, 1, r.Spec)
+	if v := o.val(r.Sets...); v != nil {
+		st.forget(v.value())
+	}
+	if i >= len(ws) {
+		st.forget("REPLY")
+	}
+	for _, w := range ws[i:] {
+		st.forget(w.value())
+	}
 }

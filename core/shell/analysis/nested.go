@@ -216,8 +216,9 @@ func (a *analyzer) trapCmd(c ctx, st *state, ex exec) {
 	if c.dialect != ir.Bash {
 		return
 	}
-	i, opts := skipOpts(ex.words, 1, optSpec{})
-	if hasOpt(opts, "p", "l") || i+1 >= len(ex.words) {
+	t := cmdfacts.ShellOptions("trap")
+	i, o := readOpts(ex.words, 1, t.Spec)
+	if o.has(t.NoRun...) || i+1 >= len(ex.words) {
 		return
 	}
 	if v, ok := ex.words[i].lit(); ok && (v == "-" || v == "") {
@@ -282,24 +283,20 @@ func (a *analyzer) flushTraps(start int, end *state) {
 
 // watchCmd: watch runs its arguments through sh -c (watch -x is a wrapper).
 func (a *analyzer) watchCmd(c ctx, st *state, ex exec) {
-	i, _ := skipOpts(ex.words, 1, watchSpec)
+	i, _ := readOpts(ex.words, 1, wrapperOf("watch").Spec)
 	a.nestedWords(c, st.child(a, ex.env), ex.words[i:], ir.Bash, "watch", ex.idx)
 }
 
 // suCmd: su [opts] [-] [USER] -c COMMAND (also runuser without -u).
 func (a *analyzer) suCmd(c ctx, st *state, ex exec) {
-	spec := optSpec{vals: "cgGswu", longVals: []string{"command", "session-command", "group", "supp-group", "shell", "whitelist-environment", "user"}}
+	su := cmdfacts.ShellOptions("su")
 	var cmds []*xword
 	for i := 1; i < len(ex.words); {
-		j, opts := skipOpts(ex.words, i, spec)
-		if hasOpt(opts, "u", "user") {
+		j, o := readOpts(ex.words, i, su.Spec)
+		if o.has(su.Exec...) {
 			return // runuser -u: a wrapper
 		}
-		for _, o := range opts {
-			if (o.name == "c" || o.name == "command" || o.name == "session-command") && o.val != nil {
-				cmds = append(cmds, o.val)
-			}
-		}
+		o.each(su.Script, func(w *xword) { cmds = append(cmds, w) })
 		i = j + 1 // skip "-" or the user name
 	}
 	for _, w := range cmds {
@@ -310,12 +307,12 @@ func (a *analyzer) suCmd(c ctx, st *state, ex exec) {
 // flockCmd: flock [opts] FILE -c COMMAND.
 func (a *analyzer) flockCmd(c ctx, st *state, ex exec) {
 	ws := ex.words
-	i, opts := skipOpts(ws, 1, flockSpec)
-	w := optVal(opts, "c", "command")
-	if w == nil && i+2 < len(ws) {
-		if v, ok := ws[i+1].lit(); ok && (v == "-c" || v == "--command") {
-			w = &ws[i+2]
-		}
+	f := wrapperOf("flock")
+	i, o := readOpts(ws, 1, f.Spec)
+	w := o.val(f.Script...)
+	if w == nil && i+f.Operands < len(ws) {
+		_, after := readOpts(ws, i+f.Operands, f.Spec) // flock FILE -c COMMAND
+		w = after.val(f.Script...)
 	}
 	if w != nil {
 		a.nestedWord(c, st.child(a, ex.env), *w, ir.Bash, "flock -c", ex.idx)
@@ -324,8 +321,9 @@ func (a *analyzer) flockCmd(c ctx, st *state, ex exec) {
 
 // scriptCmd: script [opts] -c COMMAND [file].
 func (a *analyzer) scriptCmd(c ctx, st *state, ex exec) {
-	_, opts := skipOpts(ex.words, 1, optSpec{vals: "cEIOBTmo", longVals: []string{"command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format", "output-limit"}})
-	if w := optVal(opts, "c", "command"); w != nil {
+	sc := cmdfacts.ShellOptions("script")
+	_, o := readOpts(ex.words, 1, sc.Spec)
+	if w := o.val(sc.Script...); w != nil {
 		a.nestedWord(c, st.child(a, ex.env), *w, ir.Bash, "script -c", ex.idx)
 	}
 }

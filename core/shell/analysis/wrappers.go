@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/ir"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -11,7 +12,10 @@ import (
 
 // Wrappers are commands that run another command given as their remaining
 // arguments (sudo rm ..., nice -n 5 rm ...). Analyze strips them with their
-// options so the Command is the inner one, and records them in Via.
+// options so the Command is the inner one, and records them in Via. Which
+// commands are wrappers, their options and what comes before the command
+// they run are cmdfacts' (cmdfacts.WrapperOf); how one is stripped is
+// this package's.
 
 // unwrap is the result of stripping one wrapper.
 type unwrap struct {
@@ -26,107 +30,114 @@ type wrapper struct {
 	strip func(a *analyzer, ws []xword) unwrap
 }
 
-// optSpec describes a getopt-style option syntax.
-type optSpec struct {
-	vals     string   // short options that take a value (-u root, -uroot)
-	longVals []string // long options that take a value when not given with =
+// opts are a wrapper's options as cmdfacts' getopt read them (readOpts),
+// with the words their values came from.
+type opts struct {
+	args  cmdfacts.Args
+	ws    []xword
+	start int
 }
 
-// opt is one option seen while skipping options.
-type opt struct {
-	name string // "u" or "user" (without dashes)
-	val  *xword // its value, nil for flags
-}
-
-// skipOpts parses options from ws[start:] and returns the index of the
-// first operand. An unknown word, "-" or a word not starting with "-"
-// ends the options; "--" is consumed.
-func skipOpts(ws []xword, start int, spec optSpec) (int, []opt) {
-	var opts []opt
-	i := start
-	for i < len(ws) {
-		v, ok := ws[i].lit()
-		if !ok || len(v) < 2 || v[0] != '-' {
-			return i, opts
-		}
-		if v == "--" {
-			return i + 1, opts
-		}
-		if strings.HasPrefix(v, "--") {
-			name, val, eq := strings.Cut(v[2:], "=")
-			switch {
-			case eq:
-				w := knownWord(val, val)
-				opts = append(opts, opt{name: name, val: &w})
-			case slices.Contains(spec.longVals, name) && i+1 < len(ws):
-				i++
-				opts = append(opts, opt{name: name, val: &ws[i]})
-			default:
-				opts = append(opts, opt{name: name})
-			}
-			i++
+// readOpts reads the options of ws[start:] by spec with cmdfacts.ParseArgs
+// in POSIX order (the first operand ends them; "--" is consumed) and
+// returns the index of the first operand. A word whose value is not
+// wholly known is handed to the getopt as an operand: it ends the options
+// unless an option takes it as its value (sudo -u "$U" CMD), so an
+// option of unknown text never hides the command behind it. Only the
+// option words are handed over, with the word after each that takes it
+// as its value (spec.Takes), up to "--" or the first operand: a long
+// command costs no more than its wrapper's options. Cost: ParseArgs's
+// on those words (held on the stack up to 8 of them).
+func readOpts(ws []xword, start int, spec cmdfacts.Spec) (int, opts) {
+	if start >= len(ws) {
+		return len(ws), opts{}
+	}
+	n, value := 0, false
+	for _, w := range ws[start:] {
+		v, ok := w.lit()
+		if value {
+			n, value = n+1, false
 			continue
 		}
-		for j := 1; j < len(v); j++ {
-			ch := v[j]
-			if strings.IndexByte(spec.vals, ch) < 0 {
-				opts = append(opts, opt{name: string(ch)})
-				continue
-			}
-			if j+1 < len(v) {
-				w := knownWord(v[j+1:], v[j+1:])
-				opts = append(opts, opt{name: string(ch), val: &w})
-			} else if i+1 < len(ws) {
-				i++
-				opts = append(opts, opt{name: string(ch), val: &ws[i]})
-			}
+		if !ok || len(v) < 2 || v[0] != '-' {
 			break
 		}
-		i++
-	}
-	return i, opts
-}
-
-func hasOpt(opts []opt, names ...string) bool {
-	for _, o := range opts {
-		if slices.Contains(names, o.name) {
-			return true
+		n, value = n+1, spec.Takes(v)
+		if v == "--" {
+			break
 		}
 	}
-	return false
+	var buf [8]ir.Word
+	args := buf[:0]
+	if n > len(buf) {
+		args = make([]ir.Word, 0, n)
+	}
+	for _, w := range ws[start : start+n] {
+		if v, ok := w.lit(); ok {
+			args = append(args, ir.Word{Value: v, KnownPrefix: v})
+		} else {
+			args = append(args, ir.Word{Unknown: true})
+		}
+	}
+	spec.POSIX = true
+	p := cmdfacts.ParseArgs(args, spec)
+	return start + n - len(p.Operands), opts{args: p, ws: ws, start: start}
 }
 
-func optVal(opts []opt, names ...string) *xword {
+// has reports whether any of names (no dashes) was given.
+func (o opts) has(names ...string) bool { return o.args.Has(names...) }
+
+// val returns the value of the last of names given with one, nil when
+// none is: the word itself, or for a value attached to its option
+// (-uroot, --user=root) the known text after the option.
+func (o opts) val(names ...string) *xword {
 	var last *xword
-	for _, o := range opts {
-		if o.val != nil && slices.Contains(names, o.name) {
-			last = o.val
-		}
-	}
+	o.each(names, func(w *xword) { last = w })
 	return last
 }
 
-// simpleWrapper strips options by spec; noRun options mean the wrapper does
-// not run a command (sudo -l, command -v).
-func simpleWrapper(spec optSpec, noRun ...string) func(*analyzer, []xword) unwrap {
+// each calls f with the value of every option in names, in order.
+func (o opts) each(names []string, f func(*xword)) {
+	for _, op := range o.args.Opts {
+		if op.Val != nil && slices.Contains(names, op.Name) {
+			f(o.word(op))
+		}
+	}
+}
+
+// word returns the value of op (one of o.args.Opts, with a value): the
+// word it was read from, or the known text after the option for a value
+// attached to it (-uroot, --user=root).
+func (o opts) word(op cmdfacts.Opt) *xword {
+	w := &o.ws[o.start+op.At]
+	if v, _ := w.lit(); len(v) != len(op.Val.Value) {
+		x := knownWord(op.Val.Value, op.Val.Value)
+		return &x
+	}
+	return w
+}
+
+// simpleWrapper strips the options of w; its NoRun options mean it runs
+// no command (sudo -l, command -v).
+func simpleWrapper(w cmdfacts.Wrapper) func(*analyzer, []xword) unwrap {
 	return func(_ *analyzer, ws []xword) unwrap {
-		i, opts := skipOpts(ws, 1, spec)
-		if hasOpt(opts, noRun...) {
+		i, o := readOpts(ws, 1, w.Spec)
+		if o.has(w.NoRun...) {
 			return unwrap{}
 		}
 		return unwrap{rest: ws[i:]}
 	}
 }
 
-// thenOperands strips options, then n operands (timeout's DURATION,
-// chroot's NEWROOT), then runs the rest.
-func thenOperands(spec optSpec, n int, noRun ...string) func(*analyzer, []xword) unwrap {
+// thenOperands strips options, then w.Operands operands (timeout's
+// DURATION, chroot's NEWROOT), then runs the rest.
+func thenOperands(w cmdfacts.Wrapper) func(*analyzer, []xword) unwrap {
 	return func(_ *analyzer, ws []xword) unwrap {
-		i, opts := skipOpts(ws, 1, spec)
-		if hasOpt(opts, noRun...) || i+n > len(ws) {
+		i, o := readOpts(ws, 1, w.Spec)
+		if o.has(w.NoRun...) || i+w.Operands > len(ws) {
 			return unwrap{}
 		}
-		return unwrap{rest: ws[i+n:]}
+		return unwrap{rest: ws[i+w.Operands:]}
 	}
 }
 
@@ -177,30 +188,21 @@ func trimPartsPrefix(ps []part, n int) []part {
 	return out
 }
 
-// sudoSpec: -h takes a host (sudo -h HOST CMD); plain sudo -h is help and
-// runs nothing, which an empty rest already means.
-var sudoSpec = optSpec{
-	vals: "aCcDghpRrTtUu",
-	longVals: []string{"user", "group", "close-from", "chdir", "prompt", "role", "type",
-		"other-user", "command-timeout", "chroot", "host", "login-class", "auth-type"},
-}
-
+// stripSudo: sudo [OPTIONS] [NAME=value...] COMMAND. -h takes a host
+// (sudo -h HOST CMD); plain sudo -h is help and runs nothing, which an
+// empty rest already means.
 func stripSudo(_ *analyzer, ws []xword) unwrap {
-	i, opts := skipOpts(ws, 1, sudoSpec)
-	if hasOpt(opts, "e", "edit", "l", "list", "v", "validate", "V", "version", "help", "K", "remove-timestamp") {
+	w := wrapperOf("sudo")
+	i, o := readOpts(ws, 1, w.Spec)
+	if o.has(w.NoRun...) {
 		return unwrap{}
 	}
 	assigns, rest := leadingAssigns(ws[i:])
 	u := unwrap{rest: rest, assigns: assigns}
-	if d := optVal(opts, "D", "chdir"); d != nil {
+	if d := o.val(w.Dir...); d != nil {
 		u.cd = append(u.cd, d.word())
 	}
 	return u
-}
-
-var envSpec = optSpec{
-	vals:     "uCSP",
-	longVals: []string{"unset", "chdir", "split-string"},
 }
 
 // stripEnv handles env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=value]...
@@ -209,18 +211,16 @@ func stripEnv(a *analyzer, ws []xword) unwrap {
 	var u unwrap
 	i := 1
 	var split []xword
+	w := wrapperOf("env")
 	for {
-		j, opts := skipOpts(ws, i, envSpec)
-		for _, o := range opts {
-			switch o.name {
-			case "C", "chdir":
-				if o.val != nil {
-					u.cd = append(u.cd, o.val.word())
-				}
-			case "S", "split-string":
-				if o.val != nil {
-					split = append(split, a.splitWords(*o.val)...)
-				}
+		j, o := readOpts(ws, i, w.Spec)
+		for _, op := range o.args.Opts {
+			switch {
+			case op.Val == nil:
+			case slices.Contains(w.Dir, op.Name):
+				u.cd = append(u.cd, o.word(op).word())
+			case slices.Contains(w.Split, op.Name):
+				split = append(split, a.splitWords(*o.word(op))...)
 			}
 		}
 		i = j
@@ -257,22 +257,23 @@ func stripNohup(_ *analyzer, ws []xword) unwrap {
 // stripFlock handles flock [opts] FILE COMMAND...; the -c form runs a shell
 // string and is handled as a nested script.
 func stripFlock(_ *analyzer, ws []xword) unwrap {
-	i, opts := skipOpts(ws, 1, flockSpec)
-	if hasOpt(opts, "c", "command") || i+1 >= len(ws) {
+	w := wrapperOf("flock")
+	i, o := readOpts(ws, 1, w.Spec)
+	if o.has(w.Script...) || i+w.Operands >= len(ws) {
 		return unwrap{}
 	}
-	if v, ok := ws[i+1].lit(); ok && (v == "-c" || v == "--command" || strings.HasPrefix(v, "--command=")) {
-		return unwrap{}
+	if _, after := readOpts(ws, i+w.Operands, w.Spec); after.has(w.Script...) {
+		return unwrap{} // flock FILE -c COMMAND
 	}
-	return unwrap{rest: ws[i+1:]}
+	return unwrap{rest: ws[i+w.Operands:]}
 }
 
-var flockSpec = optSpec{vals: "wEc", longVals: []string{"timeout", "wait", "conflict-exit-code", "command"}}
-
-// stripRunuser handles runuser -u USER [--] COMMAND...
+// stripRunuser handles runuser -u USER [--] COMMAND... (without -u,
+// runuser runs a shell: the su handler).
 func stripRunuser(_ *analyzer, ws []xword) unwrap {
-	i, opts := skipOpts(ws, 1, optSpec{vals: "ugGcsw", longVals: []string{"user", "group", "supp-group", "command", "shell", "whitelist-environment"}})
-	if !hasOpt(opts, "u", "user") || hasOpt(opts, "c", "command") {
+	w := wrapperOf("runuser")
+	i, o := readOpts(ws, 1, w.Spec)
+	if !o.has(w.Exec...) || o.has(w.Script...) {
 		return unwrap{}
 	}
 	return unwrap{rest: ws[i:]}
@@ -281,22 +282,12 @@ func stripRunuser(_ *analyzer, ws []xword) unwrap {
 // stripWslExec handles wsl [opts] -e|--exec COMMAND...; other forms run a
 // shell command line (see the wsl handler).
 func stripWslExec(_ *analyzer, ws []xword) unwrap {
-	for i := 1; i < len(ws); i++ {
-		v, ok := ws[i].lit()
-		if !ok {
-			return unwrap{}
-		}
-		switch strings.ToLower(v) {
-		case "-e", "--exec":
-			return unwrap{rest: ws[i+1:], via: "wsl -e"}
-		case "-d", "--distribution", "-u", "--user", "--cd", "--shell-type", "--distribution-id":
-			i++
-		case "--system":
-		default:
-			return unwrap{}
-		}
+	w := wrapperOf("wsl")
+	i, o := readOpts(ws, 1, w.Spec)
+	if !o.has(w.Exec...) {
+		return unwrap{}
 	}
-	return unwrap{}
+	return unwrap{rest: ws[i:], via: "wsl -e"}
 }
 
 func stripBusybox(_ *analyzer, ws []xword) unwrap {
@@ -312,22 +303,12 @@ func stripBusybox(_ *analyzer, ws []xword) unwrap {
 // stripWatchExec handles watch -x (argv, no shell); the default form runs
 // its arguments through sh -c (see the watch handler).
 func stripWatchExec(_ *analyzer, ws []xword) unwrap {
-	i, opts := skipOpts(ws, 1, watchSpec)
-	if !hasOpt(opts, "x", "exec") {
+	w := wrapperOf("watch")
+	i, o := readOpts(ws, 1, w.Spec)
+	if !o.has(w.Exec...) {
 		return unwrap{}
 	}
 	return unwrap{rest: ws[i:], via: "watch -x"}
-}
-
-var watchSpec = optSpec{vals: "nq", longVals: []string{"interval", "equexit"}}
-
-// stripTaskset handles taskset [-a] [-c] MASK|LIST COMMAND (-p: no command).
-func stripTaskset(_ *analyzer, ws []xword) unwrap {
-	i, opts := skipOpts(ws, 1, optSpec{})
-	if hasOpt(opts, "p", "pid") || i+1 >= len(ws) {
-		return unwrap{}
-	}
-	return unwrap{rest: ws[i+1:]}
 }
 
 // subRunner strips a tool's run subcommand, which runs its operands as a
@@ -335,147 +316,101 @@ func stripTaskset(_ *analyzer, ws []xword) unwrap {
 // conda run -n ENV, direnv exec DIR): ws[1] must be one of subs, then
 // options by spec, then n operands, then the command. A subcommand not in
 // subs (poetry install) runs nothing. The Via label is "NAME SUB".
-func subRunner(subs []string, spec optSpec, n int) func(*analyzer, []xword) unwrap {
+func subRunner(w cmdfacts.Wrapper) func(*analyzer, []xword) unwrap {
 	return func(_ *analyzer, ws []xword) unwrap {
 		if len(ws) < 2 {
 			return unwrap{}
 		}
 		sub, ok := ws[1].lit()
-		if !ok || !slices.Contains(subs, sub) {
+		if !ok || !slices.Contains(w.Subs, sub) {
 			return unwrap{}
 		}
-		i, _ := skipOpts(ws, 2, spec)
-		if i+n >= len(ws) {
+		i, _ := readOpts(ws, 2, w.Spec)
+		if i+w.Operands >= len(ws) {
 			return unwrap{}
 		}
-		return unwrap{rest: ws[i+n:], via: nameOf(ws[0]) + " " + sub}
+		return unwrap{rest: ws[i+w.Operands:], via: nameOf(ws[0]) + " " + sub}
 	}
 }
 
-// afterDashDash strips a runner whose command follows the first "--"
-// after one of subs (mise exec node@20 -- CMD, nix develop -c CMD with
-// marks {"-c", "--command"}, doppler run -- CMD): the words before the
-// mark are the runner's own (tool specs, installables, options). With no
-// mark the call runs no command this layer can name.
-func afterDashDash(subs []string, marks ...string) func(*analyzer, []xword) unwrap {
-	if len(marks) == 0 {
-		marks = []string{"--"}
-	}
+// afterMark strips a runner whose command follows the first of w.Mark
+// ("--") after one of w.Subs, or after the wrapper's name when it has no
+// Subs (mise exec node@20 -- CMD, doppler run -- CMD, nsjail [OPTIONS]
+// -- CMD): the words before the mark are the runner's own (tool specs,
+// options too many to tell apart from the command). With no mark the
+// call runs no command this layer can name.
+func afterMark(w cmdfacts.Wrapper) func(*analyzer, []xword) unwrap {
 	return func(_ *analyzer, ws []xword) unwrap {
-		if len(ws) < 3 {
-			return unwrap{}
+		from, via := 1, ""
+		if len(w.Subs) > 0 {
+			if len(ws) < 2 {
+				return unwrap{}
+			}
+			sub, ok := ws[1].lit()
+			if !ok || !slices.Contains(w.Subs, sub) {
+				return unwrap{}
+			}
+			from, via = 2, nameOf(ws[0])+" "+sub
 		}
-		sub, ok := ws[1].lit()
-		if !ok || !slices.Contains(subs, sub) {
-			return unwrap{}
-		}
-		for i := 2; i+1 < len(ws); i++ {
-			if v, ok := ws[i].lit(); ok && slices.Contains(marks, v) {
-				return unwrap{rest: ws[i+1:], via: nameOf(ws[0]) + " " + sub}
+		for i := from; i+1 < len(ws); i++ {
+			if v, ok := ws[i].lit(); ok && slices.Contains(w.Mark, v) {
+				return unwrap{rest: ws[i+1:], via: via}
 			}
 		}
 		return unwrap{}
 	}
 }
 
-// Options of the run subcommands that take a value (the ones that end the
-// option list are left out: they only cost a missed command, never a
-// false alarm).
-var (
-	uvRunSpec    = optSpec{vals: "pw", longVals: []string{"with", "python", "project", "directory", "package", "extra", "group", "env-file", "index", "index-url", "extra-index-url", "with-requirements", "with-editable", "config-file", "cache-dir", "find-links", "only-group", "no-group"}}
-	poetryRunDir = optSpec{vals: "CP", longVals: []string{"directory", "project"}}
-	condaRunSpec = optSpec{vals: "np", longVals: []string{"name", "prefix", "cwd"}}
-	pdmRunSpec   = optSpec{vals: "p", longVals: []string{"project"}}
-)
-
+// wrappers are the wrappers the analysis strips: every cmdfacts wrapper
+// (cmdfacts.WrapperNames), by the form its entry gives, or by its own
+// strip function (stripFuncs).
 var wrappers map[string]wrapper
 
-func init() {
-	wrappers = map[string]wrapper{
-		"sudo":         {strip: stripSudo},
-		"doas":         {strip: simpleWrapper(optSpec{vals: "aCu"}, "C")},
-		"pkexec":       {strip: simpleWrapper(optSpec{longVals: []string{"user"}})},
-		"env":          {strip: stripEnv},
-		"nice":         {strip: simpleWrapper(optSpec{vals: "n", longVals: []string{"adjustment"}})},
-		"ionice":       {strip: simpleWrapper(optSpec{vals: "cnpPu", longVals: []string{"class", "classdata", "pid", "pgid", "uid"}}, "p", "P", "u", "pid", "pgid", "uid")},
-		"timeout":      {strip: thenOperands(optSpec{vals: "ks", longVals: []string{"kill-after", "signal"}}, 1)},
-		"stdbuf":       {strip: simpleWrapper(optSpec{vals: "ioe", longVals: []string{"input", "output", "error"}})},
-		"nohup":        {strip: stripNohup},
-		"time":         {strip: simpleWrapper(optSpec{vals: "fo", longVals: []string{"format", "output"}})},
-		"command":      {posix: true, strip: simpleWrapper(optSpec{}, "v", "V")},
-		"builtin":      {posix: true, strip: simpleWrapper(optSpec{})},
-		"exec":         {posix: true, strip: simpleWrapper(optSpec{vals: "a"})},
-		"nocorrect":    {posix: true, strip: simpleWrapper(optSpec{})},
-		"noglob":       {posix: true, strip: simpleWrapper(optSpec{})},
-		"strace":       {strip: simpleWrapper(optSpec{vals: "abeEIoOpPsSuUX", longVals: []string{"output", "trace", "signal", "status", "abbrev", "verbose", "raw", "read", "write", "fault", "inject", "string-limit", "attach", "user", "env", "trace-path", "summary-columns", "summary-sort-by", "sort-by", "columns", "decode-fds", "decode-pids", "const-print-style", "detach-on", "argv0", "quiet", "silence"}})},
-		"ltrace":       {strip: simpleWrapper(optSpec{vals: "aADeEFlnopsuwx", longVals: []string{"align", "indent", "library", "output", "config"}})},
-		"valgrind":     {strip: simpleWrapper(optSpec{})},
-		"setsid":       {strip: simpleWrapper(optSpec{})},
-		"chroot":       {strip: thenOperands(optSpec{longVals: []string{"userspec", "groups"}}, 1)},
-		"flock":        {strip: stripFlock},
-		"unbuffer":     {strip: simpleWrapper(optSpec{})},
-		"caffeinate":   {strip: simpleWrapper(optSpec{vals: "tw"})},
-		"runuser":      {strip: stripRunuser},
-		"wsl":          {strip: stripWslExec},
-		"busybox":      {strip: stripBusybox},
-		"watch":        {strip: stripWatchExec},
-		"taskset":      {strip: stripTaskset},
-		"chrt":         {strip: thenOperands(optSpec{vals: "TPD", longVals: []string{"sched-runtime", "sched-period", "sched-deadline"}}, 1, "p", "pid")},
-		"gosu":         {strip: thenOperands(optSpec{}, 1)},
-		"su-exec":      {strip: thenOperands(optSpec{}, 1)},
-		"nsenter":      {strip: simpleWrapper(optSpec{vals: "tSGrw", longVals: []string{"target"}})},
-		"unshare":      {strip: simpleWrapper(optSpec{})},
-		"firejail":     {strip: simpleWrapper(optSpec{})},
-		"proxychains":  {strip: simpleWrapper(optSpec{vals: "f"})},
-		"proxychains4": {strip: simpleWrapper(optSpec{vals: "f"})},
-		"systemd-run":  {strip: simpleWrapper(optSpec{vals: "pEuMH", longVals: []string{"property", "setenv", "unit", "machine", "host", "uid", "gid", "nice", "working-directory", "description", "slice"}})},
-		// Multi-call binaries and environment wrappers.
-		"toybox":           {strip: stripBusybox},
-		"xvfb-run":         {strip: simpleWrapper(optSpec{vals: "efnpsw", longVals: []string{"error-file", "auth-file", "server-num", "xauth-protocol", "server-args", "wait"}}, "h", "help")},
-		"fakeroot":         {strip: simpleWrapper(optSpec{vals: "lsib", longVals: []string{"lib", "faked"}}, "h", "v", "help", "version")},
-		"proot":            {strip: simpleWrapper(optSpec{vals: "rbmwqk", longVals: []string{"rootfs", "bind", "mount", "cwd", "pwd", "qemu", "kernel-release"}}, "h", "V", "help", "version")},
-		"catchsegv":        {strip: simpleWrapper(optSpec{})},
-		"dbus-run-session": {strip: simpleWrapper(optSpec{}, "h", "help", "version")},
-		"dbus-launch":      {strip: simpleWrapper(optSpec{}, "version")},
-		"entr":             {strip: simpleWrapper(optSpec{}, "s")},
-		// Project and environment runners: CMD runs with the tool's
-		// environment (virtualenv, bundle, nix shell, secrets).
-		"poetry":     {strip: subRunner([]string{"run"}, poetryRunDir, 0)},
-		"pipenv":     {strip: subRunner([]string{"run"}, optSpec{}, 0)},
-		"pdm":        {strip: subRunner([]string{"run"}, pdmRunSpec, 0)},
-		"rye":        {strip: subRunner([]string{"run"}, optSpec{}, 0)},
-		"hatch":      {strip: subRunner([]string{"run"}, optSpec{}, 0)},
-		"pixi":       {strip: subRunner([]string{"run", "exec"}, optSpec{vals: "e", longVals: []string{"environment", "manifest-path"}}, 0)},
-		"bundle":     {strip: subRunner([]string{"exec"}, optSpec{}, 0)},
-		"devbox":     {strip: subRunner([]string{"run"}, optSpec{vals: "c", longVals: []string{"config", "environment"}}, 0)},
-		"asdf":       {strip: subRunner([]string{"exec"}, optSpec{}, 0)},
-		"conda":      {strip: subRunner([]string{"run"}, condaRunSpec, 0)},
-		"mamba":      {strip: subRunner([]string{"run"}, condaRunSpec, 0)},
-		"micromamba": {strip: subRunner([]string{"run"}, condaRunSpec, 0)},
-		"direnv":     {strip: subRunner([]string{"exec"}, optSpec{}, 1)},
-		"mise":       {strip: afterDashDash([]string{"exec", "x"})},
-		"rtx":        {strip: afterDashDash([]string{"exec", "x"})},
-		"nix":        {strip: stripNix},
-		"doppler":    {strip: afterDashDash([]string{"run"})},
-		"op":         {strip: afterDashDash([]string{"run"})},
-		"infisical":  {strip: afterDashDash([]string{"run"})},
-		"dotenvx":    {strip: afterDashDash([]string{"run"})},
-		"aws-vault":  {strip: afterDashDash([]string{"exec"})},
-		// Toolchain and version managers: CMD runs with the chosen
-		// toolchain on PATH (stack exec -- CMD, opam exec -- CMD,
-		// rbenv exec CMD, volta run CMD).
-		"stack":  {strip: subRunner([]string{"exec"}, optSpec{longVals: []string{"package", "rts-options", "cwd", "stack-yaml", "resolver", "compiler"}}, 0)},
-		"cabal":  {strip: subRunner([]string{"exec"}, optSpec{longVals: []string{"project-file", "builddir", "with-compiler"}}, 0)},
-		"opam":   {strip: subRunner([]string{"exec"}, optSpec{longVals: []string{"switch", "root"}}, 0)},
-		"rbenv":  {strip: subRunner([]string{"exec"}, optSpec{}, 0)},
-		"pyenv":  {strip: subRunner([]string{"exec"}, optSpec{}, 0)},
-		"nodenv": {strip: subRunner([]string{"exec"}, optSpec{}, 0)},
-		"goenv":  {strip: subRunner([]string{"exec"}, optSpec{}, 0)},
-		"jenv":   {strip: subRunner([]string{"exec"}, optSpec{}, 0)},
-		"volta":  {strip: subRunner([]string{"run"}, optSpec{longVals: []string{"node", "npm", "pnpm", "yarn"}}, 0)},
-		"fnm":    {strip: subRunner([]string{"exec"}, optSpec{longVals: []string{"using"}}, 0)},
+// wrapperOf returns the cmdfacts entry of a wrapper this package strips
+// by name.
+func wrapperOf(name string) cmdfacts.Wrapper {
+	w, ok := cmdfacts.WrapperOf(name)
+	if !ok {
+		panic("analysis: no cmdfacts wrapper " + name)
 	}
-	addMoreWrappers()
+	return w
+}
+
+// stripFuncs are the wrappers whose stripping the cmdfacts forms (Subs,
+// Operands, Mark) do not describe.
+func stripFuncs() map[string]func(*analyzer, []xword) unwrap {
+	return map[string]func(*analyzer, []xword) unwrap{
+		"sudo": stripSudo, "env": stripEnv, "nohup": stripNohup, "flock": stripFlock,
+		"runuser": stripRunuser, "wsl": stripWslExec, "busybox": stripBusybox, "toybox": stripBusybox,
+		"watch": stripWatchExec, "nix": stripNix, "lvm": stripLvm, "cmake": stripCmakeE, "uv": stripUv,
+		"setarch": stripSetarch, "arch": stripArch, "bwrap": stripBwrap, "mpirun": stripMPI,
+		"mpiexec": stripMPI, "orterun": stripMPI, "machinectl": stripMachinectl, "coreutils": stripCoreutils,
+	}
+}
+
+func init() {
+	funcs := stripFuncs()
+	wrappers = make(map[string]wrapper, len(cmdfacts.WrapperNames()))
+	for _, name := range cmdfacts.WrapperNames() {
+		w := wrapperOf(name)
+		strip := funcs[name]
+		switch {
+		case strip != nil:
+			delete(funcs, name)
+		case len(w.Mark) > 0:
+			strip = afterMark(w)
+		case len(w.Subs) > 0:
+			strip = subRunner(w)
+		case w.Operands > 0:
+			strip = thenOperands(w)
+		default:
+			strip = simpleWrapper(w)
+		}
+		wrappers[name] = wrapper{posix: w.Builtin, strip: strip}
+	}
+	for name := range funcs {
+		panic("analysis: strip function for " + name + ", which is no cmdfacts wrapper")
+	}
 }
 
 // splitWords splits a string into argv the way env -S does: blanks

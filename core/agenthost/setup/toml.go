@@ -1,4 +1,4 @@
-package agenthost
+package setup
 
 import (
 	"fmt"

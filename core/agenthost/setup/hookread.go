@@ -1,4 +1,4 @@
-package agenthost
+package setup
 
 import (
 	"encoding/json"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 )
 
 // Readers of the hosts' files, for zcode-fence doctor: the hooks a file
@@ -38,9 +39,9 @@ type HookEntry struct {
 }
 
 // ReadHooks returns the command hooks file registers for the host's
-// Events; a missing file is (nil, nil), a file that does not parse an
+// Events (in.Events); a missing file is (nil, nil), a file that does not parse an
 // error naming it.
-func (in Install) ReadHooks(file string, format HookFormat) ([]HookEntry, error) {
+func ReadHooks(in agenthost.Install, file string, format agenthost.HookFormat) ([]HookEntry, error) {
 	data, err := readSmall(file)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -48,8 +49,8 @@ func (in Install) ReadHooks(file string, format HookFormat) ([]HookEntry, error)
 	if err != nil {
 		return nil, err
 	}
-	if format == HooksTOML {
-		return in.tomlHooks(file, data)
+	if format == agenthost.HooksTOML {
+		return tomlHooks(in, file, data)
 	}
 	var doc struct {
 		Hooks map[string][]map[string]any `json:"hooks"`
@@ -67,7 +68,7 @@ func (in Install) ReadHooks(file string, format HookFormat) ([]HookEntry, error)
 			}
 			for _, h := range hooks {
 				hm, _ := h.(map[string]any)
-				if e, ok := in.entry(file, event, matcher, hm); ok {
+				if e, ok := entry(in, file, event, matcher, hm); ok {
 					out = append(out, e)
 				}
 			}
@@ -78,7 +79,7 @@ func (in Install) ReadHooks(file string, format HookFormat) ([]HookEntry, error)
 
 // entry turns one decoded hook object into a HookEntry (false: not a
 // command hook).
-func (in Install) entry(file, event, matcher string, h map[string]any) (HookEntry, bool) {
+func entry(in agenthost.Install, file, event, matcher string, h map[string]any) (HookEntry, bool) {
 	if t, _ := h["type"].(string); t != "" && t != "command" && t != "process" {
 		return HookEntry{}, false
 	}
@@ -119,7 +120,7 @@ func number(v any) (int64, bool) {
 
 // tomlHooks reads Codex's [[hooks.<Event>]] tables and the
 // [[hooks.<Event>.hooks]] tables that follow each.
-func (in Install) tomlHooks(file string, data []byte) ([]HookEntry, error) {
+func tomlHooks(in agenthost.Install, file string, data []byte) ([]HookEntry, error) {
 	tables, err := parseTOML(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s does not parse: %v", file, err)
@@ -136,7 +137,7 @@ func (in Install) tomlHooks(file string, data []byte) ([]HookEntry, error) {
 				for k, v := range t.values {
 					h[k] = v
 				}
-				if e, ok := in.entry(file, event, matcher, h); ok {
+				if e, ok := entry(in, file, event, matcher, h); ok {
 					out = append(out, e)
 				}
 			}
@@ -151,20 +152,20 @@ func PluginID(market string) string { return core.PluginName + "@" + market }
 // Enabled reports whether the installed plugin p is switched on in the
 // host whose config dir is dir, for a session in cwd, and otherwise why
 // not (a sentence naming the file).
-func (in Install) Enabled(dir string, p InstalledPlugin, cwd string) (bool, string) {
-	if in.Enable == PluginPresent {
+func Enabled(in agenthost.Install, dir string, p InstalledPlugin, cwd string) (bool, string) {
+	if in.Enable == agenthost.PluginPresent {
 		return true, ""
 	}
 	file := filepath.Join(dir, filepath.FromSlash(in.EnableFile))
 	data, err := readSmall(file)
 	switch {
-	case errors.Is(err, os.ErrNotExist) && in.Enable == ExtensionOverrides:
+	case errors.Is(err, os.ErrNotExist) && in.Enable == agenthost.ExtensionOverrides:
 		return true, "" // no record: enabled
 	case err != nil:
 		return false, "no " + file + " to enable it in"
 	}
 	switch in.Enable {
-	case CodexPlugins:
+	case agenthost.CodexPlugins:
 		tables, err := parseTOML(data)
 		if err != nil {
 			return false, file + " does not parse: " + err.Error()
@@ -179,7 +180,7 @@ func (in Install) Enabled(dir string, p InstalledPlugin, cwd string) (bool, stri
 			}
 		}
 		return false, "[plugins.\"" + id + "\"] is not in " + file
-	case ExtensionOverrides:
+	case agenthost.ExtensionOverrides:
 		var doc map[string]struct {
 			Overrides []string `json:"overrides"`
 		}
@@ -228,7 +229,7 @@ func overrideMatches(pattern, dir string) bool {
 
 // HooksSwitchedOff reports whether the host's HooksOff setting is set
 // to its off value in the config dir, with the file it is in.
-func (in Install) HooksSwitchedOff(dir string) (bool, string) {
+func HooksSwitchedOff(in agenthost.Install, dir string) (bool, string) {
 	if in.HooksOff == "" {
 		return false, ""
 	}
@@ -246,7 +247,7 @@ func (in Install) HooksSwitchedOff(dir string) (bool, string) {
 // host wants a new review): telling that needs the host's own hash of
 // the hook, which doctor does not compute. known is false when the host
 // keeps no such record or its file cannot be read.
-func (in Install) Trusted(dir string) (trusted, known bool) {
+func Trusted(in agenthost.Install, dir string) (trusted, known bool) {
 	if in.TrustTable == "" {
 		return false, false
 	}
@@ -297,7 +298,7 @@ func MatcherMisses(matcher string, tools []string) []string {
 // GuardedToolNames lists the tool names of a that the guard judges as
 // shell, file or read calls, as the host sends them: what a hook matcher
 // must cover.
-func GuardedToolNames(a Adapter) []string {
+func GuardedToolNames(a agenthost.Adapter) []string {
 	var out []string
 	for _, n := range a.ToolNames() {
 		if t, ok := a.Tool(n); ok && t.Kind != core.KindOther {

@@ -1,32 +1,19 @@
-package agenthost
+package setup
 
 import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 )
 
-//go:generate go run ../../tools/generate hooks
-
-// PluginDir is the plugin, relative to the repository root and to the root
-// of the published tree (both marketplaces name it as their plugin's path;
-// tools/bundle checks that they agree with this).
-const PluginDir = "bundle/zcode-fence"
-
-// ExtensionDir is the Gemini CLI extension: gemini-extension.json and
-// hooks/hooks.json in the directory that holds the plugin, so that a copy of
-// the extension (gemini extensions install) carries the plugin's launcher
-// and binaries.
-const ExtensionDir = "bundle"
-
-// GeminiManifest is the Gemini extension's manifest, relative to the
-// repository root.
-const GeminiManifest = ExtensionDir + "/gemini-extension.json"
+//go:generate go run ../../../tools/generate hooks
 
 // HooksFile is one hooks file of the bundle, generated from the adapters
 // that read it: every tool name they send is in its matcher, its command
 // and event are theirs, its timeout is HookTimeout in the file's unit. `go
-// generate ./core/agenthost` writes them; e2e/manifest_test.go fails when a
+// generate ./core/agenthost/setup` writes them; e2e/manifest_test.go fails when a
 // committed file differs.
 type HooksFile struct {
 	// Path is slash-separated, relative to the repository root.
@@ -54,13 +41,13 @@ type hooksHook struct {
 // HooksFiles lists every hooks file the adapters need, in adapter order.
 func HooksFiles() []HooksFile {
 	type acc struct {
-		pkg   Packaging
+		pkg   agenthost.Packaging
 		hosts []string
 		names []string
 	}
 	var order []string
 	files := map[string]*acc{}
-	for _, a := range Adapters() {
+	for _, a := range agenthost.Adapters() {
 		p := a.Packaging()
 		if p.HooksFile == "" {
 			continue // a JS plugin (Packaging.PluginFile), no hooks file
@@ -86,7 +73,7 @@ func HooksFiles() []HooksFile {
 		f := files[path]
 		doc := hooksDoc{Hooks: map[string][]hooksGroup{f.pkg.Event: {{
 			Matcher: strings.Join(f.names, "|"),
-			Hooks:   []hooksHook{{Type: "command", Command: f.pkg.Command, Timeout: int64(HookTimeout / f.pkg.TimeoutUnit)}},
+			Hooks:   []hooksHook{{Type: "command", Command: f.pkg.Command, Timeout: int64(agenthost.HookTimeout / f.pkg.TimeoutUnit)}},
 		}}}}
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)

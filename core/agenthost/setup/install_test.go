@@ -1,4 +1,4 @@
-package agenthost
+package setup
 
 import (
 	"encoding/json"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/zcode-fence/zcode-fence/core"
+	"github.com/zcode-fence/zcode-fence/core/agenthost"
 )
 
 // installCases is testdata/install-cases.json.
@@ -96,12 +97,12 @@ func TestExtensionOverrides(t *testing.T) {
 	for _, c := range loadInstallCases(t).Overrides {
 		t.Run(c.Name, func(t *testing.T) {
 			dir := t.TempDir()
-			in := Install{Enable: ExtensionOverrides, EnableFile: "enablement.json"}
+			in := agenthost.Install{Enable: agenthost.ExtensionOverrides, EnableFile: "enablement.json"}
 			doc, _ := json.Marshal(map[string]any{core.PluginName: map[string]any{"overrides": c.Overrides}})
 			if err := os.WriteFile(filepath.Join(dir, in.EnableFile), doc, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			on, why := in.Enabled(dir, InstalledPlugin{Installed: filepath.Join(dir, core.PluginName)}, c.Dir)
+			on, why := Enabled(in, dir, InstalledPlugin{Installed: filepath.Join(dir, core.PluginName)}, c.Dir)
 			if on != c.On || on != (why == "") {
 				t.Errorf("Enabled for %s with %v = %v (%q), want %v", c.Dir, c.Overrides, on, why, c.On)
 			}
@@ -112,19 +113,19 @@ func TestExtensionOverrides(t *testing.T) {
 func TestReadHooks(t *testing.T) {
 	for _, c := range loadInstallCases(t).Hooks {
 		t.Run(c.Name, func(t *testing.T) {
-			a, ok := ByName(c.Host)
+			a, ok := agenthost.ByName(c.Host)
 			if !ok {
 				t.Fatalf("no host %q", c.Host)
 			}
-			format, name := HooksJSON, "settings.json"
+			format, name := agenthost.HooksJSON, "settings.json"
 			if c.Format == "toml" {
-				format, name = HooksTOML, "config.toml"
+				format, name = agenthost.HooksTOML, "config.toml"
 			}
 			path := filepath.Join(t.TempDir(), name)
 			if err := os.WriteFile(path, []byte(c.Text), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			got, err := a.Install().ReadHooks(path, format)
+			got, err := ReadHooks(a.Install(), path, format)
 			if c.Error != "" {
 				if err == nil || !strings.Contains(err.Error(), c.Error) {
 					t.Fatalf("error %v, want one with %q", err, c.Error)
@@ -180,7 +181,7 @@ func TestInstallFacts(t *testing.T) {
 			t.Errorf("%s: command %s does not use its root variable %q", name, pkg.Command, pkg.RootVar)
 		}
 		root := filepath.Join("/installed", "root")
-		resolved := pkg.ResolveCommand(pkg.Command, root)
+		resolved := ResolveCommand(pkg, pkg.Command, root)
 		wantExe := filepath.Join(root, filepath.FromSlash(h.PluginBelow), "libexec", core.PluginName)
 		if resolved != `"`+wantExe+`"` {
 			t.Errorf("%s: resolved command %s, want %q", name, resolved, wantExe)
@@ -189,7 +190,7 @@ func TestInstallFacts(t *testing.T) {
 		if err := os.WriteFile(path, files[pkg.HooksFile], 0o600); err != nil {
 			t.Fatal(err)
 		}
-		entries, err := h.ReadHooks(path, HooksJSON)
+		entries, err := ReadHooks(h.Install, path, agenthost.HooksJSON)
 		if err != nil || len(entries) != 1 {
 			t.Errorf("%s: the generated %s gives %v, %v", name, pkg.HooksFile, entries, err)
 			continue
@@ -197,8 +198,8 @@ func TestInstallFacts(t *testing.T) {
 		if miss := MatcherMisses(entries[0].Matcher, GuardedToolNames(h.Adapter)); len(miss) > 0 {
 			t.Errorf("%s: the generated matcher misses %v", name, miss)
 		}
-		if entries[0].Timeout != HookTimeout {
-			t.Errorf("%s: the generated hook's timeout reads as %v, want %v", name, entries[0].Timeout, HookTimeout)
+		if entries[0].Timeout != agenthost.HookTimeout {
+			t.Errorf("%s: the generated hook's timeout reads as %v, want %v", name, entries[0].Timeout, agenthost.HookTimeout)
 		}
 	}
 }
@@ -211,11 +212,11 @@ func checkJSPluginInstall(t *testing.T, h HostInstall) {
 	t.Helper()
 	name, pkg := h.Adapter.Name(), h.Adapter.Packaging()
 	if h.Label == "" || h.Dir == "" || len(h.JSPlugins)+len(h.PluginLists) == 0 || len(h.Events) == 0 || h.Events[0] != pkg.Event ||
-		h.InstallHow == "" || h.Enable != PluginPresent || h.PluginFile == "" || PluginDir+"/"+h.PluginFile != pkg.PluginFile {
+		h.InstallHow == "" || h.Enable != agenthost.PluginPresent || h.PluginFile == "" || agenthost.PluginDir+"/"+h.PluginFile != pkg.PluginFile {
 		t.Errorf("%s: incomplete Install %+v", name, h.Install)
 		return
 	}
-	src, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(pkg.PluginFile)))
+	src, err := os.ReadFile(filepath.Join("..", "..", "..", filepath.FromSlash(pkg.PluginFile)))
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -225,7 +226,7 @@ func checkJSPluginInstall(t *testing.T, h HostInstall) {
 		}
 	}
 	// The module the plugins share runs the launcher beside them.
-	shared, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(PluginDir), "js", "guard.mjs"))
+	shared, err := os.ReadFile(filepath.Join("..", "..", "..", filepath.FromSlash(agenthost.PluginDir), "js", "guard.mjs"))
 	if err != nil || !strings.Contains(string(shared), `"libexec"`) {
 		t.Errorf("%s: js/guard.mjs does not run libexec's launcher (%v)", name, err)
 	}
@@ -272,17 +273,17 @@ func checkJSPluginInstall(t *testing.T, h HostInstall) {
 		}
 	}
 	writeList("npm:other", "file://"+filepath.ToSlash(plugin))
-	found := h.FindPlugins(dir)
-	want := filepath.Join(release, filepath.FromSlash(PluginDir))
+	found := FindPlugins(h.Install, dir)
+	want := filepath.Join(release, filepath.FromSlash(agenthost.PluginDir))
 	if len(found) != links+1 || found[0].Plugin != want || found[links].Plugin != want {
 		t.Fatalf("%s: FindPlugins = %+v, want the plugin %s %d times (the link, the list)", name, found, want, links+1)
 	}
 	// The folder that holds the file, as Pi's packages name it.
 	writeList(filepath.ToSlash(filepath.Dir(plugin)))
-	if found := h.FindPlugins(dir); len(found) != links+1 || found[links].Plugin != want {
+	if found := FindPlugins(h.Install, dir); len(found) != links+1 || found[links].Plugin != want {
 		t.Errorf("%s: with the folder listed, FindPlugins = %+v, want the plugin %s %d times", name, found, want, links+1)
 	}
-	if on, why := h.Enabled(dir, found[0], dir); !on {
+	if on, why := Enabled(h.Install, dir, found[0], dir); !on {
 		t.Errorf("%s: a present plugin is off: %s", name, why)
 	}
 }
@@ -296,7 +297,7 @@ func checkHookScriptInstall(t *testing.T, h HostInstall) {
 	t.Helper()
 	name, pkg := h.Adapter.Name(), h.Adapter.Packaging()
 	if h.Label == "" || h.Dir == "" || h.DirEnv == "" || len(h.Events) == 0 || h.Events[0] != pkg.Event || !h.CannotAsk ||
-		h.InstallHow == "" || h.Enable != PluginPresent || PluginDir+"/"+h.PluginFile != pkg.PluginFile {
+		h.InstallHow == "" || h.Enable != agenthost.PluginPresent || agenthost.PluginDir+"/"+h.PluginFile != pkg.PluginFile {
 		t.Errorf("%s: incomplete Install %+v", name, h.Install)
 		return
 	}
@@ -305,7 +306,7 @@ func checkHookScriptInstall(t *testing.T, h HostInstall) {
 		t.Skipf("SKIPPED, NOT RUN: no sh to run %s's install.sh: %v", name, err)
 	}
 	release := t.TempDir()
-	src := filepath.Join("..", "..", filepath.FromSlash(path.Dir(pkg.PluginFile)))
+	src := filepath.Join("..", "..", "..", filepath.FromSlash(path.Dir(pkg.PluginFile)))
 	dst := filepath.Join(release, filepath.FromSlash(path.Dir(pkg.PluginFile)))
 	for _, f := range []string{path.Base(pkg.PluginFile), "install.sh"} {
 		data, err := os.ReadFile(filepath.Join(src, f))
@@ -330,15 +331,15 @@ func checkHookScriptInstall(t *testing.T, h HostInstall) {
 			t.Fatalf("%s: install.sh (run %d): %v\n%s", name, i+1, err, out)
 		}
 	}
-	want := filepath.Join(release, filepath.FromSlash(PluginDir))
+	want := filepath.Join(release, filepath.FromSlash(agenthost.PluginDir))
 	if r, err := filepath.EvalSymlinks(want); err == nil {
 		want = r
 	}
-	found := h.FindPlugins(dir)
+	found := FindPlugins(h.Install, dir)
 	if len(found) != 1 || found[0].Plugin != want || filepath.Base(found[0].Installed) != pkg.Event {
 		t.Fatalf("%s: FindPlugins = %+v, want the plugin %s installed as %s", name, found, want, pkg.Event)
 	}
-	if on, why := h.Enabled(dir, found[0], dir); !on {
+	if on, why := Enabled(h.Install, dir, found[0], dir); !on {
 		t.Errorf("%s: an installed hook is off: %s", name, why)
 	}
 	foreign := filepath.Join(dir, "hooks", pkg.Event)
@@ -364,13 +365,13 @@ func TestClineHookFile(t *testing.T) {
 	if err != nil {
 		t.Skipf("SKIPPED, NOT RUN: no sh: %v", err)
 	}
-	a, _ := ByName("cline")
+	a, _ := agenthost.ByName("cline")
 	pkg := a.Packaging()
-	hookSrc, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(pkg.PluginFile)))
+	hookSrc, err := os.ReadFile(filepath.Join("..", "..", "..", filepath.FromSlash(pkg.PluginFile)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	installSrc, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(path.Dir(pkg.PluginFile)), "install.sh"))
+	installSrc, err := os.ReadFile(filepath.Join("..", "..", "..", filepath.FromSlash(path.Dir(pkg.PluginFile)), "install.sh"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,7 +388,7 @@ func TestClineHookFile(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			plugin := filepath.Join(t.TempDir(), "release", filepath.FromSlash(PluginDir))
+			plugin := filepath.Join(t.TempDir(), "release", filepath.FromSlash(agenthost.PluginDir))
 			files := map[string]string{path.Base(path.Dir(pkg.PluginFile)) + "/" + path.Base(pkg.PluginFile): string(hookSrc),
 				path.Base(path.Dir(pkg.PluginFile)) + "/install.sh": string(installSrc)}
 			if c.launcher != "" {
