@@ -3,6 +3,7 @@ package cmdfacts
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/ir"
 )
@@ -78,4 +79,116 @@ func permissionEffects(name string, args []ir.Word) []ir.Effect {
 		return nil
 	}
 	return []ir.Effect{{Op: ir.EffectModify, Targets: files, Recursive: recursive}}
+}
+
+// copyOps are the ops of the copy-like commands.
+var copyOps = map[string]ir.EffectOp{"cp": ir.EffectCopy, "install": ir.EffectCopy, "mv": ir.EffectMove, "ln": ir.EffectLink}
+
+// copyEffects: cp / mv / ln / install SRC... DEST, or -t DIR SRC...; ln
+// TARGET links into the current directory; install -d DIR... creates
+// directories.
+func copyEffects(name string, args []ir.Word) []ir.Effect {
+	p := ParseCommand(name, args)
+	e := ir.Effect{Op: copyOps[name], Recursive: name == "mv" || p.Has("r", "R", "a", "recursive", "archive"), Force: p.Has("f", "force")}
+	switch t := p.Values("t", "target-directory"); {
+	case name == "install" && p.Has("d", "directory"):
+		if len(p.Operands) == 0 {
+			return nil
+		}
+		return []ir.Effect{{Op: ir.EffectWrite, Targets: p.Operands}}
+	case len(t) > 0:
+		e.Targets, e.Sources, e.Into = t, p.Operands, true
+	case len(p.Operands) >= 2:
+		n := len(p.Operands) - 1
+		e.Targets, e.Sources = p.Operands[n:], p.Operands[:n]
+	case name == "ln" && len(p.Operands) == 1:
+		e.Targets, e.Sources, e.Into = []ir.Word{Literal(".")}, p.Operands, true
+	default:
+		return nil
+	}
+	return []ir.Effect{e}
+}
+
+// inPlaceEffects: sed -i / --in-place FILE... (every operand after the
+// script, or every operand with -e/-f/--expression/--file) rewrites its
+// files. GNU's optional suffix is glued to -i, so -ie means suffix "e";
+// BSD's separate suffix (an empty word or .bak) is read as the script,
+// which only adds a harmless relative name.
+func inPlaceEffects(name string, args []ir.Word) []ir.Effect {
+	inPlace, script, done := false, false, false
+	var ops []ir.Word
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.Value
+		if done || !IsOption(w) {
+			ops = append(ops, w)
+			continue
+		}
+		if v == "--" {
+			done = true
+			continue
+		}
+		if strings.HasPrefix(v, "--") {
+			name, _, eq := strings.Cut(v[2:], "=")
+			switch name {
+			case "in-place":
+				inPlace = true
+			case "expression", "file":
+				script = true
+				if !eq {
+					i++
+				}
+			case "line-length":
+				if !eq {
+					i++
+				}
+			}
+			continue
+		}
+	cluster:
+		for k := 1; k < len(v); k++ {
+			switch v[k] {
+			case 'i':
+				inPlace = true
+				break cluster
+			case 'e', 'f':
+				script = true
+				if k+1 == len(v) {
+					i++
+				}
+				break cluster
+			case 'l':
+				if k+1 == len(v) {
+					i++
+				}
+				break cluster
+			}
+		}
+	}
+	if !inPlace {
+		return nil
+	}
+	if !script && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	return []ir.Effect{{Op: ir.EffectWrite, Targets: ops}}
+}
+
+// ddEffects: dd writes the file of every of=FILE operand (dd keeps the
+// last; each is judged). The operand's name is read case-insensitively,
+// as the danger gate always has (OF=/dev/sda).
+func ddEffects(_ string, args []ir.Word) []ir.Effect {
+	var out []ir.Word
+	for _, w := range args {
+		if len(w.Value) >= 3 && strings.EqualFold(w.Value[:3], "of=") && (!w.Unknown || len(w.KnownPrefix) >= 3) {
+			out = append(out, SubWord(w, 3))
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return []ir.Effect{{Op: ir.EffectWrite, Targets: out}}
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // TestEffectsOf runs testdata/effects.json: each command's effects,
-// written "OP TARGET... [recursive] [force]".
+// written "OP [into] TARGET... [from SOURCE...] [recursive] [force]".
 func TestEffectsOf(t *testing.T) {
 	data, err := os.ReadFile("testdata/effects.json")
 	if err != nil {
@@ -34,8 +34,17 @@ func TestEffectsOf(t *testing.T) {
 		got := []string{}
 		for _, e := range cmdfacts.EffectsOf(f[0], args) {
 			s := e.Op.String()
+			if e.Into {
+				s += " into"
+			}
 			for _, w := range e.Targets {
 				s += " " + w.Value
+			}
+			if len(e.Sources) > 0 {
+				s += " from"
+				for _, w := range e.Sources {
+					s += " " + w.Value
+				}
 			}
 			if e.Recursive {
 				s += " recursive"

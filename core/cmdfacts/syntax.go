@@ -169,6 +169,13 @@ var effectReaders = map[string]func(name string, args []ir.Word) []ir.Effect{
 	"chattr":    permissionEffects,
 	"setfacl":   permissionEffects,
 	"chcon":     permissionEffects,
+	"cp":        copyEffects,
+	"mv":        copyEffects,
+	"ln":        copyEffects,
+	"install":   copyEffects,
+	"sed":       inPlaceEffects,
+	"gsed":      inPlaceEffects,
+	"dd":        ddEffects,
 }
 
 func init() {

@@ -12,9 +12,19 @@ const (
 	// EffectModify changes the targets' mode, owner, attributes or ACLs
 	// (chmod, chown, chgrp, chattr, setfacl).
 	EffectModify
+	// EffectCopy writes the targets from Sources (cp, install): a target
+	// is created or replaced by a copy of the sources, or, with Into,
+	// receives them under their own names.
+	EffectCopy
+	// EffectMove is a copy that removes its Sources (mv).
+	EffectMove
+	// EffectLink makes the targets links to Sources (ln): written like a
+	// copy's, the sources left in place.
+	EffectLink
 )
 
-// String names the op ("delete", "write", "modify").
+// String names the op ("delete", "write", "modify", "copy", "move",
+// "link").
 func (op EffectOp) String() string {
 	switch op {
 	case EffectDelete:
@@ -23,6 +33,12 @@ func (op EffectOp) String() string {
 		return "write"
 	case EffectModify:
 		return "modify"
+	case EffectCopy:
+		return "copy"
+	case EffectMove:
+		return "move"
+	case EffectLink:
+		return "link"
 	}
 	return "none"
 }
@@ -36,6 +52,14 @@ type Effect struct {
 	// Targets are the files or directories, as written (relative ones in
 	// the command's directory).
 	Targets []Word
+	// Sources are what a copy, move or link takes (cp's SRC...), as
+	// written; nil for the other ops.
+	Sources []Word
+	// Into: the targets are directories the sources land in under their
+	// own names (cp -t DIR, ln TARGET with no link name); without it a
+	// copy's, move's or link's one target is the new name itself, or a
+	// directory they land in when it exists (cp a b DIR).
+	Into bool
 	// Recursive: the effect reaches everything below a directory target
 	// (rm -r, chmod -R).
 	Recursive bool

@@ -413,20 +413,17 @@ func ruleUnlink(v *cmdv) {
 // ruleMv: mv (or cmd.exe move) of a catastrophic source (DG-MV-SOURCE),
 // or of/onto a critical file.
 func ruleMv(v *cmdv) {
-	var ops []ir.Word
-	toDir := false
+	var sources, dest []ir.Word
 	if v.name == "move" || v.c.Dialect == ir.Cmd {
-		_, ops = winshell.CmdSwitches(v.c.Args)
-	} else {
-		p := cmdfacts.ParseCommand(v.name, v.args)
-		ops, toDir = p.Operands, p.Has("t", "target-directory")
-	}
-	if len(ops) == 0 {
-		return
-	}
-	sources, dest := ops, []ir.Word(nil)
-	if !toDir {
+		_, ops := winshell.CmdSwitches(v.c.Args)
+		if len(ops) == 0 {
+			return
+		}
 		sources, dest = ops[:len(ops)-1], ops[len(ops)-1:]
+	} else {
+		for _, e := range v.c.Effects {
+			sources, dest = append(sources, e.Sources...), append(dest, e.Targets...)
+		}
 	}
 	hs := v.targets(sources, hitCatastrophic|hitCritical)
 	v.report(rules.MvSource, "", pick(hs, hitCatastrophic))

@@ -35,11 +35,9 @@ var diskRules = []judging{
 // ruleDd: dd of= a device (DG-DD-DEVICE), a catastrophic path
 // (DG-DD-TARGET), a critical file, or an unknown target.
 func ruleDd(v *cmdv) {
-	for _, a := range v.args {
-		if len(a.Value) < 3 || !strings.EqualFold(a.Value[:3], "of=") {
-			continue
-		}
-		hs := v.targets([]ir.Word{cmdfacts.SubWord(a, 3)}, hitDevice|hitCatastrophic|hitCritical|hitUnknown)
+	ofs, _ := v.effectTargets(ir.EffectWrite)
+	for _, w := range ofs {
+		hs := v.targets([]ir.Word{w}, hitDevice|hitCatastrophic|hitCritical|hitUnknown)
 		if dev := pick(hs, hitDevice); len(dev) > 0 {
 			v.report(rules.DdDevice, "", dev)
 		} else {

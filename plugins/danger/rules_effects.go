@@ -15,7 +15,7 @@ import (
 func ruleEffects(v *cmdv) {
 	for _, e := range v.c.Effects {
 		want := hitCritical
-		if e.Recursive && e.Op != ir.EffectWrite {
+		if e.Recursive && (e.Op == ir.EffectDelete || e.Op == ir.EffectModify) {
 			want |= hitCatastrophic | hitUnknown
 		}
 		hs := v.targets(e.Targets, want)

@@ -1,9 +1,6 @@
 package danger
 
 import (
-	"strings"
-
-	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 	"github.com/zcode-fence/zcode-fence/core/ir"
 	"github.com/zcode-fence/zcode-fence/core/rules"
 	"github.com/zcode-fence/zcode-fence/core/shell/winshell"
@@ -52,16 +49,12 @@ func (v *cmdv) redirects() {
 }
 
 // ruleCopyTo: cp, install and ln writing onto a critical file or a disk
-// (DG-CRITICAL-FILE, DG-DEVICE-WRITE).
+// (DG-CRITICAL-FILE, DG-DEVICE-WRITE): the targets of their effects (the
+// destination of a copy or link, the directories of install -d).
 func ruleCopyTo(v *cmdv) {
-	p := cmdfacts.ParseCommand(v.name, v.args)
-	ops := p.Operands
-	if len(ops) == 0 {
-		return
-	}
-	dest := ops[len(ops)-1:]
-	if t := p.Values("t", "target-directory"); len(t) > 0 {
-		dest = t[:1]
+	var dest []ir.Word
+	for _, e := range v.c.Effects {
+		dest = append(dest, e.Targets...)
 	}
 	hs := v.targets(dest, hitCritical|hitDisk)
 	v.report(rules.DeviceWrite, "", pick(hs, hitDisk))
@@ -94,25 +87,8 @@ func ruleTruncate(v *cmdv) {
 	v.reportCommon(v.targets(ops, hitCritical))
 }
 
-// ruleSed: sed -i on a critical file.
+// ruleSed: sed -i on a critical file (the files its effects rewrite).
 func ruleSed(v *cmdv) {
-	inPlace := cmdfacts.HasLong(v.args, "--in-place")
-	for _, a := range v.args {
-		if s := a.Value; !a.Unknown && len(s) > 1 && s[0] == '-' && s[1] != '-' {
-			if k := strings.IndexAny(s[1:], "ef"); k >= 0 {
-				s = s[:k+1] // what follows -e or -f is its value
-			}
-			if strings.Contains(s[1:], "i") {
-				inPlace = true
-			}
-		}
-	}
-	if !inPlace {
-		return
-	}
-	files := cmdfacts.ParseCommand(v.name, v.args).Operands
-	if !cmdfacts.HasShort(v.args, "ef") && !cmdfacts.HasLong(v.args, "--expression", "--file") && len(files) > 0 {
-		files = files[1:] // the script
-	}
+	files, _ := v.effectTargets(ir.EffectWrite)
 	v.report(rules.CriticalFile, "", v.targets(files, hitCritical))
 }

@@ -155,10 +155,6 @@ var posixTargets map[string]extractor
 
 func init() {
 	posixTargets = map[string]extractor{
-		"cp":      copyTargets(syntax("cp"), false),
-		"mv":      copyTargets(syntax("mv"), true),
-		"install": installTargets,
-		"ln":      lnTargets,
 		"link":    nthOperand(syntax("link"), 1, verbWrite),
 		"rsync":   rsyncTargets,
 		"scp":     remoteCopyTargets(syntax("scp")),
@@ -167,8 +163,6 @@ func init() {
 		"docker":  containerCopyTargets(syntax("docker cp")),
 		"podman":  containerCopyTargets(syntax("podman cp")),
 		"kubectl": containerCopyTargets(syntax("kubectl cp")),
-		"sed":     sedTargets,
-		"gsed":    sedTargets,
 		"perl":    inPlaceTargets("iIMmxdDClF0eE", "eEI", "eE"),
 		"ruby":    inPlaceTargets("iIrCExF0eWT", "eIrCE", "e"),
 		"curl":    curlTargets,
@@ -183,7 +177,6 @@ func init() {
 		"7zr":     sevenZipTargets,
 		"7zz":     sevenZipTargets,
 		"zip":     zipTargets,
-		"dd":      ddTargets,
 		"find":    findTargets,
 		"gfind":   findTargets,
 		"sort":    optionTargets(syntax("sort"), "o", "output"),
@@ -272,61 +265,6 @@ func optionTargets(spec cmdfacts.Spec, names ...string) extractor {
 	return func(args []ir.Word) []target {
 		return each(cmdfacts.ParseArgs(args, spec).Values(names...), verbWrite)
 	}
-}
-
-// copyTargets: cp / mv SRC... DEST, or -t DIR SRC...; mv also moves its
-// sources away.
-func copyTargets(spec cmdfacts.Spec, move bool) extractor {
-	return func(args []ir.Word) []target {
-		p := cmdfacts.ParseArgs(args, spec)
-		var out []target
-		sources := p.Operands
-		if t := p.Values("t", "target-directory"); len(t) > 0 {
-			out = append(each(t, verbWrite), copiedNames(t[len(t)-1], sources, verbWrite)...)
-		} else if d, ok := p.Last(2); ok {
-			sources = p.Operands[:len(p.Operands)-1]
-			out = wholeFrom(each([]ir.Word{d}, verbWrite), 1, sources)
-			out = append(out, copiedNames(d, sources, verbWrite)...)
-		} else {
-			return nil
-		}
-		if move {
-			out = append(out, each(sources, verbMove)...)
-		}
-		return out
-	}
-}
-
-func installTargets(args []ir.Word) []target {
-	p := cmdfacts.ParseCommand("install", args)
-	switch {
-	case p.Has("d", "directory"):
-		return each(p.Operands, verbWrite)
-	case p.Has("t", "target-directory"):
-		t := p.Values("t", "target-directory")
-		return append(each(t, verbWrite), copiedNames(t[len(t)-1], p.Operands, verbWrite)...)
-	}
-	if d, ok := p.Last(2); ok {
-		return append(each([]ir.Word{d}, verbWrite), copiedNames(d, p.Operands[:len(p.Operands)-1], verbWrite)...)
-	}
-	return nil
-}
-
-// lnTargets: the link made: LINK of ln TARGET LINK, DIR of ln TARGET... DIR
-// or -t DIR, the current directory for ln TARGET.
-func lnTargets(args []ir.Word) []target {
-	p := cmdfacts.ParseCommand("ln", args)
-	if t := p.Values("t", "target-directory"); len(t) > 0 {
-		return append(each(t, verbWrite), copiedNames(t[len(t)-1], p.Operands, verbWrite)...)
-	}
-	if d, ok := p.Last(2); ok {
-		sources := p.Operands[:len(p.Operands)-1]
-		return append(wholeFrom(each([]ir.Word{d}, verbWrite), 1, sources), copiedNames(d, sources, verbWrite)...)
-	}
-	if len(p.Operands) == 1 {
-		return each([]ir.Word{here}, verbWrite)
-	}
-	return nil
 }
 
 // rsyncTargets: the local destination; the sources too with
@@ -463,103 +401,6 @@ func rcloneTargets(args []ir.Word) []target {
 	return out
 }
 
-// posixTable lists c's targets by the POSIX table: for a command
-// cmdfacts gives effects (cmdfacts.HasEffects), the targets of its
-// Command.Effects, else those of its posixTargets extractor. ok is false
-// when the table has no entry for c.Name.
-func posixTable(c *ir.Command) (ts []target, ok bool) {
-	if cmdfacts.HasEffects(c.Name) {
-		return effectTargets(c.Effects), true
-	}
-	if f := posixTargets[c.Name]; f != nil {
-		return f(c.Args[1:]), true
-	}
-	return nil, false
-}
-
-// inPosixTable reports whether the POSIX table has an entry for name.
-func inPosixTable(name string) bool { return posixTargets[name] != nil || cmdfacts.HasEffects(name) }
-
-// effectTargets: the targets of a command's effects (Command.Effects).
-func effectTargets(effects []ir.Effect) []target {
-	var out []target
-	for _, e := range effects {
-		out = append(out, each(e.Targets, effectVerbs[e.Op])...)
-	}
-	return out
-}
-
-// effectVerbs are the verbs of the effect ops.
-var effectVerbs = map[ir.EffectOp]verb{
-	ir.EffectDelete: verbRemove,
-	ir.EffectWrite:  verbWrite,
-	ir.EffectModify: verbModify,
-}
-
-// sedTargets: the files of sed -i / --in-place (every operand after the
-// script, or every operand with -e/-f). GNU's optional suffix is glued to
-// -i, so -ie means suffix "e"; BSD's separate suffix (an empty word or .bak)
-// is read as the script, which only adds a harmless relative name.
-func sedTargets(args []ir.Word) []target {
-	inPlace, script, done := false, false, false
-	var ops []ir.Word
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		v := w.Value
-		if done || !cmdfacts.IsOption(w) {
-			ops = append(ops, w)
-			continue
-		}
-		if v == "--" {
-			done = true
-			continue
-		}
-		if strings.HasPrefix(v, "--") {
-			name, _, eq := strings.Cut(v[2:], "=")
-			switch name {
-			case "in-place":
-				inPlace = true
-			case "expression", "file":
-				script = true
-				if !eq {
-					i++
-				}
-			case "line-length":
-				if !eq {
-					i++
-				}
-			}
-			continue
-		}
-	cluster:
-		for k := 1; k < len(v); k++ {
-			switch v[k] {
-			case 'i':
-				inPlace = true
-				break cluster
-			case 'e', 'f':
-				script = true
-				if k+1 == len(v) {
-					i++
-				}
-				break cluster
-			case 'l':
-				if k+1 == len(v) {
-					i++
-				}
-				break cluster
-			}
-		}
-	}
-	if !inPlace {
-		return nil
-	}
-	if !script && len(ops) > 0 {
-		ops = ops[1:]
-	}
-	return each(ops, verbWrite)
-}
-
 // inPlaceTargets: perl / ruby -i[ext]: the files after the script (every
 // operand when the code came from -e). attached are the cluster letters
 // that take the rest of the word as their value; separate those that take
@@ -606,6 +447,60 @@ func inPlaceTargets(attached, separate, code string) extractor {
 		}
 		return each(ops, verbWrite)
 	}
+}
+
+// posixTable lists c's targets by the POSIX table: for a command
+// cmdfacts gives effects (cmdfacts.HasEffects), the targets of its
+// Command.Effects, else those of its posixTargets extractor. ok is false
+// when the table has no entry for c.Name.
+func posixTable(c *ir.Command) (ts []target, ok bool) {
+	if cmdfacts.HasEffects(c.Name) {
+		return effectTargets(c.Effects), true
+	}
+	if f := posixTargets[c.Name]; f != nil {
+		return f(c.Args[1:]), true
+	}
+	return nil, false
+}
+
+// inPosixTable reports whether the POSIX table has an entry for name.
+func inPosixTable(name string) bool { return posixTargets[name] != nil || cmdfacts.HasEffects(name) }
+
+// effectTargets: the targets of a command's effects (Command.Effects). A
+// copy, move or link writes its targets; with Into they are directories
+// the sources land in (cp -t DIR), else the one target becomes a copy of
+// the sources when it does not exist (wholeFrom); either way the names
+// the sources land under inside it are judged as protected places
+// (copiedNames). A move also moves its sources away.
+func effectTargets(effects []ir.Effect) []target {
+	var out []target
+	for _, e := range effects {
+		switch e.Op {
+		case ir.EffectCopy, ir.EffectMove, ir.EffectLink:
+			if len(e.Targets) == 0 {
+				continue
+			}
+			if e.Into {
+				out = append(out, each(e.Targets, verbWrite)...)
+			} else {
+				out = append(out, wholeFrom(each(e.Targets, verbWrite), 1, e.Sources)...)
+			}
+			out = append(out, copiedNames(e.Targets[len(e.Targets)-1], e.Sources, verbWrite)...)
+			if e.Op == ir.EffectMove {
+				out = append(out, each(e.Sources, verbMove)...)
+			}
+		default:
+			out = append(out, each(e.Targets, effectVerbs[e.Op])...)
+		}
+	}
+	return out
+}
+
+// effectVerbs are the verbs of the effect ops.
+var effectVerbs = map[ir.EffectOp]verb{
+	ir.EffectDelete: verbRemove,
+	ir.EffectWrite:  verbWrite,
+	ir.EffectModify: verbModify,
 }
 
 var curlSpec = syntax("curl")
@@ -833,17 +728,6 @@ func zipTargets(args []ir.Word) []target {
 	out := each(p.Values("O", "output-file"), verbWrite)
 	if len(p.Operands) > 0 {
 		out = append(out, each(p.Operands[:1], verbWrite)...)
-	}
-	return out
-}
-
-// ddTargets: every of=FILE.
-func ddTargets(args []ir.Word) []target {
-	var out []target
-	for _, w := range args {
-		if strings.HasPrefix(w.Value, "of=") && (!w.Unknown || len(w.KnownPrefix) >= 3) {
-			out = append(out, each([]ir.Word{cmdfacts.SubWord(w, 3)}, verbWrite)...)
-		}
 	}
 	return out
 }

@@ -140,6 +140,9 @@ func scriptBytes(s *ir.Script) int {
 			for _, w := range e.Targets {
 				n += word(w)
 			}
+			for _, w := range e.Sources {
+				n += word(w)
+			}
 		}
 		if n > MaxScriptBytes {
 			return n
@@ -213,7 +216,8 @@ func commandToProto(c *ir.Command) *layerpb.Command {
 	if len(c.Effects) > 0 {
 		p.Effects = make([]*layerpb.Effect, len(c.Effects))
 		for i, e := range c.Effects {
-			p.Effects[i] = &layerpb.Effect{Op: layerpb.EffectOp(e.Op), Targets: wordsToProto(e.Targets), Recursive: e.Recursive, Force: e.Force}
+			p.Effects[i] = &layerpb.Effect{Op: layerpb.EffectOp(e.Op), Targets: wordsToProto(e.Targets), Sources: wordsToProto(e.Sources),
+				Into: e.Into, Recursive: e.Recursive, Force: e.Force}
 		}
 	}
 	if len(c.Redirects) > 0 {
@@ -257,7 +261,8 @@ func commandFromProto(p *layerpb.Command) ir.Command {
 	if len(p.GetEffects()) > 0 {
 		c.Effects = make([]ir.Effect, len(p.GetEffects()))
 		for i, e := range p.GetEffects() {
-			c.Effects[i] = ir.Effect{Op: ir.EffectOp(e.GetOp()), Targets: wordsFromProto(e.GetTargets()), Recursive: e.GetRecursive(), Force: e.GetForce()}
+			c.Effects[i] = ir.Effect{Op: ir.EffectOp(e.GetOp()), Targets: wordsFromProto(e.GetTargets()), Sources: wordsFromProto(e.GetSources()),
+				Into: e.GetInto(), Recursive: e.GetRecursive(), Force: e.GetForce()}
 		}
 	}
 	if len(p.GetRedirects()) > 0 {

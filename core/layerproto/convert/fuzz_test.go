@@ -29,7 +29,7 @@ func FuzzCallText(f *testing.F) {
 				Name: s, Args: []ir.Word{w}, Cd: []ir.Word{w}, Via: []ir.Via{ir.ParseVia(s)}, Stdin: s,
 				Assigns:   []ir.Assign{{Name: s, Value: w}},
 				Redirects: []ir.Redirect{{Op: s, Fd: s, Target: w, Body: s}},
-				Effects:   []ir.Effect{{Op: ir.EffectDelete, Targets: []ir.Word{w}, Recursive: true}},
+				Effects:   []ir.Effect{{Op: ir.EffectMove, Targets: []ir.Word{w}, Sources: []ir.Word{w}, Into: true, Recursive: true}},
 			}}},
 		}
 		data, err := proto.Marshal(CallToProto(call))
@@ -42,10 +42,13 @@ func FuzzCallText(f *testing.F) {
 		}
 		got := CallFromProto(&req)
 		cmd := got.Script.Commands[0]
-		for _, exactWord := range []ir.Word{cmd.Args[0], cmd.Cd[0], cmd.Assigns[0].Value, cmd.Redirects[0].Target, cmd.Effects[0].Targets[0]} {
+		for _, exactWord := range []ir.Word{cmd.Args[0], cmd.Cd[0], cmd.Assigns[0].Value, cmd.Redirects[0].Target, cmd.Effects[0].Targets[0], cmd.Effects[0].Sources[0]} {
 			if exactWord != w {
 				t.Errorf("word %+v, want %+v", exactWord, w)
 			}
+		}
+		if e := cmd.Effects[0]; e.Op != ir.EffectMove || !e.Into || !e.Recursive || e.Force {
+			t.Errorf("effect %+v, want a recursive move into", e)
 		}
 		if cmd.Name != s || cmd.Stdin != s {
 			t.Errorf("name %q stdin %q, want %q", cmd.Name, cmd.Stdin, s)

@@ -297,6 +297,12 @@ const (
 	EffectOp_EFFECT_OP_WRITE EffectOp = 2
 	// The targets' mode, owner, attributes or ACLs change (chmod, chown).
 	EffectOp_EFFECT_OP_MODIFY EffectOp = 3
+	// The targets are written from sources (cp, install).
+	EffectOp_EFFECT_OP_COPY EffectOp = 4
+	// A copy that removes its sources (mv).
+	EffectOp_EFFECT_OP_MOVE EffectOp = 5
+	// The targets are made links to sources (ln).
+	EffectOp_EFFECT_OP_LINK EffectOp = 6
 )
 
 // Enum value maps for EffectOp.
@@ -306,12 +312,18 @@ var (
 		1: "EFFECT_OP_DELETE",
 		2: "EFFECT_OP_WRITE",
 		3: "EFFECT_OP_MODIFY",
+		4: "EFFECT_OP_COPY",
+		5: "EFFECT_OP_MOVE",
+		6: "EFFECT_OP_LINK",
 	}
 	EffectOp_value = map[string]int32{
 		"EFFECT_OP_NONE":   0,
 		"EFFECT_OP_DELETE": 1,
 		"EFFECT_OP_WRITE":  2,
 		"EFFECT_OP_MODIFY": 3,
+		"EFFECT_OP_COPY":   4,
+		"EFFECT_OP_MOVE":   5,
+		"EFFECT_OP_LINK":   6,
 	}
 )
 
@@ -982,7 +994,13 @@ type Effect struct {
 	// (rm -r, chmod -R).
 	Recursive bool `protobuf:"varint,3,opt,name=recursive,proto3" json:"recursive,omitempty"`
 	// force: the command does not ask or stop on its own (rm -f).
-	Force         bool `protobuf:"varint,4,opt,name=force,proto3" json:"force,omitempty"`
+	Force bool `protobuf:"varint,4,opt,name=force,proto3" json:"force,omitempty"`
+	// sources are what a copy, move or link takes (cp's SRC...).
+	Sources []*Word `protobuf:"bytes,5,rep,name=sources,proto3" json:"sources,omitempty"`
+	// into: the targets are directories the sources land in under their own
+	// names (cp -t DIR); else a copy's one target is the new name itself, or
+	// a directory they land in when it exists.
+	Into          bool `protobuf:"varint,6,opt,name=into,proto3" json:"into,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1041,6 +1059,20 @@ func (x *Effect) GetRecursive() bool {
 func (x *Effect) GetForce() bool {
 	if x != nil {
 		return x.Force
+	}
+	return false
+}
+
+func (x *Effect) GetSources() []*Word {
+	if x != nil {
+		return x.Sources
+	}
+	return nil
+}
+
+func (x *Effect) GetInto() bool {
+	if x != nil {
+		return x.Into
 	}
 	return false
 }
@@ -1487,12 +1519,14 @@ const file_layer_proto_rawDesc = "" +
 	"\vuninspected\x18\x12 \x01(\tR\vuninspected\x12\x16\n" +
 	"\x06output\x18\x13 \x01(\tR\x06output\x12!\n" +
 	"\foutput_bytes\x18\x14 \x01(\fR\voutputBytes\x125\n" +
-	"\aeffects\x18\x15 \x03(\v2\x1b.zcodefence.layer.v1.EffectR\aeffects\"\xa0\x01\n" +
+	"\aeffects\x18\x15 \x03(\v2\x1b.zcodefence.layer.v1.EffectR\aeffects\"\xe9\x01\n" +
 	"\x06Effect\x12-\n" +
 	"\x02op\x18\x01 \x01(\x0e2\x1d.zcodefence.layer.v1.EffectOpR\x02op\x123\n" +
 	"\atargets\x18\x02 \x03(\v2\x19.zcodefence.layer.v1.WordR\atargets\x12\x1c\n" +
 	"\trecursive\x18\x03 \x01(\bR\trecursive\x12\x14\n" +
-	"\x05force\x18\x04 \x01(\bR\x05force\"\xeb\x01\n" +
+	"\x05force\x18\x04 \x01(\bR\x05force\x123\n" +
+	"\asources\x18\x05 \x03(\v2\x19.zcodefence.layer.v1.WordR\asources\x12\x12\n" +
+	"\x04into\x18\x06 \x01(\bR\x04into\"\xeb\x01\n" +
 	"\x04Word\x12\x14\n" +
 	"\x05value\x18\x01 \x01(\tR\x05value\x12\x10\n" +
 	"\x03raw\x18\x02 \x01(\tR\x03raw\x12\x18\n" +
@@ -1538,12 +1572,15 @@ const file_layer_proto_rawDesc = "" +
 	"\x0eFEED_KIND_ARGS\x10\x04*1\n" +
 	"\bDecision\x12\x13\n" +
 	"\x0fDECISION_SILENT\x10\x00\x12\x10\n" +
-	"\fDECISION_ASK\x10\x01*_\n" +
+	"\fDECISION_ASK\x10\x01*\x9b\x01\n" +
 	"\bEffectOp\x12\x12\n" +
 	"\x0eEFFECT_OP_NONE\x10\x00\x12\x14\n" +
 	"\x10EFFECT_OP_DELETE\x10\x01\x12\x13\n" +
 	"\x0fEFFECT_OP_WRITE\x10\x02\x12\x14\n" +
-	"\x10EFFECT_OP_MODIFY\x10\x032\xb3\x01\n" +
+	"\x10EFFECT_OP_MODIFY\x10\x03\x12\x12\n" +
+	"\x0eEFFECT_OP_COPY\x10\x04\x12\x12\n" +
+	"\x0eEFFECT_OP_MOVE\x10\x05\x12\x12\n" +
+	"\x0eEFFECT_OP_LINK\x10\x062\xb3\x01\n" +
 	"\x05Layer\x12W\n" +
 	"\bDescribe\x12$.zcodefence.layer.v1.DescribeRequest\x1a%.zcodefence.layer.v1.DescribeResponse\x12Q\n" +
 	"\x06Decide\x12\".zcodefence.layer.v1.DecideRequest\x1a#.zcodefence.layer.v1.DecideResponseB<Z:github.com/zcode-fence/zcode-fence/core/layerproto/layerpbb\x06proto3"
@@ -1597,20 +1634,21 @@ var file_layer_proto_depIdxs = []int32{
 	10, // 11: zcodefence.layer.v1.Command.effects:type_name -> zcodefence.layer.v1.Effect
 	4,  // 12: zcodefence.layer.v1.Effect.op:type_name -> zcodefence.layer.v1.EffectOp
 	11, // 13: zcodefence.layer.v1.Effect.targets:type_name -> zcodefence.layer.v1.Word
-	11, // 14: zcodefence.layer.v1.Redirect.target:type_name -> zcodefence.layer.v1.Word
-	11, // 15: zcodefence.layer.v1.Assign.value:type_name -> zcodefence.layer.v1.Word
-	3,  // 16: zcodefence.layer.v1.DecideResponse.decision:type_name -> zcodefence.layer.v1.Decision
-	15, // 17: zcodefence.layer.v1.DecideResponse.reasons:type_name -> zcodefence.layer.v1.Reason
-	17, // 18: zcodefence.layer.v1.DecideResponse.annotations:type_name -> zcodefence.layer.v1.DecideResponse.AnnotationsEntry
-	5,  // 19: zcodefence.layer.v1.Layer.Describe:input_type -> zcodefence.layer.v1.DescribeRequest
-	7,  // 20: zcodefence.layer.v1.Layer.Decide:input_type -> zcodefence.layer.v1.DecideRequest
-	6,  // 21: zcodefence.layer.v1.Layer.Describe:output_type -> zcodefence.layer.v1.DescribeResponse
-	14, // 22: zcodefence.layer.v1.Layer.Decide:output_type -> zcodefence.layer.v1.DecideResponse
-	21, // [21:23] is the sub-list for method output_type
-	19, // [19:21] is the sub-list for method input_type
-	19, // [19:19] is the sub-list for extension type_name
-	19, // [19:19] is the sub-list for extension extendee
-	0,  // [0:19] is the sub-list for field type_name
+	11, // 14: zcodefence.layer.v1.Effect.sources:type_name -> zcodefence.layer.v1.Word
+	11, // 15: zcodefence.layer.v1.Redirect.target:type_name -> zcodefence.layer.v1.Word
+	11, // 16: zcodefence.layer.v1.Assign.value:type_name -> zcodefence.layer.v1.Word
+	3,  // 17: zcodefence.layer.v1.DecideResponse.decision:type_name -> zcodefence.layer.v1.Decision
+	15, // 18: zcodefence.layer.v1.DecideResponse.reasons:type_name -> zcodefence.layer.v1.Reason
+	17, // 19: zcodefence.layer.v1.DecideResponse.annotations:type_name -> zcodefence.layer.v1.DecideResponse.AnnotationsEntry
+	5,  // 20: zcodefence.layer.v1.Layer.Describe:input_type -> zcodefence.layer.v1.DescribeRequest
+	7,  // 21: zcodefence.layer.v1.Layer.Decide:input_type -> zcodefence.layer.v1.DecideRequest
+	6,  // 22: zcodefence.layer.v1.Layer.Describe:output_type -> zcodefence.layer.v1.DescribeResponse
+	14, // 23: zcodefence.layer.v1.Layer.Decide:output_type -> zcodefence.layer.v1.DecideResponse
+	22, // [22:24] is the sub-list for method output_type
+	20, // [20:22] is the sub-list for method input_type
+	20, // [20:20] is the sub-list for extension type_name
+	20, // [20:20] is the sub-list for extension extendee
+	0,  // [0:20] is the sub-list for field type_name
 }
 
 func init() { file_layer_proto_init() }
