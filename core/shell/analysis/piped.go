@@ -519,7 +519,9 @@ func printfKnown(format string, args []xword, limit int) (out xword, ok, done bo
 	}
 	var sb strings.Builder
 	for pass := 0; ; pass++ {
-		s, n, err := expand.Format(nil, format, vals)
+		// A Config of its own: with nil, expand prepares and writes one
+		// package-level config, which concurrent analyses would share.
+		s, n, err := expand.Format(&expand.Config{}, format, vals)
 		if err != nil {
 			if pass > 0 {
 				return xword{}, false, true // not reached: the same format passed once
