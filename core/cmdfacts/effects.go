@@ -192,3 +192,73 @@ func ddEffects(_ string, args []ir.Word) []ir.Effect {
 	}
 	return []ir.Effect{{Op: ir.EffectWrite, Targets: out}}
 }
+
+// rsyncDeletes are rsync's options by which the destination also loses
+// what the sources lack: --delete and its timings (--del is
+// --delete-during), --delete-excluded (implies --delete), and
+// --delete-missing-args (a source argument that does not exist deletes
+// the destination's file of that name).
+var rsyncDeletes = []string{"delete", "del", "delete-before", "delete-during", "delete-delay", "delete-after",
+	"delete-excluded", "delete-missing-args"}
+
+// rsyncEffects: rsync SRC... DEST copies the local sources into a local
+// DEST (a sync with a --delete option, Option naming the first given; a
+// move with --remove-source-files, whose sources are removed file by
+// file whatever DEST is); --log-file, --write-batch and
+// --only-write-batch write their files. Remote operands (RemoteSpec) are
+// left out: a remote DEST gives no target, a remote source sets
+// RemoteSources.
+func rsyncEffects(name string, args []ir.Word) []ir.Effect {
+	p := ParseCommand(name, args)
+	var out []ir.Effect
+	if logs := p.Values("log-file", "write-batch", "only-write-batch"); len(logs) > 0 {
+		out = append(out, ir.Effect{Op: ir.EffectWrite, Targets: logs})
+	}
+	d, ok := p.Last(2)
+	if !ok {
+		return out
+	}
+	e := ir.Effect{Op: ir.EffectCopy, Recursive: p.Has("r", "a", "recursive", "archive")}
+	if p.Has("remove-source-files", "remove-sent-files") {
+		e.Op = ir.EffectMove
+	}
+	for _, o := range p.Opts {
+		if slices.Contains(rsyncDeletes, o.Name) {
+			e.Sync, e.Option = true, "--"+o.Name
+			break
+		}
+	}
+	if !RemoteSpec(d.Value) {
+		e.Targets = []ir.Word{d}
+	}
+	for _, s := range p.Operands[:len(p.Operands)-1] {
+		if RemoteSpec(s.Value) {
+			e.RemoteSources = true
+		} else {
+			e.Sources = append(e.Sources, s)
+		}
+	}
+	if len(e.Targets) == 0 && (e.Op != ir.EffectMove || len(e.Sources) == 0) {
+		return out
+	}
+	return append(out, e)
+}
+
+// RemoteSpec reports whether an operand of rsync, scp, rclone or a
+// container copy names a remote or container location ([user@]host:path,
+// host::module, rsync://..., container:path) rather than a local path:
+// a colon with no slash before it. A one-letter prefix (C:) is a Windows
+// drive, so local.
+func RemoteSpec(v string) bool {
+	if strings.Contains(v, "://") {
+		return true
+	}
+	i := strings.IndexByte(v, ':')
+	if i <= 0 {
+		return false
+	}
+	if c := v[0] | 0x20; i == 1 && 'a' <= c && c <= 'z' {
+		return false
+	}
+	return !strings.ContainsAny(v[:i], `/\`)
+}

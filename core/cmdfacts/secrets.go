@@ -258,7 +258,7 @@ func FileReads(c *ir.Command) []FileRead {
 		if !givenAny(parsed.Opts, r.dest) {
 			dest = ops[len(ops)-1]
 			ops = ops[:len(ops)-1]
-			if r.remote && isRemoteSpec(dest.Value) {
+			if r.remote && RemoteSpec(dest.Value) {
 				send = true
 			}
 		} else if d := optValue(parsed.Opts, r.dest); d != nil {
@@ -267,7 +267,7 @@ func FileReads(c *ir.Command) []FileRead {
 	}
 	in := optValue(parsed.Opts, r.dir)
 	for _, w := range ops {
-		if r.remote && isRemoteSpec(w.Value) {
+		if r.remote && RemoteSpec(w.Value) {
 			continue // a remote source is read there, not here
 		}
 		add(inDir(in, w))
@@ -386,15 +386,6 @@ func isFormName(s string) bool {
 		}
 	}
 	return true
-}
-
-// isRemoteSpec: scp/rsync's [user@]host:path (not C:\x, not ./a:b).
-func isRemoteSpec(v string) bool {
-	i := strings.IndexByte(v, ':')
-	if i <= 1 || strings.HasPrefix(v, "/") || strings.HasPrefix(v, ".") {
-		return false // no colon, a drive letter (C:\x), a local path
-	}
-	return !strings.ContainsAny(v[:i], `/\`)
 }
 
 // opensslReads: openssl's one-dash file options (-in, -inkey, -key), as

@@ -176,6 +176,7 @@ var effectReaders = map[string]func(name string, args []ir.Word) []ir.Effect{
 	"sed":       inPlaceEffects,
 	"gsed":      inPlaceEffects,
 	"dd":        ddEffects,
+	"rsync":     rsyncEffects,
 }
 
 func init() {

@@ -65,4 +65,14 @@ type Effect struct {
 	Recursive bool
 	// Force: the command does not ask or stop on its own (rm -f).
 	Force bool
+	// Sync: the targets also lose what the sources lack (rsync --delete):
+	// a copy that deletes below its targets.
+	Sync bool
+	// Option is the option, as written, that gives the effect its reach
+	// (rsync's --delete-after for Sync), for a message; "" when none.
+	Option string
+	// RemoteSources: some sources are on another host (rsync's
+	// host:path) and are not in Sources; what they bring is not known
+	// here.
+	RemoteSources bool
 }

@@ -73,7 +73,7 @@ var (
 		Zh:  "{cmd} 将不可恢复地覆写 {targets}。",
 		En:  "{cmd} would irrecoverably overwrite {targets}."})
 	MvSource = def(&Rule{ID: "DG-MV-SOURCE", Family: Deletes, PathAdvice: true,
-		Doc: "mv/Move-Item/move of a catastrophic source.",
+		Doc: "mv/Move-Item/move (or rsync --remove-source-files) of a catastrophic source.",
 		Zh:  "{cmd} 将把 {targets} 整体移走，系统或用户数据会随之失效。",
 		En:  "{cmd} would move {targets} away, breaking the system or the user's data."})
 	RsyncDelete = def(&Rule{ID: "DG-RSYNC-DELETE", Family: Deletes, PathAdvice: true,

@@ -463,28 +463,21 @@ func ruleMoveItem(v *cmdv) {
 }
 
 // ruleRsync: rsync with a --delete option into a catastrophic destination
-// (DG-RSYNC-DELETE).
+// (DG-RSYNC-DELETE) or the project, and rsync --remove-source-files of a
+// catastrophic source (DG-MV-SOURCE): the sync and move effects of
+// Command.Effects.
 func ruleRsync(v *cmdv) {
-	detail := ""
-	for _, a := range v.args {
-		if a.Value == "--" {
-			break
+	for _, e := range v.c.Effects {
+		if e.Op == ir.EffectMove {
+			v.report(rules.MvSource, "", v.targets(e.Sources, hitCatastrophic))
 		}
-		if strings.HasPrefix(a.Value, "--delete") || a.Value == "--del" {
-			detail = a.Value
-			break
+		if !e.Sync {
+			continue
 		}
+		hs := v.targets(e.Targets, hitCatastrophic|hitRepo)
+		v.report(rules.RsyncDelete, e.Option, pick(hs, hitCatastrophic))
+		v.reportRepo(e.Option, hs)
 	}
-	if detail == "" {
-		return
-	}
-	ops := cmdfacts.ParseCommand(v.name, v.args).Operands
-	if len(ops) < 2 {
-		return
-	}
-	hs := v.targets(ops[len(ops)-1:], hitCatastrophic|hitRepo)
-	v.report(rules.RsyncDelete, detail, pick(hs, hitCatastrophic))
-	v.reportRepo(detail, hs)
 }
 
 // ruleRobocopy: robocopy /MIR or /PURGE into a catastrophic destination

@@ -156,7 +156,6 @@ var posixTargets map[string]extractor
 func init() {
 	posixTargets = map[string]extractor{
 		"link":    nthOperand(syntax("link"), 1, verbWrite),
-		"rsync":   rsyncTargets,
 		"scp":     remoteCopyTargets(syntax("scp")),
 		"ditto":   remoteCopyTargets(syntax("ditto")),
 		"rclone":  rcloneTargets,
@@ -267,55 +266,18 @@ func optionTargets(spec cmdfacts.Spec, names ...string) extractor {
 	}
 }
 
-// rsyncTargets: the local destination; the sources too with
-// --remove-source-files; --log-file and --write-batch files.
-func rsyncTargets(args []ir.Word) []target {
-	p := cmdfacts.ParseCommand("rsync", args)
-	out := each(p.Values("log-file", "write-batch", "only-write-batch"), verbWrite)
-	d, ok := p.Last(2)
-	if !ok {
-		return out
-	}
-	if !isRemote(d.Value) {
-		var local []ir.Word
-		for _, s := range p.Operands[:len(p.Operands)-1] {
-			if !isRemote(s.Value) {
-				local = append(local, s)
-			}
-		}
-		dt := wholeFrom(each([]ir.Word{d}, verbWrite), 1, local)
-		if len(local) < len(p.Operands)-1 {
-			dt[0].from = nil // a remote source: what it holds is unknown
-			dt[0].bulk = true
-		}
-		if p.Has("delete", "delete-before", "delete-during", "delete-delay", "delete-after", "del", "delete-excluded") {
-			dt[0].sync = true
-		}
-		out = append(out, dt...)
-		out = append(out, copiedNames(d, local, verbWrite)...)
-	}
-	if p.Has("remove-source-files") {
-		for _, s := range p.Operands[:len(p.Operands)-1] {
-			if !isRemote(s.Value) {
-				out = append(out, each([]ir.Word{s}, verbMove)...)
-			}
-		}
-	}
-	return out
-}
-
 // remoteCopyTargets: scp / ditto SRC... DEST, DEST when local.
 func remoteCopyTargets(spec cmdfacts.Spec) extractor {
 	return func(args []ir.Word) []target {
 		p := cmdfacts.ParseArgs(args, spec)
 		d, ok := p.Last(2)
-		if !ok || isRemote(d.Value) {
+		if !ok || cmdfacts.RemoteSpec(d.Value) {
 			return nil
 		}
 		out := each([]ir.Word{d}, verbWrite)
 		var local, remote []ir.Word
 		for _, s := range p.Operands[:len(p.Operands)-1] {
-			if !isRemote(s.Value) {
+			if !cmdfacts.RemoteSpec(s.Value) {
 				local = append(local, s)
 			} else if _, rp, _ := strings.Cut(s.Value, ":"); !s.Unknown && rp != "" {
 				remote = append(remote, cmdfacts.Literal(rp))
@@ -361,17 +323,17 @@ func rcloneTargets(args []ir.Word) []target {
 	sub, rest := p.Operands[0].Value, p.Operands[1:]
 	local := func(ws []ir.Word, v verb) {
 		for _, w := range ws {
-			if !isRemote(w.Value) {
+			if !cmdfacts.RemoteSpec(w.Value) {
 				out = append(out, each([]ir.Word{w}, v)...)
 			}
 		}
 	}
 	// rclone copies a source directory's contents into the destination.
 	contents := func() {
-		if n := len(out); n > 0 && len(rest) >= 2 && !isRemote(rest[len(rest)-1].Value) {
+		if n := len(out); n > 0 && len(rest) >= 2 && !cmdfacts.RemoteSpec(rest[len(rest)-1].Value) {
 			out[n-1].bulk, out[n-1].from = true, nil
 			for _, s := range rest[:len(rest)-1] {
-				if isRemote(s.Value) {
+				if cmdfacts.RemoteSpec(s.Value) {
 					return // unknown contents
 				}
 			}
@@ -471,21 +433,16 @@ func inPosixTable(name string) bool { return posixTargets[name] != nil || cmdfac
 // the sources land in (cp -t DIR), else the one target becomes a copy of
 // the sources when it does not exist (wholeFrom); either way the names
 // the sources land under inside it are judged as protected places
-// (copiedNames). A move also moves its sources away.
+// (copiedNames; see copyTargets). A move also moves its sources away,
+// with targets or without (rsync --remove-source-files to a remote host).
 func effectTargets(effects []ir.Effect) []target {
 	var out []target
 	for _, e := range effects {
 		switch e.Op {
 		case ir.EffectCopy, ir.EffectMove, ir.EffectLink:
-			if len(e.Targets) == 0 {
-				continue
+			if len(e.Targets) > 0 {
+				out = append(out, copyTargets(e)...)
 			}
-			if e.Into {
-				out = append(out, each(e.Targets, verbWrite)...)
-			} else {
-				out = append(out, wholeFrom(each(e.Targets, verbWrite), 1, e.Sources)...)
-			}
-			out = append(out, copiedNames(e.Targets[len(e.Targets)-1], e.Sources, verbWrite)...)
 			if e.Op == ir.EffectMove {
 				out = append(out, each(e.Sources, verbMove)...)
 			}
@@ -494,6 +451,26 @@ func effectTargets(effects []ir.Effect) []target {
 		}
 	}
 	return out
+}
+
+// copyTargets: the targets of a copy, move or link effect with targets.
+// A sync's (rsync --delete) target also loses what its sources lack; when
+// some sources are remote, what the target receives is unknown (bulk, no
+// from), and only the local sources' names are judged inside it.
+func copyTargets(e ir.Effect) []target {
+	var out []target
+	if e.Into {
+		out = each(e.Targets, verbWrite)
+	} else {
+		out = wholeFrom(each(e.Targets, verbWrite), 1, e.Sources)
+	}
+	for k := range out {
+		if e.RemoteSources {
+			out[k].from, out[k].bulk = nil, true
+		}
+		out[k].sync = e.Sync
+	}
+	return append(out, copiedNames(e.Targets[len(e.Targets)-1], e.Sources, verbWrite)...)
 }
 
 // effectVerbs are the verbs of the effect ops.

@@ -217,7 +217,7 @@ func commandToProto(c *ir.Command) *layerpb.Command {
 		p.Effects = make([]*layerpb.Effect, len(c.Effects))
 		for i, e := range c.Effects {
 			p.Effects[i] = &layerpb.Effect{Op: layerpb.EffectOp(e.Op), Targets: wordsToProto(e.Targets), Sources: wordsToProto(e.Sources),
-				Into: e.Into, Recursive: e.Recursive, Force: e.Force}
+				Into: e.Into, Recursive: e.Recursive, Force: e.Force, Sync: e.Sync, Option: text(e.Option), RemoteSources: e.RemoteSources}
 		}
 	}
 	if len(c.Redirects) > 0 {
@@ -262,7 +262,8 @@ func commandFromProto(p *layerpb.Command) ir.Command {
 		c.Effects = make([]ir.Effect, len(p.GetEffects()))
 		for i, e := range p.GetEffects() {
 			c.Effects[i] = ir.Effect{Op: ir.EffectOp(e.GetOp()), Targets: wordsFromProto(e.GetTargets()), Sources: wordsFromProto(e.GetSources()),
-				Into: e.GetInto(), Recursive: e.GetRecursive(), Force: e.GetForce()}
+				Into: e.GetInto(), Recursive: e.GetRecursive(), Force: e.GetForce(), Sync: e.GetSync(), Option: e.GetOption(),
+				RemoteSources: e.GetRemoteSources()}
 		}
 	}
 	if len(p.GetRedirects()) > 0 {

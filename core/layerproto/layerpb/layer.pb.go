@@ -1000,7 +1000,15 @@ type Effect struct {
 	// into: the targets are directories the sources land in under their own
 	// names (cp -t DIR); else a copy's one target is the new name itself, or
 	// a directory they land in when it exists.
-	Into          bool `protobuf:"varint,6,opt,name=into,proto3" json:"into,omitempty"`
+	Into bool `protobuf:"varint,6,opt,name=into,proto3" json:"into,omitempty"`
+	// sync: the targets also lose what the sources lack (rsync --delete).
+	Sync bool `protobuf:"varint,7,opt,name=sync,proto3" json:"sync,omitempty"`
+	// option is the option, as written, that gives the effect its reach
+	// (rsync's --delete-after for sync), for a message; empty when none.
+	Option string `protobuf:"bytes,8,opt,name=option,proto3" json:"option,omitempty"`
+	// remote_sources: some sources are on another host (rsync's host:path)
+	// and are not in sources; what they bring is not known here.
+	RemoteSources bool `protobuf:"varint,9,opt,name=remote_sources,json=remoteSources,proto3" json:"remote_sources,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1073,6 +1081,27 @@ func (x *Effect) GetSources() []*Word {
 func (x *Effect) GetInto() bool {
 	if x != nil {
 		return x.Into
+	}
+	return false
+}
+
+func (x *Effect) GetSync() bool {
+	if x != nil {
+		return x.Sync
+	}
+	return false
+}
+
+func (x *Effect) GetOption() string {
+	if x != nil {
+		return x.Option
+	}
+	return ""
+}
+
+func (x *Effect) GetRemoteSources() bool {
+	if x != nil {
+		return x.RemoteSources
 	}
 	return false
 }
@@ -1519,14 +1548,17 @@ const file_layer_proto_rawDesc = "" +
 	"\vuninspected\x18\x12 \x01(\tR\vuninspected\x12\x16\n" +
 	"\x06output\x18\x13 \x01(\tR\x06output\x12!\n" +
 	"\foutput_bytes\x18\x14 \x01(\fR\voutputBytes\x125\n" +
-	"\aeffects\x18\x15 \x03(\v2\x1b.zcodefence.layer.v1.EffectR\aeffects\"\xe9\x01\n" +
+	"\aeffects\x18\x15 \x03(\v2\x1b.zcodefence.layer.v1.EffectR\aeffects\"\xbc\x02\n" +
 	"\x06Effect\x12-\n" +
 	"\x02op\x18\x01 \x01(\x0e2\x1d.zcodefence.layer.v1.EffectOpR\x02op\x123\n" +
 	"\atargets\x18\x02 \x03(\v2\x19.zcodefence.layer.v1.WordR\atargets\x12\x1c\n" +
 	"\trecursive\x18\x03 \x01(\bR\trecursive\x12\x14\n" +
 	"\x05force\x18\x04 \x01(\bR\x05force\x123\n" +
 	"\asources\x18\x05 \x03(\v2\x19.zcodefence.layer.v1.WordR\asources\x12\x12\n" +
-	"\x04into\x18\x06 \x01(\bR\x04into\"\xeb\x01\n" +
+	"\x04into\x18\x06 \x01(\bR\x04into\x12\x12\n" +
+	"\x04sync\x18\a \x01(\bR\x04sync\x12\x16\n" +
+	"\x06option\x18\b \x01(\tR\x06option\x12%\n" +
+	"\x0eremote_sources\x18\t \x01(\bR\rremoteSources\"\xeb\x01\n" +
 	"\x04Word\x12\x14\n" +
 	"\x05value\x18\x01 \x01(\tR\x05value\x12\x10\n" +
 	"\x03raw\x18\x02 \x01(\tR\x03raw\x12\x18\n" +
