@@ -139,6 +139,9 @@ type runner struct {
 	// -1 when none; fileKnown says its word is wholly known.
 	file      int
 	fileKnown bool
+	// edits are the files an in-place edit (perl -i, ruby -i) rewrites:
+	// the operands after the program (its script file or -e code).
+	edits []ir.Word
 }
 
 // scriptAt records args[i] as the script file operand.
@@ -378,6 +381,9 @@ loop:
 		case v == "-":
 			i++
 			if len(codes) == 0 {
+				if inPlace && i < len(args) {
+					r.edits = args[i:] // the program comes on stdin
+				}
 				r.stdinCode()
 				return
 			}
@@ -427,6 +433,13 @@ loop:
 			}
 		}
 	}
+	switch {
+	case !inPlace:
+	case len(codes) > 0 && i < len(args):
+		r.edits = args[i:]
+	case script && i+1 < len(args):
+		r.edits = args[i+1:]
+	}
 	if len(codes) == 0 {
 		if !script {
 			r.stdinCode()
@@ -440,7 +453,7 @@ loop:
 	r.out = append(r.out, in)
 }
 
-func (r *runner) perl(args []ir.Word) { r.bundled(args, "", "IMmxdDCFV", "l0") }
+func (r *runner) perl(args []ir.Word) { r.bundled(args, "I", "MmxdDCFV", "l0") }
 
 func (r *runner) ruby(args []ir.Word) { r.bundled(args, "rICXE", "FxKTW", "0") }
 
@@ -913,4 +926,18 @@ func scriptExt(v string) bool {
 		}
 	}
 	return false
+}
+
+// editEffects: perl / ruby -i[SUFFIX] rewrite the files after the
+// program, its script file or its -e code (perl -pi -e CODE FILE...,
+// ruby -i.bak -p script.rb FILE...), read by the switch scan
+// InlineScripts uses. Cost: that of InlineScripts, plus one copy of args.
+func editEffects(name string, args []ir.Word) []ir.Effect {
+	c := ir.Command{Name: name, Args: make([]ir.Word, 0, len(args)+1)}
+	c.Args = append(append(c.Args, Literal(name)), args...)
+	r := scan(&c)
+	if len(r.edits) == 0 {
+		return nil
+	}
+	return []ir.Effect{{Op: ir.EffectWrite, Targets: r.edits}}
 }

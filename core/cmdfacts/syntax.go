@@ -177,6 +177,8 @@ var effectReaders = map[string]func(name string, args []ir.Word) []ir.Effect{
 	"gsed":      inPlaceEffects,
 	"dd":        ddEffects,
 	"rsync":     rsyncEffects,
+	"perl":      editEffects,
+	"ruby":      editEffects,
 }
 
 func init() {

@@ -29,7 +29,7 @@ func (v *cmdv) inlineScripts() {
 		effects := oneliner.Effects(in.Lang, in.Code)
 		v.judgeEffects(in.Via, in.Code, effects)
 		v.secretEffects(in, effects)
-		if in.InPlace {
+		if in.InPlace && !cmdfacts.HasEffects(v.name) { // gawk -i inplace; perl and ruby -i are effects (ruleEffects)
 			if hs := v.targets(in.Files, hitCritical); len(hs) > 0 {
 				v.j.add(finding{rule: rules.CriticalFile, cmd: in.Via, targets: hs})
 			}

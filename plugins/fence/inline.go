@@ -20,8 +20,8 @@ import (
 func (j *judge) scriptTargets(c *ir.Command) []target {
 	var out []target
 	for _, in := range cmdfacts.InlineScripts(c) {
-		if in.InPlace {
-			out = append(out, each(in.Files, verbWrite)...)
+		if in.InPlace && !cmdfacts.HasEffects(c.Name) {
+			out = append(out, each(in.Files, verbWrite)...) // gawk -i inplace; perl and ruby -i are effects
 		}
 		computed, op := false, verbWrite
 		for _, e := range oneliner.Effects(in.Lang, in.Code) {

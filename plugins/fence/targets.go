@@ -162,8 +162,6 @@ func init() {
 		"docker":  containerCopyTargets(syntax("docker cp")),
 		"podman":  containerCopyTargets(syntax("podman cp")),
 		"kubectl": containerCopyTargets(syntax("kubectl cp")),
-		"perl":    inPlaceTargets("iIMmxdDClF0eE", "eEI", "eE"),
-		"ruby":    inPlaceTargets("iIrCExF0eWT", "eIrCE", "e"),
 		"curl":    curlTargets,
 		"wget":    wgetTargets,
 		"aria2c":  aria2Targets,
@@ -361,54 +359,6 @@ func rcloneTargets(args []ir.Word) []target {
 		local(rest, verbWrite)
 	}
 	return out
-}
-
-// inPlaceTargets: perl / ruby -i[ext]: the files after the script (every
-// operand when the code came from -e). attached are the cluster letters
-// that take the rest of the word as their value; separate those that take
-// the next word when nothing is attached; code those that give the code.
-func inPlaceTargets(attached, separate, code string) extractor {
-	return func(args []ir.Word) []target {
-		inPlace, hasCode := false, false
-		var ops []ir.Word
-		for i := 0; i < len(args); i++ {
-			w := args[i]
-			v := w.Value
-			if !cmdfacts.IsOption(w) {
-				ops = args[i:]
-				break
-			}
-			if v == "--" {
-				ops = args[i+1:]
-				break
-			}
-			if strings.HasPrefix(v, "--") {
-				continue
-			}
-			for k := 1; k < len(v); k++ {
-				ch := v[k]
-				if ch == 'i' {
-					inPlace = true
-				}
-				if strings.IndexByte(code, ch) >= 0 {
-					hasCode = true
-				}
-				if strings.IndexByte(attached, ch) >= 0 {
-					if k+1 == len(v) && strings.IndexByte(separate, ch) >= 0 {
-						i++
-					}
-					break
-				}
-			}
-		}
-		if !inPlace {
-			return nil
-		}
-		if !hasCode && len(ops) > 0 {
-			ops = ops[1:]
-		}
-		return each(ops, verbWrite)
-	}
 }
 
 // posixTable lists c's targets by the POSIX table: for a command
