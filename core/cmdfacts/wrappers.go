@@ -42,6 +42,15 @@ type Wrapper struct {
 	// Dir: options whose value is the directory the command runs in
 	// (sudo -D, env -C).
 	Dir []string
+	// Program: options whose value names the program the wrapper runs,
+	// its operands being that program's arguments (coreutils
+	// --coreutils-prog=rm ARGS).
+	Program []string
+	// Runs: with an Exec option, the subcommand (the first operand) and
+	// the command it runs, whose arguments follow it (cmake -E rm ARGS runs
+	// rm ARGS, cmake -E remove_directory DIRS runs rm -rf DIRS); another
+	// subcommand runs nothing this table names.
+	Runs map[string][]string
 	// Split: options whose value is split into more words of the command
 	// (env -S).
 	Split []string
@@ -108,7 +117,7 @@ var wrappers = map[string]Wrapper{
 	"ionice":       {Spec: Spec{Short: "cnpPu", Long: []string{"class", "classdata", "pid", "pgid", "uid"}}, NoRun: []string{"p", "P", "u", "pid", "pgid", "uid"}},
 	"timeout":      {Spec: Spec{Short: "ks", Long: []string{"kill-after", "signal"}}, Operands: 1},
 	"stdbuf":       {Spec: Spec{Short: "ioe", Long: []string{"input", "output", "error"}}},
-	"nohup":        {},
+	"nohup":        {NoRun: []string{"help", "version"}},
 	"time":         {Spec: Spec{Short: "fo", Long: []string{"format", "output"}}},
 	"command":      {Builtin: true, NoRun: []string{"v", "V"}},
 	"builtin":      {Builtin: true},
@@ -185,7 +194,7 @@ var wrappers = map[string]Wrapper{
 	// controls, network redirectors, sandboxes and host bridges (which
 	// share the home directory), moreutils.
 	"lvm":             {},
-	"cmake":           {},
+	"cmake":           {Exec: []string{"E"}, Runs: cmakeRuns},
 	"uvx":             {Spec: uvxSpec, NoRun: helpVersion},
 	"uv":              {Subs: run, Spec: uvRunSpec},
 	"pipx":            {Subs: run, Spec: Spec{Long: []string{"spec", "python", "index-url", "pip-args", "backend"}}},
@@ -216,7 +225,7 @@ var wrappers = map[string]Wrapper{
 	"watchexec":       {Mark: dashDash},
 	"sandbox-exec":    {Spec: Spec{Short: "fpD"}},
 	"eatmydata":       {},
-	"arch":            {},
+	"arch":            {Spec: Spec{Long: []string{"arch", "e", "d"}, OneDash: true}, NoRun: []string{"h"}},
 	"flatpak-spawn":   {Spec: Spec{Long: []string{"directory", "env", "forward-fd", "sandbox-expose", "sandbox-expose-ro", "sandbox-expose-path", "sandbox-expose-path-ro", "sandbox-flag", "app-path", "usr-path"}}, NoRun: []string{"h", "help"}},
 	"distrobox":       {Subs: []string{"enter"}, Mark: dashDash},
 	"distrobox-enter": {Mark: dashDash},
@@ -236,7 +245,17 @@ var wrappers = map[string]Wrapper{
 	"machinectl": {},
 	// Multi-call coreutils (uutils: coreutils rm ...; GNU's single
 	// binary: coreutils --coreutils-prog=rm ...).
-	"coreutils": {},
+	"coreutils": {Spec: Spec{Long: []string{"coreutils-prog"}}, Program: []string{"coreutils-prog"}, NoRun: []string{"help", "version"}},
+}
+
+// cmakeRuns are the cmake -E commands that do what a command does (cmake
+// -E rm takes rm's -r and -f; remove takes -f and removes files; chdir
+// DIR CMD and env [NAME=VALUE] CMD run CMD).
+var cmakeRuns = map[string][]string{
+	"rm": {"rm"}, "remove": {"rm", "-f"}, "remove_directory": {"rm", "-rf"},
+	"rename": {"mv"}, "copy": {"cp"}, "copy_if_different": {"cp"}, "copy_directory": {"cp", "-r"},
+	"copy_directory_if_different": {"cp", "-r"}, "create_symlink": {"ln", "-s"}, "create_hardlink": {"ln"},
+	"make_directory": {"mkdir", "-p"}, "touch": {"touch"}, "chdir": {"env", "-C"}, "env": {"env"}, "time": {"time"},
 }
 
 // shellOptions are the option syntaxes of the builtins and commands the
@@ -247,7 +266,14 @@ var shellOptions = map[string]Wrapper{
 	"readarray": {Spec: Spec{Short: "dnOsuCc"}},
 	"trap":      {NoRun: []string{"p", "l"}},
 	"su":        {Spec: suSpec, Script: []string{"c", "command", "session-command"}, Exec: []string{"u", "user"}},
-	"script":    {Spec: Spec{Short: "cEIOBTmo", Long: []string{"command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format", "output-limit"}}, Script: []string{"c", "command"}},
+	// sg [-] GROUP [-c] COMMAND runs COMMAND with /bin/sh -c.
+	"sg": {Spec: Spec{Short: "c"}, Operands: 1, Script: []string{"c"}},
+	// nix-shell [opts] --run|--command SCRIPT runs SCRIPT with bash in
+	// the shell's environment (--arg/--argstr/--option take two words:
+	// the second is read as an operand).
+	"nix-shell": {Spec: Spec{Short: "AIij", Long: []string{"run", "command", "attr", "arg", "argstr", "option", "include",
+		"keep", "max-jobs", "cores", "log-format", "store", "builders", "exclude"}}, Script: []string{"run", "command"}},
+	"script": {Spec: Spec{Short: "cEIOBTmo", Long: []string{"command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format", "output-limit"}}, Script: []string{"c", "command"}},
 }
 
 // bwrapValues are bubblewrap's options and how many words each takes.

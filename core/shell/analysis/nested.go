@@ -329,13 +329,15 @@ func (a *analyzer) scriptCmd(c ctx, st *state, ex exec) {
 }
 
 // nixShellCmd: nix-shell [opts] --run|--command SCRIPT runs SCRIPT with
-// bash inside the shell's environment.
+// bash inside the shell's environment. Its options are cmdfacts'
+// (ShellOptions("nix-shell")), read in GNU order: they may follow the
+// packages and paths.
 func (a *analyzer) nixShellCmd(c ctx, st *state, ex exec) {
-	ws := ex.words
-	for i := 1; i+1 < len(ws); i++ {
-		if v, ok := ws[i].lit(); ok && (v == "--run" || v == "--command") {
-			a.nestedWord(c, st.child(a, ex.env), ws[i+1], ir.Bash, "nix-shell "+v, ex.idx)
-			i++
+	ns := cmdfacts.ShellOptions("nix-shell")
+	o := parseOpts(ex.words, 1, len(ex.words), ns.Spec)
+	for _, op := range o.args.Opts {
+		if op.Val != nil && slices.Contains(ns.Script, op.Name) {
+			a.nestedWord(c, st.child(a, ex.env), *o.word(op), ir.Bash, "nix-shell --"+op.Name, ex.idx)
 		}
 	}
 }
