@@ -51,12 +51,19 @@ type Wrapper struct {
 	// rm ARGS, cmake -E remove_directory DIRS runs rm -rf DIRS); another
 	// subcommand runs nothing this table names.
 	Runs map[string][]string
+	// Tools: the wrapper is a family's shell whose first operand names
+	// one of its tools, each starting with one of these (lvm lvremove,
+	// lvm vgchange, lvm pvs).
+	Tools []string
 	// Split: options whose value is split into more words of the command
 	// (env -S).
 	Split []string
 	// Sets: options whose value names a shell variable the command sets
 	// (read -a NAME).
 	Sets []string
+	// Fold: its options are read without regard to case (wsl --USER,
+	// -D), as Windows tools read theirs.
+	Fold bool
 	// Builtin: a shell builtin (command, exec, builtin): only in the Bash
 	// dialect, and in the same process.
 	Builtin bool
@@ -109,31 +116,34 @@ var (
 // installables, bwrap's multi-word options) have an entry here for their
 // options and a strip function in the analysis.
 var wrappers = map[string]Wrapper{
-	"sudo":         {Spec: sudoSpec, NoRun: []string{"e", "edit", "l", "list", "v", "validate", "V", "version", "help", "K", "remove-timestamp"}, Dir: []string{"D", "chdir"}},
-	"doas":         {Spec: Spec{Short: "aCu"}, NoRun: []string{"C"}},
-	"pkexec":       {Spec: Spec{Long: []string{"user"}}},
-	"env":          {Spec: Spec{Short: "uCSP", Long: []string{"unset", "chdir", "split-string"}}, Dir: []string{"C", "chdir"}, Split: []string{"S", "split-string"}},
-	"nice":         {Spec: Spec{Short: "n", Long: []string{"adjustment"}}},
-	"ionice":       {Spec: Spec{Short: "cnpPu", Long: []string{"class", "classdata", "pid", "pgid", "uid"}}, NoRun: []string{"p", "P", "u", "pid", "pgid", "uid"}},
-	"timeout":      {Spec: Spec{Short: "ks", Long: []string{"kill-after", "signal"}}, Operands: 1},
-	"stdbuf":       {Spec: Spec{Short: "ioe", Long: []string{"input", "output", "error"}}},
-	"nohup":        {NoRun: []string{"help", "version"}},
-	"time":         {Spec: Spec{Short: "fo", Long: []string{"format", "output"}}},
-	"command":      {Builtin: true, NoRun: []string{"v", "V"}},
-	"builtin":      {Builtin: true},
-	"exec":         {Builtin: true, Spec: Spec{Short: "a"}},
-	"nocorrect":    {Builtin: true},
-	"noglob":       {Builtin: true},
-	"strace":       {Spec: Spec{Short: "abeEIoOpPsSuUX", Long: []string{"output", "trace", "signal", "status", "abbrev", "verbose", "raw", "read", "write", "fault", "inject", "string-limit", "attach", "user", "env", "trace-path", "summary-columns", "summary-sort-by", "sort-by", "columns", "decode-fds", "decode-pids", "const-print-style", "detach-on", "argv0", "quiet", "silence"}}},
-	"ltrace":       {Spec: Spec{Short: "aADeEFlnopsuwx", Long: []string{"align", "indent", "library", "output", "config"}}},
-	"valgrind":     {},
-	"setsid":       {},
-	"chroot":       {Spec: Spec{Long: []string{"userspec", "groups"}}, Operands: 1},
-	"flock":        {Spec: flockSpec, Script: []string{"c", "command"}, Operands: 1},
-	"unbuffer":     {},
-	"caffeinate":   {Spec: Spec{Short: "tw"}},
-	"runuser":      {Spec: suSpec, Exec: []string{"u", "user"}, Script: []string{"c", "command", "session-command"}},
-	"wsl":          {Spec: Spec{Short: "du", Long: []string{"distribution", "user", "cd", "shell-type", "distribution-id"}}, Exec: []string{"e", "exec"}},
+	"sudo":       {Spec: sudoSpec, NoRun: []string{"e", "edit", "l", "list", "v", "validate", "V", "version", "help", "K", "remove-timestamp"}, Dir: []string{"D", "chdir"}},
+	"doas":       {Spec: Spec{Short: "aCu"}, NoRun: []string{"C"}},
+	"pkexec":     {Spec: Spec{Long: []string{"user"}}},
+	"env":        {Spec: Spec{Short: "uCSP", Long: []string{"unset", "chdir", "split-string"}}, Dir: []string{"C", "chdir"}, Split: []string{"S", "split-string"}},
+	"nice":       {Spec: Spec{Short: "n", Long: []string{"adjustment"}}},
+	"ionice":     {Spec: Spec{Short: "cnpPu", Long: []string{"class", "classdata", "pid", "pgid", "uid"}}, NoRun: []string{"p", "P", "u", "pid", "pgid", "uid"}},
+	"timeout":    {Spec: Spec{Short: "ks", Long: []string{"kill-after", "signal"}}, Operands: 1},
+	"stdbuf":     {Spec: Spec{Short: "ioe", Long: []string{"input", "output", "error"}}},
+	"nohup":      {NoRun: []string{"help", "version"}},
+	"time":       {Spec: Spec{Short: "fo", Long: []string{"format", "output"}}},
+	"command":    {Builtin: true, NoRun: []string{"v", "V"}},
+	"builtin":    {Builtin: true},
+	"exec":       {Builtin: true, Spec: Spec{Short: "a"}},
+	"nocorrect":  {Builtin: true},
+	"noglob":     {Builtin: true},
+	"strace":     {Spec: Spec{Short: "abeEIoOpPsSuUX", Long: []string{"output", "trace", "signal", "status", "abbrev", "verbose", "raw", "read", "write", "fault", "inject", "string-limit", "attach", "user", "env", "trace-path", "summary-columns", "summary-sort-by", "sort-by", "columns", "decode-fds", "decode-pids", "const-print-style", "detach-on", "argv0", "quiet", "silence"}}},
+	"ltrace":     {Spec: Spec{Short: "aADeEFlnopsuwx", Long: []string{"align", "indent", "library", "output", "config"}}},
+	"valgrind":   {},
+	"setsid":     {},
+	"chroot":     {Spec: Spec{Long: []string{"userspec", "groups"}}, Operands: 1},
+	"flock":      {Spec: flockSpec, Script: []string{"c", "command"}, Operands: 1},
+	"unbuffer":   {},
+	"caffeinate": {Spec: Spec{Short: "tw"}},
+	"runuser":    {Spec: suSpec, Exec: []string{"u", "user"}, Script: []string{"c", "command", "session-command"}},
+	"wsl": {Spec: Spec{Short: "du", Long: []string{"distribution", "user", "cd", "shell-type", "distribution-id"}}, Exec: []string{"e", "exec"}, Fold: true,
+		NoRun: []string{"install", "uninstall", "l", "list", "shutdown", "t", "terminate", "s", "set-default", "set-default-version",
+			"set-version", "status", "update", "export", "import", "import-in-place", "unregister", "mount", "unmount", "manage",
+			"debug-shell", "help", "v", "version", "?"}},
 	"busybox":      {},
 	"watch":        {Spec: Spec{Short: "nq", Long: []string{"interval", "equexit"}}, Exec: []string{"x", "exec"}},
 	"taskset":      {NoRun: []string{"p", "pid"}, Operands: 1},
@@ -193,7 +203,7 @@ var wrappers = map[string]Wrapper{
 	// Tool runners, profilers and tracers, resource and placement
 	// controls, network redirectors, sandboxes and host bridges (which
 	// share the home directory), moreutils.
-	"lvm":             {},
+	"lvm":             {Tools: []string{"lv", "vg", "pv"}},
 	"cmake":           {Exec: []string{"E"}, Runs: cmakeRuns},
 	"uvx":             {Spec: uvxSpec, NoRun: helpVersion},
 	"uv":              {Subs: run, Spec: uvRunSpec},
@@ -220,7 +230,7 @@ var wrappers = map[string]Wrapper{
 	"torsocks":        {Spec: Spec{Short: "uaPp", Long: []string{"user", "pass", "address", "port"}}, NoRun: []string{"h", "help", "shell", "i", "isolate"}},
 	"tsocks":          {},
 	"sshpass":         {Spec: Spec{Short: "pfdP"}, NoRun: []string{"h", "V"}},
-	"bwrap":           {},
+	"bwrap":           {NoRun: []string{"help", "version"}},
 	"nsjail":          {Mark: dashDash},
 	"watchexec":       {Mark: dashDash},
 	"sandbox-exec":    {Spec: Spec{Short: "fpD"}},

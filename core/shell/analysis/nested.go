@@ -343,36 +343,16 @@ func (a *analyzer) nixShellCmd(c ctx, st *state, ex exec) {
 }
 
 // wslCmd: wsl [opts] [--] COMMAND LINE runs the line in the default Linux
-// shell (wsl -e is a wrapper).
+// shell. Its options are cmdfacts' (WrapperOf("wsl"), read without
+// regard to case); with an Exec option it is a wrapper (stripWslExec),
+// with a NoRun one (--install, --list, ...) it runs no command line.
 func (a *analyzer) wslCmd(c ctx, st *state, ex exec) {
-	ws := ex.words
-	i := 1
-	for i < len(ws) {
-		v, ok := ws[i].lit()
-		if !ok {
-			break
-		}
-		lv := strings.ToLower(v)
-		if lv == "--" {
-			i++
-			break
-		}
-		if lv == "-d" || lv == "--distribution" || lv == "-u" || lv == "--user" || lv == "--cd" || lv == "--shell-type" || lv == "--distribution-id" {
-			i += 2
-			continue
-		}
-		if lv == "--system" {
-			i++
-			continue
-		}
-		if strings.HasPrefix(lv, "-") {
-			return // --install, --list, ...: no command line
-		}
-		break
+	w := wrapperOf("wsl")
+	i, o := readOpts(foldOptions(w, ex.words), 1, w.Spec)
+	if o.has(w.Exec...) || o.has(w.NoRun...) || i >= len(ex.words) {
+		return
 	}
-	if i < len(ws) {
-		a.nestedWords(c, newState(), ws[i:], ir.Bash, "wsl", ex.idx)
-	}
+	a.nestedWords(c, newState(), ex.words[i:], ir.Bash, "wsl", ex.idx)
 }
 
 // powershellCmd: powershell/pwsh -Command TEXT..., -EncodedCommand BASE64,

@@ -126,6 +126,23 @@ func (o opts) word(op cmdfacts.Opt) *xword {
 	return w
 }
 
+// foldOptions returns ws with its option words in lower case when w
+// reads its options without regard to case (Wrapper.Fold), for reading
+// them only: the command it runs is taken from ws.
+func foldOptions(w cmdfacts.Wrapper, ws []xword) []xword {
+	if !w.Fold {
+		return ws
+	}
+	out := slices.Clone(ws)
+	for i, x := range out {
+		if v, ok := x.lit(); ok && strings.HasPrefix(v, "-") && strings.ToLower(v) != v {
+			l := strings.ToLower(v)
+			out[i] = knownWord(l, l)
+		}
+	}
+	return out
+}
+
 // simpleWrapper strips the options of w; its NoRun options mean it runs
 // no command (sudo -l, command -v).
 func simpleWrapper(w cmdfacts.Wrapper) func(*analyzer, []xword) unwrap {
@@ -282,7 +299,7 @@ func stripRunuser(_ *analyzer, ws []xword) unwrap {
 // shell command line (see the wsl handler).
 func stripWslExec(_ *analyzer, ws []xword) unwrap {
 	w := wrapperOf("wsl")
-	i, o := readOpts(ws, 1, w.Spec)
+	i, o := readOpts(foldOptions(w, ws), 1, w.Spec)
 	if !o.has(w.Exec...) {
 		return unwrap{}
 	}

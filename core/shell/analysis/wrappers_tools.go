@@ -110,8 +110,10 @@ func stripSetarch(_ *analyzer, ws []xword) unwrap {
 }
 
 // stripBwrap handles bwrap [OPTIONS] COMMAND: options take zero to three
-// words (cmdfacts.BwrapValues); the first other word is the command.
+// words (cmdfacts.BwrapValues); the first other word is the command. A
+// NoRun option of its cmdfacts entry (--help, --version) runs none.
 func stripBwrap(_ *analyzer, ws []xword) unwrap {
+	w := wrapperOf("bwrap")
 	for i := 1; i < len(ws); i++ {
 		v, ok := ws[i].lit()
 		if !ok {
@@ -120,9 +122,10 @@ func stripBwrap(_ *analyzer, ws []xword) unwrap {
 		switch {
 		case v == "--":
 			return unwrap{rest: ws[i+1:]}
-		case v == "--help" || v == "--version":
-			return unwrap{}
 		case len(v) > 1 && v[0] == '-':
+			if slices.Contains(w.NoRun, strings.TrimLeft(v, "-")) {
+				return unwrap{}
+			}
 			i += cmdfacts.BwrapValues(v)
 		default:
 			return unwrap{rest: ws[i:]}
@@ -169,16 +172,18 @@ func (a *analyzer) forfilesCmd(c ctx, st *state, ex exec) {
 }
 
 // stripLvm: lvm COMMAND ARGS runs the LVM tool of that name (lvm lvremove
-// vg/lv is lvremove vg/lv); lvm alone or with an option is its shell.
+// vg/lv is lvremove vg/lv): a name starting with one of its cmdfacts
+// entry's Tools prefixes; lvm alone or with an option is its shell.
 func stripLvm(_ *analyzer, ws []xword) unwrap {
 	if len(ws) < 2 {
 		return unwrap{}
 	}
+	w := wrapperOf("lvm")
 	sub, ok := ws[1].lit()
-	if !ok || len(sub) < 3 || !(strings.HasPrefix(sub, "lv") || strings.HasPrefix(sub, "vg") || strings.HasPrefix(sub, "pv")) {
+	if !ok || !slices.ContainsFunc(w.Tools, func(p string) bool { return len(sub) > len(p) && strings.HasPrefix(sub, p) }) {
 		return unwrap{}
 	}
-	return unwrap{rest: ws[1:], via: "lvm"}
+	return unwrap{rest: ws[1:], via: nameOf(ws[0])}
 }
 
 // stripCmakeE: cmake -E COMMAND ARGS does what cmdfacts' entry says
