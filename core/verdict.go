@@ -36,7 +36,9 @@ type Reason struct {
 
 // Verdict is a layer's answer. Annotations carry extra facts for the
 // decision log (for example the model layer's kind and scores); they never
-// change the decision.
+// change the decision. They are read-only once returned: a layer may give
+// several verdicts the same map (core/steps shares one per step count), so
+// whoever adds a key copies first.
 type Verdict struct {
 	Decision    Decision
 	Reasons     []Reason

@@ -186,6 +186,18 @@ func (r reader) spec(name string) Spec {
 	return s
 }
 
+// ReadsFiles reports whether FileReads can list anything for command c:
+// whether its name is in the table of readers. It spares a caller the
+// scan of the words of a command that reads no file (git status, make).
+// Cost: one map lookup.
+func ReadsFiles(c *ir.Command) bool {
+	if c == nil || len(c.Args) < 1 {
+		return false
+	}
+	_, ok := fileReaders[c.Name]
+	return ok
+}
+
 // FileReads lists the files and directories command c reads, copies or
 // sends, by the table of readers: the operands of a printer (cat, base64,
 // xxd, less ...), of a search after its pattern (grep, rg), the sources of
@@ -542,7 +554,8 @@ func PrintsSecret(c *ir.Command) (SecretPrinter, bool) {
 	if c == nil || len(c.Args) == 0 {
 		return SecretPrinter{}, false
 	}
-	if !printerNames()[c.Name] && !strings.HasPrefix(c.Name, "docker-credential-") {
+	own, named := printersByName()[c.Name]
+	if !named && !strings.HasPrefix(c.Name, "docker-credential-") {
 		return SecretPrinter{}, false
 	}
 	args := c.Args[1:]
@@ -560,10 +573,7 @@ func PrintsSecret(c *ir.Command) (SecretPrinter, bool) {
 			return SecretPrinter{Detail: ops[0], What: whatPassword, WhatZh: whatPasswordZh}, true
 		}
 	}
-	for _, p := range printers {
-		if p.cmd != c.Name {
-			continue
-		}
+	for _, p := range own {
 		if len(ops) < len(p.sub) || !slices.Equal(ops[:len(p.sub)], p.sub) {
 			continue
 		}
@@ -578,12 +588,13 @@ func PrintsSecret(c *ir.Command) (SecretPrinter, bool) {
 	return SecretPrinter{}, false
 }
 
-// printerNames are the command names PrintsSecret looks further at (pass,
-// gopass and every printer's command), built once on first use.
-var printerNames = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{"pass": true, "gopass": true}
+// printersByName indexes printers by command, in table order; pass and
+// gopass are there even with no printer of their own. These are the
+// command names PrintsSecret looks further at. Built once on first use.
+var printersByName = sync.OnceValue(func() map[string][]printer {
+	m := map[string][]printer{"pass": nil, "gopass": nil}
 	for _, p := range printers {
-		m[p.cmd] = true
+		m[p.cmd] = append(m[p.cmd], p)
 	}
 	return m
 })

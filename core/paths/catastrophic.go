@@ -149,27 +149,43 @@ next:
 
 // homeMemo is the last home Platform.cleanHome cleaned: IsCatastrophic
 // needs it on every call, and a process judges with one home.
-var homeMemo atomic.Pointer[homeEntry]
+// rootMemo is the last path CleanRoot cleaned: a layer cleans the call's
+// project root on every call, and a process judges one project.
+var homeMemo, rootMemo cleanMemo
 
-type homeEntry struct {
+// cleanMemo remembers the last Unix absolute path one caller of
+// Platform.Clean cleaned on a non-Windows platform, keyed by OS and the
+// raw text: on such a platform that cleaning reads nothing else (a
+// Windows path can map through TEMP, which Lookup gives). Safe for
+// concurrent use; a miss only costs the Clean.
+type cleanMemo struct{ last atomic.Pointer[cleanEntry] }
+
+type cleanEntry struct {
 	os, raw string
-	home    Path
+	clean   Path
 }
 
-// cleanHome is p.Clean(p.Home), remembered for the last (OS, Home) pair
-// whose cleaning reads nothing else (a Unix home on a non-Windows
-// platform; a Windows home can map through TEMP, which Lookup gives).
-func (p Platform) cleanHome() Path {
-	if p.windows() || !strings.HasPrefix(p.Home, "/") {
-		return p.Clean(p.Home)
+// clean is p.Clean(s), remembered as the type says.
+func (m *cleanMemo) clean(p Platform, s string) Path {
+	if p.windows() || !strings.HasPrefix(s, "/") {
+		return p.Clean(s)
 	}
-	if e := homeMemo.Load(); e != nil && e.os == p.OS && e.raw == p.Home {
-		return e.home
+	if e := m.last.Load(); e != nil && e.os == p.OS && e.raw == s {
+		return e.clean
 	}
-	h := p.Clean(p.Home)
-	homeMemo.Store(&homeEntry{os: p.OS, raw: p.Home, home: h})
-	return h
+	c := p.Clean(s)
+	m.last.Store(&cleanEntry{os: p.OS, raw: s, clean: c})
+	return c
 }
+
+// cleanHome is p.Clean(p.Home), remembered (homeMemo).
+func (p Platform) cleanHome() Path { return homeMemo.clean(p, p.Home) }
+
+// CleanRoot is p.Clean(s) for a path that stays the same from call to
+// call (the project root): the last one cleaned on a non-Windows platform
+// is remembered, so the usual call costs a comparison. Safe for
+// concurrent use.
+func (p Platform) CleanRoot(s string) Path { return rootMemo.clean(p, s) }
 
 // anySegment in a table entry matches every name.
 const anySegment = "\x00"

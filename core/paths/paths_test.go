@@ -309,3 +309,30 @@ func TestHomeMemoFollowsHome(t *testing.T) {
 		}
 	}
 }
+
+// TestCleanRootFollowsCalls: CleanRoot remembers the last root it
+// cleaned; roots and platforms judged in turn each get Clean's answer.
+func TestCleanRootFollowsCalls(t *testing.T) {
+	for i, st := range []struct{ os, root string }{
+		{"linux", "/home/a/proj/"},
+		{"linux", "/home/a/proj/"},
+		{"darwin", "/home/a/proj/"},
+		{"linux", "/srv/x/../y"},
+		{"windows", "/tmp/w"},
+		{"windows", `C:\Users\w\proj`},
+		{"linux", "relative/dir"},
+		{"linux", "/home/a/proj/"},
+		{"darwin", "/Users/A/Proj"},
+		{"linux", "/Users/A/Proj"},
+	} {
+		p := paths.Platform{OS: st.os, Home: "/home/a", Lookup: func(k string) (string, bool) {
+			if k == "TEMP" {
+				return `C:\Temp`, true
+			}
+			return "", false
+		}}
+		if got, want := p.CleanRoot(st.root), p.Clean(st.root); got != want {
+			t.Errorf("step %d (%s): CleanRoot(%q) = %+v, want %+v", i, st.os, st.root, got, want)
+		}
+	}
+}

@@ -14,7 +14,10 @@
 // concurrent use.
 package steps
 
-import "strconv"
+import (
+	"strconv"
+	"sync/atomic"
+)
 
 // Annotation is the verdict annotation under which a built-in layer reports
 // the steps it used (decimal), for the decision log and for measuring how
@@ -32,6 +35,10 @@ type Counter struct {
 // New returns a counter with limit steps; limit <= 0 means no step may be
 // spent.
 func New(limit int) *Counter { return &Counter{limit: limit} }
+
+// Reset makes c a new counter with limit steps (New without the
+// allocation, for a counter kept inside another value).
+func (c *Counter) Reset(limit int) { *c = Counter{limit: limit} }
 
 // Spend adds n steps and reports whether the total is still within the
 // limit. Once it is not, it never is again.
@@ -51,6 +58,32 @@ func (c *Counter) Limit() int { return c.limit }
 
 // String returns the steps used, in decimal (the Annotation's value).
 func (c *Counter) String() string { return strconv.Itoa(c.used) }
+
+// Annotations returns a verdict's annotations holding the steps used
+// ({Annotation: String()}). The map is shared and must never be written
+// (core.Verdict's annotations are read-only once returned; copy before
+// adding a key): a count below sharedCounts gets the one map made for it
+// on first use, so the everyday verdict allocates nothing. Safe for
+// concurrent use.
+func (c *Counter) Annotations() map[string]string {
+	n := c.used
+	if n < 0 || n >= sharedCounts {
+		return map[string]string{Annotation: strconv.Itoa(n)}
+	}
+	if m := shared[n].Load(); m != nil {
+		return *m
+	}
+	m := map[string]string{Annotation: strconv.Itoa(n)}
+	shared[n].Store(&m) // a racing caller may store its own equal map
+	return m
+}
+
+// sharedCounts bounds the step counts whose annotations are shared:
+// everyday calls use a few hundred steps at most.
+const sharedCounts = 4096
+
+// shared holds the annotations of each count below sharedCounts, once made.
+var shared [sharedCounts]atomic.Pointer[map[string]string]
 
 // Path is the cost of one string operation on a path (or any text) of n
 // bytes: one step, plus one per started PathChunk bytes.

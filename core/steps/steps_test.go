@@ -1,6 +1,11 @@
 package steps
 
-import "testing"
+import (
+	"reflect"
+	"strconv"
+	"sync"
+	"testing"
+)
 
 func TestCounter(t *testing.T) {
 	c := New(10)
@@ -34,4 +39,46 @@ func TestCosts(t *testing.T) {
 			t.Errorf("FS(%q) = %d, want %d", tc.path, got, tc.want)
 		}
 	}
+}
+
+func TestAnnotations(t *testing.T) {
+	for _, used := range []int{0, 7, sharedCounts - 1, sharedCounts, 1 << 20} {
+		var c Counter
+		c.Reset(used + 1)
+		c.Spend(used)
+		a, b := c.Annotations(), c.Annotations()
+		if len(a) != 1 || a[Annotation] != c.String() || len(b) != 1 || b[Annotation] != c.String() {
+			t.Fatalf("used %d: annotations %v and %v, want {%s: %s}", used, a, b, Annotation, c.String())
+		}
+		// Shared below sharedCounts, fresh above: the same map or not.
+		same := reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+		if same != (used < sharedCounts) {
+			t.Errorf("used %d: two calls share one map = %v", used, same)
+		}
+		if c.Exhausted() || c.Limit() != used+1 {
+			t.Errorf("Reset(%d): limit %d, exhausted %v", used+1, c.Limit(), c.Exhausted())
+		}
+	}
+}
+
+// TestAnnotationsConcurrent makes and reads the shared maps from several
+// goroutines (run with -race).
+func TestAnnotationsConcurrent(t *testing.T) {
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; n < 200; n++ {
+				var c Counter
+				c.Reset(1000)
+				c.Spend(n)
+				if got := c.Annotations()[Annotation]; got != strconv.Itoa(n) {
+					t.Errorf("steps %d: annotation %q", n, got)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }

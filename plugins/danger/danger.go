@@ -177,25 +177,24 @@ func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err e
 		script = analysis.Analyze(c.Command, analysis.Options{Dialect: c.ShellDialect(), Cwd: c.Cwd, Home: plat.Home, Lookup: plat.Lookup})
 	}
 	custom := compileCustom(c.Option(KeyCustomRules, ""))
-	budget := steps.New(l.budget)
-	j = newJudge(ctx, plat, c.Language() == core.English, script, c.Cwd, budget)
+	j = newJudge(ctx, plat, c.Language() == core.English, script, c.Cwd, l.budget)
 	j.custom = custom
 	j.secretsOn = secretsOn(c)
 	j.roots = c.WritableRoots
 	if c.ProjectRoot != "" {
-		j.project = plat.Clean(c.ProjectRoot)
+		j.project = plat.CleanRoot(c.ProjectRoot)
 	}
 	err = j.run()
 	reasons := j.reasons
-	j.release()
-	j = nil
 	if len(reasons) > 0 {
 		v = core.AskVerdict(reasons...)
 	}
-	v.Annotations = map[string]string{steps.Annotation: budget.String()}
+	v.Annotations = j.steps.Annotations()
 	if len(custom.bad) > 0 {
-		v.Annotations[AnnotationCustomSkipped] = custom.skippedNote()
+		v.Annotations = map[string]string{steps.Annotation: j.steps.String(), AnnotationCustomSkipped: custom.skippedNote()}
 	}
+	j.release()
+	j = nil
 	if err != nil {
 		return v, fmt.Errorf("danger: %w", err)
 	}

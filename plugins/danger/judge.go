@@ -50,7 +50,10 @@ type judge struct {
 
 	ctx   context.Context // the call's; nested judges share it
 	steps *steps.Counter  // the call's budget, shared with nested judges
-	bases *cdchain.Cache[cdDir]
+	// budget is where the call's own judge keeps the counter steps points
+	// to (one allocation fewer per call).
+	budget steps.Counter
+	bases  *cdchain.Cache[cdDir]
 }
 
 // cdDir is a command's directory as the rules see it: the call's cwd after
@@ -64,11 +67,13 @@ type cdDir struct {
 // fifth of the cost of an everyday command.
 var judges = sync.Pool{New: func() any { return new(judge) }}
 
-// newJudge returns a judge for one call, spending from budget; give it
-// back with release.
-func newJudge(ctx context.Context, plat paths.Platform, en bool, s *ir.Script, cwd string, budget *steps.Counter) *judge {
+// newJudge returns the judge of one call, with a budget of limit steps
+// (j.steps, shared with nested judges); give it back with release.
+func newJudge(ctx context.Context, plat paths.Platform, en bool, s *ir.Script, cwd string, limit int) *judge {
 	j := judges.Get().(*judge)
-	*j = judge{ctx: ctx, plat: plat, en: en, s: s, cwdRaw: cwd, steps: budget}
+	*j = judge{ctx: ctx, plat: plat, en: en, s: s, cwdRaw: cwd}
+	j.budget.Reset(limit)
+	j.steps = &j.budget
 	return j
 }
 

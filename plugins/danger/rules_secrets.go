@@ -218,9 +218,9 @@ func (v *cmdv) secrets() {
 		}
 		v.reportSecrets(rule, "< ", v.secretWord(r.Target, false))
 	}
-	// Readers, copiers and senders (none when no word can name a store:
-	// plainWords).
-	if !v.plainWords() {
+	// Readers, copiers and senders (none when the command reads no file,
+	// or no word can name a store: plainWords).
+	if cmdfacts.ReadsFiles(v.c) && !v.plainWords() {
 		v.fileSecrets(send)
 	}
 	// CLIs that print a stored secret.
@@ -514,7 +514,7 @@ func (l *Layer) decideRead(ctx context.Context, c *core.Call) core.Verdict {
 	plat := l.platform(c.Platform)
 	j := &judge{ctx: ctx, plat: plat, en: c.Language() == core.English}
 	if c.ProjectRoot != "" {
-		j.project = plat.Clean(c.ProjectRoot)
+		j.project = plat.CleanRoot(c.ProjectRoot)
 	}
 	cwd := plat.Clean(c.Cwd)
 	tree := c.Tool == "Grep" || c.Tool == "ReadMany"

@@ -213,6 +213,6 @@ func (l *Layer) Decide(ctx context.Context, c *core.Call) (v core.Verdict, err e
 		j.incomplete(rules.CauseTooLarge)
 	}
 	v = j.verdict()
-	v.Annotations = map[string]string{steps.Annotation: budget.String()}
+	v.Annotations = budget.Annotations()
 	return v, nil
 }

@@ -63,7 +63,7 @@ const maxReasons = 4
 // newJudge prepares a judge. Without an absolute project root, or with
 // enable_fence off, it judges protected paths only (noRoots).
 func newJudge(ctx context.Context, p paths.Platform, c *core.Call, budget *steps.Counter) *judge {
-	project := p.Clean(strings.TrimSpace(c.ProjectRoot))
+	project := p.CleanRoot(strings.TrimSpace(c.ProjectRoot))
 	if eval := p.EvalSymlinks; eval != nil {
 		// Every symlink walk is counted: one step per component.
 		p.EvalSymlinks = func(path string) (string, error) {
