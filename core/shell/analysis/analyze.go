@@ -239,10 +239,11 @@ func cutUTF8(s string, n int) string {
 // analyzer holds one analysis: the output, the parser, budgets, and the
 // holes standing for unknown text inside nested scripts.
 type analyzer struct {
-	opts    Options
-	out     *ir.Script
-	parser  *syntax.Parser
-	maxCmds int
+	opts     Options
+	partSlab []part // what fieldBuilder cuts words' first parts from (takePart)
+	out      *ir.Script
+	parser   *syntax.Parser
+	maxCmds  int
 
 	holes  map[string]string // hole variable name -> original text
 	nholes int

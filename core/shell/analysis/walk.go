@@ -299,7 +299,7 @@ func (a *analyzer) forClause(c ctx, st *state, fc *syntax.ForClause) {
 				a.looseSubst(c, st, n)
 			}
 			for _, w := range loop.Items {
-				items = append(items, a.fields(st, c.src, w)...)
+				items = a.appendFields(items, st, c.src, w)
 			}
 			for _, n := range arith {
 				st.forget(n)
@@ -591,9 +591,9 @@ func (a *analyzer) call(c ctx, st *state, ce *syntax.CallExpr, redirs []*syntax.
 			a.out.Truncated = true
 			break
 		}
-		f := a.fields(st, c.src, w)
-		a.words += len(f)
-		sc.words = append(sc.words, f...)
+		n := len(sc.words)
+		sc.words = a.appendFields(sc.words, st, c.src, w)
+		a.words += len(sc.words) - n
 	}
 	target := st
 	if !pure && len(assigns) > 1 {
