@@ -631,7 +631,10 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	a.out.Commands = append(a.out.Commands, cmd)
 	a.last = lastRun{idx: idx, words: words, stdin: stdin, piped: c.piped}
 	if t, ok := catWritten(st, name, words); ok {
-		a.last.words, a.last.stdin = words[:1], &t // cat x.sh | sh: the file's text
+		// cat x.sh | sh: the file's text (a copy of t, so that only this
+		// branch allocates it, not every command)
+		text := t
+		a.last.words, a.last.stdin = words[:1], &text
 	}
 
 	a.substitutions(c, st, sc, idx)
