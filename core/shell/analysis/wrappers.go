@@ -442,7 +442,7 @@ func (a *analyzer) splitWords(w xword) []xword {
 		if call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(f.Stmts[0].Redirs) == 0 && len(call.Assigns) == 0 {
 			st := newState()
 			for _, arg := range call.Args {
-				out = append(out, a.fields(st, text, arg)...)
+				out = a.appendFields(out, st, text, arg)
 			}
 			return out
 		}
