@@ -181,6 +181,7 @@ type optionsCase struct {
 	Short    string   `json:"short"`
 	Long     []string `json:"long"`
 	POSIX    bool     `json:"posix"`
+	OneDash  bool     `json:"one_dash"`
 	Opts     []string `json:"opts"` // NAME or NAME=VALUE, in order
 	Operands []string `json:"operands"`
 }
@@ -192,7 +193,7 @@ func TestParseArgs(t *testing.T) {
 	for _, tc := range load[optionsCase](t, "options.json") {
 		t.Run(tc.Command, func(t *testing.T) {
 			c := command(t, tc.Command)
-			p := cmdfacts.ParseArgs(c.Args[1:], cmdfacts.Spec{Short: tc.Short, Long: tc.Long, POSIX: tc.POSIX})
+			p := cmdfacts.ParseArgs(c.Args[1:], cmdfacts.Spec{Short: tc.Short, Long: tc.Long, POSIX: tc.POSIX, OneDash: tc.OneDash})
 			var opts []string
 			for _, o := range p.Opts {
 				if o.Val != nil {

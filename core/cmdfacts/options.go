@@ -29,6 +29,24 @@ type Spec struct {
 	// Short nor in Flags (before any value letter) is an operand, as
 	// chmod reads "-x" and chattr "-i": a mode written with a dash.
 	ModeDash bool
+	// OneDash: every option is a long one, written with one dash or two
+	// (macOS arch reads -arch NAME, -x86_64, -e VAR=VALUE): no clusters,
+	// and the names in Long take the next word as their value.
+	OneDash bool
+}
+
+// long returns the name of option word v when s reads it as a long
+// option: "--name" always, "-name" under OneDash.
+func (s Spec) long(v string) (string, bool) {
+	switch {
+	case len(v) < 2 || v[0] != '-':
+		return "", false
+	case v[1] == '-':
+		return v[2:], true
+	case s.OneDash:
+		return v[1:], true
+	}
+	return "", false
 }
 
 // modeWord reports whether the short-option cluster v (without its
@@ -70,14 +88,15 @@ func SpecFor(valued ...string) Spec {
 // whose last letter is valued, a long one that is listed. A word with an
 // attached value (-pX, --package=X) takes none.
 func (s Spec) Takes(w string) bool {
-	switch {
-	case strings.HasPrefix(w, "--"):
-		return slices.Contains(s.Long, w[2:])
-	case len(w) >= 2 && w[0] == '-':
-		for k := 1; k < len(w); k++ {
-			if strings.IndexByte(s.Short, w[k]) >= 0 {
-				return k == len(w)-1
-			}
+	if len(w) < 2 || w[0] != '-' {
+		return false
+	}
+	if name, ok := s.long(w); ok {
+		return slices.Contains(s.Long, name)
+	}
+	for k := 1; k < len(w); k++ {
+		if strings.IndexByte(s.Short, w[k]) >= 0 {
+			return k == len(w)-1
 		}
 	}
 	return false
@@ -116,7 +135,8 @@ func ParseArgs(args []ir.Word, spec Spec) Args {
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		v := w.Value
-		if done || !IsOption(w) || !strings.HasPrefix(v, "--") && !w.Unknown && spec.modeWord(v[1:]) {
+		long, isLong := spec.long(v)
+		if done || !IsOption(w) || !isLong && !w.Unknown && spec.modeWord(v[1:]) {
 			if out.Operands == nil { // room for every word left: one allocation each
 				out.Operands = make([]ir.Word, 0, len(args)-i)
 				out.OptsBefore = make([]int, 0, len(args)-i)
@@ -132,11 +152,11 @@ func ParseArgs(args []ir.Word, spec Spec) Args {
 			done = true
 			continue
 		}
-		if strings.HasPrefix(v, "--") {
-			name, _, eq := strings.Cut(v[2:], "=")
+		if isLong {
+			name, _, eq := strings.Cut(long, "=")
 			switch {
 			case eq:
-				val := SubWord(w, 2+len(name)+1)
+				val := SubWord(w, len(v)-len(long)+len(name)+1)
 				out.Opts = append(out.Opts, Opt{Name: name, Val: &val, At: i})
 			case slices.Contains(spec.Long, name) && i+1 < len(args):
 				i++

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -142,18 +144,25 @@ func optionTypesIn(files []*ast.File) map[string]bool {
 
 // TestNoOptionTablesOutside parses every non-test Go file of the module
 // outside core/cmdfacts and fails on an option table written there
-// (optionTablesIn), or on a struct type declared to hold option syntax
-// (optionTypesIn): a command's option syntax has one copy, its Syntax.
+// (optionTablesIn), on a struct type declared to hold option syntax
+// (optionTypesIn), or on an option word the shell analysis spells out
+// beyond its recorded debt (checkOptionWordsInAnalysis): a command's
+// option syntax has one copy, its Syntax.
 func TestNoOptionTablesOutside(t *testing.T) {
 	type source struct {
 		fset *token.FileSet
 		f    *ast.File
 	}
 	byPkg := map[string][]source{}
+	analysis := map[string]*ast.File{}
 	forModuleSources(t, func(rel string, fset *token.FileSet, f *ast.File) {
 		dir := filepath.Dir(rel)
 		byPkg[dir] = append(byPkg[dir], source{fset, f})
+		if dir == filepath.Join("core", "shell", "analysis") {
+			analysis[rel] = f
+		}
 	})
+	checkOptionWordsInAnalysis(t, analysis)
 	for dir, srcs := range byPkg {
 		files := make([]*ast.File, len(srcs))
 		for i, s := range srcs {
@@ -221,5 +230,143 @@ func skip(optSpec) {}`
 	}
 	if got := optionTablesIn(f, fset, types); len(got) != 4 {
 		t.Fatalf("found %d option tables, want 4 (sudoSpec, specs, w, optSpec{}): %q", len(got), got)
+	}
+}
+
+// optionWordsIn returns the option words (string literals written as an
+// option: "-x", "--name", "--name="; not "-" or "--") that f spells out,
+// by the function or top-level declaration that holds them ("file.go:
+// name"). Any use counts (a comparison, a case, a prefix test, a map
+// key, a word built for a command), so a command's option syntax typed
+// into another package is found whatever form it takes.
+func optionWordsIn(rel string, f *ast.File) map[string][]string {
+	out := map[string][]string{}
+	base := filepath.Base(rel)
+	collect := func(key string, n ast.Node) {
+		ast.Inspect(n, func(n ast.Node) bool {
+			b, ok := n.(*ast.BasicLit)
+			if !ok || b.Kind != token.STRING {
+				return true
+			}
+			v, err := strconv.Unquote(b.Value)
+			if err != nil || !isOptionWord(v) {
+				return true
+			}
+			out[key] = append(out[key], v)
+			return true
+		})
+	}
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			collect(base+":"+d.Name.Name, d)
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				if vs, ok := s.(*ast.ValueSpec); ok {
+					collect(base+":"+vs.Names[0].Name, vs)
+				}
+			}
+		}
+	}
+	for k := range out {
+		slices.Sort(out[k])
+	}
+	return out
+}
+
+// isOptionWord reports whether v is written as an option: a dash or two
+// and a letter or digit ("-E", "--run", "--coreutils-prog=", "-x86_64").
+func isOptionWord(v string) bool {
+	if !strings.HasPrefix(v, "-") {
+		return false
+	}
+	v = strings.TrimPrefix(v, "-")
+	v = strings.TrimPrefix(v, "-")
+	if len(v) == 0 {
+		return false
+	}
+	c := v[0]
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// optionWordsDebt is testdata/analysis_option_words.txt: the option words
+// the shell analysis still spells out, by declaration, one line each
+// ("file.go:name WORD WORD ..."). It only shrinks: the words belong in a
+// Syntax, Wrapper or ShellOptions entry here.
+func optionWordsDebt(t *testing.T) map[string][]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "analysis_option_words.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for _, line := range strings.Split(string(data), "\n") {
+		if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fields := strings.Fields(line)
+		words := make([]string, 0, len(fields)-1)
+		for _, w := range fields[1:] {
+			u, err := strconv.Unquote(w)
+			if err != nil {
+				t.Fatalf("analysis_option_words.txt: %s: %v", w, err)
+			}
+			words = append(words, u)
+		}
+		slices.Sort(words)
+		out[fields[0]] = words
+	}
+	return out
+}
+
+// checkOptionWordsInAnalysis: the shell analysis (core/shell/analysis,
+// files by path) spells out no option word beyond the recorded debt
+// (optionWordsDebt), and the debt names no word the code no longer
+// holds: a wrapper's or shell command's options (nix-shell --run, sg -c,
+// arch -x86_64, coreutils --coreutils-prog=, cmake -E, nohup --help) are
+// read from WrapperOf / ShellOptions with ParseArgs.
+func checkOptionWordsInAnalysis(t *testing.T, files map[string]*ast.File) {
+	got := map[string][]string{}
+	for rel, f := range files {
+		maps.Copy(got, optionWordsIn(rel, f))
+	}
+	if len(got) == 0 {
+		t.Fatal("no option words found in core/shell/analysis: is the walk reading it?")
+	}
+	debt := optionWordsDebt(t)
+	for _, key := range slices.Sorted(maps.Keys(got)) {
+		if !slices.Equal(got[key], debt[key]) {
+			t.Errorf("core/shell/analysis/%s spells out options %q (recorded: %q); read them from a cmdfacts entry (Syntax, WrapperOf, ShellOptions), or, when the code dropped some, shorten testdata/analysis_option_words.txt", key, got[key], debt[key])
+		}
+	}
+	for key := range debt {
+		if _, ok := got[key]; !ok {
+			t.Errorf("testdata/analysis_option_words.txt records %s, which spells out no option now: remove the line", key)
+		}
+	}
+}
+
+// TestOptionWordsCaught: the check finds option words in each form the
+// analysis wrote them (a comparison, a prefix test, a case, a word built
+// for a command, a map key) and not "-", "--" or text that only holds a
+// dash.
+func TestOptionWordsCaught(t *testing.T) {
+	src := `package x
+var table = map[string]bool{"-l": true, "--list": true}
+func nix(v string) bool { return v == "--run" || v == "--command" || v == "-" || v == "--" }
+func coreutils(v string) string { return strings.TrimPrefix(v, "--coreutils-prog=") }
+func arch(v string) bool { switch v { case "-arch", "-x86_64": return true }; return v == "a-b" }
+func cmake() []string { return []string{"rm", "-rf", "nix-shell --"} }`
+	f, err := parser.ParseFile(token.NewFileSet(), "x.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := optionWordsIn("x/x.go", f)
+	want := map[string][]string{
+		"x.go:table": {"--list", "-l"}, "x.go:nix": {"--command", "--run"},
+		"x.go:coreutils": {"--coreutils-prog="}, "x.go:arch": {"-arch", "-x86_64"}, "x.go:cmake": {"-rf"},
+	}
+	if !maps.EqualFunc(got, want, slices.Equal) {
+		t.Fatalf("option words %q, want %q", got, want)
 	}
 }

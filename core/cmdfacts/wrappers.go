@@ -42,12 +42,28 @@ type Wrapper struct {
 	// Dir: options whose value is the directory the command runs in
 	// (sudo -D, env -C).
 	Dir []string
+	// Program: options whose value names the program the wrapper runs,
+	// its operands being that program's arguments (coreutils
+	// --coreutils-prog=rm ARGS).
+	Program []string
+	// Runs: with an Exec option, the subcommand (the first operand) and
+	// the command it runs, whose arguments follow it (cmake -E rm ARGS runs
+	// rm ARGS, cmake -E remove_directory DIRS runs rm -rf DIRS); another
+	// subcommand runs nothing this table names.
+	Runs map[string][]string
+	// Tools: the wrapper is a family's shell whose first operand names
+	// one of its tools, each starting with one of these (lvm lvremove,
+	// lvm vgchange, lvm pvs).
+	Tools []string
 	// Split: options whose value is split into more words of the command
 	// (env -S).
 	Split []string
 	// Sets: options whose value names a shell variable the command sets
 	// (read -a NAME).
 	Sets []string
+	// Fold: its options are read without regard to case (wsl --USER,
+	// -D), as Windows tools read theirs.
+	Fold bool
 	// Builtin: a shell builtin (command, exec, builtin): only in the Bash
 	// dialect, and in the same process.
 	Builtin bool
@@ -100,31 +116,34 @@ var (
 // installables, bwrap's multi-word options) have an entry here for their
 // options and a strip function in the analysis.
 var wrappers = map[string]Wrapper{
-	"sudo":         {Spec: sudoSpec, NoRun: []string{"e", "edit", "l", "list", "v", "validate", "V", "version", "help", "K", "remove-timestamp"}, Dir: []string{"D", "chdir"}},
-	"doas":         {Spec: Spec{Short: "aCu"}, NoRun: []string{"C"}},
-	"pkexec":       {Spec: Spec{Long: []string{"user"}}},
-	"env":          {Spec: Spec{Short: "uCSP", Long: []string{"unset", "chdir", "split-string"}}, Dir: []string{"C", "chdir"}, Split: []string{"S", "split-string"}},
-	"nice":         {Spec: Spec{Short: "n", Long: []string{"adjustment"}}},
-	"ionice":       {Spec: Spec{Short: "cnpPu", Long: []string{"class", "classdata", "pid", "pgid", "uid"}}, NoRun: []string{"p", "P", "u", "pid", "pgid", "uid"}},
-	"timeout":      {Spec: Spec{Short: "ks", Long: []string{"kill-after", "signal"}}, Operands: 1},
-	"stdbuf":       {Spec: Spec{Short: "ioe", Long: []string{"input", "output", "error"}}},
-	"nohup":        {},
-	"time":         {Spec: Spec{Short: "fo", Long: []string{"format", "output"}}},
-	"command":      {Builtin: true, NoRun: []string{"v", "V"}},
-	"builtin":      {Builtin: true},
-	"exec":         {Builtin: true, Spec: Spec{Short: "a"}},
-	"nocorrect":    {Builtin: true},
-	"noglob":       {Builtin: true},
-	"strace":       {Spec: Spec{Short: "abeEIoOpPsSuUX", Long: []string{"output", "trace", "signal", "status", "abbrev", "verbose", "raw", "read", "write", "fault", "inject", "string-limit", "attach", "user", "env", "trace-path", "summary-columns", "summary-sort-by", "sort-by", "columns", "decode-fds", "decode-pids", "const-print-style", "detach-on", "argv0", "quiet", "silence"}}},
-	"ltrace":       {Spec: Spec{Short: "aADeEFlnopsuwx", Long: []string{"align", "indent", "library", "output", "config"}}},
-	"valgrind":     {},
-	"setsid":       {},
-	"chroot":       {Spec: Spec{Long: []string{"userspec", "groups"}}, Operands: 1},
-	"flock":        {Spec: flockSpec, Script: []string{"c", "command"}, Operands: 1},
-	"unbuffer":     {},
-	"caffeinate":   {Spec: Spec{Short: "tw"}},
-	"runuser":      {Spec: suSpec, Exec: []string{"u", "user"}, Script: []string{"c", "command", "session-command"}},
-	"wsl":          {Spec: Spec{Short: "du", Long: []string{"distribution", "user", "cd", "shell-type", "distribution-id"}}, Exec: []string{"e", "exec"}},
+	"sudo":       {Spec: sudoSpec, NoRun: []string{"e", "edit", "l", "list", "v", "validate", "V", "version", "help", "K", "remove-timestamp"}, Dir: []string{"D", "chdir"}},
+	"doas":       {Spec: Spec{Short: "aCu"}, NoRun: []string{"C"}},
+	"pkexec":     {Spec: Spec{Long: []string{"user"}}},
+	"env":        {Spec: Spec{Short: "uCSP", Long: []string{"unset", "chdir", "split-string"}}, Dir: []string{"C", "chdir"}, Split: []string{"S", "split-string"}},
+	"nice":       {Spec: Spec{Short: "n", Long: []string{"adjustment"}}},
+	"ionice":     {Spec: Spec{Short: "cnpPu", Long: []string{"class", "classdata", "pid", "pgid", "uid"}}, NoRun: []string{"p", "P", "u", "pid", "pgid", "uid"}},
+	"timeout":    {Spec: Spec{Short: "ks", Long: []string{"kill-after", "signal"}}, Operands: 1},
+	"stdbuf":     {Spec: Spec{Short: "ioe", Long: []string{"input", "output", "error"}}},
+	"nohup":      {NoRun: []string{"help", "version"}},
+	"time":       {Spec: Spec{Short: "fo", Long: []string{"format", "output"}}},
+	"command":    {Builtin: true, NoRun: []string{"v", "V"}},
+	"builtin":    {Builtin: true},
+	"exec":       {Builtin: true, Spec: Spec{Short: "a"}},
+	"nocorrect":  {Builtin: true},
+	"noglob":     {Builtin: true},
+	"strace":     {Spec: Spec{Short: "abeEIoOpPsSuUX", Long: []string{"output", "trace", "signal", "status", "abbrev", "verbose", "raw", "read", "write", "fault", "inject", "string-limit", "attach", "user", "env", "trace-path", "summary-columns", "summary-sort-by", "sort-by", "columns", "decode-fds", "decode-pids", "const-print-style", "detach-on", "argv0", "quiet", "silence"}}},
+	"ltrace":     {Spec: Spec{Short: "aADeEFlnopsuwx", Long: []string{"align", "indent", "library", "output", "config"}}},
+	"valgrind":   {},
+	"setsid":     {},
+	"chroot":     {Spec: Spec{Long: []string{"userspec", "groups"}}, Operands: 1},
+	"flock":      {Spec: flockSpec, Script: []string{"c", "command"}, Operands: 1},
+	"unbuffer":   {},
+	"caffeinate": {Spec: Spec{Short: "tw"}},
+	"runuser":    {Spec: suSpec, Exec: []string{"u", "user"}, Script: []string{"c", "command", "session-command"}},
+	"wsl": {Spec: Spec{Short: "du", Long: []string{"distribution", "user", "cd", "shell-type", "distribution-id"}}, Exec: []string{"e", "exec"}, Fold: true,
+		NoRun: []string{"install", "uninstall", "l", "list", "shutdown", "t", "terminate", "s", "set-default", "set-default-version",
+			"set-version", "status", "update", "export", "import", "import-in-place", "unregister", "mount", "unmount", "manage",
+			"debug-shell", "help", "v", "version", "?"}},
 	"busybox":      {},
 	"watch":        {Spec: Spec{Short: "nq", Long: []string{"interval", "equexit"}}, Exec: []string{"x", "exec"}},
 	"taskset":      {NoRun: []string{"p", "pid"}, Operands: 1},
@@ -184,8 +203,8 @@ var wrappers = map[string]Wrapper{
 	// Tool runners, profilers and tracers, resource and placement
 	// controls, network redirectors, sandboxes and host bridges (which
 	// share the home directory), moreutils.
-	"lvm":             {},
-	"cmake":           {},
+	"lvm":             {Tools: []string{"lv", "vg", "pv"}},
+	"cmake":           {Exec: []string{"E"}, Runs: cmakeRuns},
 	"uvx":             {Spec: uvxSpec, NoRun: helpVersion},
 	"uv":              {Subs: run, Spec: uvRunSpec},
 	"pipx":            {Subs: run, Spec: Spec{Long: []string{"spec", "python", "index-url", "pip-args", "backend"}}},
@@ -211,12 +230,12 @@ var wrappers = map[string]Wrapper{
 	"torsocks":        {Spec: Spec{Short: "uaPp", Long: []string{"user", "pass", "address", "port"}}, NoRun: []string{"h", "help", "shell", "i", "isolate"}},
 	"tsocks":          {},
 	"sshpass":         {Spec: Spec{Short: "pfdP"}, NoRun: []string{"h", "V"}},
-	"bwrap":           {},
+	"bwrap":           {NoRun: []string{"help", "version"}},
 	"nsjail":          {Mark: dashDash},
 	"watchexec":       {Mark: dashDash},
 	"sandbox-exec":    {Spec: Spec{Short: "fpD"}},
 	"eatmydata":       {},
-	"arch":            {},
+	"arch":            {Spec: Spec{Long: []string{"arch", "e", "d"}, OneDash: true}, NoRun: []string{"h"}},
 	"flatpak-spawn":   {Spec: Spec{Long: []string{"directory", "env", "forward-fd", "sandbox-expose", "sandbox-expose-ro", "sandbox-expose-path", "sandbox-expose-path-ro", "sandbox-flag", "app-path", "usr-path"}}, NoRun: []string{"h", "help"}},
 	"distrobox":       {Subs: []string{"enter"}, Mark: dashDash},
 	"distrobox-enter": {Mark: dashDash},
@@ -236,7 +255,17 @@ var wrappers = map[string]Wrapper{
 	"machinectl": {},
 	// Multi-call coreutils (uutils: coreutils rm ...; GNU's single
 	// binary: coreutils --coreutils-prog=rm ...).
-	"coreutils": {},
+	"coreutils": {Spec: Spec{Long: []string{"coreutils-prog"}}, Program: []string{"coreutils-prog"}, NoRun: []string{"help", "version"}},
+}
+
+// cmakeRuns are the cmake -E commands that do what a command does (cmake
+// -E rm takes rm's -r and -f; remove takes -f and removes files; chdir
+// DIR CMD and env [NAME=VALUE] CMD run CMD).
+var cmakeRuns = map[string][]string{
+	"rm": {"rm"}, "remove": {"rm", "-f"}, "remove_directory": {"rm", "-rf"},
+	"rename": {"mv"}, "copy": {"cp"}, "copy_if_different": {"cp"}, "copy_directory": {"cp", "-r"},
+	"copy_directory_if_different": {"cp", "-r"}, "create_symlink": {"ln", "-s"}, "create_hardlink": {"ln"},
+	"make_directory": {"mkdir", "-p"}, "touch": {"touch"}, "chdir": {"env", "-C"}, "env": {"env"}, "time": {"time"},
 }
 
 // shellOptions are the option syntaxes of the builtins and commands the
@@ -247,7 +276,14 @@ var shellOptions = map[string]Wrapper{
 	"readarray": {Spec: Spec{Short: "dnOsuCc"}},
 	"trap":      {NoRun: []string{"p", "l"}},
 	"su":        {Spec: suSpec, Script: []string{"c", "command", "session-command"}, Exec: []string{"u", "user"}},
-	"script":    {Spec: Spec{Short: "cEIOBTmo", Long: []string{"command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format", "output-limit"}}, Script: []string{"c", "command"}},
+	// sg [-] GROUP [-c] COMMAND runs COMMAND with /bin/sh -c.
+	"sg": {Spec: Spec{Short: "c"}, Operands: 1, Script: []string{"c"}},
+	// nix-shell [opts] --run|--command SCRIPT runs SCRIPT with bash in
+	// the shell's environment (--arg/--argstr/--option take two words:
+	// the second is read as an operand).
+	"nix-shell": {Spec: Spec{Short: "AIij", Long: []string{"run", "command", "attr", "arg", "argstr", "option", "include",
+		"keep", "max-jobs", "cores", "log-format", "store", "builders", "exclude"}}, Script: []string{"run", "command"}},
+	"script": {Spec: Spec{Short: "cEIOBTmo", Long: []string{"command", "echo", "log-in", "log-out", "log-io", "log-timing", "logging-format", "output-limit"}}, Script: []string{"c", "command"}},
 }
 
 // bwrapValues are bubblewrap's options and how many words each takes.

@@ -239,10 +239,11 @@ func cutUTF8(s string, n int) string {
 // analyzer holds one analysis: the output, the parser, budgets, and the
 // holes standing for unknown text inside nested scripts.
 type analyzer struct {
-	opts    Options
-	out     *ir.Script
-	parser  *syntax.Parser
-	maxCmds int
+	opts     Options
+	partSlab []part // what fieldBuilder cuts words' first parts from (takePart)
+	out      *ir.Script
+	parser   *syntax.Parser
+	maxCmds  int
 
 	holes  map[string]string // hole variable name -> original text
 	nholes int
@@ -423,49 +424,70 @@ func (a *analyzer) walkText(c ctx, st *state, text string) (done int, err error)
 	if nestingDepth(text, maxParseNesting) > maxParseNesting {
 		return 0, errTooDeep
 	}
+	// One allocation holds the walk's state: the loop body below is a
+	// closure, and every local it touched would be allocated on its own.
+	w := &textWalk{a: a, c: c, st: st}
+	w.pending = w.buf[:0]
+	w.src.Reset(text)
+	w.in.r = &w.src
 	p := parserPool.Get().(*syntax.Parser)
-	in := &stoppableReader{r: strings.NewReader(text)}
-	var pending []*syntax.Stmt
-	var pendingLine uint // the last line the pending statements reach
-	walk := func() {
-		for _, s := range pending {
-			if a.full() {
-				break
-			}
-			a.stmt(c, st, s)
-		}
-		pending = pending[:0]
-		if a.full() {
-			in.stop = true
-		}
-	}
-	for s, perr := range p.StmtsSeq(in) {
+	for s, perr := range p.StmtsSeq(&w.in) {
 		switch {
-		case in.stop:
+		case w.in.stop:
 			// Parsed from the cut input: ignored.
 		case perr != nil:
-			err = perr
+			w.err = perr
 		default:
-			if len(pending) > 0 && s.Pos().Line() > pendingLine {
-				walk()
-				if in.stop {
+			if len(w.pending) > 0 && s.Pos().Line() > w.pendingLine {
+				w.walk()
+				if w.in.stop {
 					continue
 				}
-				done = int(s.Pos().Offset()) // the bodies lie before s
+				w.done = int(s.Pos().Offset()) // the bodies lie before s
 			}
-			pending = append(pending, s)
-			pendingLine = max(pendingLine, s.End().Line())
-			if len(pending) == 1 && !mayHoldHeredoc(text, s) {
-				walk() // nothing in it is filled in later
-				done = int(s.End().Offset())
+			w.pending = append(w.pending, s)
+			w.pendingLine = max(w.pendingLine, s.End().Line())
+			if len(w.pending) == 1 && !mayHoldHeredoc(text, s) {
+				w.walk() // nothing in it is filled in later
+				w.done = int(s.End().Offset())
 			}
 		}
 	}
 	parserPool.Put(p)
-	if err == nil && !in.stop {
-		walk()
+	if w.err == nil && !w.in.stop {
+		w.walk()
 	}
-	return min(done, len(text)), err
+	return min(w.done, len(text)), w.err
+}
+
+// textWalk is the state of one walkText.
+type textWalk struct {
+	a           *analyzer
+	c           ctx
+	st          *state
+	src         strings.Reader
+	in          stoppableReader
+	pending     []*syntax.Stmt // parsed, not walked yet
+	buf         [4]*syntax.Stmt
+	pendingLine uint // the last line the pending statements reach
+	done        int
+	err         error
+}
+
+// walk walks the pending statements, and stops the input once the
+// analysis is full.
+func (w *textWalk) walk() {
+	for _, s := range w.pending {
+		if w.a.full() {
+			break
+		}
+		w.a.stmt(w.c, w.st, s)
+	}
+	clear(w.pending)
+	w.pending = w.pending[:0]
+	if w.a.full() {
+		w.in.stop = true
+	}
 }
 
 // mayHoldHeredoc reports whether the source of statement s has a <<
@@ -609,7 +631,10 @@ func (a *analyzer) run(c ctx, st *state, sc *simple) int {
 	a.out.Commands = append(a.out.Commands, cmd)
 	a.last = lastRun{idx: idx, words: words, stdin: stdin, piped: c.piped}
 	if t, ok := catWritten(st, name, words); ok {
-		a.last.words, a.last.stdin = words[:1], &t // cat x.sh | sh: the file's text
+		// cat x.sh | sh: the file's text (a copy of t, so that only this
+		// branch allocates it, not every command)
+		text := t
+		a.last.words, a.last.stdin = words[:1], &text
 	}
 
 	a.substitutions(c, st, sc, idx)

@@ -37,7 +37,7 @@ func (a *analyzer) arrayAssign(st *state, src string, as *syntax.Assign) (xword,
 		if e.Index != nil || e.Value == nil {
 			return w, opaqueVar
 		}
-		elems = append(elems, a.fields(st, src, e.Value)...)
+		elems = a.appendFields(elems, st, src, e.Value)
 		if len(elems) > maxArrayElems {
 			return w, opaqueVar
 		}

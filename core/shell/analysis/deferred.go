@@ -252,7 +252,7 @@ func (a *analyzer) procSubstText(st *state, w xword) (xword, bool) {
 	scratch := st.clone()
 	var words []xword
 	for _, arg := range ce.Args {
-		words = append(words, a.fields(scratch, inner, arg)...)
+		words = a.appendFields(words, scratch, inner, arg)
 		if len(words) > maxBraceFields {
 			return xword{}, false
 		}

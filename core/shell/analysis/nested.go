@@ -329,48 +329,30 @@ func (a *analyzer) scriptCmd(c ctx, st *state, ex exec) {
 }
 
 // nixShellCmd: nix-shell [opts] --run|--command SCRIPT runs SCRIPT with
-// bash inside the shell's environment.
+// bash inside the shell's environment. Its options are cmdfacts'
+// (ShellOptions("nix-shell")), read in GNU order: they may follow the
+// packages and paths.
 func (a *analyzer) nixShellCmd(c ctx, st *state, ex exec) {
-	ws := ex.words
-	for i := 1; i+1 < len(ws); i++ {
-		if v, ok := ws[i].lit(); ok && (v == "--run" || v == "--command") {
-			a.nestedWord(c, st.child(a, ex.env), ws[i+1], ir.Bash, "nix-shell "+v, ex.idx)
-			i++
+	ns := cmdfacts.ShellOptions("nix-shell")
+	o := parseOpts(ex.words, 1, len(ex.words), ns.Spec)
+	for _, op := range o.args.Opts {
+		if op.Val != nil && slices.Contains(ns.Script, op.Name) {
+			a.nestedWord(c, st.child(a, ex.env), *o.word(op), ir.Bash, "nix-shell --"+op.Name, ex.idx)
 		}
 	}
 }
 
 // wslCmd: wsl [opts] [--] COMMAND LINE runs the line in the default Linux
-// shell (wsl -e is a wrapper).
+// shell. Its options are cmdfacts' (WrapperOf("wsl"), read without
+// regard to case); with an Exec option it is a wrapper (stripWslExec),
+// with a NoRun one (--install, --list, ...) it runs no command line.
 func (a *analyzer) wslCmd(c ctx, st *state, ex exec) {
-	ws := ex.words
-	i := 1
-	for i < len(ws) {
-		v, ok := ws[i].lit()
-		if !ok {
-			break
-		}
-		lv := strings.ToLower(v)
-		if lv == "--" {
-			i++
-			break
-		}
-		if lv == "-d" || lv == "--distribution" || lv == "-u" || lv == "--user" || lv == "--cd" || lv == "--shell-type" || lv == "--distribution-id" {
-			i += 2
-			continue
-		}
-		if lv == "--system" {
-			i++
-			continue
-		}
-		if strings.HasPrefix(lv, "-") {
-			return // --install, --list, ...: no command line
-		}
-		break
+	w := wrapperOf("wsl")
+	i, o := readOpts(foldOptions(w, ex.words), 1, w.Spec)
+	if o.has(w.Exec...) || o.has(w.NoRun...) || i >= len(ex.words) {
+		return
 	}
-	if i < len(ws) {
-		a.nestedWords(c, newState(), ws[i:], ir.Bash, "wsl", ex.idx)
-	}
+	a.nestedWords(c, newState(), ex.words[i:], ir.Bash, "wsl", ex.idx)
 }
 
 // powershellCmd: powershell/pwsh -Command TEXT..., -EncodedCommand BASE64,

@@ -112,7 +112,7 @@ func (a *analyzer) substValue(st *state, src string, cs *syntax.CmdSubst) (strin
 		if len(words) > maxBraceFields {
 			return "", false
 		}
-		words = append(words, a.fields(scratch, src, w)...)
+		words = a.appendFields(words, scratch, src, w)
 	}
 	for _, w := range words {
 		if !w.known() || w.glob {

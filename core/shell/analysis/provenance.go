@@ -245,7 +245,7 @@ func (a *analyzer) substListing(st *state, src string, w *syntax.Word) (string, 
 	}
 	var ws []xword
 	for _, arg := range call.Args {
-		ws = append(ws, a.fields(st, src, arg)...)
+		ws = a.appendFields(ws, st, src, arg)
 	}
 	return listingDir(ws)
 }

@@ -299,7 +299,7 @@ func (a *analyzer) forClause(c ctx, st *state, fc *syntax.ForClause) {
 				a.looseSubst(c, st, n)
 			}
 			for _, w := range loop.Items {
-				items = append(items, a.fields(st, c.src, w)...)
+				items = a.appendFields(items, st, c.src, w)
 			}
 			for _, n := range arith {
 				st.forget(n)
@@ -591,9 +591,9 @@ func (a *analyzer) call(c ctx, st *state, ce *syntax.CallExpr, redirs []*syntax.
 			a.out.Truncated = true
 			break
 		}
-		f := a.fields(st, c.src, w)
-		a.words += len(f)
-		sc.words = append(sc.words, f...)
+		n := len(sc.words)
+		sc.words = a.appendFields(sc.words, st, c.src, w)
+		a.words += len(sc.words) - n
 	}
 	target := st
 	if !pure && len(assigns) > 1 {
@@ -733,10 +733,13 @@ func collect(subst *[]syntax.Node, arith *[]string, n syntax.Node) {
 			return
 		}
 	}
+	// The walk appends to copies: the closure would otherwise make the
+	// caller's slices (and whatever holds them) escape on every call.
+	found, assigned := *subst, *arith
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst:
-			*subst = append(*subst, n)
+			found = append(found, n)
 			return false
 		case *syntax.BinaryArithm:
 			switch n.Op {
@@ -745,7 +748,7 @@ func collect(subst *[]syntax.Node, arith *[]string, n syntax.Node) {
 				syntax.XorAssgn, syntax.ShlAssgn, syntax.ShrAssgn:
 				if w, ok := n.X.(*syntax.Word); ok {
 					if l := w.Lit(); l != "" {
-						*arith = append(*arith, l)
+						assigned = append(assigned, l)
 					}
 				}
 			}
@@ -754,13 +757,14 @@ func collect(subst *[]syntax.Node, arith *[]string, n syntax.Node) {
 			case syntax.Inc, syntax.Dec:
 				if w, ok := n.X.(*syntax.Word); ok {
 					if l := w.Lit(); l != "" {
-						*arith = append(*arith, l)
+						assigned = append(assigned, l)
 					}
 				}
 			}
 		}
 		return true
 	})
+	*subst, *arith = found, assigned
 }
 
 // plainWord reports a word made of literals and single quotes only: no

@@ -67,21 +67,30 @@ func readOpts(ws []xword, start int, spec cmdfacts.Spec) (int, opts) {
 			break
 		}
 	}
+	spec.POSIX = true
+	o := parseOpts(ws, start, start+n, spec)
+	return start + n - len(o.args.Operands), o
+}
+
+// parseOpts reads ws[start:end] by spec with cmdfacts.ParseArgs (in the
+// order spec gives: GNU permutation unless spec.POSIX). A word whose
+// value is not wholly known is handed over as an unknown word, an
+// operand unless an option takes it as its value. Cost: ParseArgs's on
+// those words (held on the stack up to 8 of them).
+func parseOpts(ws []xword, start, end int, spec cmdfacts.Spec) opts {
 	var buf [8]ir.Word
 	args := buf[:0]
-	if n > len(buf) {
-		args = make([]ir.Word, 0, n)
+	if end-start > len(buf) {
+		args = make([]ir.Word, 0, end-start)
 	}
-	for _, w := range ws[start : start+n] {
+	for _, w := range ws[start:end] {
 		if v, ok := w.lit(); ok {
 			args = append(args, ir.Word{Value: v, KnownPrefix: v})
 		} else {
 			args = append(args, ir.Word{Unknown: true})
 		}
 	}
-	spec.POSIX = true
-	p := cmdfacts.ParseArgs(args, spec)
-	return start + n - len(p.Operands), opts{args: p, ws: ws, start: start}
+	return opts{args: cmdfacts.ParseArgs(args, spec), ws: ws, start: start}
 }
 
 // has reports whether any of names (no dashes) was given.
@@ -115,6 +124,23 @@ func (o opts) word(op cmdfacts.Opt) *xword {
 		return &x
 	}
 	return w
+}
+
+// foldOptions returns ws with its option words in lower case when w
+// reads its options without regard to case (Wrapper.Fold), for reading
+// them only: the command it runs is taken from ws.
+func foldOptions(w cmdfacts.Wrapper, ws []xword) []xword {
+	if !w.Fold {
+		return ws
+	}
+	out := slices.Clone(ws)
+	for i, x := range out {
+		if v, ok := x.lit(); ok && strings.HasPrefix(v, "-") && strings.ToLower(v) != v {
+			l := strings.ToLower(v)
+			out[i] = knownWord(l, l)
+		}
+	}
+	return out
 }
 
 // simpleWrapper strips the options of w; its NoRun options mean it runs
@@ -244,16 +270,6 @@ func stripEnv(a *analyzer, ws []xword) unwrap {
 	return u
 }
 
-func stripNohup(_ *analyzer, ws []xword) unwrap {
-	i := 1
-	if i < len(ws) {
-		if v, ok := ws[i].lit(); ok && v == "--" {
-			i++
-		}
-	}
-	return unwrap{rest: ws[i:]}
-}
-
 // stripFlock handles flock [opts] FILE COMMAND...; the -c form runs a shell
 // string and is handled as a nested script.
 func stripFlock(_ *analyzer, ws []xword) unwrap {
@@ -283,7 +299,7 @@ func stripRunuser(_ *analyzer, ws []xword) unwrap {
 // shell command line (see the wsl handler).
 func stripWslExec(_ *analyzer, ws []xword) unwrap {
 	w := wrapperOf("wsl")
-	i, o := readOpts(ws, 1, w.Spec)
+	i, o := readOpts(foldOptions(w, ws), 1, w.Spec)
 	if !o.has(w.Exec...) {
 		return unwrap{}
 	}
@@ -380,10 +396,10 @@ func wrapperOf(name string) cmdfacts.Wrapper {
 // Operands, Mark) do not describe.
 func stripFuncs() map[string]func(*analyzer, []xword) unwrap {
 	return map[string]func(*analyzer, []xword) unwrap{
-		"sudo": stripSudo, "env": stripEnv, "nohup": stripNohup, "flock": stripFlock,
+		"sudo": stripSudo, "env": stripEnv, "flock": stripFlock,
 		"runuser": stripRunuser, "wsl": stripWslExec, "busybox": stripBusybox, "toybox": stripBusybox,
 		"watch": stripWatchExec, "nix": stripNix, "lvm": stripLvm, "cmake": stripCmakeE, "uv": stripUv,
-		"setarch": stripSetarch, "arch": stripArch, "bwrap": stripBwrap, "mpirun": stripMPI,
+		"setarch": stripSetarch, "bwrap": stripBwrap, "mpirun": stripMPI,
 		"mpiexec": stripMPI, "orterun": stripMPI, "machinectl": stripMachinectl, "coreutils": stripCoreutils,
 	}
 }
@@ -426,7 +442,7 @@ func (a *analyzer) splitWords(w xword) []xword {
 		if call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(f.Stmts[0].Redirs) == 0 && len(call.Assigns) == 0 {
 			st := newState()
 			for _, arg := range call.Args {
-				out = append(out, a.fields(st, text, arg)...)
+				out = a.appendFields(out, st, text, arg)
 			}
 			return out
 		}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
@@ -61,18 +62,25 @@ func stripMachinectl(_ *analyzer, ws []xword) unwrap {
 }
 
 // stripCoreutils handles a multi-call coreutils binary: coreutils NAME
-// ARGS (uutils) and coreutils --coreutils-prog=NAME ARGS (GNU).
-func stripCoreutils(a *analyzer, ws []xword) unwrap {
-	if len(ws) > 1 {
-		if v, ok := ws[1].lit(); ok && strings.HasPrefix(v, "--coreutils-prog=") {
-			name := strings.TrimPrefix(v, "--coreutils-prog=")
-			if name == "" {
+// ARGS (uutils) and coreutils --coreutils-prog=NAME ARGS (GNU): the
+// program is the value of a Program option of cmdfacts' entry, the words
+// after it its arguments; without one, the first operand.
+func stripCoreutils(_ *analyzer, ws []xword) unwrap {
+	w := wrapperOf("coreutils")
+	i, o := readOpts(ws, 1, w.Spec)
+	for _, op := range o.args.Opts {
+		switch {
+		case slices.Contains(w.NoRun, op.Name):
+			return unwrap{}
+		case op.Val != nil && slices.Contains(w.Program, op.Name):
+			p := o.word(op)
+			if v, ok := p.lit(); ok && v == "" {
 				return unwrap{}
 			}
-			return unwrap{rest: append([]xword{knownWord(name, name)}, ws[2:]...)}
+			return unwrap{rest: append([]xword{*p}, ws[o.start+op.At+1:]...)}
 		}
 	}
-	return stripBusybox(a, ws)
+	return unwrap{rest: ws[i:]}
 }
 
 // stripUv handles uv run and uv tool run (uvx).
@@ -101,29 +109,11 @@ func stripSetarch(_ *analyzer, ws []xword) unwrap {
 	return unwrap{rest: ws[i:]}
 }
 
-// stripArch handles macOS's arch [-x86_64 | -arm64 | -arch NAME ...]
-// [-e VAR=VALUE] [-d VAR] PROG ARGS (plain arch prints the architecture).
-func stripArch(_ *analyzer, ws []xword) unwrap {
-	for i := 1; i < len(ws); i++ {
-		v, ok := ws[i].lit()
-		switch {
-		case !ok:
-			return unwrap{rest: ws[i:]}
-		case v == "-arch" || v == "-e" || v == "-d":
-			i++
-		case v == "-h":
-			return unwrap{}
-		case len(v) > 1 && v[0] == '-':
-		default:
-			return unwrap{rest: ws[i:]}
-		}
-	}
-	return unwrap{}
-}
-
 // stripBwrap handles bwrap [OPTIONS] COMMAND: options take zero to three
-// words (cmdfacts.BwrapValues); the first other word is the command.
+// words (cmdfacts.BwrapValues); the first other word is the command. A
+// NoRun option of its cmdfacts entry (--help, --version) runs none.
 func stripBwrap(_ *analyzer, ws []xword) unwrap {
+	w := wrapperOf("bwrap")
 	for i := 1; i < len(ws); i++ {
 		v, ok := ws[i].lit()
 		if !ok {
@@ -132,9 +122,10 @@ func stripBwrap(_ *analyzer, ws []xword) unwrap {
 		switch {
 		case v == "--":
 			return unwrap{rest: ws[i+1:]}
-		case v == "--help" || v == "--version":
-			return unwrap{}
 		case len(v) > 1 && v[0] == '-':
+			if slices.Contains(w.NoRun, strings.TrimLeft(v, "-")) {
+				return unwrap{}
+			}
 			i += cmdfacts.BwrapValues(v)
 		default:
 			return unwrap{rest: ws[i:]}
@@ -144,23 +135,26 @@ func stripBwrap(_ *analyzer, ws []xword) unwrap {
 }
 
 // sgCmd: sg [-] GROUP [-c] COMMAND runs COMMAND through /bin/sh -c with
-// GROUP as its group (sg with no command starts a shell).
+// GROUP as its group (sg with no command starts a shell). Its options
+// and the GROUP operand are cmdfacts' (ShellOptions("sg")); the command
+// is the Script option's value with the words after it, or the words
+// after GROUP.
 func (a *analyzer) sgCmd(c ctx, st *state, ex exec) {
+	sg := cmdfacts.ShellOptions("sg")
 	ws := ex.words
-	i := 1
+	i, _ := readOpts(ws, 1, sg.Spec)
 	if i < len(ws) {
 		if v, ok := ws[i].lit(); ok && v == "-" {
-			i++
+			i++ // sg - GROUP: a login environment
 		}
 	}
-	i++ // the group
-	if i < len(ws) {
-		if v, ok := ws[i].lit(); ok && v == "-c" {
-			i++
-		}
+	i, o := readOpts(ws, min(i+sg.Operands, len(ws)), sg.Spec)
+	cmd := ws[i:]
+	if w := o.val(sg.Script...); w != nil {
+		cmd = append([]xword{*w}, cmd...)
 	}
-	if i < len(ws) {
-		a.nestedWords(c, st.child(a, ex.env), ws[i:], ir.Bash, "sg", ex.idx)
+	if len(cmd) > 0 {
+		a.nestedWords(c, st.child(a, ex.env), cmd, ir.Bash, "sg", ex.idx)
 	}
 }
 
@@ -178,43 +172,43 @@ func (a *analyzer) forfilesCmd(c ctx, st *state, ex exec) {
 }
 
 // stripLvm: lvm COMMAND ARGS runs the LVM tool of that name (lvm lvremove
-// vg/lv is lvremove vg/lv); lvm alone or with an option is its shell.
+// vg/lv is lvremove vg/lv): a name starting with one of its cmdfacts
+// entry's Tools prefixes; lvm alone or with an option is its shell.
 func stripLvm(_ *analyzer, ws []xword) unwrap {
 	if len(ws) < 2 {
 		return unwrap{}
 	}
+	w := wrapperOf("lvm")
 	sub, ok := ws[1].lit()
-	if !ok || len(sub) < 3 || !(strings.HasPrefix(sub, "lv") || strings.HasPrefix(sub, "vg") || strings.HasPrefix(sub, "pv")) {
+	if !ok || !slices.ContainsFunc(w.Tools, func(p string) bool { return len(sub) > len(p) && strings.HasPrefix(sub, p) }) {
 		return unwrap{}
 	}
-	return unwrap{rest: ws[1:], via: "lvm"}
+	return unwrap{rest: ws[1:], via: nameOf(ws[0])}
 }
 
-// stripCmakeE: cmake -E rm ARGS removes files like rm (its options -r,
-// -f are rm's), cmake -E remove FILES like rm -f, cmake -E
-// remove_directory DIRS like rm -rf; the rest of cmake -E and cmake
-// itself run no command this layer can name.
+// stripCmakeE: cmake -E COMMAND ARGS does what cmdfacts' entry says
+// COMMAND does (Wrapper.Runs: cmake -E rm is rm, remove is rm -f,
+// remove_directory is rm -rf, chdir DIR CMD is env -C DIR CMD); the
+// other -E commands, and cmake without -E, run no command this layer can
+// name. The Via label is the words read: "cmake -E rm".
 func stripCmakeE(_ *analyzer, ws []xword) unwrap {
-	if len(ws) < 3 {
+	w := wrapperOf("cmake")
+	i, o := readOpts(ws, 1, w.Spec)
+	if !o.has(w.Exec...) || i >= len(ws) {
 		return unwrap{}
 	}
-	if e, ok := ws[1].lit(); !ok || e != "-E" {
+	sub, ok := ws[i].lit()
+	head, runs := w.Runs[sub]
+	if !ok || !runs {
 		return unwrap{}
 	}
-	sub, ok := ws[2].lit()
-	if !ok {
-		return unwrap{}
+	rest := make([]xword, 0, len(head)+len(ws)-i-1)
+	for _, h := range head {
+		rest = append(rest, knownWord(h, h))
 	}
-	var head []xword
-	switch sub {
-	case "rm":
-		head = []xword{knownWord("rm", "rm")}
-	case "remove":
-		head = []xword{knownWord("rm", "rm"), knownWord("-f", "-f")}
-	case "remove_directory":
-		head = []xword{knownWord("rm", "rm"), knownWord("-rf", "-rf")}
-	default:
-		return unwrap{}
+	via := nameOf(ws[0])
+	for _, x := range ws[1 : i+1] {
+		via += " " + x.value()
 	}
-	return unwrap{rest: append(head, ws[3:]...), via: "cmake -E " + sub}
+	return unwrap{rest: append(rest, ws[i+1:]...), via: via}
 }
