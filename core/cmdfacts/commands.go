@@ -35,13 +35,30 @@ var (
 
 // Judged reports whether command name (a normalised Command.Name) is one
 // a layer judges by name: it has a Syntax, belongs to one of this
-// package's command families, or is in judgedNames. The shell analysis
+// package's command families, is in judgedNames, or makes a file system
+// (MakesFileSystem). The shell analysis
 // reports such a command after an unknown command word ($SUDO rm -rf /,
 // $(which sudo) zfs destroy tank). Cost: a map look-up (the set is built
 // once, on first use).
 func Judged(name string) bool {
 	judgedOnce.Do(buildJudged)
-	return judged[name]
+	return judged[name] || MakesFileSystem(name)
+}
+
+// fileSystemMakers are the prefixes of the names of the commands that make
+// a file system, one per type (mkfs.ext4, mkfs.vfat, newfs_msdos,
+// newfs_hfs).
+var fileSystemMakers = []string{"mkfs", "newfs"}
+
+// MakesFileSystem reports whether command name is a file-system maker by
+// its name (fileSystemMakers); mke2fs and mkswap are judged by name.
+func MakesFileSystem(name string) bool {
+	for _, p := range fileSystemMakers {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func buildJudged() {

@@ -198,7 +198,7 @@ func (v *cmdv) rules() {
 		for _, r := range rs {
 			r(v)
 		}
-	} else if strings.HasPrefix(v.name, "mkfs") || strings.HasPrefix(v.name, "newfs") {
+	} else if cmdfacts.MakesFileSystem(v.name) {
 		ruleMkfs(v)
 	} else {
 		ruleEffects(v) // a command with effects and no rule of its own

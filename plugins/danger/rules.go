@@ -16,8 +16,9 @@ import (
 // rules; all of them run, in the order of ruleSets and then of each list.
 // Nothing is overridden, and no declaration depends on another's
 // initialisation (Go initialises every package variable before dispatch,
-// which is built from them). Names starting with mkfs or newfs that have
-// no rule of their own go to ruleMkfs (judge.go).
+// which is built from them). File-system makers by name
+// (cmdfacts.MakesFileSystem: mkfs.ext4, newfs_msdos) that have no rule of
+// their own go to ruleMkfs (judge.go).
 
 // judging declares that rule judges the commands named names (dispatch
 // names, see dispatchName).

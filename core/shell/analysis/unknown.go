@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"strings"
-
 	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 )
 
@@ -22,7 +20,7 @@ func isWrappedCommand(name string) bool {
 	if name == "" {
 		return false
 	}
-	if cmdfacts.Judged(name) || nestedHandlers[name] != nil || cmdfacts.InterpreterLang(name) != "" || strings.HasPrefix(name, "mkfs") {
+	if cmdfacts.Judged(name) || nestedHandlers[name] != nil || cmdfacts.InterpreterLang(name) != "" {
 		return true
 	}
 	_, ok := wrappers[name]
