@@ -86,10 +86,19 @@ var copyOps = map[string]ir.EffectOp{"cp": ir.EffectCopy, "install": ir.EffectCo
 
 // copyEffects: cp / mv / ln / install SRC... DEST, or -t DIR SRC...; ln
 // TARGET links into the current directory; install -d DIR... creates
-// directories.
+// directories. cp -l and cp -s link instead of copying; ln -s and cp -s
+// make symbolic links.
 func copyEffects(name string, args []ir.Word) []ir.Effect {
 	p := ParseCommand(name, args)
 	e := ir.Effect{Op: copyOps[name], Recursive: name == "mv" || p.Has("r", "R", "a", "recursive", "archive"), Force: p.Has("f", "force")}
+	switch {
+	case name == "ln":
+		e.Symbolic = p.Has("s", "symbolic")
+	case name == "cp" && p.Has("s", "symbolic-link"):
+		e.Op, e.Symbolic = ir.EffectLink, true
+	case name == "cp" && p.Has("l", "link"):
+		e.Op = ir.EffectLink
+	}
 	switch t := p.Values("t", "target-directory"); {
 	case name == "install" && p.Has("d", "directory"):
 		if len(p.Operands) == 0 {
@@ -261,4 +270,14 @@ func RemoteSpec(v string) bool {
 		return false
 	}
 	return !strings.ContainsAny(v[:i], `/\`)
+}
+
+// linkEffects: link FILE1 FILE2 makes FILE2 a hard link to FILE1 (exactly
+// two operands, or link does nothing).
+func linkEffects(name string, args []ir.Word) []ir.Effect {
+	p := ParseCommand(name, args)
+	if len(p.Operands) != 2 {
+		return nil
+	}
+	return []ir.Effect{{Op: ir.EffectLink, Targets: p.Operands[1:], Sources: p.Operands[:1]}}
 }

@@ -172,6 +172,7 @@ var effectReaders = map[string]func(name string, args []ir.Word) []ir.Effect{
 	"cp":        copyEffects,
 	"mv":        copyEffects,
 	"ln":        copyEffects,
+	"link":      linkEffects,
 	"install":   copyEffects,
 	"sed":       inPlaceEffects,
 	"gsed":      inPlaceEffects,

@@ -75,4 +75,8 @@ type Effect struct {
 	// host:path) and are not in Sources; what they bring is not known
 	// here.
 	RemoteSources bool
+	// Symbolic: a link's targets are symbolic links whose text is the
+	// source as written (ln -s, cp -s); without it a link is a hard link
+	// (ln, cp -l, link).
+	Symbolic bool
 }

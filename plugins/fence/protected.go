@@ -180,56 +180,48 @@ func wholeFrom(ts []target, n int, sources []ir.Word) []target {
 	return ts
 }
 
-// linkSources are the files ln, cp -l/-s and link make links to: a hard
-// link (ln without -s, cp -l, link) is judged like a write (outside the
-// roots asks, FN-HARDLINK-OUTSIDE); a symbolic one only for protected
-// paths. A relative symlink target is relative to the link's directory,
+// linkSources are the files ln, cp -l/-s and link make links to (the
+// Sources of the command's link effects): a hard link (ln without -s, cp
+// -l, link) is judged like a write (outside the roots asks,
+// FN-HARDLINK-OUTSIDE); a symbolic one only for protected paths. A
+// relative symlink target of ln is relative to the link's directory,
 // taken from the link's word when it names one.
 func linkSources(c *ir.Command) []target {
-	if c.Dialect != ir.Bash || len(c.Args) < 2 {
+	if c.Dialect != ir.Bash {
 		return nil
 	}
-	args := c.Args[1:]
-	switch c.Name {
-	case "link":
-		ops := cmdfacts.ParseCommand("link", args).Operands
-		if len(ops) != 2 {
-			return nil
-		}
-		return []target{{w: ops[0], verb: verbLink, mode: modeHardLink}}
-	case "ln":
-		p := cmdfacts.ParseCommand("ln", args)
-		sources := p.Operands
-		var linkDir []ir.Word
-		switch t := p.Values("t", "target-directory"); {
-		case len(t) > 0:
-			linkDir = t[len(t)-1:]
-		case len(sources) >= 2:
-			last := sources[len(sources)-1]
-			sources = sources[:len(sources)-1]
-			if i := strings.LastIndexAny(last.Value, `/\`); i > 0 && !last.Unknown {
-				linkDir = []ir.Word{cmdfacts.Literal(last.Value[:i])}
-			}
-			if len(sources) > 1 || strings.HasSuffix(last.Value, "/") {
-				linkDir = []ir.Word{last}
-			}
-		}
-		if p.Has("s", "symbolic") {
-			return linkTargets(sources, modeProtected, linkDir)
-		}
-		return linkTargets(sources, modeHardLink, nil)
-	case "cp":
-		p := cmdfacts.ParseCommand("cp", args)
-		sources := p.Operands
-		if len(p.Values("t", "target-directory")) == 0 && len(sources) > 0 {
-			sources = sources[:len(sources)-1]
-		}
+	var out []target
+	for _, e := range c.Effects {
 		switch {
-		case p.Has("l", "link"):
-			return linkTargets(sources, modeHardLink, nil)
-		case p.Has("s", "symbolic-link"):
-			return linkTargets(sources, modeProtected, nil)
+		case e.Op != ir.EffectLink:
+		case !e.Symbolic:
+			out = append(out, linkTargets(e.Sources, modeHardLink, nil)...)
+		case c.Name == "ln":
+			out = append(out, linkTargets(e.Sources, modeProtected, symlinkDir(e))...)
+		default:
+			out = append(out, linkTargets(e.Sources, modeProtected, nil)...)
 		}
+	}
+	return out
+}
+
+// symlinkDir is the directory ln -s makes its links in, which a relative
+// target is read from: the -t directory; the destination when there are
+// several sources or it ends in "/"; else the destination's own directory
+// when its word names one.
+func symlinkDir(e ir.Effect) []ir.Word {
+	if len(e.Targets) == 0 {
+		return nil
+	}
+	last := e.Targets[len(e.Targets)-1]
+	switch {
+	case e.Into:
+		return []ir.Word{last}
+	case len(e.Sources) > 1 || strings.HasSuffix(last.Value, "/"):
+		return []ir.Word{last}
+	}
+	if i := strings.LastIndexAny(last.Value, `/\`); i > 0 && !last.Unknown {
+		return []ir.Word{cmdfacts.Literal(last.Value[:i])}
 	}
 	return nil
 }

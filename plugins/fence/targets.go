@@ -155,7 +155,6 @@ var posixTargets map[string]extractor
 
 func init() {
 	posixTargets = map[string]extractor{
-		"link":    nthOperand(syntax("link"), 1, verbWrite),
 		"scp":     remoteCopyTargets(syntax("scp")),
 		"ditto":   remoteCopyTargets(syntax("ditto")),
 		"rclone":  rcloneTargets,

@@ -217,7 +217,8 @@ func commandToProto(c *ir.Command) *layerpb.Command {
 		p.Effects = make([]*layerpb.Effect, len(c.Effects))
 		for i, e := range c.Effects {
 			p.Effects[i] = &layerpb.Effect{Op: layerpb.EffectOp(e.Op), Targets: wordsToProto(e.Targets), Sources: wordsToProto(e.Sources),
-				Into: e.Into, Recursive: e.Recursive, Force: e.Force, Sync: e.Sync, Option: text(e.Option), RemoteSources: e.RemoteSources}
+				Into: e.Into, Recursive: e.Recursive, Force: e.Force, Sync: e.Sync, Option: text(e.Option), RemoteSources: e.RemoteSources,
+				Symbolic: e.Symbolic}
 		}
 	}
 	if len(c.Redirects) > 0 {
@@ -263,7 +264,7 @@ func commandFromProto(p *layerpb.Command) ir.Command {
 		for i, e := range p.GetEffects() {
 			c.Effects[i] = ir.Effect{Op: ir.EffectOp(e.GetOp()), Targets: wordsFromProto(e.GetTargets()), Sources: wordsFromProto(e.GetSources()),
 				Into: e.GetInto(), Recursive: e.GetRecursive(), Force: e.GetForce(), Sync: e.GetSync(), Option: e.GetOption(),
-				RemoteSources: e.GetRemoteSources()}
+				RemoteSources: e.GetRemoteSources(), Symbolic: e.GetSymbolic()}
 		}
 	}
 	if len(p.GetRedirects()) > 0 {
