@@ -865,6 +865,9 @@ func nameOf(w xword) string {
 
 // looseName is the name of w with its unknown parts taken as empty.
 func looseName(w xword) string {
+	if len(w.parts) == 1 && !w.parts[0].unknown {
+		return ir.CommandName(w.parts[0].text) // the usual word: nothing to join
+	}
 	var sb strings.Builder
 	for _, p := range w.parts {
 		if !p.unknown {

@@ -273,7 +273,11 @@ func (a *analyzer) payloads(c ctx, st *state, ex exec) {
 	if c.dialect != ir.Bash {
 		return
 	}
-	cmd := a.out.Commands[ex.idx] // a copy: Commands grows below
+	// Read in place: Commands grows only once the payloads are run (and
+	// in gitAliases after it has read the command), and what is read here
+	// (name, words, assignments) lives outside the Commands array. A copy
+	// cost an allocation per command.
+	cmd := &a.out.Commands[ex.idx]
 	var stdin *ir.Word
 	switch {
 	case c.stdin != nil:
@@ -283,13 +287,13 @@ func (a *analyzer) payloads(c ctx, st *state, ex exec) {
 		w := c.piped.posix.word()
 		stdin = &w
 	}
-	ps := cmdfacts.Payloads(&cmd, stdin)
-	for _, code := range cmdfacts.LispCodes(&cmd) {
+	ps := cmdfacts.Payloads(cmd, stdin)
+	for _, code := range cmdfacts.LispCodes(cmd) {
 		ps = append(ps, oneliner.LispPayloads(code)...)
 	}
-	if g, ok := cmdfacts.GitCommand(&cmd); ok {
+	if g, ok := cmdfacts.GitCommand(cmd); ok {
 		ps = append(ps, cmdfacts.GitPayloads(g)...)
-		a.gitAliases(c, st, ex, &cmd, g)
+		a.gitAliases(c, st, ex, cmd, g)
 	}
 	for _, p := range ps {
 		a.runPayload(c, st, ex, p)
@@ -353,7 +357,8 @@ func wordToXRaw(w ir.Word) xword {
 // and expands one written earlier when ex uses it: `git NAME ...` runs
 // `git VALUE ...` (or the shell command of a "!" alias), Via "git alias
 // NAME". Aliases given on the command line (-c, GIT_CONFIG_*) are read by
-// cmdfacts.ParseGit wherever git is judged.
+// cmdfacts.ParseGit wherever git is judged. cmd may point into Commands:
+// it is read before anything is analysed.
 func (a *analyzer) gitAliases(c ctx, st *state, ex exec, cmd *ir.Command, g cmdfacts.Git) {
 	if g.Sub == "config" {
 		if w, ok := cmdfacts.ParseGitConfigWrite(g.Args); ok {
