@@ -11,7 +11,7 @@ import (
 
 // hiddenRules are the rules of this file and the command names they judge.
 var hiddenRules = []judging{
-	on(ruleRunner, "npx", "pnpx", "bunx", "pnpm", "yarn", "npm"),
+	on(ruleRunner, cmdfacts.PackageRunnerNames()...),
 }
 
 // inlineScripts judges the interpreter one-liners the command runs
@@ -204,17 +204,9 @@ func (v *cmdv) judgeInner(argv []ir.Word) {
 // run a package's command: it is judged as that command (npx rimraf ~ is
 // rimraf ~); npx -c / --call 'script' runs a shell script.
 func ruleRunner(v *cmdv) {
-	args := v.args
-	switch v.name {
-	case "pnpm", "yarn", "npm":
-		sub := ""
-		if len(args) > 0 {
-			sub = args[0].Value
-		}
-		if sub != "dlx" && sub != "exec" && sub != "x" {
-			return
-		}
-		args = args[1:]
+	args, ok := cmdfacts.PackageRunnerArgs(v.name, v.args)
+	if !ok {
+		return
 	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]

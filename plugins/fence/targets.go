@@ -185,9 +185,6 @@ func init() {
 		"go":      goTargets,
 		"rustc":   compilerTargets,
 		"shx":     subcommandTargets,
-		"npx":     packageRunnerTargets,
-		"bunx":    packageRunnerTargets,
-		"pnpx":    packageRunnerTargets,
 		"pip":     pipTargets,
 		"pip3":    pipTargets,
 		"uv":      uvTargets,
@@ -197,6 +194,9 @@ func init() {
 	}
 	for _, n := range []string{"cc", "gcc", "g++", "c++", "clang", "clang++", "gfortran", "tcc"} {
 		posixTargets[n] = compilerTargets
+	}
+	for _, n := range cmdfacts.PackageRunnerNames() {
+		posixTargets[n] = packageRunner(n, posixTargets[n])
 	}
 	for _, n := range cmdfacts.Compressors() {
 		posixTargets[n] = compressTargets(syntax(n))
@@ -1062,8 +1062,25 @@ func subcommandTargets(args []ir.Word) []target {
 	return ts
 }
 
-// packageRunnerTargets: npx / bunx / pnpx [opts] PKG[@version] ARGS run the
-// package's command, judged like that command (npx rimraf ~).
+// packageRunner is the extractor of package runner name
+// (cmdfacts.PackageRunnerArgs: npx, pnpm dlx, npm exec ...): the targets of
+// the command it runs when it runs one, else other's (npm install
+// --prefix DIR), if any.
+func packageRunner(name string, other extractor) extractor {
+	return func(args []ir.Word) []target {
+		if inner, ok := cmdfacts.PackageRunnerArgs(name, args); ok {
+			return packageRunnerTargets(inner)
+		}
+		if other != nil {
+			return other(args)
+		}
+		return nil
+	}
+}
+
+// packageRunnerTargets: [opts] PKG[@version] ARGS after a package runner
+// (npx, pnpm dlx ...) run the package's command, judged like that command
+// (npx rimraf ~).
 func packageRunnerTargets(args []ir.Word) []target {
 	p := cmdfacts.ParseArgs(args, syntax("npx"))
 	if len(p.Operands) == 0 || p.Operands[0].Unknown {
