@@ -208,23 +208,14 @@ func ruleRunner(v *cmdv) {
 	if !ok {
 		return
 	}
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a.Unknown:
-			return
-		case a.Value == "--":
-			v.judgeInner(args[i+1:])
-			return
-		case (a.Value == "-c" || a.Value == "--call") && i+1 < len(args) && !args[i+1].Unknown:
-			v.j.nestedScript(v, args[i+1].Value, ir.Bash)
-			return
-		case mustSyntax("npx").Takes(a.Value):
-			i++
-		case strings.HasPrefix(a.Value, "-"):
-		default:
-			v.judgeInner(args[i:])
+	// Read with npx's Spec, as the fence reads it: -c 'script',
+	// --call='script' and -c'script' alike.
+	p := cmdfacts.ParseArgs(args, mustSyntax("npx"))
+	for _, o := range p.Opts {
+		if (o.Name == "c" || o.Name == "call") && o.Val != nil && !o.Val.Unknown {
+			v.j.nestedScript(v, o.Val.Value, ir.Bash)
 			return
 		}
 	}
+	v.judgeInner(p.Operands)
 }
