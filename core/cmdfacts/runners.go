@@ -25,11 +25,13 @@ var packageRunners = map[string][]string{
 // with args (the words after the command word) runs a package's command,
 // and returns the words the runner reads from then on: its own options
 // (read with Syntax("npx"): -p/--package, -c/--call, --) and the package
-// with its arguments. For pnpm, yarn and npm the runner subcommand must
-// be the first word (pnpm dlx rimraf dist); any other first word is
-// something else (pnpm install). Both layers read package runners here:
-// the danger gate judges the command run, the fence its writes. Cost:
-// one map lookup.
+// with its arguments. For pnpm, yarn and npm the runner subcommand is
+// their first operand, after any of their own options read with
+// Syntax("npm") (npm --yes exec, pnpm -C DIR dlx, yarn --cwd DIR dlx);
+// another first operand is something else (pnpm install). Both layers
+// read package runners here: the danger gate judges the command run, the
+// fence its writes. Cost: a map lookup; for pnpm, yarn and npm starting
+// with an option, one ParseArgs.
 func PackageRunnerArgs(name string, args []ir.Word) ([]ir.Word, bool) {
 	subs, ok := packageRunners[name]
 	switch {
@@ -37,14 +39,24 @@ func PackageRunnerArgs(name string, args []ir.Word) ([]ir.Word, bool) {
 		return nil, false
 	case subs == nil:
 		return args, true
+	case len(args) == 0 || args[0].Unknown:
+		return nil, false
+	case !IsOption(args[0]): // the usual npm install, pnpm dlx X
+		return runnerRest(subs, args[0], args[1:])
 	}
-	if len(args) == 0 || args[0].Unknown {
+	spec := syntaxes["npm"]
+	spec.POSIX = true // the words after the subcommand are the runner's, in order
+	ops := ParseArgs(args, spec).Operands
+	if len(ops) == 0 || ops[0].Unknown {
 		return nil, false
 	}
-	for _, s := range subs {
-		if args[0].Value == s {
-			return args[1:], true
-		}
+	return runnerRest(subs, ops[0], ops[1:])
+}
+
+// runnerRest returns rest when sub is one of subs.
+func runnerRest(subs []string, sub ir.Word, rest []ir.Word) ([]ir.Word, bool) {
+	if !sub.Unknown && slices.Contains(subs, sub.Value) {
+		return rest, true
 	}
 	return nil, false
 }
