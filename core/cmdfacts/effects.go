@@ -90,10 +90,18 @@ var copyOps = map[string]ir.EffectOp{"cp": ir.EffectCopy, "install": ir.EffectCo
 // make symbolic links.
 func copyEffects(name string, args []ir.Word) []ir.Effect {
 	p := ParseCommand(name, args)
-	e := ir.Effect{Op: copyOps[name], Recursive: name == "mv" || p.Has("r", "R", "a", "recursive", "archive"), Force: p.Has("f", "force")}
+	e := ir.Effect{Op: copyOps[name], Force: p.Has("f", "force")}
 	switch {
 	case name == "ln":
+		// ln's -r is --relative, not a recursion
 		e.Symbolic = p.Has("s", "symbolic")
+		e.Relative = e.Symbolic && p.Has("r", "relative")
+	case name == "mv":
+		e.Recursive = true
+	default:
+		e.Recursive = p.Has("r", "R", "a", "recursive", "archive")
+	}
+	switch {
 	case name == "cp" && p.Has("s", "symbolic-link"):
 		e.Op, e.Symbolic = ir.EffectLink, true
 	case name == "cp" && p.Has("l", "link"):

@@ -12,7 +12,8 @@ import (
 )
 
 // TestEffectsOf runs testdata/effects.json: each command's effects,
-// written "OP [into] TARGET... [from SOURCE...] [recursive] [force]".
+// written "OP [into] TARGET... [from SOURCE...] [recursive] [force]
+// [symbolic] [relative]".
 func TestEffectsOf(t *testing.T) {
 	data, err := os.ReadFile("testdata/effects.json")
 	if err != nil {
@@ -51,6 +52,12 @@ func TestEffectsOf(t *testing.T) {
 			}
 			if e.Force {
 				s += " force"
+			}
+			if e.Symbolic {
+				s += " symbolic"
+			}
+			if e.Relative {
+				s += " relative"
 			}
 			got = append(got, s)
 		}

@@ -79,4 +79,9 @@ type Effect struct {
 	// source as written (ln -s, cp -s); without it a link is a hard link
 	// (ln, cp -l, link).
 	Symbolic bool
+	// Relative: a symbolic link's text is made relative to where the
+	// link lies (ln -r), so it points at the source as written, read
+	// from the command's directory like every other path; without it the
+	// text is the source as written, read from the link's directory.
+	Relative bool
 }

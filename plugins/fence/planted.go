@@ -182,58 +182,127 @@ func (j *judge) plantedHidden(i int, c *ir.Command, shown string, printed bool) 
 			}
 		}
 		base := j.dirOf(pc)
-		if pc.Name == "ln" && cmdfacts.ParseCommand("ln", pc.Args[1:]).Has("s", "symbolic") {
+		if linksByText(pc) {
 			// a symbolic link's relative target is read from the link's directory
 			if at := j.p.Clean(shown); at.IsAbs() {
 				base = j.p.Join(at, j.p.Clean(".."))
 			}
 		}
 		for _, w := range sources {
-			name, ok, missing := j.plantedIn(w, base)
-			if ok {
-				j.addSetting(commandLabel(c), shown, name)
-				return
-			}
-			if missing && j.writtenBefore(i, w, base) {
-				// echo B64 | base64 -d > /tmp/x; cp /tmp/x .env: the source
-				// does not exist yet, and the call makes it first
-				what := "text of " + w.Value + ", a file this call writes first, which zcode-fence cannot read"
-				if !j.en {
-					what = w.Value + " 的内容（本次调用先写入该文件，zcode-fence 无法读取）"
-				}
-				j.addSetting(commandLabel(c), shown, what)
+			if j.plantedSource(i, c, shown, w, base) {
 				return
 			}
 		}
 	}
 }
 
-// writtenBefore reports whether a command of the call before command i
-// writes the file w names (a write redirect or a tee operand).
-func (j *judge) writtenBefore(i int, w ir.Word, base paths.Path) bool {
+// maxCopyHops bounds how many copies plantedSource follows back from a
+// file that does not exist yet to the file it is copied from.
+const maxCopyHops = 4
+
+// plantedSource judges source w (read in base) of command i, which writes
+// shown: it asks (and reports true) when w's text sets a guard setting,
+// or when w does not exist yet and a command before i writes it with text
+// the guard cannot read (a redirect, tee, a write). A file that an
+// earlier copy, move or link makes from another (cp a.env out/x; cp out/x
+// .env) is judged by that file's text, up to maxCopyHops copies back.
+func (j *judge) plantedSource(i int, c *ir.Command, shown string, w ir.Word, base paths.Path) bool {
+	for hop := 0; ; hop++ {
+		name, ok, missing := j.plantedIn(w, base)
+		if ok {
+			j.addSetting(commandLabel(c), shown, name)
+			return true
+		}
+		if !missing {
+			return false
+		}
+		k, from, fromBase, written := j.writerBefore(i, w, base)
+		if !written {
+			return false
+		}
+		if from == nil || hop == maxCopyHops {
+			// echo B64 | base64 -d > /tmp/x; cp /tmp/x .env: the source
+			// does not exist yet, and the call makes it first
+			what := "text of " + w.Value + ", a file this call writes first, which zcode-fence cannot read"
+			if !j.en {
+				what = w.Value + " 的内容（本次调用先写入该文件，zcode-fence 无法读取）"
+			}
+			j.addSetting(commandLabel(c), shown, what)
+			return true
+		}
+		i, w, base = k, *from, fromBase
+	}
+}
+
+// writerBefore finds the last command before command i that writes the
+// file w names (read in base): a write redirect or a write effect (tee,
+// touch) gives from nil; a copy, move or link onto it (cp SRC w, cp SRC
+// DIR/ with w in DIR) gives the source it is made from, read in that
+// command's directory (a symbolic link's text in the link's).
+func (j *judge) writerBefore(i int, w ir.Word, base paths.Path) (k int, from *ir.Word, fromBase paths.Path, written bool) {
 	x, ok := j.sourcePath(w, base)
 	if !ok {
-		return false
+		return 0, nil, paths.Path{}, false
+	}
+	same := func(o ir.Word, dir paths.Path) bool {
+		y, ok := j.sourcePath(o, dir)
+		return ok && y.Norm == x.Norm
 	}
 	cmds := j.call.Script.Commands
-	for k := 0; k < i && k < len(cmds); k++ {
+	for k = min(i, len(cmds)) - 1; k >= 0; k-- {
 		ck := &cmds[k]
-		var outs []ir.Word
+		dir := j.dirOf(ck)
 		for _, r := range ck.Redirects {
-			if r.IsWrite() {
-				outs = append(outs, r.Target)
+			if r.IsWrite() && same(r.Target, dir) {
+				return k, nil, paths.Path{}, true
 			}
 		}
-		if ck.Name == "tee" {
-			outs = append(outs, cmdfacts.ParseCommand("tee", ck.Args[1:]).Operands...)
-		}
-		for _, o := range outs {
-			if y, ok := j.sourcePath(o, j.dirOf(ck)); ok && y.Norm == x.Norm {
-				return true
+		for _, e := range ck.Effects {
+			switch e.Op {
+			case ir.EffectWrite:
+				for _, t := range e.Targets {
+					if same(t, dir) {
+						return k, nil, paths.Path{}, true
+					}
+				}
+			case ir.EffectCopy, ir.EffectMove, ir.EffectLink:
+				if src, ok := copiedOnto(e, dir, same); ok {
+					if e.Op == ir.EffectLink && e.Symbolic && !e.Relative {
+						dir = j.p.Join(x, j.p.Clean("..")) // the link's text is read where it lies
+					}
+					return k, src, dir, true
+				}
 			}
 		}
 	}
-	return false
+	return 0, nil, paths.Path{}, false
+}
+
+// copiedOnto reports whether copy effect e (in directory dir) makes the
+// file same matches, and from which source: the one target when there is
+// one source, or a target directory the sources land in under their own
+// names (Into, several sources, or a name ending in /).
+func copiedOnto(e ir.Effect, dir paths.Path, same func(ir.Word, paths.Path) bool) (*ir.Word, bool) {
+	for _, t := range e.Targets {
+		into := e.Into || len(e.Sources) > 1 || strings.HasSuffix(t.Value, "/")
+		if !into && len(e.Sources) == 1 && same(t, dir) {
+			return &e.Sources[0], true
+		}
+		if t.Unknown {
+			continue
+		}
+		for k := range e.Sources {
+			src := &e.Sources[k]
+			if src.Unknown {
+				continue
+			}
+			inDir := cmdfacts.Literal(strings.TrimRight(t.Value, `/\`) + "/" + baseName(src.Value))
+			if same(inDir, dir) {
+				return src, true
+			}
+		}
+	}
+	return nil, false
 }
 
 // plantedIn reads the regular file w names (bounded) and reports the
@@ -361,4 +430,16 @@ func (j *judge) addSetting(label, shown, name string) {
 	}
 	msg := rules.Fill(rules.ProtectedSetting.Template(tl), "label", label, "target", shorten(shown), "what", name)
 	j.reasons = append(j.reasons, core.Reason{Layer: Name, Rule: rules.ProtectedSetting.ID, Message: withOrigin(msg, j.origin())})
+}
+
+// linksByText reports whether c makes a symbolic link whose text is its
+// source as written (ln -s, cp -s; not ln -r), which is then read from
+// the link's directory.
+func linksByText(c *ir.Command) bool {
+	for _, e := range c.Effects {
+		if e.Op == ir.EffectLink && e.Symbolic && !e.Relative {
+			return true
+		}
+	}
+	return false
 }

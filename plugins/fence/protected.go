@@ -184,8 +184,9 @@ func wholeFrom(ts []target, n int, sources []ir.Word) []target {
 // Sources of the command's link effects): a hard link (ln without -s, cp
 // -l, link) is judged like a write (outside the roots asks,
 // FN-HARDLINK-OUTSIDE); a symbolic one only for protected paths. A
-// relative symlink target of ln is relative to the link's directory,
-// taken from the link's word when it names one.
+// relative symlink target is relative to the link's directory, taken
+// from the link's word when it names one; with ln -r (Relative) to the
+// command's.
 func linkSources(c *ir.Command) []target {
 	if c.Dialect != ir.Bash {
 		return nil
@@ -196,7 +197,7 @@ func linkSources(c *ir.Command) []target {
 		case e.Op != ir.EffectLink:
 		case !e.Symbolic:
 			out = append(out, linkTargets(e.Sources, modeHardLink, nil)...)
-		case c.Name == "ln":
+		case !e.Relative:
 			out = append(out, linkTargets(e.Sources, modeProtected, symlinkDir(e))...)
 		default:
 			out = append(out, linkTargets(e.Sources, modeProtected, nil)...)

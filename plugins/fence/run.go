@@ -65,48 +65,84 @@ func commandCost(c *ir.Command) int {
 	return 1 + len(c.Args) + len(c.Redirects) + bytes/steps.PathChunk
 }
 
-// planLinks records the symlinks the script creates (ln -s TARGET LINK,
-// ln -s TARGET in the current directory), so that a later write through
-// one (ln -s /etc cfg && echo x > cfg/hosts) is judged by where it leads.
-// A relative TARGET is relative to the link's directory.
+// planLinks records the symbolic links the script creates (the link
+// effects with Symbolic: ln -s, cp -s, in every form cmdfacts reads: -t
+// DIR, several sources, one operand linking into the current directory),
+// so that a later write through one (ln -s /etc cfg && echo x >
+// cfg/hosts) is judged by where it leads.
 func (j *judge) planLinks(cmds []ir.Command) {
 	for i := range cmds {
 		c := &cmds[i]
-		if c.Name != "ln" || c.Dialect != ir.Bash || len(c.Args) < 2 {
+		if c.Dialect != ir.Bash {
 			continue
 		}
-		p := cmdfacts.ParseCommand("ln", c.Args[1:])
-		if !p.Has("s", "symbolic") || p.Has("t", "target-directory") || len(p.Operands) == 0 || len(p.Operands) > 2 {
-			continue
-		}
-		to := p.Operands[0]
-		if to.Unknown {
-			continue
-		}
-		base := j.dirOf(c)
-		var link paths.Path
-		if len(p.Operands) == 2 {
-			rs := j.resolve(p.Operands[1], base, c.Dialect)
-			if len(rs) == 0 {
-				continue
+		for _, e := range c.Effects {
+			if e.Op == ir.EffectLink && e.Symbolic {
+				j.planLink(i, c, e)
 			}
-			link = j.p.Join(base, rs[0].p)
-		} else {
-			link = j.p.Join(base, j.p.Clean(baseName(to.Value)))
-		}
-		if !link.IsAbs() {
-			continue
-		}
-		if fi, err := os.Stat(link.Norm); err == nil && fi.IsDir() && j.p.EvalSymlinks != nil && !p.Has("n", "no-dereference", "T", "no-target-directory") {
-			// ln -s TARGET DIR makes DIR/basename(TARGET).
-			link = j.p.Join(link, j.p.Clean(baseName(to.Value)))
-		}
-		parent := j.p.Join(link, j.p.Clean(".."))
-		target := j.p.Join(parent, j.p.Normalize(to.Value))
-		if target.IsAbs() {
-			j.planned = append(j.planned, plannedLink{after: i, link: link, to: target})
 		}
 	}
+}
+
+// planLink records the links of one link effect of command i. A
+// relative source is read from the link's directory (the link's text),
+// or from the command's with Relative (ln -r).
+func (j *judge) planLink(i int, c *ir.Command, e ir.Effect) {
+	base := j.dirOf(c)
+	for _, src := range e.Sources {
+		if src.Unknown || src.Value == "" {
+			continue
+		}
+		for _, link := range j.linkPlaces(c, e, src, base) {
+			if !link.IsAbs() {
+				continue
+			}
+			from := base
+			if !e.Relative {
+				from = j.p.Join(link, j.p.Clean(".."))
+			}
+			if to := j.p.Join(from, j.p.Normalize(src.Value)); to.IsAbs() {
+				j.planned = append(j.planned, plannedLink{after: i, link: link, to: to})
+			}
+		}
+	}
+}
+
+// linkPlaces are where the link to src will lie: below each target
+// directory under src's own name (Into, or several sources), else the
+// one target itself, or below it when it is a directory on disk. A
+// target that is a symbolic link to a directory gives both places: ln
+// -n/-T replaces the link itself, plain ln makes one inside.
+func (j *judge) linkPlaces(c *ir.Command, e ir.Effect, src ir.Word, base paths.Path) []paths.Path {
+	name := j.p.Clean(baseName(src.Value))
+	var out []paths.Path
+	for _, t := range e.Targets {
+		for _, r := range j.resolve(t, base, c.Dialect) {
+			at := j.p.Join(base, r.p)
+			if e.Into || len(e.Sources) > 1 {
+				out = append(out, j.p.Join(at, name))
+				continue
+			}
+			if j.p.EvalSymlinks == nil || !at.IsAbs() {
+				out = append(out, at)
+				continue
+			}
+			switch fi, err := os.Lstat(at.Norm); {
+			case err != nil:
+				out = append(out, at)
+			case fi.IsDir():
+				out = append(out, j.p.Join(at, name))
+			case fi.Mode()&os.ModeSymlink != 0:
+				out = append(out, at)
+				if st, err := os.Stat(at.Norm); err == nil && st.IsDir() {
+					out = append(out, j.p.Join(at, name))
+				}
+			default:
+				out = append(out, at)
+			}
+		}
+	}
+	return out
 }
 
 // baseName is the last element of a path written with / or \.

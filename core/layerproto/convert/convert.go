@@ -218,7 +218,7 @@ func commandToProto(c *ir.Command) *layerpb.Command {
 		for i, e := range c.Effects {
 			p.Effects[i] = &layerpb.Effect{Op: layerpb.EffectOp(e.Op), Targets: wordsToProto(e.Targets), Sources: wordsToProto(e.Sources),
 				Into: e.Into, Recursive: e.Recursive, Force: e.Force, Sync: e.Sync, Option: text(e.Option), RemoteSources: e.RemoteSources,
-				Symbolic: e.Symbolic}
+				Symbolic: e.Symbolic, Relative: e.Relative}
 		}
 	}
 	if len(c.Redirects) > 0 {
@@ -264,7 +264,7 @@ func commandFromProto(p *layerpb.Command) ir.Command {
 		for i, e := range p.GetEffects() {
 			c.Effects[i] = ir.Effect{Op: ir.EffectOp(e.GetOp()), Targets: wordsFromProto(e.GetTargets()), Sources: wordsFromProto(e.GetSources()),
 				Into: e.GetInto(), Recursive: e.GetRecursive(), Force: e.GetForce(), Sync: e.GetSync(), Option: e.GetOption(),
-				RemoteSources: e.GetRemoteSources(), Symbolic: e.GetSymbolic()}
+				RemoteSources: e.GetRemoteSources(), Symbolic: e.GetSymbolic(), Relative: e.GetRelative()}
 		}
 	}
 	if len(p.GetRedirects()) > 0 {

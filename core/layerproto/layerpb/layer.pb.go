@@ -1011,7 +1011,12 @@ type Effect struct {
 	RemoteSources bool `protobuf:"varint,9,opt,name=remote_sources,json=remoteSources,proto3" json:"remote_sources,omitempty"`
 	// symbolic: a link's targets are symbolic links whose text is the source
 	// as written (ln -s, cp -s); else a link is a hard link.
-	Symbolic      bool `protobuf:"varint,10,opt,name=symbolic,proto3" json:"symbolic,omitempty"`
+	Symbolic bool `protobuf:"varint,10,opt,name=symbolic,proto3" json:"symbolic,omitempty"`
+	// relative: a symbolic link's text is made relative to where the link
+	// lies (ln -r), so it points at the source read from the command's
+	// directory; else the text is the source as written, read from the
+	// link's directory.
+	Relative      bool `protobuf:"varint,11,opt,name=relative,proto3" json:"relative,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1112,6 +1117,13 @@ func (x *Effect) GetRemoteSources() bool {
 func (x *Effect) GetSymbolic() bool {
 	if x != nil {
 		return x.Symbolic
+	}
+	return false
+}
+
+func (x *Effect) GetRelative() bool {
+	if x != nil {
+		return x.Relative
 	}
 	return false
 }
@@ -1558,7 +1570,7 @@ const file_layer_proto_rawDesc = "" +
 	"\vuninspected\x18\x12 \x01(\tR\vuninspected\x12\x16\n" +
 	"\x06output\x18\x13 \x01(\tR\x06output\x12!\n" +
 	"\foutput_bytes\x18\x14 \x01(\fR\voutputBytes\x125\n" +
-	"\aeffects\x18\x15 \x03(\v2\x1b.zcodefence.layer.v1.EffectR\aeffects\"\xd8\x02\n" +
+	"\aeffects\x18\x15 \x03(\v2\x1b.zcodefence.layer.v1.EffectR\aeffects\"\xf4\x02\n" +
 	"\x06Effect\x12-\n" +
 	"\x02op\x18\x01 \x01(\x0e2\x1d.zcodefence.layer.v1.EffectOpR\x02op\x123\n" +
 	"\atargets\x18\x02 \x03(\v2\x19.zcodefence.layer.v1.WordR\atargets\x12\x1c\n" +
@@ -1570,7 +1582,8 @@ const file_layer_proto_rawDesc = "" +
 	"\x06option\x18\b \x01(\tR\x06option\x12%\n" +
 	"\x0eremote_sources\x18\t \x01(\bR\rremoteSources\x12\x1a\n" +
 	"\bsymbolic\x18\n" +
-	" \x01(\bR\bsymbolic\"\xeb\x01\n" +
+	" \x01(\bR\bsymbolic\x12\x1a\n" +
+	"\brelative\x18\v \x01(\bR\brelative\"\xeb\x01\n" +
 	"\x04Word\x12\x14\n" +
 	"\x05value\x18\x01 \x01(\tR\x05value\x12\x10\n" +
 	"\x03raw\x18\x02 \x01(\tR\x03raw\x12\x18\n" +
