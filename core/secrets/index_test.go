@@ -32,7 +32,7 @@ func TestIndexAgreesWithScan(t *testing.T) {
 		p := paths.Simulated(goos, w[0], env)
 		s := place(p, w[1])
 		fold := goos == "windows" || goos == "darwin"
-		ix := buildIndex(s.items, fold)
+		ix := buildIndex(s.pl, fold)
 		if ix == nil {
 			t.Fatalf("%s: no index for the catalogue", goos)
 		}
@@ -46,16 +46,18 @@ func TestIndexAgreesWithScan(t *testing.T) {
 				xs = append(xs, c.Path)
 			}
 		}
-		for _, it := range s.items {
-			if it.named != "" {
-				xs = append(xs, w[0]+sep+"x"+sep+it.named, w[0]+sep+it.named+"2")
+		for i := range s.pl.items {
+			it := &s.pl.items[i]
+			if it.anywhere() {
+				named := s.pl.str(it.named)
+				xs = append(xs, w[0]+sep+"x"+sep+named, w[0]+sep+named+"2")
 				continue
 			}
-			segs := make([]string, len(it.segs))
-			for k, seg := range it.segs {
-				segs[k] = strings.ReplaceAll(seg, anyUser, "bob")
+			segs := make([]string, it.nsegs)
+			for k := range segs {
+				segs[k] = strings.ReplaceAll(s.pl.seg(it, k), anyUser, "bob")
 			}
-			root := it.root
+			root := s.pl.str(it.root)
 			if root == "/" {
 				root = ""
 			}
@@ -81,16 +83,16 @@ func TestIndexAgreesWithScan(t *testing.T) {
 				want, wantOK := s.scan(x, root, segs, fold, tree)
 				got := ""
 				if i >= 0 {
-					got = s.items[i].s.What
+					got = s.pl.items[i].store().What
 					hits++
 				}
-				if wantOK != (i >= 0) || wantOK && want.Store != s.items[i].s {
+				if wantOK != (i >= 0) || wantOK && want.Store != s.pl.items[i].store() {
 					t.Errorf("%s %q tree=%v: index %q, scan %q", goos, raw, tree, got, want.Path)
 				}
 			}
 		}
-		if judged < 2*len(s.items) || hits == 0 {
-			t.Errorf("%s: only %d judged (%d hits) over %d places", goos, judged, hits, len(s.items))
+		if judged < 2*s.Len() || hits == 0 {
+			t.Errorf("%s: only %d judged (%d hits) over %d places", goos, judged, hits, s.Len())
 		}
 	}
 }
@@ -106,7 +108,7 @@ func TestIndexBuiltAfterScans(t *testing.T) {
 		if _, ok := s.Read(x); ok {
 			t.Fatal("notes.txt is no store")
 		}
-		if s.ixs.idx != nil {
+		if s.pl.ixs.idx != nil {
 			t.Fatalf("index built after %d scans", n+1)
 		}
 	}
@@ -114,7 +116,84 @@ func TestIndexBuiltAfterScans(t *testing.T) {
 	if _, ok := Resolve(p, "/home/u/proj/sub").Read(key); !ok {
 		t.Fatal("a private key is a store")
 	}
-	if s.ixs.idx == nil {
+	if s.pl.ixs.idx == nil {
 		t.Fatal("no index after the scans")
+	}
+}
+
+// TestIndexChild: in the index of each simulated platform's catalogue,
+// every node's edges are sorted without repeats and each is found by its
+// own key (and, when folding, by the key in upper case), never by a key
+// it is not (the key with a byte more or less, the anyUser segment, which
+// has its own child), and each root is found by its kind and key.
+func TestIndexChild(t *testing.T) {
+	for goos, w := range worlds {
+		p := paths.Simulated(goos, w[0], map[string]string{"HOME": w[0]})
+		s := place(p, w[1])
+		fold := goos == "windows" || goos == "darwin"
+		ix := buildIndex(s.pl, fold)
+		if ix == nil {
+			t.Fatalf("%s: no index for the catalogue", goos)
+		}
+		key := func(sp span) string { return ix.keys[sp.lo:sp.hi] }
+		many, anyUsers := 0, 0
+		for n := range ix.nodes {
+			nd := &ix.nodes[n]
+			edges := ix.edges[nd.edge0 : nd.edge0+nd.nedges]
+			if len(edges) > 2 {
+				many++
+			}
+			if nd.anyUser >= 0 {
+				anyUsers++
+				if c := ix.child(nd, anyUser); c >= 0 {
+					t.Errorf("%s node %d: anyUser found as an edge", goos, n)
+				}
+			}
+			keys := map[string]int32{}
+			for k, e := range edges {
+				keys[key(e.key)] = e.child
+				if k > 0 && key(edges[k-1].key) >= key(e.key) {
+					t.Errorf("%s node %d: edges %q, %q out of order", goos, n, key(edges[k-1].key), key(e.key))
+				}
+			}
+			for kk, want := range keys {
+				if c := ix.child(nd, kk); c != want {
+					t.Errorf("%s node %d: child(%q) = %d, want %d", goos, n, kk, c, want)
+				}
+				up := strings.ToUpper(kk)
+				if !fold {
+					if c, ok := keys[up]; ok {
+						want = c
+					} else {
+						want = -1
+					}
+				}
+				if c := ix.child(nd, up); c != want {
+					t.Errorf("%s node %d: child(%q) = %d, want %d (fold %v)", goos, n, up, c, want, fold)
+				}
+			}
+			for kk := range keys {
+				for _, other := range []string{kk + "~", kk + "\x00", kk[:len(kk)-1], ""} {
+					if _, ok := keys[other]; !ok && ix.child(nd, other) >= 0 {
+						t.Errorf("%s node %d: child(%q) found, no such edge", goos, n, other)
+					}
+				}
+			}
+		}
+		if many == 0 || anyUsers == 0 {
+			t.Errorf("%s: %d nodes with several children, %d with an anyUser child: the test proves little", goos, many, anyUsers)
+		}
+		for _, r := range ix.roots {
+			k := key(r.key)
+			if got := ix.root(r.kind, k); got != r.node {
+				t.Errorf("%s: root %q = %d, want %d", goos, k, got, r.node)
+			}
+			if got := ix.root(r.kind, strings.ToUpper(k)); rootFolds(r.kind, fold) != (got == r.node) && strings.ToUpper(k) != k {
+				t.Errorf("%s: root %q = %d (folds %v)", goos, strings.ToUpper(k), got, rootFolds(r.kind, fold))
+			}
+			if got := ix.root(r.kind+1, k); got >= 0 {
+				t.Errorf("%s: root %q of another kind found", goos, k)
+			}
+		}
 	}
 }

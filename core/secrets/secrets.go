@@ -62,22 +62,49 @@ func (h Hit) What(zh bool) string {
 	return h.Store.What
 }
 
-// item is one Form placed for a call.
-type item struct {
-	s     *Store
-	f     *Form
-	kind  paths.Kind
-	root  string   // "/" or "C:"
-	segs  []string // below root
-	named string   // Anywhere: the file name
+// places is one placement: the catalogue's forms placed for one set of
+// inputs, shared by every Set resolved with them and never changed. It
+// holds no pointer but its slices' and text's own, so the garbage
+// collector, which marks a warm layer server's resident heap on every
+// cycle, scans none of its five hundred places: a place names its store
+// and form by index into Stores, and its root, segments and file name are
+// spans of text.
+type places struct {
+	text  string // every place's root, segments and name, one after another
+	items []item
+	segs  []span     // every place's segments, place after place
+	ixs   indexState // the placement's index (index.go)
 }
+
+// span is text[lo:hi] of a places (or of an index's keys).
+type span struct{ lo, hi int32 }
+
+// item is one Form placed for a call: Stores[st].Forms[fm] at root and
+// segments segs[seg0:seg0+nsegs], or (Anywhere) a file of name named.
+type item struct {
+	st, fm      int32
+	seg0, nsegs int32
+	root        span // "/" or "C:"
+	named       span // Anywhere: the file name; empty for the others
+	kind        paths.Kind
+}
+
+func (it *item) store() *Store { return &Stores[it.st] }
+func (it *item) form() *Form   { return &Stores[it.st].Forms[it.fm] }
+
+// anywhere reports whether it is an Anywhere form (a file name).
+func (it *item) anywhere() bool { return it.named.hi > it.named.lo }
+
+func (pl *places) str(sp span) string { return pl.text[sp.lo:sp.hi] }
+
+// seg is segment k of it (below its root).
+func (pl *places) seg(it *item, k int) string { return pl.str(pl.segs[int(it.seg0)+k]) }
 
 // Set is the catalogue placed for one call.
 type Set struct {
 	p       paths.Platform
-	items   []item
-	project paths.Path  // zero when unknown or wide
-	ixs     *indexState // the placement's index (index.go)
+	pl      *places
+	project paths.Path // zero when unknown or wide
 }
 
 // Resolve places the catalogue for one call: p gives home, the
@@ -91,7 +118,7 @@ type Set struct {
 // reuses its places.
 func Resolve(p paths.Platform, project string) *Set {
 	if last := lastPlaced.Load(); last != nil && last.sameInputs(p, project) {
-		return &Set{p: p, items: last.items, project: last.projectAt, ixs: last.ixs}
+		return &Set{p: p, pl: last.pl, project: last.projectAt}
 	}
 	var rec *envmemo.Recorder
 	q := p
@@ -100,27 +127,25 @@ func Resolve(p paths.Platform, project string) *Set {
 		q.Lookup = rec.Lookup
 	}
 	s := place(q, project)
-	s.ixs = &indexState{}
 	var seen []envmemo.Lookup
 	if rec != nil {
 		seen = rec.Seen
 	}
 	lastPlaced.Store(&placement{os: p.OS, home: p.Home, tempDir: p.TempDir, project: project,
-		noLookup: p.Lookup == nil, env: seen, items: s.items, projectAt: s.project, ixs: s.ixs})
+		noLookup: p.Lookup == nil, env: seen, pl: s.pl, projectAt: s.project})
 	s.p = p
 	return s
 }
 
-// placement is what one Resolve placed and the inputs it read. Its items
-// are never changed after it is stored (a Set only reads them), so Sets of
-// concurrent calls share them.
+// placement is what one Resolve placed and the inputs it read. Its places
+// are never changed after it is stored (a Set only reads them, and builds
+// the index once), so Sets of concurrent calls share them.
 type placement struct {
 	os, home, tempDir, project string
 	noLookup                   bool
 	env                        []envmemo.Lookup
-	items                      []item
+	pl                         *places
 	projectAt                  paths.Path
-	ixs                        *indexState
 }
 
 // lastPlaced is the most recent placement: a hook call resolves once, a
@@ -139,7 +164,7 @@ func (pl *placement) sameInputs(p paths.Platform, project string) bool {
 
 // place does Resolve's work for p (whose Lookup may be recording).
 func place(p paths.Platform, project string) *Set {
-	s := &Set{p: p, project: NarrowProject(p, project)}
+	s := &Set{p: p, pl: &places{}, project: NarrowProject(p, project)}
 	home := p.Clean(strings.TrimSpace(p.Home))
 	env := func(name string) string {
 		if p.Lookup == nil {
@@ -172,12 +197,14 @@ func place(p paths.Platform, project string) *Set {
 	if !win {
 		anchors[Abs] = p.Clean("/")
 	}
-	s.place(anchors, env)
+	var text strings.Builder
+	s.place(&text, anchors, env)
 	// Every other user's home holds the same stores at the same places
 	// (their XDG and Windows variables are theirs, so the defaults).
 	for _, other := range otherHomes(p, home) {
-		s.place(homeAnchors(p, other), nil)
+		s.place(&text, homeAnchors(p, other), nil)
 	}
+	s.pl.text = text.String()
 	return s
 }
 
@@ -262,9 +289,10 @@ func homeAnchors(p paths.Platform, home paths.Path) map[Anchor]paths.Path {
 // anyUser is the user segment of otherHomes: it matches any one segment.
 const anyUser = "\x00user"
 
-// place adds every Form of the catalogue whose anchor is in anchors; env
-// (nil: none) places the Env and Anywhere forms.
-func (s *Set) place(anchors map[Anchor]paths.Path, env func(string) string) {
+// place adds every Form of the catalogue whose anchor is in anchors, its
+// strings written to text; env (nil: none) places the Env and Anywhere
+// forms.
+func (s *Set) place(text *strings.Builder, anchors map[Anchor]paths.Path, env func(string) string) {
 	p := s.p
 	win := p.OS == "windows"
 	below := func(base paths.Path, rel string) paths.Path {
@@ -281,7 +309,7 @@ func (s *Set) place(anchors map[Anchor]paths.Path, env func(string) string) {
 			case (f.Anchor == Anywhere || f.Anchor == Env) && env == nil:
 				continue
 			case f.Anchor == Anywhere:
-				s.items = append(s.items, item{s: st, f: f, named: f.Rel})
+				s.pl.items = append(s.pl.items, item{st: int32(i), fm: int32(j), named: put(text, f.Rel)})
 			case f.Anchor == Env:
 				v := env(f.Env)
 				list := []string{v}
@@ -301,7 +329,7 @@ func (s *Set) place(anchors map[Anchor]paths.Path, env func(string) string) {
 					if f.Rel != "" {
 						at = below(base, f.Rel)
 					}
-					s.add(st, f, at)
+					s.add(text, i, j, at)
 				}
 			default:
 				base, ok := anchors[f.Anchor]
@@ -312,22 +340,35 @@ func (s *Set) place(anchors map[Anchor]paths.Path, env func(string) string) {
 				if f.Anchor == Abs {
 					rel = strings.TrimPrefix(rel, "/")
 				}
-				s.add(st, f, below(base, rel))
+				s.add(text, i, j, below(base, rel))
 			}
 		}
 	}
 }
 
-func (s *Set) add(st *Store, f *Form, at paths.Path) {
+// add places Stores[st].Forms[fm] at at (when absolute).
+func (s *Set) add(text *strings.Builder, st, fm int, at paths.Path) {
 	if !at.IsAbs() {
 		return
 	}
 	root, segs := split(at)
-	s.items = append(s.items, item{s: st, f: f, kind: at.Kind, root: root, segs: segs})
+	pl := s.pl
+	pl.items = append(pl.items, item{st: int32(st), fm: int32(fm), kind: at.Kind, root: put(text, root),
+		seg0: int32(len(pl.segs)), nsegs: int32(len(segs))})
+	for _, seg := range segs {
+		pl.segs = append(pl.segs, put(text, seg))
+	}
+}
+
+// put writes str to text and returns where.
+func put(text *strings.Builder, str string) span {
+	lo := text.Len()
+	text.WriteString(str)
+	return span{int32(lo), int32(text.Len())}
 }
 
 // Len is the number of places resolved for the call.
-func (s *Set) Len() int { return len(s.items) }
+func (s *Set) Len() int { return len(s.pl.items) }
 
 // split cuts an absolute path into its root ("/", "C:", `\\srv\share`) and
 // its segments.
@@ -361,7 +402,8 @@ func segments(s string, sep byte) []string {
 // project and reaches one. Cost: a path inside the project, one
 // containment test; else one segment comparison per place (about five
 // hundred on Linux) for the placement's first scans, then (index.go) a
-// map look-up per segment of x and a comparison per place on its way;
+// binary search among a few keys per segment of x and a comparison per
+// place on its way (no allocation but the split of x);
 // plus RealPath.
 func (s *Set) Read(x paths.Path) (Hit, bool) {
 	return s.judge(x, false)
@@ -397,19 +439,20 @@ func (s *Set) HoldsNamed(x paths.Path, patterns []string) (Hit, bool) {
 		}
 		return false
 	}
-	for i := range s.items {
-		it := &s.items[i]
-		if it.named != "" {
-			if matchAny(it.named) {
-				return Hit{Store: it.s, Path: x.Norm}, true
+	pl := s.pl
+	for i := range pl.items {
+		it := &pl.items[i]
+		if it.anywhere() {
+			if matchAny(pl.str(it.named)) {
+				return Hit{Store: it.store(), Path: x.Norm}, true
 			}
 			continue
 		}
-		if it.kind != x.Kind || !sameSeg(root, it.root, fold || x.Kind != paths.Unix) {
+		if it.kind != x.Kind || !sameSeg(root, pl.str(it.root), fold || x.Kind != paths.Unix) {
 			continue
 		}
 		if s.namedBelow(it, xs, patterns, fold, matchAny) {
-			return Hit{Store: it.s, Path: x.Norm}, true
+			return Hit{Store: it.store(), Path: x.Norm}, true
 		}
 	}
 	return Hit{}, false
@@ -417,17 +460,18 @@ func (s *Set) HoldsNamed(x paths.Path, patterns []string) (Hit, bool) {
 
 // namedBelow judges one place for HoldsNamed.
 func (s *Set) namedBelow(it *item, xs, patterns []string, fold bool, matchAny func(string) bool) bool {
-	n, m := len(it.segs), len(xs)
+	n, m := int(it.nsegs), len(xs)
 	for k := 0; k < min(n, m); k++ {
-		if it.segs[k] != anyUser && !segMatch(xs[k], it.segs[k], fold) {
+		if seg := s.pl.seg(it, k); seg != anyUser && !segMatch(xs[k], seg, fold) {
 			return false
 		}
 	}
-	switch it.f.Shape {
+	st := it.store()
+	switch it.form().Shape {
 	case File:
-		return m <= n && matchAny(it.segs[n-1])
+		return m <= n && matchAny(s.pl.seg(it, n-1))
 	case Names:
-		for _, name := range it.s.Names {
+		for _, name := range st.Names {
 			if matchAny(name) {
 				return true
 			}
@@ -442,7 +486,7 @@ func (s *Set) namedBelow(it *item, xs, patterns []string, fold bool, matchAny fu
 	}
 	for _, pat := range patterns {
 		skipped := false
-		for _, skip := range it.s.Skip {
+		for _, skip := range st.Skip {
 			skipped = skipped || sameSeg(pat, skip, fold) || globName(skip, pat, fold)
 		}
 		if !skipped {
@@ -474,12 +518,12 @@ func (s *Set) judgeOne(x paths.Path, tree bool) (Hit, bool) {
 	}
 	root, xs := split(x)
 	fold := s.p.OS == "windows" || s.p.OS == "darwin"
-	if ix := s.ixs.lookupIndex(s.items, fold); ix != nil {
+	if ix := s.pl.ixs.lookupIndex(s.pl, fold); ix != nil {
 		if i, ok := ix.judge(s, x, root, xs, tree); ok {
 			if i < 0 {
 				return Hit{}, false
 			}
-			return Hit{Store: s.items[i].s, Path: x.Norm}, true
+			return Hit{Store: s.pl.items[i].store(), Path: x.Norm}, true
 		}
 	}
 	return s.scan(x, root, xs, fold, tree)
@@ -487,30 +531,37 @@ func (s *Set) judgeOne(x paths.Path, tree bool) (Hit, bool) {
 
 // scan is judgeOne's linear scan: every place in catalogue order.
 func (s *Set) scan(x paths.Path, root string, xs []string, fold, tree bool) (Hit, bool) {
-	for i := range s.items {
-		it := &s.items[i]
-		if it.named != "" {
-			if len(xs) > 0 && anywhereMatch(xs[len(xs)-1], it.named, fold) {
-				return Hit{Store: it.s, Path: x.Norm}, true
+	pl := s.pl
+	lit := !strings.ContainsAny(x.Norm, "*?[")
+	for i := range pl.items {
+		it := &pl.items[i]
+		if it.anywhere() {
+			if len(xs) > 0 && anywhereMatch(xs[len(xs)-1], pl.str(it.named), fold) {
+				return Hit{Store: it.store(), Path: x.Norm}, true
 			}
 			continue
 		}
-		if it.kind != x.Kind || !sameSeg(root, it.root, fold || x.Kind != paths.Unix) {
+		if it.kind != x.Kind || !sameSeg(root, pl.str(it.root), fold || x.Kind != paths.Unix) {
 			continue
 		}
-		if s.matches(it, xs, fold, tree) {
-			return Hit{Store: it.s, Path: x.Norm}, true
+		if s.matches(it, xs, fold, lit, tree) {
+			return Hit{Store: it.store(), Path: x.Norm}, true
 		}
 	}
 	return Hit{}, false
 }
 
-// matches judges x's segments against one place.
-func (s *Set) matches(it *item, xs []string, fold, tree bool) bool {
-	n, m := len(it.segs), len(xs)
-	common := min(n, m)
-	for k := 0; k < common; k++ {
-		if it.segs[k] != anyUser && !segMatch(xs[k], it.segs[k], fold) {
+// matches judges x's segments against one place; lit says no segment
+// of x is a glob (each then names only itself: sameSeg, not segMatch).
+func (s *Set) matches(it *item, xs []string, fold, lit, tree bool) bool {
+	n, m := int(it.nsegs), len(xs)
+	text, segs := s.pl.text, s.pl.segs[it.seg0:it.seg0+it.nsegs]
+	for k := range min(n, m) {
+		switch seg := text[segs[k].lo:segs[k].hi]; {
+		case seg == anyUser:
+		case lit && sameSeg(xs[k], seg, fold):
+		case !lit && segMatch(xs[k], seg, fold):
+		default:
 			return false
 		}
 	}
@@ -518,12 +569,12 @@ func (s *Set) matches(it *item, xs []string, fold, tree bool) bool {
 		// x is above the place: a recursive read of x reaches it.
 		return tree
 	}
-	switch it.f.Shape {
+	switch it.form().Shape {
 	case File:
 		return m == n
 	case Tree:
 		for _, seg := range xs[n:] {
-			for _, skip := range it.s.Skip {
+			for _, skip := range it.store().Skip {
 				if globName(skip, seg, fold) || seg == skip {
 					return false
 				}
@@ -538,7 +589,7 @@ func (s *Set) matches(it *item, xs []string, fold, tree bool) bool {
 			return false
 		}
 		last := xs[m-1]
-		for _, name := range it.s.Names {
+		for _, name := range it.store().Names {
 			if segMatch(last, name, fold) {
 				return true
 			}

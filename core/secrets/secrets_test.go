@@ -116,9 +116,9 @@ func TestResolveReuse(t *testing.T) {
 		if got.Len() != fresh.Len() || got.project != fresh.project {
 			t.Fatalf("step %d: %d places (project %q), a fresh placement %d (%q)", i, got.Len(), got.project.Norm, fresh.Len(), fresh.project.Norm)
 		}
-		for j := range fresh.items {
-			a, b := got.items[j], fresh.items[j]
-			if a.s != b.s || a.f != b.f || a.root != b.root || a.named != b.named || strings.Join(a.segs, "/") != strings.Join(b.segs, "/") {
+		for j := range fresh.pl.items {
+			a, b := &got.pl.items[j], &fresh.pl.items[j]
+			if a.form() != b.form() || a.kind != b.kind || placeText(got.pl, a) != placeText(fresh.pl, b) {
 				t.Fatalf("step %d: place %d differs from a fresh placement", i, j)
 			}
 		}
@@ -151,4 +151,13 @@ func TestNarrowProjectMemo(t *testing.T) {
 			t.Errorf("step %d (%s, home %s): NarrowProject(%q) = %q, want %q", i, st.os, st.home, st.project, got.Norm, st.want)
 		}
 	}
+}
+
+// placeText is a place's root, segments and name, for comparing places.
+func placeText(pl *places, it *item) string {
+	segs := []string{pl.str(it.root), pl.str(it.named)}
+	for k := range int(it.nsegs) {
+		segs = append(segs, pl.seg(it, k))
+	}
+	return strings.Join(segs, "\x00")
 }
