@@ -87,34 +87,37 @@ func globValid(p string) bool {
 	// follows it anywhere: at the end of its own bracket, or at the end
 	// of a later bracket whose contents end with ":".
 	lastColon := -1
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '\\':
-			i++
-		case '[':
-			content, next, good := globBracket(p, i)
-			if !good {
-				return false
-			}
-			if strings.HasSuffix(content, ":") {
-				lastColon = i
-			}
-			i = next - 1
+	for at, next, content, ok := globNextBracket(p, 0); at >= 0; at, next, content, ok = globNextBracket(p, next) {
+		if !ok {
+			return false
+		}
+		if strings.HasSuffix(content, ":") {
+			lastColon = at
 		}
 	}
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '\\':
-			i++
-		case '[':
-			content, next, _ := globBracket(p, i)
-			if !classValid(content, lastColon > i) {
-				return false
-			}
-			i = next - 1
+	for at, next, content, _ := globNextBracket(p, 0); at >= 0; at, next, content, _ = globNextBracket(p, next) {
+		if !classValid(content, lastColon > at) {
+			return false
 		}
 	}
 	return true
+}
+
+// globNextBracket finds the first bracket of p at or after from (a "["
+// no backslash escapes): where it opens (at; -1 for none), its contents
+// and the index after its "]" (see globBracket; ok false when no "]"
+// ends it).
+func globNextBracket(p string, from int) (at, next int, content string, ok bool) {
+	for i := from; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '[':
+			content, next, ok = globBracket(p, i)
+			return i, next, content, ok
+		}
+	}
+	return -1, 0, "", true
 }
 
 // globBracket returns the contents of the bracket that opens at p[i] and

@@ -1,14 +1,14 @@
-package cmdfacts
+package cmdfacts_test
 
 import (
-	"encoding/json"
 	"math/rand/v2"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 )
 
 // globRegexp is the translation find's name tests went through before
@@ -100,21 +100,10 @@ type fnmatchCase struct {
 // TestFnmatch runs testdata/fnmatch.json through fnmatch, and through
 // the translation it replaced: each difference from that is on the line.
 func TestFnmatch(t *testing.T) {
-	data, err := os.ReadFile("testdata/fnmatch.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []fnmatchCase
-	if err := json.Unmarshal(data, &cases); err != nil {
-		t.Fatal(err)
-	}
-	if len(cases) == 0 {
-		t.Fatal("no cases in testdata/fnmatch.json")
-	}
-	for _, c := range cases {
-		match, ok := fnmatch(c.Pattern, c.Name, c.Fold)
+	for _, c := range load[fnmatchCase](t, "fnmatch.json") {
+		match, ok := cmdfacts.Fnmatch(c.Pattern, c.Name, c.Fold)
 		if ok != !c.Bad || match != c.Match {
-			t.Errorf("fnmatch(%q, %q, fold %v) = %v, ok %v; want %v, ok %v (%s)", c.Pattern, c.Name, c.Fold, match, ok, c.Match, !c.Bad, c.Why)
+			t.Errorf("cmdfacts.Fnmatch(%q, %q, fold %v) = %v, ok %v; want %v, ok %v (%s)", c.Pattern, c.Name, c.Fold, match, ok, c.Match, !c.Bad, c.Why)
 		}
 		wantOK, wantMatch := !c.Bad, c.Match
 		if c.Old != nil {
@@ -145,8 +134,8 @@ func TestFnmatchInvalidUTF8(t *testing.T) {
 		{"\xff", "\xff", false, false},
 		{"[\xff]", "a", false, false},
 	} {
-		if m, ok := fnmatch(c.pattern, c.name, false); m != c.match || ok != c.ok {
-			t.Errorf("fnmatch(%q, %q) = %v, ok %v; want %v, ok %v", c.pattern, c.name, m, ok, c.match, c.ok)
+		if m, ok := cmdfacts.Fnmatch(c.pattern, c.name, false); m != c.match || ok != c.ok {
+			t.Errorf("cmdfacts.Fnmatch(%q, %q) = %v, ok %v; want %v, ok %v", c.pattern, c.name, m, ok, c.match, c.ok)
 		}
 		if m, ok := globOracle(c.pattern, c.name, false, false); m != c.match || ok != c.ok {
 			t.Errorf("oracle(%q, %q) = %v, ok %v; want %v, ok %v", c.pattern, c.name, m, ok, c.match, c.ok)
@@ -154,24 +143,14 @@ func TestFnmatchInvalidUTF8(t *testing.T) {
 	}
 }
 
-// globRunsOn reports whether a bracket of pattern (as globBracket reads
+// globRunsOn reports whether a bracket of pattern (as fnmatch reads
 // them) is empty, "!" or "^", or holds "[:": the brackets the regular
 // expression translation could run into the next one, which fnmatch
 // refuses.
 func globRunsOn(pattern string) bool {
-	for i := 0; i < len(pattern); i++ {
-		switch pattern[i] {
-		case '\\':
-			i++
-		case '[':
-			content, next, ok := globBracket(pattern, i)
-			if !ok {
-				return false
-			}
-			if content == "" || content == "!" || content == "^" || strings.Contains(content, "[:") {
-				return true
-			}
-			i = next - 1
+	for at, next, content, ok := cmdfacts.GlobNextBracket(pattern, 0); at >= 0 && ok; at, next, content, ok = cmdfacts.GlobNextBracket(pattern, next) {
+		if content == "" || content == "!" || content == "^" || strings.Contains(content, "[:") {
+			return true
 		}
 	}
 	return false
@@ -220,12 +199,12 @@ func TestFnmatchDifferential(t *testing.T) {
 			}
 			for _, name := range names {
 				pairs++
-				m, ok := fnmatch(pattern, name, fold)
+				m, ok := cmdfacts.Fnmatch(pattern, name, fold)
 				switch {
 				case ok && re == nil:
 					t.Errorf("fnmatch reads %q (fold %v), the translation does not", pattern, fold)
 				case ok && m != re.MatchString(name):
-					t.Errorf("fnmatch(%q, %q, fold %v) = %v, the translation says %v", pattern, name, fold, m, !m)
+					t.Errorf("cmdfacts.Fnmatch(%q, %q, fold %v) = %v, the translation says %v", pattern, name, fold, m, !m)
 				case !ok && re != nil:
 					if !globRunsOn(pattern) {
 						t.Errorf("fnmatch refuses %q (fold %v), the translation reads it", pattern, fold)
@@ -250,8 +229,8 @@ func TestFnmatchDifferential(t *testing.T) {
 func TestFnmatchAllocs(t *testing.T) {
 	for _, p := range []string{"*.o", "*/.git/*", "[!a-z]*[]x]?", "K*", `a\*b*`} {
 		for _, fold := range []bool{false, true} {
-			if n := testing.AllocsPerRun(100, func() { fnmatch(p, "proj/.git/objects/pack/Kx.pack", fold) }); n != 0 {
-				t.Errorf("fnmatch(%q, fold %v) allocates %v times a match", p, fold, n)
+			if n := testing.AllocsPerRun(100, func() { cmdfacts.Fnmatch(p, "proj/.git/objects/pack/Kx.pack", fold) }); n != 0 {
+				t.Errorf("cmdfacts.Fnmatch(%q, fold %v) allocates %v times a match", p, fold, n)
 			}
 		}
 	}
@@ -268,7 +247,7 @@ func BenchmarkFindMatch(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, n := range names {
-					fnmatch(p, n, false)
+					cmdfacts.Fnmatch(p, n, false)
 				}
 			}
 		})
