@@ -1,6 +1,7 @@
 package cmdfacts
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -121,20 +122,37 @@ var gitOptSpecs = map[string]string{
 		"replace-refs=! partial! sensitive-data-removal! no-fetch! state-branch=! quiet! debug!",
 }
 
+// gitOpt is one option of a gitTable. It holds no pointer (its long name
+// is a span of the table's spec), so the tables, resident once built,
+// cost the garbage collector nothing to scan.
 type gitOpt struct {
 	short    byte
-	long     string
 	arg      byte // 0 none, '=' required, '?' optional
 	negation bool // may be negated with --no-
+	at, n    uint16
 }
+
+// gitTable is one subcommand's options, parsed from its gitOptSpecs
+// entry.
+type gitTable struct {
+	spec string
+	opts []gitOpt
+}
+
+// long returns o's long name ("" for a letter alone).
+func (t gitTable) long(o gitOpt) string { return t.spec[o.at : o.at+o.n] }
 
 // gitOptTables are the parsed gitOptSpecs, built on first use (a call
 // without git does not pay for it).
-var gitOptTables = sync.OnceValue(func() map[string][]gitOpt {
-	tables := make(map[string][]gitOpt, len(gitOptSpecs))
+var gitOptTables = sync.OnceValue(func() map[string]gitTable {
+	tables := make(map[string]gitTable, len(gitOptSpecs))
 	for sub, spec := range gitOptSpecs {
-		var opts []gitOpt
-		for _, f := range strings.Fields(spec) {
+		fields := strings.Fields(spec)
+		opts := make([]gitOpt, 0, len(fields))
+		at := 0
+		for _, f := range fields {
+			at += strings.Index(spec[at:], f)
+			end := at + len(f)
 			o := gitOpt{negation: true}
 			if strings.HasSuffix(f, "!") {
 				o.negation = false
@@ -146,15 +164,20 @@ var gitOptTables = sync.OnceValue(func() map[string][]gitOpt {
 			case strings.HasSuffix(f, "="):
 				o.arg, f = '=', f[:len(f)-1]
 			}
+			name := at
 			if len(f) >= 2 && f[1] == ',' {
-				o.short, f = f[0], f[2:]
+				o.short, f, name = f[0], f[2:], at+2
 			} else if len(f) == 1 {
 				o.short, f = f[0], ""
 			}
-			o.long = f
+			if end > math.MaxUint16 {
+				panic("cmdfacts: git option spec of " + sub + " too long to index")
+			}
+			o.at, o.n = uint16(name), uint16(len(f))
+			at = end
 			opts = append(opts, o)
 		}
-		tables[sub] = opts
+		tables[sub] = gitTable{spec: spec, opts: opts}
 	}
 	return tables
 })
@@ -223,7 +246,7 @@ func ParseGitArgs(sub string, args []ir.Word) (GitArgs, bool) {
 				continue
 			}
 			for _, o := range matches {
-				opt := GitOpt{Name: o.long, Neg: neg, Arg: v}
+				opt := GitOpt{Name: table.long(o), Neg: neg, Arg: v}
 				switch {
 				case neg && eq:
 					out.Exits = true // --no-x=value
@@ -256,7 +279,7 @@ func ParseGitArgs(sub string, args []ir.Word) (GitArgs, bool) {
 				out.Opts = append(out.Opts, GitOpt{Name: string(c), Arg: v, Short: c})
 				continue
 			}
-			name := o.long
+			name := table.long(o)
 			if name == "" {
 				name = string(c)
 			}
@@ -284,17 +307,18 @@ func ParseGitArgs(sub string, args []ir.Word) (GitArgs, bool) {
 
 // longMatches finds the options a long name (without dashes) stands for:
 // an exact name, else every option it abbreviates; "no-X" negates.
-func longMatches(table []gitOpt, name string) ([]gitOpt, bool) {
+func longMatches(table gitTable, name string) ([]gitOpt, bool) {
 	find := func(n string, negated bool) []gitOpt {
 		var exact, prefix []gitOpt
-		for _, o := range table {
-			if o.long == "" || negated && !o.negation {
+		for _, o := range table.opts {
+			long := table.long(o)
+			if long == "" || negated && !o.negation {
 				continue
 			}
 			switch {
-			case o.long == n:
+			case long == n:
 				exact = append(exact, o)
-			case strings.HasPrefix(o.long, n):
+			case strings.HasPrefix(long, n):
 				prefix = append(prefix, o)
 			}
 		}
@@ -312,8 +336,8 @@ func longMatches(table []gitOpt, name string) ([]gitOpt, bool) {
 	return nil, false
 }
 
-func shortOpt(table []gitOpt, c byte) (gitOpt, bool) {
-	for _, o := range table {
+func shortOpt(table gitTable, c byte) (gitOpt, bool) {
+	for _, o := range table.opts {
 		if o.short == c {
 			return o, true
 		}

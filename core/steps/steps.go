@@ -79,8 +79,10 @@ func (c *Counter) Annotations() map[string]string {
 }
 
 // sharedCounts bounds the step counts whose annotations are shared:
-// everyday calls use a few hundred steps at most.
-const sharedCounts = 4096
+// the danger gate's everyday calls use under twenty steps. The table is
+// a global the garbage collector scans on every cycle, so it stays small
+// (2 KiB).
+const sharedCounts = 256
 
 // shared holds the annotations of each count below sharedCounts, once made.
 var shared [sharedCounts]atomic.Pointer[map[string]string]

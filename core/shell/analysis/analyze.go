@@ -132,6 +132,7 @@ func Analyze(src string, opts Options) (out *ir.Script) {
 	if opts.Stats != nil {
 		opts.Stats.Steps = a.stepsUsed()
 	}
+	a.release()
 	return out
 }
 
@@ -281,6 +282,13 @@ type analyzer struct {
 	walkedText map[string]bool
 	traps      []pendingTrap // trap actions judged when their text ends
 	last       lastRun       // the command run last (see pipedInto)
+
+	// topWalk is the outermost walkText's state, walking whether it is in
+	// use; topState the shell state of the top-level text. Both live
+	// in the analyzer so that a pooled analyzer carries them.
+	topWalk  textWalk
+	walking  bool
+	topState state
 }
 
 type declaredFunc struct {
@@ -298,9 +306,23 @@ func newAnalyzer(opts Options, out *ir.Script, inputLen int) *analyzer {
 	if maxSteps <= 0 {
 		maxSteps = DefaultMaxSteps
 	}
-	return &analyzer{opts: opts, out: out, maxCmds: maxCmds, maxSteps: maxSteps, loopMult: 1, forkMult: 1, input: inputLen,
+	a := analyzerPool.Get().(*analyzer)
+	*a = analyzer{opts: opts, out: out, maxCmds: maxCmds, maxSteps: maxSteps, loopMult: 1, forkMult: 1, input: inputLen,
 		steps:     inputLen / 256, // the top-level text is parsed once
 		maxNested: budgetFor(inputLen, maxNestedBytes), maxExpanded: budgetFor(inputLen, maxExpanded)}
+	return a
+}
+
+// analyzerPool keeps analyzers between analyses: newAnalyzer sets every
+// field, release clears them. The output (an ir.Script) holds nothing of
+// the analyzer's, so an analyzer is reused once its analysis returned.
+var analyzerPool = sync.Pool{New: func() any { return new(analyzer) }}
+
+// release returns a to the pool, dropping what it refers to. Not called
+// after a panic: that analyzer is dropped.
+func (a *analyzer) release() {
+	*a = analyzer{}
+	analyzerPool.Put(a)
 }
 
 // stepsUsed is the analysis' work so far, in steps (see Stats).
@@ -372,8 +394,7 @@ func (a *analyzer) full() bool {
 
 func (a *analyzer) top(text string) {
 	c := ctx{parent: -1, dialect: a.opts.Dialect, src: text}
-	st := newState()
-	a.text(c, st, text)
+	a.text(c, &a.topState, text)
 }
 
 // text analyses a script in c's dialect.
@@ -395,7 +416,7 @@ func (a *analyzer) text(c ctx, st *state, text string) {
 		a.fallback(c, st, text[done:])
 	}
 	a.flushTraps(traps, st)
-	base := newState()
+	var base *state // a fresh state, made only when a function was left uncalled
 	if c.fileText {
 		// A file's functions that it never calls run, if ever, once a
 		// script that sources it calls them: with its globals as it
@@ -424,9 +445,19 @@ func (a *analyzer) walkText(c ctx, st *state, text string) (done int, err error)
 	if nestingDepth(text, maxParseNesting) > maxParseNesting {
 		return 0, errTooDeep
 	}
-	// One allocation holds the walk's state: the loop body below is a
-	// closure, and every local it touched would be allocated on its own.
-	w := &textWalk{a: a, c: c, st: st}
+	// One value holds the walk's state: the loop body below is a closure,
+	// and every local it touched would be allocated on its own. The
+	// outermost walk uses the analyzer's own; a nested one (bash -c,
+	// eval, walked meanwhile) allocates.
+	var w *textWalk
+	if a.walking {
+		w = &textWalk{a: a, c: c, st: st}
+	} else {
+		a.walking = true
+		defer a.endWalk()
+		w = &a.topWalk
+		*w = textWalk{a: a, c: c, st: st}
+	}
 	w.pending = w.buf[:0]
 	w.src.Reset(text)
 	w.in.r = &w.src
@@ -458,6 +489,13 @@ func (a *analyzer) walkText(c ctx, st *state, text string) (done int, err error)
 		w.walk()
 	}
 	return min(w.done, len(text)), w.err
+}
+
+// endWalk frees the analyzer's own textWalk once the outermost walk
+// returns.
+func (a *analyzer) endWalk() {
+	a.topWalk = textWalk{}
+	a.walking = false
 }
 
 // textWalk is the state of one walkText.
@@ -522,6 +560,9 @@ func (a *analyzer) uncalled(start int, base *state) {
 		d := a.declared[i]
 		if d.def.called {
 			continue
+		}
+		if base == nil {
+			base = newState()
 		}
 		d.def.called = true
 		c := d.c
@@ -709,7 +750,7 @@ func (a *analyzer) stripWrappers(c ctx, sc *simple, words []xword) unwrapped {
 		if !ok || (w.posix && c.dialect != ir.Bash) {
 			break
 		}
-		s := w.strip(a, u.words)
+		s := w.strip(a, name, u.words)
 		if len(s.rest) == 0 {
 			break
 		}

@@ -40,7 +40,7 @@ func (a *analyzer) segmentParses(c ctx, st *state, seg string) bool {
 	start, traps := len(a.declared), len(a.traps)
 	a.stmts(c, st, f.Stmts)
 	a.flushTraps(traps, st)
-	a.uncalled(start, newState())
+	a.uncalled(start, nil)
 	return true
 }
 

@@ -27,7 +27,34 @@ type unwrap struct {
 
 type wrapper struct {
 	posix bool // a shell builtin: only in the Bash dialect, same process
-	strip func(a *analyzer, ws []xword) unwrap
+	// custom is the wrapper's own strip function (stripFuncs); nil: the
+	// form its cmdfacts entry gives (stripByEntry).
+	custom func(a *analyzer, ws []xword) unwrap
+}
+
+// strip strips the wrapper called name off ws.
+func (w wrapper) strip(a *analyzer, name string, ws []xword) unwrap {
+	if w.custom != nil {
+		return w.custom(a, ws)
+	}
+	return stripByEntry(wrapperOf(name), ws)
+}
+
+// stripByEntry strips a wrapper by the form its cmdfacts entry gives: a
+// mark, a run subcommand, operands before the command, or options only.
+// The entry is looked up per strip rather than kept by the analysis: a
+// copy per wrapper would be resident for the process's life, scanned by
+// every garbage collection.
+func stripByEntry(w cmdfacts.Wrapper, ws []xword) unwrap {
+	switch {
+	case len(w.Mark) > 0:
+		return afterMark(&w, ws)
+	case len(w.Subs) > 0:
+		return subRunner(&w, ws)
+	case w.Operands > 0:
+		return thenOperands(&w, ws)
+	}
+	return simpleWrapper(&w, ws)
 }
 
 // opts are a wrapper's options as cmdfacts' getopt read them (readOpts),
@@ -145,26 +172,22 @@ func foldOptions(w cmdfacts.Wrapper, ws []xword) []xword {
 
 // simpleWrapper strips the options of w; its NoRun options mean it runs
 // no command (sudo -l, command -v).
-func simpleWrapper(w cmdfacts.Wrapper) func(*analyzer, []xword) unwrap {
-	return func(_ *analyzer, ws []xword) unwrap {
-		i, o := readOpts(ws, 1, w.Spec)
-		if o.has(w.NoRun...) {
-			return unwrap{}
-		}
-		return unwrap{rest: ws[i:]}
+func simpleWrapper(w *cmdfacts.Wrapper, ws []xword) unwrap {
+	i, o := readOpts(ws, 1, w.Spec)
+	if o.has(w.NoRun...) {
+		return unwrap{}
 	}
+	return unwrap{rest: ws[i:]}
 }
 
 // thenOperands strips options, then w.Operands operands (timeout's
 // DURATION, chroot's NEWROOT), then runs the rest.
-func thenOperands(w cmdfacts.Wrapper) func(*analyzer, []xword) unwrap {
-	return func(_ *analyzer, ws []xword) unwrap {
-		i, o := readOpts(ws, 1, w.Spec)
-		if o.has(w.NoRun...) || i+w.Operands > len(ws) {
-			return unwrap{}
-		}
-		return unwrap{rest: ws[i+w.Operands:]}
+func thenOperands(w *cmdfacts.Wrapper, ws []xword) unwrap {
+	i, o := readOpts(ws, 1, w.Spec)
+	if o.has(w.NoRun...) || i+w.Operands > len(ws) {
+		return unwrap{}
 	}
+	return unwrap{rest: ws[i+w.Operands:]}
 }
 
 // leadingAssigns takes NAME=value words off the front of ws.
@@ -332,21 +355,19 @@ func stripWatchExec(_ *analyzer, ws []xword) unwrap {
 // conda run -n ENV, direnv exec DIR): ws[1] must be one of subs, then
 // options by spec, then n operands, then the command. A subcommand not in
 // subs (poetry install) runs nothing. The Via label is "NAME SUB".
-func subRunner(w cmdfacts.Wrapper) func(*analyzer, []xword) unwrap {
-	return func(_ *analyzer, ws []xword) unwrap {
-		if len(ws) < 2 {
-			return unwrap{}
-		}
-		sub, ok := ws[1].lit()
-		if !ok || !slices.Contains(w.Subs, sub) {
-			return unwrap{}
-		}
-		i, _ := readOpts(ws, 2, w.Spec)
-		if i+w.Operands >= len(ws) {
-			return unwrap{}
-		}
-		return unwrap{rest: ws[i+w.Operands:], via: nameOf(ws[0]) + " " + sub}
+func subRunner(w *cmdfacts.Wrapper, ws []xword) unwrap {
+	if len(ws) < 2 {
+		return unwrap{}
 	}
+	sub, ok := ws[1].lit()
+	if !ok || !slices.Contains(w.Subs, sub) {
+		return unwrap{}
+	}
+	i, _ := readOpts(ws, 2, w.Spec)
+	if i+w.Operands >= len(ws) {
+		return unwrap{}
+	}
+	return unwrap{rest: ws[i+w.Operands:], via: nameOf(ws[0]) + " " + sub}
 }
 
 // afterMark strips a runner whose command follows the first of w.Mark
@@ -355,26 +376,24 @@ func subRunner(w cmdfacts.Wrapper) func(*analyzer, []xword) unwrap {
 // -- CMD): the words before the mark are the runner's own (tool specs,
 // options too many to tell apart from the command). With no mark the
 // call runs no command this layer can name.
-func afterMark(w cmdfacts.Wrapper) func(*analyzer, []xword) unwrap {
-	return func(_ *analyzer, ws []xword) unwrap {
-		from, via := 1, ""
-		if len(w.Subs) > 0 {
-			if len(ws) < 2 {
-				return unwrap{}
-			}
-			sub, ok := ws[1].lit()
-			if !ok || !slices.Contains(w.Subs, sub) {
-				return unwrap{}
-			}
-			from, via = 2, nameOf(ws[0])+" "+sub
+func afterMark(w *cmdfacts.Wrapper, ws []xword) unwrap {
+	from, via := 1, ""
+	if len(w.Subs) > 0 {
+		if len(ws) < 2 {
+			return unwrap{}
 		}
-		for i := from; i+1 < len(ws); i++ {
-			if v, ok := ws[i].lit(); ok && slices.Contains(w.Mark, v) {
-				return unwrap{rest: ws[i+1:], via: via}
-			}
+		sub, ok := ws[1].lit()
+		if !ok || !slices.Contains(w.Subs, sub) {
+			return unwrap{}
 		}
-		return unwrap{}
+		from, via = 2, nameOf(ws[0])+" "+sub
 	}
+	for i := from; i+1 < len(ws); i++ {
+		if v, ok := ws[i].lit(); ok && slices.Contains(w.Mark, v) {
+			return unwrap{rest: ws[i+1:], via: via}
+		}
+	}
+	return unwrap{}
 }
 
 // wrappers are the wrappers the analysis strips: every cmdfacts wrapper
@@ -408,21 +427,9 @@ func init() {
 	funcs := stripFuncs()
 	wrappers = make(map[string]wrapper, len(cmdfacts.WrapperNames()))
 	for _, name := range cmdfacts.WrapperNames() {
-		w := wrapperOf(name)
-		strip := funcs[name]
-		switch {
-		case strip != nil:
-			delete(funcs, name)
-		case len(w.Mark) > 0:
-			strip = afterMark(w)
-		case len(w.Subs) > 0:
-			strip = subRunner(w)
-		case w.Operands > 0:
-			strip = thenOperands(w)
-		default:
-			strip = simpleWrapper(w)
-		}
-		wrappers[name] = wrapper{posix: w.Builtin, strip: strip}
+		custom := funcs[name]
+		delete(funcs, name)
+		wrappers[name] = wrapper{posix: wrapperOf(name).Builtin, custom: custom}
 	}
 	for name := range funcs {
 		panic("analysis: strip function for " + name + ", which is no cmdfacts wrapper")

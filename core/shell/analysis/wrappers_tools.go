@@ -93,7 +93,8 @@ func stripUv(a *analyzer, ws []xword) unwrap {
 			}
 		}
 	}
-	return subRunner(wrapperOf("uv"))(a, ws)
+	w := wrapperOf("uv")
+	return subRunner(&w, ws)
 }
 
 // stripSetarch handles setarch ARCH [options] [COMMAND]: the architecture
