@@ -1,7 +1,6 @@
 package cmdfacts
 
 import (
-	"errors"
 	"path"
 	"regexp"
 	"strconv"
@@ -54,8 +53,9 @@ func GitEntries(rel string, recursive bool) []FindEntry {
 // negated group, an unknown word, a test this table does not know, or a
 // regular expression in a syntax Go does not share. Tests are joined by
 // "and" whatever their order; the actions (-print, -exec ...) pass.
-// Cost: linear in the expression; a name test's or -regex test's
-// regular expression is compiled once per process (findCompile).
+// Cost: linear in the expression; a name test is matched directly
+// (fnmatch, no allocation); a -regex test's regular expression is
+// compiled once per process (findCompile).
 func (f Find) Lists(root string, e FindEntry) (listed, ok bool) {
 	expr := f.Expr
 	depth := strings.Count(e.Rel, "/") + 1
@@ -107,7 +107,7 @@ func (f Find) Lists(root string, e FindEntry) (listed, ok bool) {
 			if FindBaseNameTest(v) {
 				subject = base
 			}
-			m, good := findMatch(a.Value, subject, v[1] == 'i')
+			m, good := fnmatch(a.Value, subject, v[1] == 'i')
 			if !good {
 				return false, false
 			}
@@ -183,115 +183,52 @@ var findMayPass = map[string]int{
 	"-samefile": 1, "-inum": 1, "-lname": 1, "-ilname": 1, "-context": 1, "-fstype": 1, "-prune": 0,
 }
 
-// findMatch matches a find pattern (-name, -path: * ? [...] [!...], a
-// backslash escaping the next character) against s the way find does:
-// without treating "/" or a leading "." specially. ok is false for a bad
-// pattern.
-func findMatch(pattern, s string, fold bool) (match, ok bool) {
-	re, err := findCompile(findKey{pattern, true, fold}, func() (string, bool) { return globSource(pattern, fold) })
-	if err != nil {
-		return false, false
-	}
-	return re.MatchString(s), true
-}
-
-// globSource is findMatch's pattern as a regular expression (ok false
-// for a bad pattern).
-func globSource(pattern string, fold bool) (string, bool) {
-	var sb strings.Builder
-	if fold {
-		sb.WriteString("(?is)^")
-	} else {
-		sb.WriteString("(?s)^")
-	}
-	for i := 0; i < len(pattern); i++ {
-		c := pattern[i]
-		switch c {
-		case '*':
-			sb.WriteString(".*")
-		case '?':
-			sb.WriteString(".")
-		case '\\':
-			if i+1 < len(pattern) {
-				i++
-			}
-			sb.WriteString(regexp.QuoteMeta(pattern[i : i+1]))
-		case '[':
-			end := strings.IndexByte(pattern[i+1:], ']')
-			if end == 0 && i+2 < len(pattern) { // []...] : a literal ] first
-				end = strings.IndexByte(pattern[i+2:], ']') + 1
-			}
-			if end < 0 {
-				return "", false
-			}
-			class := pattern[i+1 : i+1+end]
-			if strings.HasPrefix(class, "!") {
-				class = "^" + class[1:]
-			}
-			sb.WriteString("[" + strings.ReplaceAll(class, `\`, `\\`) + "]")
-			i += end + 1
-		default:
-			sb.WriteString(regexp.QuoteMeta(string(c)))
-		}
-	}
-	sb.WriteString("$")
-	return sb.String(), true
-}
-
 // findRegex matches find's -regex (the whole path) for the expressions Go
 // reads alike: none of the emacs syntax's backslash operators (\( \| \{).
 func findRegex(expr, s string, fold bool) (match, ok bool) {
 	if strings.Contains(expr, `\(`) || strings.Contains(expr, `\|`) || strings.Contains(expr, `\{`) {
 		return false, false
 	}
-	re, err := findCompile(findKey{expr, false, fold}, func() (string, bool) {
-		flags := "(?s)"
-		if fold {
-			flags = "(?is)"
-		}
-		return flags + "^(?:" + expr + ")$", true
-	})
+	re, err := findCompile(findKey{expr, fold})
 	if err != nil {
 		return false, false
 	}
 	return re.MatchString(s), true
 }
 
-// findCompiled holds the regular expressions findMatch and findRegex
-// compiled, by what they were compiled from, at most findCompiledMax of
-// them: Lists judges the same expression against several entries and
-// roots, and a warm layer server sees the same everyday patterns again
-// and again.
+// findCompiled holds the regular expressions findRegex compiled, by what
+// they were compiled from, at most findCompiledMax of them: Lists judges
+// the same expression against several entries and roots, and a warm
+// layer server sees the same expressions again and again.
 var findCompiled = struct {
 	sync.RWMutex
 	m map[findKey]*regexp.Regexp
 }{m: map[findKey]*regexp.Regexp{}}
 
-// findKey is a name test's pattern (glob) or a -regex expression, and
-// whether it folds case.
+// findKey is a -regex expression, and whether it folds case.
 type findKey struct {
-	expr       string
-	glob, fold bool
+	expr string
+	fold bool
 }
 
 const findCompiledMax = 256
 
-// findCompile is the regular expression for k, through findCompiled;
-// build gives its source. Cost: one map look-up (no allocation) for a
-// key seen before; building and compiling otherwise (a bad source is
-// compiled again each time: it ends the judgement anyway).
-func findCompile(k findKey, build func() (string, bool)) (*regexp.Regexp, error) {
+// findCompile is the regular expression find's -regex k stands for,
+// matching whole paths, through findCompiled. Cost: one map look-up (no
+// allocation) for a key seen before; compiling otherwise (a bad
+// expression is compiled again each time: it ends the judgement anyway).
+func findCompile(k findKey) (*regexp.Regexp, error) {
 	findCompiled.RLock()
 	re, ok := findCompiled.m[k]
 	findCompiled.RUnlock()
 	if ok {
 		return re, nil
 	}
-	src, good := build()
-	if !good {
-		return nil, errBadFind
+	flags := "(?s)"
+	if k.fold {
+		flags = "(?is)"
 	}
-	re, err := regexp.Compile(src)
+	re, err := regexp.Compile(flags + "^(?:" + k.expr + ")$")
 	if err != nil {
 		return nil, err
 	}
@@ -302,8 +239,6 @@ func findCompile(k findKey, build func() (string, bool)) (*regexp.Regexp, error)
 	findCompiled.Unlock()
 	return re, nil
 }
-
-var errBadFind = errors.New("cmdfacts: bad find pattern")
 
 // linePassers print every line they read (reordered, de-duplicated or
 // copied), picking none out: a listing fed through them is still the

@@ -1,0 +1,264 @@
+package cmdfacts
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// fnmatch reports whether s matches pattern, the glob of one of find's
+// name tests (-name, -path, -wholename and their -i forms), the way
+// find's fnmatch reads it without FNM_PATHNAME or FNM_PERIOD:
+//
+//   - "*" matches any run of runes, "/" and a leading "." included; "?"
+//     matches one rune;
+//   - "\c" matches c itself; a trailing "\" matches a backslash;
+//   - "[...]" matches one rune: the bracket runs from "[" to the first
+//     "]" after it, or to the second when "]" comes first ("[]a]" is "]"
+//     or "a"); a leading "!" or "^" negates it; "x-y" is a range, and a
+//     "-" first, last or right after a range is itself; a backslash in a
+//     bracket is itself (it escapes nothing);
+//   - everything else matches itself; with fold, runes compare under
+//     Unicode simple case folding (K matches k and the Kelvin sign);
+//   - s is read as UTF-8, each invalid byte as U+FFFD.
+//
+// ok is false, whatever s, for a pattern that reading cannot pin down:
+// invalid UTF-8; a "[" without its "]"; a bracket with nothing in it
+// ("[]", "[!]", "[^]": read as a member, its "]" would not end it); a
+// range whose ends are reversed ("[z-a]"); a POSIX class name ("[:"
+// with a ":]" after it, as in "[[:alpha:]]", whose first "]" ends the
+// bracket). find itself reads "[!]]" as any rune but "]" and
+// "[[:alpha:]]" as a letter.
+//
+// These are the semantics of the regular-expression translation find's
+// name tests went through before (fnmatch_test.go checks fnmatch against
+// it on generated patterns and names), except that the translation read
+// a non-ASCII rune outside brackets byte by byte ("é" as "Ã©"), and that
+// it accepted a few patterns whose brackets ran into one another
+// ("[!]x[y]"), which fnmatch refuses.
+//
+// Cost: a pass over pattern to check it, then a byte comparison for a
+// plain name or "*" and a plain suffix, else at worst
+// O(len(pattern)·len(s)) (a mismatch after a "*" retries from the last
+// "*" only), typically linear; no allocation, nothing cached.
+func fnmatch(pattern, s string, fold bool) (match, ok bool) {
+	if !globValid(pattern) {
+		return false, false
+	}
+	if !fold {
+		// The everyday shapes, a name (.git, node_modules) and a "*" before
+		// one (*.o, *~), compare bytes.
+		if globPlain(pattern) {
+			return pattern == s, true
+		}
+		if pattern[0] == '*' && globPlain(pattern[1:]) {
+			return strings.HasSuffix(s, pattern[1:]), true
+		}
+	}
+	return globMatch(pattern, s, fold), true
+}
+
+// globPlain reports whether the (valid) pattern p matches just the bytes
+// of its own text: no "*", "?", "[" or "\", and no U+FFFD (which an
+// invalid byte of a name reads as).
+func globPlain(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '*', '?', '[', '\\':
+			return false
+		case "\uFFFD"[0]:
+			if strings.HasPrefix(p[i:], "\uFFFD") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// globValid reports whether fnmatch can read pattern (see fnmatch).
+func globValid(p string) bool {
+	if strings.IndexByte(p, '[') < 0 {
+		return utf8.ValidString(p)
+	}
+	if !utf8.ValidString(p) {
+		return false
+	}
+	// A "[:" in a bracket reads as the start of a class name when a ":]"
+	// follows it anywhere: at the end of its own bracket, or at the end
+	// of a later bracket whose contents end with ":".
+	lastColon := -1
+	for at, next, content, ok := globNextBracket(p, 0); at >= 0; at, next, content, ok = globNextBracket(p, next) {
+		if !ok {
+			return false
+		}
+		if strings.HasSuffix(content, ":") {
+			lastColon = at
+		}
+	}
+	for at, next, content, _ := globNextBracket(p, 0); at >= 0; at, next, content, _ = globNextBracket(p, next) {
+		if !classValid(content, lastColon > at) {
+			return false
+		}
+	}
+	return true
+}
+
+// globNextBracket finds the first bracket of p at or after from (a "["
+// no backslash escapes): where it opens (at; -1 for none), its contents
+// and the index after its "]" (see globBracket; ok false when no "]"
+// ends it).
+func globNextBracket(p string, from int) (at, next int, content string, ok bool) {
+	for i := from; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '[':
+			content, next, ok = globBracket(p, i)
+			return i, next, content, ok
+		}
+	}
+	return -1, 0, "", true
+}
+
+// globBracket returns the contents of the bracket that opens at p[i] and
+// the index after its "]"; ok is false when no "]" ends it.
+func globBracket(p string, i int) (content string, next int, ok bool) {
+	end := strings.IndexByte(p[i+1:], ']')
+	if end == 0 && i+2 < len(p) { // "[]...]": a "]" first is a member
+		end = strings.IndexByte(p[i+2:], ']') + 1
+	}
+	if end < 0 {
+		return "", 0, false
+	}
+	return p[i+1 : i+1+end], i + end + 2, true
+}
+
+// classValid reports whether a bracket's contents can be read (see
+// fnmatch); colonLater says a later bracket's contents end with ":".
+func classValid(content string, colonLater bool) bool {
+	t := content
+	if t != "" && (t[0] == '!' || t[0] == '^') {
+		t = t[1:]
+	}
+	if t == "" {
+		return false
+	}
+	for t != "" {
+		if len(t) >= 2 && t[0] == '[' && t[1] == ':' && (colonLater || len(t) >= 3 && t[len(t)-1] == ':') {
+			return false
+		}
+		lo, n := utf8.DecodeRuneInString(t)
+		t = t[n:]
+		if len(t) >= 2 && t[0] == '-' {
+			hi, m := utf8.DecodeRuneInString(t[1:])
+			if hi < lo {
+				return false
+			}
+			t = t[1+m:]
+		}
+	}
+	return true
+}
+
+// globMatch matches s against p, which globValid accepts.
+func globMatch(p, s string, fold bool) bool {
+	px, sx := 0, 0
+	starP, starS := -1, 0 // after the last "*", and where its match ends
+	for {
+		if px < len(p) {
+			if p[px] == '*' {
+				px++
+				starP, starS = px, sx
+				continue
+			}
+			if sx < len(s) {
+				c, n := utf8.DecodeRuneInString(s[sx:])
+				if next, hit := globOne(p, px, c, fold); hit {
+					px, sx = next, sx+n
+					continue
+				}
+			}
+		} else if sx == len(s) {
+			return true
+		}
+		if starP < 0 || starS == len(s) {
+			return false
+		}
+		_, n := utf8.DecodeRuneInString(s[starS:])
+		starS += n
+		px, sx = starP, starS
+	}
+}
+
+// globOne matches the rune c against the item of p at px (not "*"),
+// returning the index after that item.
+func globOne(p string, px int, c rune, fold bool) (next int, hit bool) {
+	switch p[px] {
+	case '?':
+		return px + 1, true
+	case '[':
+		content, next, _ := globBracket(p, px)
+		return next, classMatch(content, c, fold)
+	case '\\':
+		if px+1 == len(p) {
+			return px + 1, runeEq('\\', c, fold)
+		}
+		px++
+	}
+	r, n := utf8.DecodeRuneInString(p[px:])
+	return px + n, runeEq(r, c, fold)
+}
+
+// runeEq reports whether c is r, or (fold) in r's case-folding orbit.
+func runeEq(r, c rune, fold bool) bool {
+	if r == c {
+		return true
+	}
+	if !fold {
+		return false
+	}
+	if r < utf8.RuneSelf && c < utf8.RuneSelf {
+		return r|0x20 == c|0x20 && 'a' <= r|0x20 && r|0x20 <= 'z'
+	}
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		if f == c {
+			return true
+		}
+	}
+	return false
+}
+
+// classMatch reports whether the bracket with these (valid) contents
+// matches c: with fold, whether it holds c or a rune of c's orbit.
+func classMatch(content string, c rune, fold bool) bool {
+	negate := content[0] == '!' || content[0] == '^'
+	if negate {
+		content = content[1:]
+	}
+	in := classHas(content, c)
+	if !in && fold {
+		for f := unicode.SimpleFold(c); f != c && !in; f = unicode.SimpleFold(f) {
+			in = classHas(content, f)
+		}
+	}
+	return in != negate
+}
+
+// classHas reports whether a bracket's members (contents without the
+// negation) include c.
+func classHas(t string, c rune) bool {
+	for t != "" {
+		lo, n := utf8.DecodeRuneInString(t)
+		t = t[n:]
+		hi := lo
+		if len(t) >= 2 && t[0] == '-' {
+			var m int
+			hi, m = utf8.DecodeRuneInString(t[1:])
+			t = t[1+m:]
+		}
+		if lo <= c && c <= hi {
+			return true
+		}
+	}
+	return false
+}
