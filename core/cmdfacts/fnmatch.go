@@ -13,29 +13,30 @@ import (
 //   - "*" matches any run of runes, "/" and a leading "." included; "?"
 //     matches one rune;
 //   - "\c" matches c itself; a trailing "\" matches a backslash;
-//   - "[...]" matches one rune: the bracket runs from "[" to the first
-//     "]" after it, or to the second when "]" comes first ("[]a]" is "]"
-//     or "a"); a leading "!" or "^" negates it; "x-y" is a range, and a
-//     "-" first, last or right after a range is itself; a backslash in a
+//   - "[...]" matches one rune: a leading "!" or "^" negates it; a "]"
+//     right after "[" (or after the negation) is a member ("[]a]" is "]"
+//     or "a", "[!]]" any rune but "]"), and the next "]" ends it; "x-y"
+//     is a range, and a "-" first, last or right after a range is itself;
+//     "[:name:]" is a POSIX class (alpha, digit, alnum, upper, lower,
+//     space, blank, punct, xdigit, cntrl, print, graph: "[[:upper:]]*"),
+//     and a "[" with no ":]" after its ":" is itself; a backslash in a
 //     bracket is itself (it escapes nothing);
 //   - everything else matches itself; with fold, runes compare under
 //     Unicode simple case folding (K matches k and the Kelvin sign);
 //   - s is read as UTF-8, each invalid byte as U+FFFD.
 //
 // ok is false, whatever s, for a pattern that reading cannot pin down:
-// invalid UTF-8; a "[" without its "]"; a bracket with nothing in it
-// ("[]", "[!]", "[^]": read as a member, its "]" would not end it); a
-// range whose ends are reversed ("[z-a]"); a POSIX class name ("[:"
-// with a ":]" after it, as in "[[:alpha:]]", whose first "]" ends the
-// bracket). find itself reads "[!]]" as any rune but "]" and
-// "[[:alpha:]]" as a letter.
+// invalid UTF-8; a "[" without its "]" ("[]", "[!]": the "]" is a
+// member); a range whose ends are reversed ("[z-a]"); a class name
+// outside the list, or a collating element or equivalence class ("[.",
+// "[=").
 //
 // These are the semantics of the regular-expression translation find's
 // name tests went through before (fnmatch_test.go checks fnmatch against
 // it on generated patterns and names), except that the translation read
 // a non-ASCII rune outside brackets byte by byte ("é" as "Ã©"), and that
-// it accepted a few patterns whose brackets ran into one another
-// ("[!]x[y]"), which fnmatch refuses.
+// it read neither a "]" after a negation as a member nor POSIX classes
+// (it ended the bracket at the class's first "]").
 //
 // Cost: a pass over pattern to check it, then a byte comparison for a
 // plain name or "*" and a plain suffix, else at worst
@@ -77,26 +78,11 @@ func globPlain(p string) bool {
 
 // globValid reports whether fnmatch can read pattern (see fnmatch).
 func globValid(p string) bool {
-	if strings.IndexByte(p, '[') < 0 {
-		return utf8.ValidString(p)
-	}
 	if !utf8.ValidString(p) {
 		return false
 	}
-	// A "[:" in a bracket reads as the start of a class name when a ":]"
-	// follows it anywhere: at the end of its own bracket, or at the end
-	// of a later bracket whose contents end with ":".
-	lastColon := -1
 	for at, next, content, ok := globNextBracket(p, 0); at >= 0; at, next, content, ok = globNextBracket(p, next) {
-		if !ok {
-			return false
-		}
-		if strings.HasSuffix(content, ":") {
-			lastColon = at
-		}
-	}
-	for at, next, content, _ := globNextBracket(p, 0); at >= 0; at, next, content, _ = globNextBracket(p, next) {
-		if !classValid(content, lastColon > at) {
+		if !ok || !classValid(content) {
 			return false
 		}
 	}
@@ -121,21 +107,112 @@ func globNextBracket(p string, from int) (at, next int, content string, ok bool)
 }
 
 // globBracket returns the contents of the bracket that opens at p[i] and
-// the index after its "]"; ok is false when no "]" ends it.
+// the index after its "]"; ok is false when no "]" ends it. A "]" first
+// (after the negation) is a member, and so is every "]" inside a
+// "[:name:]", "[.x.]" or "[=x=]".
 func globBracket(p string, i int) (content string, next int, ok bool) {
-	end := strings.IndexByte(p[i+1:], ']')
-	if end == 0 && i+2 < len(p) { // "[]...]": a "]" first is a member
-		end = strings.IndexByte(p[i+2:], ']') + 1
+	j := i + 1
+	if j < len(p) && (p[j] == '!' || p[j] == '^') {
+		j++
 	}
-	if end < 0 {
-		return "", 0, false
+	if j < len(p) && p[j] == ']' {
+		j++
 	}
-	return p[i+1 : i+1+end], i + end + 2, true
+	for j < len(p) {
+		switch {
+		case p[j] == ']':
+			return p[i+1 : j], j + 1, true
+		case bracketItemOpen(p[j:]):
+			if end := strings.Index(p[j+2:], p[j+1:j+2]+"]"); end >= 0 {
+				j += 2 + end + 2
+				continue
+			}
+		}
+		j++
+	}
+	return "", 0, false
+}
+
+// bracketItemOpen reports whether t starts a "[:", "[." or "[=" item.
+func bracketItemOpen(t string) bool {
+	return len(t) >= 2 && t[0] == '[' && (t[1] == ':' || t[1] == '.' || t[1] == '=')
+}
+
+// bracketItem reads the first item of a bracket's members t: a rune or a
+// range (lo, hi), or a "[:name:]" class (class set); n is its length.
+// valid is false for a reversed range, an unknown class, a collating
+// element or an equivalence class.
+func bracketItem(t string) (lo, hi rune, class string, n int, valid bool) {
+	if bracketItemOpen(t) {
+		if end := strings.Index(t[2:], t[1:2]+"]"); end >= 0 {
+			name := t[2 : 2+end]
+			if t[1] != ':' || !knownClass(name) {
+				return 0, 0, "", 0, false
+			}
+			return 0, 0, name, 2 + end + 2, true
+		}
+	}
+	lo, n = utf8.DecodeRuneInString(t)
+	hi = lo
+	if len(t) >= n+2 && t[n] == '-' {
+		var m int
+		hi, m = utf8.DecodeRuneInString(t[n+1:])
+		if hi < lo {
+			return 0, 0, "", 0, false
+		}
+		n += 1 + m
+	}
+	return lo, hi, "", n, true
+}
+
+// knownClass reports whether name is a POSIX character class classIs
+// knows.
+func knownClass(name string) bool {
+	switch name {
+	case "alpha", "digit", "alnum", "upper", "lower", "space", "blank", "punct", "xdigit", "cntrl", "print", "graph":
+		return true
+	}
+	return false
+}
+
+// classIs reports whether c is in the POSIX class name (knownClass), as
+// a UTF-8 locale reads it.
+func classIs(name string, c rune) bool {
+	switch name {
+	case "alpha":
+		return unicode.IsLetter(c)
+	case "digit":
+		return '0' <= c && c <= '9'
+	case "alnum":
+		return unicode.IsLetter(c) || unicode.IsDigit(c)
+	case "upper":
+		return unicode.IsUpper(c)
+	case "lower":
+		return unicode.IsLower(c)
+	case "space":
+		return unicode.IsSpace(c)
+	case "blank":
+		return c == ' ' || c == '\t'
+	case "punct":
+		if c < utf8.RuneSelf {
+			return c > ' ' && c < 0x7f && !unicode.IsLetter(c) && !unicode.IsDigit(c)
+		}
+		return unicode.IsPunct(c) || unicode.IsSymbol(c)
+	case "xdigit":
+		return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f'
+	case "cntrl":
+		return unicode.IsControl(c)
+	case "print":
+		return unicode.IsPrint(c)
+	case "graph":
+		return unicode.IsGraphic(c) && !unicode.IsSpace(c)
+	}
+	return false
 }
 
 // classValid reports whether a bracket's contents can be read (see
-// fnmatch); colonLater says a later bracket's contents end with ":".
-func classValid(content string, colonLater bool) bool {
+// fnmatch).
+func classValid(content string) bool {
 	t := content
 	if t != "" && (t[0] == '!' || t[0] == '^') {
 		t = t[1:]
@@ -144,18 +221,11 @@ func classValid(content string, colonLater bool) bool {
 		return false
 	}
 	for t != "" {
-		if len(t) >= 2 && t[0] == '[' && t[1] == ':' && (colonLater || len(t) >= 3 && t[len(t)-1] == ':') {
+		_, _, _, n, valid := bracketItem(t)
+		if !valid {
 			return false
 		}
-		lo, n := utf8.DecodeRuneInString(t)
 		t = t[n:]
-		if len(t) >= 2 && t[0] == '-' {
-			hi, m := utf8.DecodeRuneInString(t[1:])
-			if hi < lo {
-				return false
-			}
-			t = t[1+m:]
-		}
 	}
 	return true
 }
@@ -245,18 +315,12 @@ func classMatch(content string, c rune, fold bool) bool {
 }
 
 // classHas reports whether a bracket's members (contents without the
-// negation) include c.
+// negation, valid) include c.
 func classHas(t string, c rune) bool {
 	for t != "" {
-		lo, n := utf8.DecodeRuneInString(t)
+		lo, hi, class, n, _ := bracketItem(t)
 		t = t[n:]
-		hi := lo
-		if len(t) >= 2 && t[0] == '-' {
-			var m int
-			hi, m = utf8.DecodeRuneInString(t[1:])
-			t = t[1+m:]
-		}
-		if lo <= c && c <= hi {
+		if class != "" && classIs(class, c) || class == "" && lo <= c && c <= hi {
 			return true
 		}
 	}
