@@ -164,6 +164,15 @@ func (j *judge) plantedHidden(i int, c *ir.Command, shown string, printed bool) 
 		}
 	}
 	for _, pc := range producers {
+		if cmdfacts.IsFetcher(pc.Name) && (pc == c || printed) {
+			// curl -o .env URL, curl URL > .envrc: a remote party's text
+			what := "content " + commandLabel(pc) + " fetches from the network, which zcode-fence cannot read"
+			if !j.en {
+				what = commandLabel(pc) + " 从网络获取的内容（zcode-fence 无法读取）"
+			}
+			j.addSetting(commandLabel(c), shown, what)
+			return
+		}
 		if printed && cmdfacts.TextChangeOf(pc) != cmdfacts.Unchanged && pc.Name != "sed" && pc.Name != "gsed" {
 			what := "text that " + commandLabel(pc) + " decodes or computes at run time, which zcode-fence cannot read"
 			if !j.en {
@@ -235,8 +244,9 @@ func (j *judge) plantedSource(i int, c *ir.Command, shown string, w ir.Word, bas
 }
 
 // writerBefore finds the last command before command i that writes the
-// file w names (read in base): a write redirect or a write effect (tee,
-// touch) gives from nil; a copy, move or link onto it (cp SRC w, cp SRC
+// file w names (read in base): a write redirect, a write effect (tee,
+// touch) or a file its options or operands write (curl -o) gives from
+// nil; a copy, move or link onto it (cp SRC w, cp SRC
 // DIR/ with w in DIR) gives the source it is made from, read in that
 // command's directory (a symbolic link's text in the link's).
 func (j *judge) writerBefore(i int, w ir.Word, base paths.Path) (k int, from *ir.Word, fromBase paths.Path, written bool) {
@@ -271,6 +281,14 @@ func (j *judge) writerBefore(i int, w ir.Word, base paths.Path) (k int, from *ir
 						dir = j.p.Join(x, j.p.Clean("..")) // the link's text is read where it lies
 					}
 					return k, src, dir, true
+				}
+			}
+		}
+		if len(ck.Args) > 0 && ck.Name != "" {
+			// the files its options and operands write (curl -o, wget -O)
+			for _, t := range commandTargets(ck) {
+				if t.verb == verbWrite && len(t.under) == 0 && same(t.w, dir) {
+					return k, nil, paths.Path{}, true
 				}
 			}
 		}
