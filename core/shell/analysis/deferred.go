@@ -292,6 +292,10 @@ func (a *analyzer) payloads(c ctx, st *state, ex exec) {
 		ps = append(ps, oneliner.LispPayloads(code)...)
 	}
 	if g, ok := cmdfacts.GitCommand(cmd); ok {
+		if env := a.gitEnviron(st, ex, cmd); len(env) > 0 {
+			// exported earlier: git sees them too (prefix assignments win)
+			g = cmdfacts.ParseGit(cmd.Args[1:], append(env, cmd.Assigns...))
+		}
 		ps = append(ps, cmdfacts.GitPayloads(g)...)
 		a.gitAliases(c, st, ex, cmd, g)
 	}
@@ -351,6 +355,47 @@ func wordToXRaw(w ir.Word) xword {
 	x := wordToX(w)
 	x.raw = w.Raw
 	return x
+}
+
+// gitEnviron returns, as assignments, the variables of git's environment
+// that carry settings for one invocation and that the command does not
+// assign itself: GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT/KEY_n/VALUE_n,
+// and the variables --config-env NAME=VAR names, exported earlier in the
+// script (export X=...; git --config-env=core.pager=X log). A variable
+// whose value is not known is an unknown word.
+func (a *analyzer) gitEnviron(st *state, ex exec, cmd *ir.Command) []ir.Assign {
+	var names []string
+	for name := range st.vars {
+		if strings.HasPrefix(name, "GIT_CONFIG_") {
+			names = append(names, name)
+		}
+	}
+	args := cmd.Args[1:]
+	for k, w := range args {
+		kv, ok := strings.CutPrefix(w.Value, "--config-env=")
+		if !ok && w.Value == "--config-env" && k+1 < len(args) {
+			kv, ok = args[k+1].Value, true
+		}
+		if _, env, found := strings.Cut(kv, "="); ok && found && env != "" {
+			names = append(names, env)
+		}
+	}
+	var out []ir.Assign
+	for _, name := range names {
+		v, ok := st.vars[name]
+		if !ok || !v.exported {
+			continue
+		}
+		if _, own := ex.env[name]; own {
+			continue
+		}
+		val := ir.Word{Value: name, Raw: "$" + name, Unknown: true}
+		if !v.opaque && !v.isArr {
+			val = xword{parts: v.val}.word()
+		}
+		out = append(out, ir.Assign{Name: name, Value: val})
+	}
+	return out
 }
 
 // gitAliases records the aliases a `git config alias.NAME VALUE` writes
