@@ -89,6 +89,16 @@ type Git struct {
 	// Dirs are the -C directories, in order; GitDir and WorkTree the
 	// values of --git-dir and --work-tree.
 	Dirs, GitDir, WorkTree []ir.Word
+	// ConfigEnv are the variables --config-env NAME=VAR reads (each VAR).
+	ConfigEnv []string
+}
+
+// GitConfigVar reports whether git reads settings for one invocation
+// from the environment variable name: GIT_CONFIG_PARAMETERS,
+// GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n, GIT_CONFIG_VALUE_n.
+func GitConfigVar(name string) bool {
+	return name == "GIT_CONFIG_PARAMETERS" || name == "GIT_CONFIG_COUNT" ||
+		strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GIT_CONFIG_VALUE_")
 }
 
 // ParseGit reads args (the words after "git") and assigns (the
@@ -227,6 +237,9 @@ func (g *Git) global(name string, val ir.Word, assigns []ir.Assign) {
 	case "--config-env":
 		// NAME=ENVVAR: the value is the variable's.
 		key, env, _ := strings.Cut(val.Value, "=")
+		if env != "" {
+			g.ConfigEnv = append(g.ConfigEnv, env)
+		}
 		w, found := lookupAssign(assigns, env)
 		g.Config = append(g.Config, GitConfig{Name: strings.ToLower(key), Value: w.Value, Unknown: val.Unknown || !found || w.Unknown})
 	}

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/zcode-fence/zcode-fence/core/cmdfacts"
 )
 
 // optionTablesIn describes the option tables file f writes outside this
@@ -21,8 +23,10 @@ import (
 // optSpec{vals, longVals}), and a call of cmdfacts.SpecFor or
 // cmdfacts.Operands that lists options as string literals. A command's
 // option syntax is read from Syntax / ParseCommand / WrapperOf. A call
-// of cmdfacts.EffectsOf is one too: a command's effects are computed
-// once, when it is built, and read from Command.Effects.
+// of cmdfacts.EffectsOf is one too, and so is a call of ParseCommand or
+// Syntax with the literal name of a command that has effects (rm, cp,
+// ln, tee ...): a command's effects are computed once, when it is built,
+// and read from Command.Effects.
 func optionTablesIn(f *ast.File, fset *token.FileSet, optionTypes map[string]bool) []string {
 	local := "cmdfacts"
 	for _, imp := range f.Imports {
@@ -74,6 +78,14 @@ func optionTablesIn(f *ast.File, fset *token.FileSet, optionTypes map[string]boo
 			if isFacts(n.Fun, "EffectsOf") {
 				out = append(out, pos.String()+": effects read from argv here; read Command.Effects (cmdfacts.FillEffects fills a Command made here)")
 				return true
+			}
+			if isFacts(n.Fun, "ParseCommand", "Syntax") && len(n.Args) > 0 {
+				if b, ok := n.Args[0].(*ast.BasicLit); ok && b.Kind == token.STRING {
+					if name, err := strconv.Unquote(b.Value); err == nil && cmdfacts.HasEffects(name) {
+						out = append(out, pos.String()+": "+name+"'s argv parsed here, a command with effects; read Command.Effects")
+						return true
+					}
+				}
 			}
 			if !isFacts(n.Fun, "SpecFor", "Operands") {
 				return true
@@ -186,14 +198,15 @@ func TestOptionTablesCaught(t *testing.T) {
 import "github.com/zcode-fence/zcode-fence/core/cmdfacts"
 var a = cmdfacts.Spec{Short: "t"}
 var b = map[string]cmdfacts.Spec{"gzip": {}}
-func f() { _ = cmdfacts.Operands(nil, "-t"); _ = cmdfacts.SpecFor("-o"); _ = cmdfacts.Operands(nil); _ = cmdfacts.EffectsOf("rm", nil) }`
+func f() { _ = cmdfacts.Operands(nil, "-t"); _ = cmdfacts.SpecFor("-o"); _ = cmdfacts.Operands(nil); _ = cmdfacts.EffectsOf("rm", nil) }
+func g() { _ = cmdfacts.ParseCommand("ln", nil); _, _ = cmdfacts.Syntax("tee"); _ = cmdfacts.ParseCommand("crontab", nil) }`
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "x.go", src, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := optionTablesIn(f, fset, nil); len(got) != 5 {
-		t.Fatalf("found %d option tables, want 5: %q", len(got), got)
+	if got := optionTablesIn(f, fset, nil); len(got) != 7 {
+		t.Fatalf("found %d option tables, want 7: %q", len(got), got)
 	}
 }
 

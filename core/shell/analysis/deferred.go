@@ -292,7 +292,7 @@ func (a *analyzer) payloads(c ctx, st *state, ex exec) {
 		ps = append(ps, oneliner.LispPayloads(code)...)
 	}
 	if g, ok := cmdfacts.GitCommand(cmd); ok {
-		if env := a.gitEnviron(st, ex, cmd); len(env) > 0 {
+		if env := a.gitEnviron(st, ex, g); len(env) > 0 {
 			// exported earlier: git sees them too (prefix assignments win)
 			g = cmdfacts.ParseGit(cmd.Args[1:], append(env, cmd.Assigns...))
 		}
@@ -358,26 +358,16 @@ func wordToXRaw(w ir.Word) xword {
 }
 
 // gitEnviron returns, as assignments, the variables of git's environment
-// that carry settings for one invocation and that the command does not
-// assign itself: GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT/KEY_n/VALUE_n,
-// and the variables --config-env NAME=VAR names, exported earlier in the
-// script (export X=...; git --config-env=core.pager=X log). A variable
-// whose value is not known is an unknown word.
-func (a *analyzer) gitEnviron(st *state, ex exec, cmd *ir.Command) []ir.Assign {
-	var names []string
+// that carry settings for one invocation (cmdfacts.GitConfigVar, and
+// those g's --config-env options read) exported earlier in the script
+// and not assigned by the command itself (export X=...; git
+// --config-env=core.pager=X log). A variable whose value is not known
+// is an unknown word.
+func (a *analyzer) gitEnviron(st *state, ex exec, g cmdfacts.Git) []ir.Assign {
+	names := g.ConfigEnv
 	for name := range st.vars {
-		if strings.HasPrefix(name, "GIT_CONFIG_") {
-			names = append(names, name)
-		}
-	}
-	args := cmd.Args[1:]
-	for k, w := range args {
-		kv, ok := strings.CutPrefix(w.Value, "--config-env=")
-		if !ok && w.Value == "--config-env" && k+1 < len(args) {
-			kv, ok = args[k+1].Value, true
-		}
-		if _, env, found := strings.Cut(kv, "="); ok && found && env != "" {
-			names = append(names, env)
+		if cmdfacts.GitConfigVar(name) {
+			names = append(names[:len(names):len(names)], name)
 		}
 	}
 	var out []ir.Assign
