@@ -72,7 +72,7 @@ type ArchiveInput struct {
 // word marked Unknown: what it lists is not known. Pure; linear in args.
 func DeletedInputs(name string, args []ir.Word) (inputs []ArchiveInput, how string, ok bool) {
 	switch name {
-	case "tar", "gtar":
+	case "tar":
 		return tarDeletedInputs(args)
 	case "zip":
 		p := ParseArgs(args, ZipSpec)
@@ -197,7 +197,7 @@ func PacksLocal(c *ir.Command) bool {
 	}
 	args := c.Args[1:]
 	switch c.Name {
-	case "tar", "gtar", "bsdtar":
+	case "tar", "bsdtar":
 		return ParseTar(args).Has("c", "create", "r", "append", "u", "update")
 	case "zip":
 		return true

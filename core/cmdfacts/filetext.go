@@ -6,7 +6,7 @@ var keepsFileText = map[string]bool{
 	"chmod": true, "chown": true, "chgrp": true, "touch": true, "cat": true, "ls": true, "stat": true,
 	"file": true, "head": true, "tail": true, "wc": true, "less": true, "more": true, "grep": true,
 	"diff": true, "cmp": true, "test": true, "[": true, "echo": true, "printf": true, "source": true,
-	".": true, "xargs": true, "make": true, "gmake": true, "sha256sum": true, "md5sum": true,
+	".": true, "xargs": true, "make": true, "sha256sum": true, "md5sum": true,
 	"shellcheck": true, "bat": true,
 }
 

@@ -105,7 +105,7 @@ func init() {
 	show(reader{valued: []string{"-f", "--from-file", "--arg", "--argjson", "--slurpfile", "--rawfile", "--indent"}, skip: 1,
 		given: []string{"-f", "--from-file", "-n", "--null-input"}}, "jq", "gojq", "yq")
 	show(reader{valued: []string{"-f", "-v", "-F"}, skip: 1, given: []string{"-f"}}, "awk", "gawk", "mawk", "nawk")
-	show(reader{skip: 1, given: []string{"-e", "--expression", "-f", "--file"}}, "sed", "gsed")
+	show(reader{skip: 1, given: []string{"-e", "--expression", "-f", "--file"}}, "sed")
 	show(reader{valued: []string{"-I", "--ignore-matching-lines", "-x", "--exclude"}, tree: []string{"-r", "--recursive"}}, "diff", "colordiff")
 	show(reader{noOps: true}, "openssl") // one-dash long options: opensslReads
 	show(reader{noOps: true}, "dd")      // if=FILE: ddReads
@@ -113,9 +113,6 @@ func init() {
 	// Copies: the sources are read.
 	show(reader{last: true, dest: []string{"-t", "--target-directory"}, tree: []string{"-r", "-R", "-a", "--recursive", "--archive"}},
 		"cp", "install", "ln")
-	show(reader{valued: []string{"-t", "--target-directory", "-S", "--suffix"},
-		last: true, dest: []string{"-t", "--target-directory"}, tree: []string{"-r", "-R", "-a", "--recursive", "--archive"}},
-		"gcp")
 	show(reader{last: true, dest: []string{"-t", "--target-directory"}, tree: []string{"*"}}, "mv")
 	show(reader{valued: []string{"-t", "--target-directory", "-S", "--suffix"}, last: true, dest: []string{"-t", "--target-directory"},
 		tree: []string{"*"}}, "move")
@@ -124,7 +121,7 @@ func init() {
 	// Archivers: every operand after the archive.
 	show(reader{valued: []string{"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from",
 		"--exclude", "-b", "--blocking-factor", "-I", "--use-compress-program"}, files: []string{"-T", "--files-from"}, tree: []string{"*"},
-		dir: []string{"-C", "--directory"}}, "tar", "bsdtar", "gtar")
+		dir: []string{"-C", "--directory"}}, "tar", "bsdtar")
 	show(reader{valued: []string{"-b", "-n", "-t", "-tt", "-x", "-i", "-P", "--password", "-O", "--output-file"}, pre: 1,
 		tree: []string{"-r", "--recurse-paths", "-R"}}, "zip")
 	show(reader{valued: []string{"-o", "-p", "-w", "-x", "-i", "-t", "-m", "-v"}, pre: 2, tree: []string{"*"}}, "7z", "7za", "7zz", "rar")

@@ -15,7 +15,6 @@ import (
 
 func init() {
 	payloadReaders["sed"] = (*payloads).sed
-	payloadReaders["gsed"] = (*payloads).sed
 }
 
 // sedValued are sed's options that take the next word (-e and -f are

@@ -175,7 +175,6 @@ var effectReaders = map[string]func(name string, args []ir.Word) []ir.Effect{
 	"link":      linkEffects,
 	"install":   copyEffects,
 	"sed":       inPlaceEffects,
-	"gsed":      inPlaceEffects,
 	"dd":        ddEffects,
 	"rsync":     rsyncEffects,
 	"perl":      editEffects,
@@ -184,7 +183,6 @@ var effectReaders = map[string]func(name string, args []ir.Word) []ir.Effect{
 
 func init() {
 	maps.Copy(syntaxes, compressors)
-	syntaxes["gsed"] = syntaxes["sed"]
 	syntaxes["tail"] = syntaxes["head"]
 	syntaxes["killall"] = syntaxes["pkill"]
 }

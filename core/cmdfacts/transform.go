@@ -36,7 +36,7 @@ var decompressors = map[string]bool{
 }
 
 // rewriters always rewrite their input.
-var rewriters = map[string]bool{"rev": true, "tac": true, "tr": true, "sed": true, "gsed": true,
+var rewriters = map[string]bool{"rev": true, "tac": true, "tr": true, "sed": true,
 	"iconv": true, "recode": true}
 
 // TextChangeOf says whether command c (Name normalised, wrappers

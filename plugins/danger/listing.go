@@ -182,7 +182,7 @@ func (j *judge) feedingFinds(i int, pipe bool) []int {
 			}
 			lv := j.view(k)
 			switch {
-			case lv.name == "find" || lv.name == "gfind":
+			case lv.name == "find":
 				out = append(out, k)
 			case depth < 8 && cmdfacts.PassesLines(lv.name, lv.args, gitDirName):
 				walk(k, true, depth+1)
@@ -208,7 +208,7 @@ func (v *cmdv) findExecThroughShell() (int, bool) {
 			return 0, false
 		}
 		if n := len(c.Via); n > 0 && strings.HasPrefix(c.Via[n-1].Text, "find -") {
-			if pn := v.j.view(p).name; (pn == "find" || pn == "gfind") && shells > 0 {
+			if pn := v.j.view(p).name; pn == "find" && shells > 0 {
 				return p, true
 			}
 			return 0, false

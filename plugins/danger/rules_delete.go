@@ -19,7 +19,7 @@ var deleteRules = []judging{
 	on(ruleRmdir, "rmdir"),
 	on(ruleWinDelete, "del", "erase", "rd"),
 	on(ruleRemoveItem, "remove-item"),
-	on(ruleFind, "find", "gfind"),
+	on(ruleFind, "find"),
 	on(ruleShred, "shred"),
 	on(ruleUnlink, "unlink"),
 	on(ruleMv, "mv", "move"),

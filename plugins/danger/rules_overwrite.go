@@ -11,7 +11,7 @@ var overwriteRules = []judging{
 	on(ruleCopyTo, "cp", "install", "ln"),
 	on(ruleTee, "tee", "tee-object"),
 	on(ruleTruncate, "truncate"),
-	on(ruleSed, "sed", "gsed"),
+	on(ruleSed, "sed"),
 }
 
 // ---------------------------------------------------------------------------

@@ -389,7 +389,7 @@ func (v *cmdv) foundSecrets(w ir.Word) (hs []secretHit, found bool) {
 		return nil, false
 	}
 	lv := v.j.view(lister)
-	if lv.name != "find" && lv.name != "gfind" {
+	if lv.name != "find" {
 		return nil, false
 	}
 	f := cmdfacts.ParseFind(lv.args)

@@ -574,7 +574,7 @@ func (j *judge) listedHits(k int, want hitKind, tail string) []hit {
 	lv := j.view(k)
 	var roots []ir.Word
 	switch lv.name {
-	case "find", "gfind":
+	case "find":
 		roots = cmdfacts.ParseFind(lv.args).Roots
 	case "fd", "fdfind":
 		roots = cmdfacts.FdRoots(lv.args)

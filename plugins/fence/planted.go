@@ -173,7 +173,7 @@ func (j *judge) plantedHidden(i int, c *ir.Command, shown string, printed bool) 
 			j.addSetting(commandLabel(c), shown, what)
 			return
 		}
-		if printed && cmdfacts.TextChangeOf(pc) != cmdfacts.Unchanged && pc.Name != "sed" && pc.Name != "gsed" {
+		if printed && cmdfacts.TextChangeOf(pc) != cmdfacts.Unchanged && pc.Name != "sed" {
 			what := "text that " + commandLabel(pc) + " decodes or computes at run time, which zcode-fence cannot read"
 			if !j.en {
 				what = commandLabel(pc) + " 在运行时解码或计算出的内容（zcode-fence 无法读取）"

@@ -399,7 +399,7 @@ func itemWords(c *ir.Command) ([]ir.Word, bool) {
 		return ws
 	}
 	switch c.Name {
-	case "find", "gfind":
+	case "find":
 		return cmdfacts.ParseFind(args).Roots, true
 	case "fd", "fdfind":
 		return cmdfacts.FdRoots(args), true

@@ -32,7 +32,6 @@ func init() {
 		"podman":     (*analyzer).containerCmd,
 		"nerdctl":    (*analyzer).containerCmd,
 		"find":       (*analyzer).findCmd,
-		"gfind":      (*analyzer).findCmd,
 		"fd":         (*analyzer).fdCmd,
 		"fdfind":     (*analyzer).fdCmd,
 		"watch":      (*analyzer).watchCmd,

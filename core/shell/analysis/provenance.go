@@ -49,7 +49,7 @@ func listingDir(ws []xword) (string, bool) {
 		args = append(args, w.word())
 	}
 	switch ir.CommandName(name) {
-	case "find", "gfind":
+	case "find":
 		return findListing(args)
 	case "ls":
 		return lsListing(args)

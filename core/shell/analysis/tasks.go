@@ -22,7 +22,7 @@ var taskRunners map[string]func(a *analyzer, c ctx, st *state, ex exec)
 
 func init() {
 	taskRunners = map[string]func(a *analyzer, c ctx, st *state, ex exec){
-		"make": (*analyzer).makeCmd, "gmake": (*analyzer).makeCmd, "git": (*analyzer).gitHooksCmd,
+		"make": (*analyzer).makeCmd, "git": (*analyzer).gitHooksCmd,
 	}
 	for name, h := range moreTaskRunners {
 		taskRunners[name] = h

@@ -234,7 +234,7 @@ func (a *analyzer) runWritten(c ctx, st *state, ex exec) {
 		}
 		return
 	}
-	if ex.name != "make" && ex.name != "gmake" {
+	if ex.name != "make" {
 		return
 	}
 	for _, w := range ex.words[1:] {
