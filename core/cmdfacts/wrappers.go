@@ -241,9 +241,21 @@ var wrappers = map[string]Wrapper{
 	"distrobox-enter": {Mark: dashDash},
 	"toolbox":         {Subs: run, Spec: Spec{Short: "cdr", Long: []string{"container", "distro", "release"}}},
 	"chronic":         {},
-	"ifne":            {},
-	"lckdo":           {Operands: 1},
-	"ssh-agent":       {Spec: Spec{Short: "aEPtO"}, NoRun: []string{"k"}},
+	// systemd-inhibit [--what= --who= --why= --mode=] COMMAND: runs it
+	// holding an inhibitor lock; --list lists locks and runs nothing.
+	"systemd-inhibit": {Spec: Spec{Long: []string{"what", "who", "why", "mode"}}, NoRun: []string{"list", "h", "help", "version"}},
+	// distrobox-host-exec COMMAND: runs it on the host, from inside a
+	// distrobox container.
+	"distrobox-host-exec": {NoRun: helpVersion},
+	// dotenv (dotenv-cli, python-dotenv run): the command after "--" runs
+	// with the .env file's variables.
+	"dotenv": {Mark: dashDash},
+	// tsp (task-spooler) COMMAND: queues the command, which runs here;
+	// its letter actions (list, kill, clear, output ...) run nothing.
+	"tsp":       {Spec: Spec{Short: "LNDW"}, NoRun: []string{"K", "C", "l", "S", "t", "c", "p", "o", "i", "s", "r", "w", "k", "u", "U", "h", "V", "T", "M"}},
+	"ifne":      {},
+	"lckdo":     {Operands: 1},
+	"ssh-agent": {Spec: Spec{Short: "aEPtO"}, NoRun: []string{"k"}},
 	// Job launchers (executors_launchers.go): the program runs here or on
 	// nodes sharing this file system.
 	"mpirun":  {},
