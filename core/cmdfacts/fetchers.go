@@ -5,7 +5,7 @@ import "strings"
 // fetchers are the commands whose output (or the files they write) is
 // content from the network.
 var fetchers = map[string]bool{
-	"curl": true, "wget": true, "fetch": true, "http": true, "https": true, "xh": true, "nc": true, "ncat": true,
+	"curl": true, "wget": true, "aria2c": true, "fetch": true, "http": true, "https": true, "xh": true, "nc": true, "ncat": true,
 	"netcat": true, "socat": true, "invoke-webrequest": true, "invoke-restmethod": true,
 }
 
