@@ -122,20 +122,28 @@ func globBracket(p string, i int) (content string, next int, ok bool) {
 		switch {
 		case p[j] == ']':
 			return p[i+1 : j], j + 1, true
-		case bracketItemOpen(p[j:]):
-			if end := strings.Index(p[j+2:], p[j+1:j+2]+"]"); end >= 0 {
-				j += 2 + end + 2
-				continue
-			}
+		case namedItemLen(p[j:]) > 0:
+			j += namedItemLen(p[j:])
+			continue
 		}
 		j++
 	}
 	return "", 0, false
 }
 
-// bracketItemOpen reports whether t starts a "[:", "[." or "[=" item.
-func bracketItemOpen(t string) bool {
-	return len(t) >= 2 && t[0] == '[' && (t[1] == ':' || t[1] == '.' || t[1] == '=')
+// namedItemLen is the length of the "[:name:]", "[.x.]" or "[=x=]" item
+// t starts with, 0 when it starts with none (a "[:" with no ":]" after
+// it is two members).
+func namedItemLen(t string) int {
+	if len(t) < 2 || t[0] != '[' || t[1] != ':' && t[1] != '.' && t[1] != '=' {
+		return 0
+	}
+	for k := 2; k+1 < len(t); k++ {
+		if t[k] == t[1] && t[k+1] == ']' {
+			return k + 2
+		}
+	}
+	return 0
 }
 
 // bracketItem reads the first item of a bracket's members t: a rune or a
@@ -143,14 +151,12 @@ func bracketItemOpen(t string) bool {
 // valid is false for a reversed range, an unknown class, a collating
 // element or an equivalence class.
 func bracketItem(t string) (lo, hi rune, class string, n int, valid bool) {
-	if bracketItemOpen(t) {
-		if end := strings.Index(t[2:], t[1:2]+"]"); end >= 0 {
-			name := t[2 : 2+end]
-			if t[1] != ':' || !knownClass(name) {
-				return 0, 0, "", 0, false
-			}
-			return 0, 0, name, 2 + end + 2, true
+	if n := namedItemLen(t); n > 0 {
+		name := t[2 : n-2]
+		if t[1] != ':' || !knownClass(name) {
+			return 0, 0, "", 0, false
 		}
+		return 0, 0, name, n, true
 	}
 	lo, n = utf8.DecodeRuneInString(t)
 	hi = lo
